@@ -1,0 +1,134 @@
+// Package llm is Tofu's model abstraction: one message, stream and usage shape over every
+// provider, so nothing above it knows which model it talks to.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+)
+
+// Role of a message in a conversation.
+type Role string
+
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one provider-neutral chat message.
+type Message struct {
+	Role      Role       `json:"role"`
+	Content   string     `json:"content,omitempty"`
+	Reasoning string     `json:"reasoning,omitempty"`
+	Images    [][]byte   `json:"images,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID and ToolName identify the call a RoleTool message answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	ToolName   string `json:"tool_name,omitempty"`
+}
+
+// ToolCall is a model's request to run a tool. Arguments are kept as raw JSON so a malformed
+// call reaches the tool runtime intact and can be answered with a precise error.
+type ToolCall struct {
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// ToolSpec describes a tool offered to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // JSON Schema object
+}
+
+// Request is one call to a model.
+type Request struct {
+	Model    string     `json:"model"`
+	Messages []Message  `json:"messages"`
+	Tools    []ToolSpec `json:"tools,omitempty"`
+	// ContextWindow is the window the caller budgeted for (Ollama's num_ctx). Zero lets the
+	// provider choose its fixed per-model value.
+	ContextWindow int      `json:"context_window,omitempty"`
+	MaxTokens     int      `json:"max_tokens,omitempty"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	Think         bool     `json:"think,omitempty"`
+}
+
+// EventKind says which field of an Event is set.
+type EventKind string
+
+const (
+	EventText      EventKind = "text"      // Text holds a delta of the answer
+	EventReasoning EventKind = "reasoning" // Text holds a delta of the reasoning
+	EventToolCall  EventKind = "tool_call" // ToolCall holds one complete call
+	EventUsage     EventKind = "usage"     // Usage holds the call's token counts
+	EventDone      EventKind = "done"      // StopReason says why the model stopped
+)
+
+// Event is one item of a model's streamed answer.
+type Event struct {
+	Kind       EventKind `json:"kind"`
+	Text       string    `json:"text,omitempty"`
+	ToolCall   *ToolCall `json:"tool_call,omitempty"`
+	Usage      *Usage    `json:"usage,omitempty"`
+	StopReason string    `json:"stop_reason,omitempty"`
+}
+
+// Usage is what one model call cost, as the provider reported it.
+type Usage struct {
+	Model            string `json:"model,omitempty"`
+	InputTokens      int    `json:"input_tokens"`
+	OutputTokens     int    `json:"output_tokens"`
+	ReasoningTokens  int    `json:"reasoning_tokens,omitempty"`
+	CacheReadTokens  int    `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int    `json:"cache_write_tokens,omitempty"`
+	// ContextWindow is the window the call ran with (num_ctx for Ollama).
+	ContextWindow int   `json:"context_window,omitempty"`
+	DurationMS    int64 `json:"duration_ms,omitempty"`
+}
+
+// Capability is something a model can do beyond plain completion.
+type Capability string
+
+const (
+	CapTools    Capability = "tools"
+	CapVision   Capability = "vision"
+	CapThinking Capability = "thinking"
+)
+
+// ModelInfo describes a model a provider can serve.
+type ModelInfo struct {
+	Name          string       `json:"name"`
+	Provider      string       `json:"provider"`
+	ContextLength int          `json:"context_length,omitempty"` // what the model supports
+	ContextWindow int          `json:"context_window,omitempty"` // what Tofu runs it with
+	Capabilities  []Capability `json:"capabilities,omitempty"`
+	Family        string       `json:"family,omitempty"`
+	ParameterSize string       `json:"parameter_size,omitempty"`
+	SizeBytes     int64        `json:"size_bytes,omitempty"`
+}
+
+// Has reports whether the model has capability c.
+func (m ModelInfo) Has(c Capability) bool {
+	for _, x := range m.Capabilities {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Stream yields a model's answer event by event. A non-nil error ends it; breaking out of the
+// range loop cancels the underlying request.
+type Stream = iter.Seq2[Event, error]
+
+// Provider is a model backend (Ollama, OpenAI-compatible, Anthropic).
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req Request) Stream
+	Models(ctx context.Context) ([]ModelInfo, error)
+}
