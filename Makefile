@@ -1,0 +1,53 @@
+# Tofu. `make run` sets up and opens the app; `make test` sets up and runs every test.
+SHELL   := /bin/bash
+GO      ?= go
+TAGS    := webkit2_41
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
+BIN     := build/bin/tofu
+# Run a command with loopback only: proves nothing leaves the machine.
+OFFLINE := build/offline.sh
+
+.PHONY: run test build setup setup-test frontend test-go test-frontend test-e2e test-window vet clean
+
+run: build
+	./$(BIN)
+
+build: setup frontend
+	$(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu
+
+setup:
+	build/setup.sh run
+
+setup-test:
+	build/setup.sh test
+
+frontend:
+	cd frontend && npm run build
+
+test: setup-test frontend vet test-go test-frontend build test-e2e test-window
+	@echo "all tests passed"
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	CGO_ENABLED=0 $(GO) vet ./backend/... ./app/... ./assets/...
+
+# backend/... must build and pass with no cgo, no display and no network.
+test-go:
+	$(GO) test -c -o /dev/null ./app/... >/dev/null
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 ./backend/... ./assets/...
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 ./app/...
+
+test-frontend:
+	cd frontend && $(CURDIR)/$(OFFLINE) npm test
+
+# The browser front end against `tofu serve` and the scripted model, in headless Chromium.
+test-e2e:
+	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=0 $(GO) test -count=1 -run TestEndToEnd -v ./app/cli/
+
+# The real window under Xvfb.
+test-window:
+	$(OFFLINE) .ci/window-smoke.sh ./$(BIN)
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+func newChatCmd() *cobra.Command {
+	var model, session, baseURL string
+	cmd := &cobra.Command{
+		Use:   `chat "prompt"`,
+		Short: "Send one message and stream the reply to the terminal (recorded as a conversation)",
+		Long: "Send one message and stream the reply to stdout. The exchange is recorded like any\n" +
+			"conversation; --session continues an existing one. A prompt of \"-\" reads stdin.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prompt := args[0]
+			if prompt == "-" {
+				b, err := io.ReadAll(cmd.InOrStdin())
+				if err != nil {
+					return fmt.Errorf("read prompt from stdin: %w", err)
+				}
+				prompt = string(b)
+			}
+			st, err := openStore()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return Chat(st, ChatOptions{Prompt: prompt, Model: model, Session: session, BaseURL: baseURL},
+				cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVarP(&model, "model", "m", "", "model name (default: the default model in settings, else the first installed)")
+	cmd.Flags().StringVarP(&session, "session", "s", "", "continue this conversation id instead of starting one")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "Ollama base URL for this call (default: settings, OLLAMA_HOST, http://127.0.0.1:11434)")
+	return cmd
+}
+
+// ChatOptions are the inputs of one `tofu chat`.
+type ChatOptions struct {
+	Prompt, Model, Session, BaseURL string
+}
+
+// terminalEmitter prints one session's streamed text as it arrives and signals the end.
+type terminalEmitter struct {
+	session string
+	out     io.Writer
+	ended   chan struct{}
+}
+
+func (t *terminalEmitter) Emit(topic string, data any) {
+	msg, ok := data.(app.SessionMessage)
+	if !ok || topic != app.SessionTopic(t.session) {
+		return
+	}
+	switch {
+	case msg.Kind == "delta":
+		io.WriteString(t.out, msg.Text)
+	case msg.Kind == "stream" && msg.State == "ended":
+		close(t.ended)
+	}
+}
+
+// Chat sends one message through the same ChatService the window uses and streams the reply.
+func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
+	sessionID := o.Session
+	if sessionID == "" {
+		info, err := st.CreateSession("")
+		if err != nil {
+			return err
+		}
+		sessionID = info.ID
+	}
+	term := &terminalEmitter{session: sessionID, out: out, ended: make(chan struct{})}
+	factory := providers
+	if o.BaseURL != "" {
+		factory = func(s app.Settings) (llm.Provider, string) {
+			s.OllamaBaseURL = o.BaseURL
+			return providers(s)
+		}
+	}
+	a := app.New(st, term, factory)
+	defer a.Close()
+
+	model := o.Model
+	if model == "" {
+		status := a.Models.Status()
+		if status.Error != nil && len(status.Models) == 0 {
+			return status.Error
+		}
+		model = status.DefaultModel
+	}
+	before, err := st.Session(sessionID)
+	if err != nil {
+		return fmt.Errorf("conversation %s: %w", sessionID, err)
+	}
+	if err := a.Chat.Send(sessionID, o.Prompt, model); err != nil {
+		return err
+	}
+	<-term.ended
+	fmt.Fprintln(out)
+
+	// The outcome is in the log: report an error event written by this turn.
+	events, err := st.EventsFrom(sessionID, before.Events+1)
+	if err != nil {
+		return err
+	}
+	for _, ev := range events {
+		if ev.Type != store.EventError {
+			continue
+		}
+		var e store.ErrorInfo
+		if err := ev.Decode(&e); err != nil {
+			return err
+		}
+		return &llm.Error{Kind: llm.ErrorKind(e.Kind), Message: e.Message, Hint: e.Hint}
+	}
+	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
+	return nil
+}

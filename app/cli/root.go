@@ -1,0 +1,83 @@
+// Package cli is Tofu's command line: no arguments opens the window, subcommands run headless
+// (serve, chat, version, …). Every command wires the same services from package app.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// Version is set at build time with -ldflags "-X github.com/tofu-research/tofu/app/cli.Version=…".
+var Version = "dev"
+
+// Execute runs the command line. frontend holds the built front end (frontend/dist).
+func Execute(frontend fs.FS) int {
+	root := &cobra.Command{
+		Use:           "tofu",
+		Short:         "Tofu: a research assistant and white-box agent harness",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWindow(frontend)
+		},
+	}
+	root.AddCommand(
+		newServeCmd(frontend),
+		newChatCmd(),
+		newVersionCmd(),
+	)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "tofu:", err)
+		var e *llm.Error
+		if errors.As(err, &e) && e.Hint != "" {
+			fmt.Fprintln(os.Stderr, "hint:", e.Hint)
+		}
+		return 1
+	}
+	return 0
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print Tofu's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "tofu", Version)
+		},
+	}
+}
+
+// openStore opens the database in the data directory, with a message that says what to do
+// when another Tofu holds it.
+func openStore() (*store.Store, error) {
+	dir, err := store.DataDir()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(dir)
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("Tofu is already running (its database %s is open in another process); use that window, or quit it first", dir)
+	}
+	return st, err
+}
+
+// providers builds the model provider from the settings; the only one today is Ollama.
+func providers(s app.Settings) (llm.Provider, string) {
+	var opts []ollama.Option
+	if s.ContextWindowCap > 0 {
+		opts = append(opts, ollama.WithContextCap(s.ContextWindowCap))
+	}
+	p := ollama.New(s.OllamaBaseURL, opts...)
+	return p, p.BaseURL()
+}

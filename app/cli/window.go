@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"io/fs"
+	"sync"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/assets"
+)
+
+// wailsEmitter sends events to the window. Until the window has started it drops them: there
+// is nobody to show them to, and runtime.EventsEmit with a non-Wails context aborts the process.
+type wailsEmitter struct {
+	mu  sync.RWMutex
+	ctx context.Context
+}
+
+func (w *wailsEmitter) start(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ctx = ctx
+}
+
+func (w *wailsEmitter) Emit(topic string, data any) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.ctx != nil {
+		runtime.EventsEmit(w.ctx, topic, data)
+	}
+}
+
+// runWindow opens the desktop window.
+func runWindow(frontend fs.FS) error {
+	st, err := openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	emit := &wailsEmitter{}
+	a := app.New(st, emit, providers)
+	defer a.Close()
+	return wails.Run(&options.App{
+		Title:            "Tofu",
+		Width:            1200,
+		Height:           820,
+		MinWidth:         720,
+		MinHeight:        480,
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
+		AssetServer:      &assetserver.Options{Assets: frontend},
+		OnStartup:        emit.start,
+		OnShutdown:       func(context.Context) { a.Close() },
+		Bind:             []any{a.Sessions, a.Chat, a.Models, a.Settings},
+		Linux: &linux.Options{
+			Icon:        assets.Icon(),
+			ProgramName: "tofu",
+		},
+	})
+}

@@ -1,0 +1,50 @@
+// Package app holds the thin services the user interface calls, and the two transports that
+// expose them: Wails bindings in the window and HTTP + Server-Sent Events for `tofu serve`.
+package app
+
+import "sync"
+
+// Emitter sends an event to the user interface. Implementations must not block.
+type Emitter interface {
+	Emit(topic string, data any)
+}
+
+// Fanout is an Emitter that forwards to any number of emitters; one is set per transport.
+type Fanout struct {
+	mu   sync.RWMutex
+	outs []Emitter
+}
+
+// Add registers another destination.
+func (f *Fanout) Add(e Emitter) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.outs = append(f.outs, e)
+}
+
+// Emit implements Emitter.
+func (f *Fanout) Emit(topic string, data any) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	for _, e := range f.outs {
+		e.Emit(topic, data)
+	}
+}
+
+// Topics of the events the UI listens to (docs/API.md).
+const TopicSessions = "sessions"
+
+// TopicModels carries ModelStatus updates.
+const TopicModels = "models"
+
+// SessionTopic is the topic of one session's events and deltas.
+func SessionTopic(id string) string { return "session:" + id }
+
+// SessionMessage is the payload on a SessionTopic.
+type SessionMessage struct {
+	Kind      string `json:"kind"` // "event", "delta", "stream"
+	Event     any    `json:"event,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	State     string `json:"state,omitempty"` // "started", "ended"
+}

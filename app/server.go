@@ -1,0 +1,222 @@
+package app
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// NewToken returns a random per-run token for `tofu serve`.
+func NewToken() string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // the OS random source does not fail on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Server exposes the services over HTTP + Server-Sent Events for the browser front end. It is
+// an Emitter: events it is given go to every connected browser.
+type Server struct {
+	services map[string]any
+	static   http.Handler
+	token    string
+
+	mu      sync.Mutex
+	clients map[chan []byte]struct{}
+}
+
+const tokenCookie = "tofu_token"
+
+// NewServer serves the services of a and the front-end files in static. Every request must
+// carry token (query ?token=, header X-Tofu-Token, or the cookie set by the first page load).
+func NewServer(a *App, static fs.FS, token string) *Server {
+	return &Server{
+		services: a.Services(),
+		static:   http.FileServerFS(static),
+		token:    token,
+		clients:  map[chan []byte]struct{}{},
+	}
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("token")
+	if !s.authorized(r, q) {
+		http.Error(w, "unauthorized: open the address printed by `tofu serve` (it carries the token)", http.StatusUnauthorized)
+		return
+	}
+	if q != "" {
+		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/api/call/"):
+		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/call/"))
+	case r.URL.Path == "/api/events":
+		s.events(w, r)
+	case strings.HasPrefix(r.URL.Path, "/api/"):
+		http.NotFound(w, r)
+	default:
+		// A strict policy: the page may talk to this server only.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		s.static.ServeHTTP(w, r)
+	}
+}
+
+func (s *Server) authorized(r *http.Request, query string) bool {
+	for _, t := range []string{query, r.Header.Get("X-Tofu-Token")} {
+		if t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1 {
+			return true
+		}
+	}
+	if c, err := r.Cookie(tokenCookie); err == nil {
+		return subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.token)) == 1
+	}
+	return false
+}
+
+// call invokes Service.Method with the JSON array in the body as arguments.
+func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
+	if r.Method != http.MethodPost {
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use POST"})
+		return
+	}
+	svcName, methodName, ok := strings.Cut(name, ".")
+	svc, found := s.services[svcName]
+	if !ok || !found || methodName == "" || !isExported(methodName) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such method: " + name})
+		return
+	}
+	m := reflect.ValueOf(svc).MethodByName(methodName)
+	if !m.IsValid() {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such method: " + name})
+		return
+	}
+	var raw []json.RawMessage
+	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
+		err = json.Unmarshal(body, &raw)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body must be a JSON array of arguments: " + err.Error()})
+		return
+	}
+	mt := m.Type()
+	if len(raw) != mt.NumIn() {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("%s takes %d arguments, got %d", name, mt.NumIn(), len(raw))})
+		return
+	}
+	args := make([]reflect.Value, len(raw))
+	for i := range raw {
+		p := reflect.New(mt.In(i))
+		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("argument %d of %s: %v", i+1, name, err)})
+			return
+		}
+		args[i] = p.Elem()
+	}
+	out := m.Call(args)
+	var result any
+	for _, v := range out {
+		if v.Type() == reflect.TypeFor[error]() {
+			if !v.IsNil() {
+				err := v.Interface().(error)
+				writeJSON(w, statusOf(err), map[string]string{"error": err.Error()})
+				return
+			}
+			continue
+		}
+		result = v.Interface()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": result})
+}
+
+func isExported(name string) bool { return name[0] >= 'A' && name[0] <= 'Z' }
+
+func statusOf(err error) int {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, ErrBusy):
+		return http.StatusConflict
+	default:
+		return http.StatusBadRequest
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// events streams every emitted event to one browser as Server-Sent Events.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	ch := make(chan []byte, 1024)
+	s.mu.Lock()
+	s.clients[ch] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.clients, ch)
+		s.mu.Unlock()
+	}()
+	fmt.Fprint(w, "retry: 1000\n: connected\n\n")
+	flusher.Flush()
+	ping := time.NewTicker(15 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case msg, open := <-ch:
+			if !open {
+				return // too slow: the browser reconnects and reloads
+			}
+			fmt.Fprintf(w, "data: %s\n\n", msg)
+			flusher.Flush()
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+			flusher.Flush()
+		}
+	}
+}
+
+// Emit implements Emitter.
+func (s *Server) Emit(topic string, data any) {
+	msg, err := json.Marshal(map[string]any{"topic": topic, "data": data})
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.clients {
+		select {
+		case ch <- msg:
+		default:
+			// A browser that cannot keep up is dropped rather than allowed to block the stream.
+			close(ch)
+			delete(s.clients, ch)
+		}
+	}
+}

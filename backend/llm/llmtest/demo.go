@@ -1,0 +1,71 @@
+package llmtest
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// DemoModelName is the model the demo script serves.
+const DemoModelName = "tofu-test:latest"
+
+// DemoModel is a small model with tools and thinking, for the demo script.
+func DemoModel() Model {
+	return Model{
+		Name:          DemoModelName,
+		ContextLength: 8192,
+		Capabilities:  []llm.Capability{llm.CapTools, llm.CapThinking},
+		Family:        "llama",
+		ParameterSize: "1B",
+		Size:          1 << 30,
+	}
+}
+
+// ScriptDemo installs the script the app's end-to-end test and `llmtestd` use: a message
+// containing "long" streams a long reply slowly (so a UI can stop it); any other message is
+// echoed in a few chunks with some Markdown and a Go code block. With thinking on, a short
+// reasoning comes first.
+func (s *Server) ScriptDemo() *Server {
+	s.OnUser("long").ReplyFunc(func(req llm.Request) Reply {
+		return withThinking(req, Reply{Text: LongText(400), TokenDelay: 50 * time.Millisecond})
+	})
+	s.DefaultFunc(func(req llm.Request) Reply {
+		return withThinking(req, Reply{Text: EchoText(LastUser(req)), Chunks: 6, TokenDelay: 30 * time.Millisecond})
+	})
+	return s
+}
+
+func withThinking(req llm.Request, rep Reply) Reply {
+	if req.Think {
+		rep.Reasoning = "The user wants an answer. I will reply with the scripted text."
+	}
+	return rep
+}
+
+// EchoText is the demo script's answer to msg.
+func EchoText(msg string) string {
+	return fmt.Sprintf("Hello from the scripted model. You said: %s\n\n"+
+		"Here is **some Markdown**, a list:\n\n- one\n- two\n\nand a code block:\n\n"+
+		"```go\nfunc main() {\n\tfmt.Println(\"hello, tofu\")\n}\n```\n", msg)
+}
+
+// LongText returns a deterministic text of n words in short Markdown paragraphs.
+func LongText(n int) string {
+	words := strings.Fields("the scripted model keeps talking so that a user interface can show a long " +
+		"streaming answer and test that the stop button cancels it promptly while tokens arrive")
+	var b strings.Builder
+	for i := range n {
+		switch {
+		case i == 0:
+		case i%40 == 0:
+			b.WriteString(".\n\n")
+		default:
+			b.WriteByte(' ')
+		}
+		b.WriteString(words[i%len(words)])
+	}
+	b.WriteString(".\n")
+	return b.String()
+}

@@ -1,0 +1,223 @@
+package ollama
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// errStop ends the client's read loop when the consumer stops ranging over the stream.
+var errStop = errors.New("ollama: stream consumer stopped")
+
+// Stream sends req to /api/chat and yields the reply as it arrives. A request that would not fit
+// the model's window fails with ErrContextOverflow before anything is sent. Breaking out of the
+// range loop cancels the HTTP request.
+func (p *Provider) Stream(ctx context.Context, req llm.Request) llm.Stream {
+	return func(yield func(llm.Event, error) bool) {
+		if err := p.stream(ctx, req, yield); err != nil {
+			yield(llm.Event{}, err)
+		}
+	}
+}
+
+// stream runs one chat call; it returns nil once the consumer has stopped.
+func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.Event, error) bool) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if req.Model == "" {
+		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
+	}
+	e, err := p.cachedShow(ctx, req.Model)
+	if err != nil {
+		return p.wrap(ctx, err, req.Model, "show model "+req.Model)
+	}
+	if !e.chat {
+		return p.errorf(llm.ErrBadRequest, "Choose a chat model in Settings.",
+			"model %q cannot chat (it is probably an embedding model)", req.Model)
+	}
+	chat, window, err := p.chatRequest(req, e.info)
+	if err != nil {
+		return err
+	}
+
+	// Cancelled on return, which is also how a consumer that breaks out closes the connection:
+	// the client reads the body in this goroutine, so nothing outlives the call.
+	reqCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	var final *api.ChatResponse
+	err = p.client.Chat(reqCtx, chat, func(r api.ChatResponse) error {
+		if r.Message.Thinking != "" && !yield(llm.Event{Kind: llm.EventReasoning, Text: r.Message.Thinking}, nil) {
+			return errStop
+		}
+		if r.Message.Content != "" && !yield(llm.Event{Kind: llm.EventText, Text: r.Message.Content}, nil) {
+			return errStop
+		}
+		for _, tc := range r.Message.ToolCalls {
+			if !yield(llm.Event{Kind: llm.EventToolCall, ToolCall: toolCall(tc)}, nil) {
+				return errStop
+			}
+		}
+		if r.Done {
+			final = &r
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStop):
+		return nil
+	case err != nil:
+		return p.wrap(ctx, err, req.Model, "")
+	case final == nil && ctx.Err() != nil:
+		return p.wrap(ctx, ctx.Err(), req.Model, "")
+	case final == nil:
+		// The client stops quietly when the body ends early (reset, unexpected EOF); only the
+		// missing final chunk tells.
+		return &llm.Error{Kind: llm.ErrServer, Provider: ProviderName, Message: msgMidReply,
+			Hint: hintServerLog, Err: io.ErrUnexpectedEOF}
+	}
+
+	// prompt_eval_count counts only the tokens Ollama did not find in its cache, and may be
+	// missing, so it cannot prove a prompt was not truncated. Nothing relies on it: the request
+	// is checked against the window before sending and carries truncate=false and shift=false.
+	usage := &llm.Usage{
+		Model:         final.Model,
+		InputTokens:   final.PromptEvalCount,
+		OutputTokens:  final.EvalCount,
+		ContextWindow: window,
+		DurationMS:    final.TotalDuration.Milliseconds(),
+	}
+	if usage.Model == "" {
+		usage.Model = req.Model
+	}
+	if final.TotalDuration == 0 {
+		usage.DurationMS = time.Since(start).Milliseconds()
+	}
+	if !yield(llm.Event{Kind: llm.EventUsage, Usage: usage}, nil) {
+		return nil
+	}
+	yield(llm.Event{Kind: llm.EventDone, StopReason: final.DoneReason}, nil)
+	return nil
+}
+
+// chatRequest builds the /api/chat body for req and returns the window it runs with. It drops
+// what the model cannot take (tools, thinking) and refuses a prompt that would not fit.
+func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRequest, int, error) {
+	window := p.window(info.ContextLength, req.ContextWindow)
+	if !info.Has(llm.CapTools) {
+		// Ollama would answer 400 "does not support tools". A later issue tells the user.
+		req.Tools = nil
+	}
+
+	reserve := min(p.reserve, window/4)
+	if req.MaxTokens > 0 {
+		reserve = req.MaxTokens
+	}
+	if est := p.estimate(req); est+reserve > window {
+		return nil, 0, p.errorf(llm.ErrContextOverflow, hintOverflow,
+			"the conversation needs about %d tokens (estimated) plus %d reserved for the reply, "+
+				"more than the %d-token context window %s runs with", est, reserve, window, req.Model)
+	}
+
+	chat := &api.ChatRequest{
+		Model:  req.Model,
+		Stream: new(true),
+		// Fail rather than drop the oldest messages (truncate) or the start of the context
+		// while generating (shift); both would happen silently.
+		Truncate: new(false),
+		Shift:    new(false),
+		Options:  map[string]any{"num_ctx": window},
+	}
+	if req.MaxTokens > 0 {
+		chat.Options["num_predict"] = req.MaxTokens
+	}
+	if req.Temperature != nil {
+		chat.Options["temperature"] = *req.Temperature
+	}
+	if info.Has(llm.CapThinking) {
+		// Sent even when false: Ollama turns thinking on for a capable model that is not told.
+		chat.Think = &api.ThinkValue{Value: req.Think}
+	}
+	for _, m := range req.Messages {
+		chat.Messages = append(chat.Messages, toMessage(m))
+	}
+	for _, t := range req.Tools {
+		tool, err := toTool(t)
+		if err != nil {
+			return nil, 0, p.errorf(llm.ErrBadRequest, "", "%v", err)
+		}
+		chat.Tools = append(chat.Tools, tool)
+	}
+	return chat, window, nil
+}
+
+func toMessage(m llm.Message) api.Message {
+	msg := api.Message{
+		Role:       string(m.Role),
+		Content:    m.Content,
+		Thinking:   m.Reasoning,
+		ToolName:   m.ToolName,
+		ToolCallID: m.ToolCallID,
+	}
+	for _, img := range m.Images {
+		msg.Images = append(msg.Images, img)
+	}
+	for i, tc := range m.ToolCalls {
+		args := api.NewToolCallFunctionArguments()
+		if len(tc.Arguments) > 0 {
+			// A model's malformed arguments go back as an empty object: the tool's error
+			// answer, in the next message, tells the model what was wrong.
+			if err := json.Unmarshal(tc.Arguments, &args); err != nil {
+				args = api.NewToolCallFunctionArguments()
+			}
+		}
+		msg.ToolCalls = append(msg.ToolCalls, api.ToolCall{
+			ID:       tc.ID,
+			Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args},
+		})
+	}
+	return msg
+}
+
+// toTool converts a tool spec. The schema goes through the same types Ollama's server decodes it
+// into, so nothing is lost that the server would have kept.
+func toTool(t llm.ToolSpec) (api.Tool, error) {
+	params := api.ToolFunctionParameters{Type: "object", Properties: api.NewToolPropertiesMap()}
+	if len(t.Parameters) > 0 {
+		if err := json.Unmarshal(t.Parameters, &params); err != nil {
+			return api.Tool{}, fmt.Errorf("tool %s: parameters are not a valid JSON Schema object: %w", t.Name, err)
+		}
+		if params.Properties == nil {
+			params.Properties = api.NewToolPropertiesMap()
+		}
+	}
+	return api.Tool{
+		Type:     "function",
+		Function: api.ToolFunction{Name: t.Name, Description: t.Description, Parameters: params},
+	}, nil
+}
+
+// toolCall converts a streamed call; older Ollama versions send no ID, so one is made up.
+func toolCall(tc api.ToolCall) *llm.ToolCall {
+	args, err := json.Marshal(tc.Function.Arguments)
+	if err != nil {
+		args = []byte("{}")
+	}
+	id := tc.ID
+	if id == "" {
+		var b [8]byte
+		rand.Read(b[:])
+		id = "call_" + hex.EncodeToString(b[:])
+	}
+	return &llm.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args}
+}

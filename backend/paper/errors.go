@@ -1,0 +1,80 @@
+package paper
+
+import (
+	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors the UI can switch on with errors.Is.
+var (
+	// ErrEncrypted: the file needs a password (none given, or the wrong one).
+	ErrEncrypted = errors.New("the PDF is password-protected")
+	// ErrNoText: the pages have no text layer, typically a scan.
+	ErrNoText = errors.New("the PDF has no text layer (it looks scanned)")
+	// ErrCorrupt: the file is not a PDF, is truncated or damaged beyond repair.
+	ErrCorrupt = errors.New("the PDF is damaged and could not be repaired")
+)
+
+// Error carries the kind (one of the sentinels), the reason and a hint for
+// the user. errors.Is(err, ErrNoText) and friends work through Unwrap.
+type Error struct {
+	Kind   error
+	Reason string // what went wrong, e.g. "missing %%EOF"
+	Hint   string // what the user can do
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Kind.Error())
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	if e.Hint != "" {
+		b.WriteString(" (" + e.Hint + ")")
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Kind }
+
+func corrupt(reason string) error {
+	return &Error{Kind: ErrCorrupt, Reason: reason, Hint: "re-download the file or re-export it from its source"}
+}
+
+func encrypted(withPassword bool) error {
+	if withPassword {
+		return &Error{Kind: ErrEncrypted, Reason: "the password is wrong", Hint: "try another password"}
+	}
+	return &Error{Kind: ErrEncrypted, Hint: "open it again with its password"}
+}
+
+// noText builds ErrNoText with an OCR suggestion naming the tools found on PATH.
+func noText(pages int) error {
+	var found []string
+	for _, tool := range []string{"ocrmypdf", "tesseract"} {
+		if _, err := exec.LookPath(tool); err == nil {
+			found = append(found, tool)
+		}
+	}
+	hint := "run OCR on it first, e.g. with ocrmypdf or tesseract (neither is installed)"
+	switch {
+	case len(found) > 0 && found[0] == "ocrmypdf":
+		hint = "run OCR on it first: ocrmypdf in.pdf out.pdf (ocrmypdf is installed)"
+	case len(found) > 0:
+		hint = "run OCR on it first with tesseract (installed), or install ocrmypdf"
+	}
+	reason := "no page has extractable text"
+	if pages > 0 {
+		reason = plural(pages, "page") + " without extractable text"
+	}
+	return &Error{Kind: ErrNoText, Reason: reason, Hint: hint}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

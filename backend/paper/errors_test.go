@@ -1,0 +1,115 @@
+package paper
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+func extractBytes(data []byte, opts Options) (*Document, error) {
+	return Extract(context.Background(), bytes.NewReader(data), int64(len(data)), opts)
+}
+
+func TestMinimalPDF(t *testing.T) {
+	t.Parallel()
+	doc, err := extractBytes(textPDF("Hello PDF world", "second line"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Text(); !strings.Contains(got, "Hello PDF world second line") {
+		t.Errorf("text = %q", got)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	real, err := os.ReadFile(paperPath(t, "elegantpaper_en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		data []byte
+		want error
+	}{
+		"empty":          {nil, ErrCorrupt},
+		"garbage":        {bytes.Repeat([]byte("not a pdf at all "), 100), ErrCorrupt},
+		"header only":    {[]byte("%PDF-1.7\n%%EOF\n"), ErrCorrupt},
+		"no text layer":  {minimalPDF("0.5 g 72 72 400 600 re f"), ErrNoText},
+		"empty page":     {minimalPDF(""), ErrNoText},
+		"truncated head": {real[:2000], ErrCorrupt},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := extractBytes(tc.data, Options{})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Hint == "" {
+				t.Errorf("want an *Error with a hint, got %#v", err)
+			}
+		})
+	}
+}
+
+func TestNoTextSuggestsOCR(t *testing.T) {
+	t.Parallel()
+	_, err := extractBytes(minimalPDF(""), Options{})
+	if err == nil || !strings.Contains(err.Error(), "OCR") || !strings.Contains(err.Error(), "ocrmypdf") {
+		t.Fatalf("err = %v, want an OCR suggestion", err)
+	}
+}
+
+// A file cut short loses its cross-reference table; pdfcpu rebuilds it from
+// the objects, or the error says the file is damaged.
+func TestTruncatedPaper(t *testing.T) {
+	t.Parallel()
+	real, err := os.ReadFile(paperPath(t, "naacl2006_shinyama"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := extractBytes(real[:len(real)*2/3], Options{})
+	switch {
+	case err == nil:
+		if !doc.Meta.Repaired {
+			t.Error("a truncated file read without repair")
+		}
+		if !strings.Contains(doc.Text(), "Preemptive Information Extraction") {
+			t.Error("repaired text lost the title")
+		}
+	case !errors.Is(err, ErrCorrupt):
+		t.Fatalf("err = %v, want ErrCorrupt", err)
+	}
+}
+
+func TestEncrypted(t *testing.T) {
+	t.Parallel()
+	var enc bytes.Buffer
+	conf := model.NewAESConfiguration("s3cret", "owner-s3cret", 256)
+	disableConfig.Do(api.DisableConfigDir)
+	if err := api.Encrypt(bytes.NewReader(textPDF("Top secret findings")), &enc, conf); err != nil {
+		t.Fatal(err)
+	}
+	_, err := extractBytes(enc.Bytes(), Options{})
+	if !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), "password-protected") {
+		t.Fatalf("no password: err = %v, want ErrEncrypted", err)
+	}
+	_, err = extractBytes(enc.Bytes(), Options{Password: "wrong"})
+	if !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), "wrong") {
+		t.Fatalf("wrong password: err = %v", err)
+	}
+	doc, err := extractBytes(enc.Bytes(), Options{Password: "s3cret"})
+	if err != nil {
+		t.Fatalf("right password: %v", err)
+	}
+	if !strings.Contains(doc.Text(), "Top secret findings") {
+		t.Errorf("decrypted text = %q", doc.Text())
+	}
+}

@@ -1,0 +1,217 @@
+package paper
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/ledongthuc/pdf"
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+// Options tune an extraction; the zero value extracts every page.
+type Options struct {
+	Pages    PageRange // empty: all pages
+	Password string    // user or owner password for encrypted files
+	// Progress is called after each page with the number of pages done and
+	// the number to do; it runs on the extracting goroutine.
+	Progress func(done, total int)
+}
+
+var disableConfig sync.Once
+
+// pdfcpuConfig returns a configuration that never touches ~/.config/pdfcpu
+// and writes plain cross-reference tables, which ledongthuc/pdf reads fastest.
+func pdfcpuConfig(password string) *model.Configuration {
+	disableConfig.Do(api.DisableConfigDir)
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.WriteObjectStream = false
+	conf.WriteXRefStream = false
+	conf.UserPW = password
+	conf.OwnerPW = password
+	return conf
+}
+
+// Open extracts every page of the PDF file at path.
+func Open(path string) (*Document, error) {
+	return OpenContext(context.Background(), path, Options{})
+}
+
+// OpenContext extracts the PDF file at path with options.
+func OpenContext(ctx context.Context, path string, opts Options) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open paper: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open paper: %w", err)
+	}
+	return Extract(ctx, f, st.Size(), opts)
+}
+
+// Extract reads the PDF in r (size bytes) and returns its text in reading
+// order. Errors wrap ErrEncrypted, ErrNoText or ErrCorrupt when the input is
+// at fault, and ctx.Err() when cancelled between pages. It never panics.
+func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, corrupt(fmt.Sprintf("parser failure: %v", p))
+		}
+	}()
+	if size <= 0 {
+		return nil, corrupt("the file is empty")
+	}
+	head := make([]byte, min(size, 1024))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read paper: %w", err)
+	}
+	if !bytes.Contains(head, []byte("%PDF-")) {
+		return nil, corrupt("not a PDF file (no %PDF- header)")
+	}
+	rd, repaired, err := openReader(r, size, opts.Password)
+	if err != nil {
+		return nil, err
+	}
+	return extractPages(ctx, rd, repaired, opts)
+}
+
+// openReader opens the file with ledongthuc/pdf, falling back to pdfcpu to
+// decrypt or rebuild it in memory when the direct read fails.
+func openReader(r io.ReaderAt, size int64, password string) (*pdf.Reader, bool, error) {
+	rd, err := newReader(r, size, password)
+	if err == nil && readable(rd) {
+		return rd, false, nil
+	}
+	direct := "unreadable page tree"
+	if err != nil {
+		direct = err.Error()
+	}
+	if errors.Is(err, pdf.ErrInvalidPassword) && password == "" {
+		return nil, false, encrypted(false)
+	}
+	data := make([]byte, size)
+	if n, rerr := r.ReadAt(data, 0); rerr != nil && !errors.Is(rerr, io.EOF) {
+		return nil, false, fmt.Errorf("read paper: %w", rerr)
+	} else {
+		data = data[:n]
+	}
+	fixed, ferr := rewrite(data, password)
+	if ferr != nil {
+		switch {
+		case errors.Is(ferr, pdfcpu.ErrWrongPassword):
+			return nil, false, encrypted(password != "")
+		case errors.Is(err, pdf.ErrInvalidPassword):
+			return nil, false, encrypted(true)
+		}
+		return nil, false, corrupt(shortReason(direct, ferr.Error()))
+	}
+	rd, err = newReader(bytes.NewReader(fixed), int64(len(fixed)), "")
+	if err != nil || !readable(rd) {
+		reason := "unreadable after repair"
+		if err != nil {
+			reason = err.Error()
+		}
+		return nil, false, corrupt(shortReason(direct, reason))
+	}
+	return rd, true, nil
+}
+
+func newReader(r io.ReaderAt, size int64, password string) (rd *pdf.Reader, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, fmt.Errorf("malformed PDF: %v", p)
+		}
+	}()
+	tried := false
+	return pdf.NewReaderEncrypted(r, size, func() string {
+		if tried {
+			return ""
+		}
+		tried = true
+		return password
+	})
+}
+
+// readable reports whether the page tree can be walked at all.
+func readable(rd *pdf.Reader) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return len(pageList(rd)) > 0
+}
+
+// rewrite lets pdfcpu parse, decrypt and write the file again; its reader
+// rebuilds broken cross-reference tables from the objects it finds.
+func rewrite(data []byte, password string) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("pdfcpu: %v", p)
+		}
+	}()
+	var buf bytes.Buffer
+	conf := pdfcpuConfig(password)
+	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Encrypt != nil {
+		if err := api.Decrypt(bytes.NewReader(data), &buf, pdfcpuConfig(password)); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if err := api.OptimizeContext(ctx); err != nil {
+		return nil, err
+	}
+	if err := api.WriteContext(ctx, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func shortReason(direct, repair string) string {
+	trim := func(s string) string {
+		s = strings.TrimPrefix(s, "pdfcpu: ")
+		if len(s) > 120 {
+			s = s[:120] + "…"
+		}
+		return s
+	}
+	return trim(direct) + "; repair failed: " + trim(repair)
+}
+
+// pageList walks the page tree once; ledongthuc/pdf's Page(i) walks it from
+// the root for every page, which is quadratic on long books.
+func pageList(rd *pdf.Reader) []pdf.Value {
+	var out []pdf.Value
+	seen := 0
+	var walk func(v pdf.Value, depth int)
+	walk = func(v pdf.Value, depth int) {
+		seen++
+		if depth > 64 || seen > 1<<20 {
+			return
+		}
+		kids := v.Key("Kids")
+		if v.Key("Type").Name() == "Page" || (kids.IsNull() && !v.Key("Contents").IsNull()) {
+			out = append(out, v)
+			return
+		}
+		for i := 0; i < kids.Len(); i++ {
+			walk(kids.Index(i), depth+1)
+		}
+	}
+	walk(rd.Trailer().Key("Root").Key("Pages"), 0)
+	return out
+}

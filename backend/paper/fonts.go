@@ -1,0 +1,308 @@
+package paper
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// fontInfo is everything the interpreter needs from a font dictionary,
+// resolved once: widths, code length, the ToUnicode map and writing mode.
+type fontInfo struct {
+	twoByte  bool
+	vertical bool
+	bold     bool
+	ucs2     bool // predefined UCS-2 CMap without ToUnicode
+	first    int
+	widths   []float64
+	cid      map[int]float64
+	dw       float64
+	scale    float64 // Type3 FontMatrix scale relative to 1/1000
+	toUni    map[string]string
+	cidUni   []rune // CID to Unicode for Identity-encoded CJK fonts
+	enc      pdf.TextEncoding
+	cache    map[string]string
+}
+
+// fontCache shares parsed fonts across pages; the key is the font dictionary
+// as printed by ledongthuc/pdf, which keeps indirect references unresolved
+// and so tells two fonts apart cheaply.
+type fontCache struct {
+	m map[string]*fontInfo
+}
+
+func newFontCache() *fontCache { return &fontCache{m: map[string]*fontInfo{}} }
+
+func (c *fontCache) get(v pdf.Value) *fontInfo {
+	key := v.String()
+	if f, ok := c.m[key]; ok {
+		return f
+	}
+	f := parseFont(v)
+	c.m[key] = f
+	return f
+}
+
+func parseFont(v pdf.Value) *fontInfo {
+	f := &fontInfo{dw: 1000, scale: 1, cache: map[string]string{}}
+	base := v.Key("BaseFont").Name()
+	lb := strings.ToLower(base)
+	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "cmbx") ||
+		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") || strings.HasSuffix(lb, ".b")
+	subtype := v.Key("Subtype").Name()
+	encName := v.Key("Encoding").Name()
+	if subtype == "Type0" {
+		f.twoByte = true
+		f.vertical = strings.HasSuffix(encName, "-V")
+		f.ucs2 = strings.Contains(encName, "UCS2") || strings.Contains(encName, "UTF16")
+		d := v.Key("DescendantFonts").Index(0)
+		if dw := d.Key("DW"); !dw.IsNull() {
+			f.dw = num(dw)
+		}
+		f.cid = parseCIDWidths(d.Key("W"))
+		if strings.HasPrefix(encName, "Identity") {
+			si := d.Key("CIDSystemInfo")
+			if reg, ord := si.Key("Registry").Text(), si.Key("Ordering").Text(); reg == "Adobe" && ord != "Identity" && ord != "" {
+				f.cidUni = cidToUnicode(reg + "-" + ord)
+			}
+		}
+	} else {
+		f.first = int(v.Key("FirstChar").Int64())
+		ws := v.Key("Widths")
+		for i := 0; i < ws.Len() && i < 65536; i++ {
+			f.widths = append(f.widths, num(ws.Index(i)))
+		}
+		if subtype == "Type3" {
+			if fm := v.Key("FontMatrix"); fm.Len() == 6 {
+				f.scale = num(fm.Index(0)) * 1000
+			}
+		}
+	}
+	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
+		f.toUni = parseToUnicode(tu)
+	}
+	if !f.twoByte {
+		pf := pdf.Font{V: v}
+		f.enc = pf.Encoder()
+	}
+	return f
+}
+
+func parseCIDWidths(w pdf.Value) map[int]float64 {
+	m := map[int]float64{}
+	for i := 0; i < w.Len(); {
+		c := int(w.Index(i).Int64())
+		next := w.Index(i + 1)
+		if next.Kind() == pdf.Array {
+			for j := 0; j < next.Len() && j < 65536; j++ {
+				m[c+j] = num(next.Index(j))
+			}
+			i += 2
+			continue
+		}
+		last := int(next.Int64())
+		width := num(w.Index(i + 2))
+		for c2 := c; c2 <= last && c2-c < 65536; c2++ {
+			m[c2] = width
+		}
+		i += 3
+	}
+	return m
+}
+
+// split cuts a shown string into character codes.
+func (f *fontInfo) split(raw string) []string {
+	step := 1
+	if f.twoByte {
+		step = 2
+	}
+	out := make([]string, 0, len(raw)/step+1)
+	for i := 0; i < len(raw); i += step {
+		out = append(out, raw[i:min(i+step, len(raw))])
+	}
+	return out
+}
+
+func (f *fontInfo) width(code string) float64 {
+	if f.twoByte {
+		c := 0
+		for i := 0; i < len(code); i++ {
+			c = c<<8 | int(code[i])
+		}
+		if w, ok := f.cid[c]; ok {
+			return w
+		}
+		return f.dw
+	}
+	i := int(code[0]) - f.first
+	if i < 0 || i >= len(f.widths) {
+		if len(f.widths) == 0 {
+			return 500 // standard-14 font without widths: a typical average
+		}
+		return 0
+	}
+	return f.widths[i] * f.scale
+}
+
+func (f *fontInfo) decode(code string) string {
+	if s, ok := f.cache[code]; ok {
+		return s
+	}
+	var s string
+	if u, ok := f.toUni[code]; ok {
+		s = u
+	} else if f.twoByte {
+		switch {
+		case f.ucs2:
+			s = decodeUTF16(code)
+		case len(f.cidUni) > 0 && len(code) == 2:
+			if cid := int(code[0])<<8 | int(code[1]); cid < len(f.cidUni) && f.cidUni[cid] != 0 {
+				s = string(f.cidUni[cid])
+			}
+		}
+	} else if f.enc != nil {
+		s = f.enc.Decode(code)
+	} else {
+		s = code
+	}
+	f.cache[code] = s
+	return s
+}
+
+func decodeUTF16(b string) string {
+	u := make([]uint16, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+	}
+	return string(utf16.Decode(u))
+}
+
+// parseToUnicode reads bfchar and bfrange entries of a ToUnicode CMap.
+func parseToUnicode(v pdf.Value) map[string]string {
+	rc := v.Reader()
+	data, err := io.ReadAll(io.LimitReader(rc, 4<<20))
+	rc.Close()
+	m := map[string]string{}
+	if err != nil && len(data) == 0 {
+		return m
+	}
+	toks := cmapTokens(data)
+	for i := 0; i < len(toks); i++ {
+		switch toks[i].kw {
+		case "beginbfchar":
+			for i++; i+1 < len(toks) && toks[i].kw == ""; i += 2 {
+				m[toks[i].hex] = decodeUTF16(toks[i+1].hex)
+			}
+			i--
+		case "beginbfrange":
+			for i++; i+2 < len(toks) && toks[i].kw == ""; {
+				lo, hi := toks[i].hex, toks[i+1].hex
+				i += 2
+				if toks[i].kw == "[" {
+					j := 0
+					for i++; i < len(toks) && toks[i].kw == ""; i++ {
+						m[addCode(lo, j)] = decodeUTF16(toks[i].hex)
+						j++
+					}
+					i++ // "]"
+					continue
+				}
+				dst := toks[i].hex
+				i++
+				if len(lo) != len(hi) || len(lo) == 0 {
+					continue
+				}
+				for j := 0; j < 65536; j++ {
+					code := addCode(lo, j)
+					if code > hi {
+						break
+					}
+					m[code] = decodeUTF16(addCode(dst, j))
+				}
+			}
+			i--
+		}
+	}
+	return m
+}
+
+// addCode adds n to a big-endian byte string.
+func addCode(s string, n int) string {
+	b := []byte(s)
+	for i := len(b) - 1; i >= 0 && n > 0; i-- {
+		sum := int(b[i]) + n
+		b[i] = byte(sum)
+		n = sum >> 8
+	}
+	return string(b)
+}
+
+type cmapTok struct {
+	kw  string // keyword, "[" or "]"; empty for a hex string
+	hex string // decoded bytes of a <hex> string
+}
+
+func cmapTokens(data []byte) []cmapTok {
+	var out []cmapTok
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '<' && i+1 < len(data) && data[i+1] != '<':
+			j := bytes.IndexByte(data[i:], '>')
+			if j < 0 {
+				return out
+			}
+			out = append(out, cmapTok{hex: unhex(data[i+1 : i+j])})
+			i += j + 1
+		case c == '[' || c == ']':
+			out = append(out, cmapTok{kw: string(c)})
+			i++
+		case c == '%':
+			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
+				i++
+			}
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(data) && (data[j] >= 'a' && data[j] <= 'z' || data[j] >= 'A' && data[j] <= 'Z') {
+				j++
+			}
+			out = append(out, cmapTok{kw: string(data[i:j])})
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func unhex(h []byte) string {
+	var b []byte
+	var cur byte
+	n := 0
+	for _, c := range h {
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			continue
+		}
+		cur = cur<<4 | v
+		n++
+		if n == 2 {
+			b = append(b, cur)
+			cur, n = 0, 0
+		}
+	}
+	if n == 1 {
+		b = append(b, cur<<4)
+	}
+	return string(b)
+}

@@ -1,0 +1,68 @@
+package paper
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// papersDir finds the shared evaluation papers: $TOFU_DATA/papers, or a
+// shared/data/papers folder in a parent directory of the test.
+func papersDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("TOFU_DATA"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "papers")); err == nil {
+			return filepath.Join(d, "papers")
+		}
+	}
+	dir, _ := os.Getwd()
+	for range 8 {
+		p := filepath.Join(dir, "shared", "data", "papers")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		dir = filepath.Dir(dir)
+	}
+	t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
+	return ""
+}
+
+func paperPath(t testing.TB, id string) string {
+	return filepath.Join(papersDir(t), id, "paper.pdf")
+}
+
+// minimalPDF builds a one-page PDF whose content stream is content, with
+// Helvetica as /F1.
+func minimalPDF(content string) []byte {
+	var b bytes.Buffer
+	var offs []int
+	obj := func(s string) {
+		offs = append(offs, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offs), s)
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
+	return b.Bytes()
+}
+
+func textPDF(lines ...string) []byte {
+	var c bytes.Buffer
+	c.WriteString("BT /F1 12 Tf 72 720 Td 14 TL\n")
+	for _, l := range lines {
+		fmt.Fprintf(&c, "(%s) Tj T*\n", l)
+	}
+	c.WriteString("ET")
+	return minimalPDF(c.String())
+}

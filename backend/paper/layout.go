@@ -1,0 +1,575 @@
+package paper
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Layout thresholds, in units of the font size.
+const (
+	wordGap     = 0.15 // a gap wider than this between glyphs is a space
+	fragmentGap = 1.0  // a gap wider than this splits a row into fragments
+	rowTol      = 0.5  // baselines closer than this share a row (sub/superscripts)
+)
+
+// line is one line of text in reading order.
+type line struct {
+	text     string
+	box      BBox
+	size     float64
+	bold     bool
+	col      int // 0 spans the page, 1 left column, 2 right column
+	group    int // reading-order group: a band of one column, or a full-width band
+	vertical bool
+}
+
+// frag is a horizontal run of glyphs on one row with no wide gap inside.
+type frag struct {
+	glyphs []glyph
+	row    int
+	box    BBox
+	col    int
+}
+
+// layoutPage turns glyphs into lines in reading order.
+func layoutPage(gs []glyph, page BBox) []line {
+	gs = cleanGlyphs(gs)
+	var horiz, vert []glyph
+	for _, g := range gs {
+		if g.Vertical {
+			vert = append(vert, g)
+		} else {
+			horiz = append(horiz, g)
+		}
+	}
+	lines := layoutHorizontal(horiz, page)
+	if len(vert) > 0 {
+		next := 0
+		for _, l := range lines {
+			next = max(next, l.group+1)
+		}
+		lines = append(lines, layoutVertical(vert, next)...)
+	}
+	return lines
+}
+
+// cleanGlyphs drops blank glyphs and the duplicates some producers draw to
+// fake bold type.
+func cleanGlyphs(gs []glyph) []glyph {
+	out := gs[:0]
+	for _, g := range gs {
+		if strings.TrimFunc(g.S, func(r rune) bool { return unicode.IsSpace(r) || r == 0 }) == "" {
+			continue
+		}
+		if math.IsNaN(g.X+g.Y+g.W+g.Size) || math.IsInf(g.X+g.Y+g.W+g.Size, 0) {
+			continue
+		}
+		if g.Size <= 0.1 {
+			g.Size = 1
+		}
+		dup := false
+		for k := len(out) - 1; k >= 0 && k >= len(out)-4; k-- {
+			p := out[k]
+			if p.S == g.S && math.Abs(p.X-g.X) < 0.2*g.Size && math.Abs(p.Y-g.Y) < 0.2*g.Size {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+type row struct {
+	base, size float64
+	glyphs     []glyph
+}
+
+// rows clusters glyphs by baseline. Glyphs of the usual size go first; the
+// smaller ones (superscripts, subscripts, footnote marks) then join the
+// row they sit on when one is close by, so "tools¹" stays on its line.
+func rows(gs []glyph) []row {
+	sizes := make([]float64, len(gs))
+	for i, g := range gs {
+		sizes[i] = g.Size
+	}
+	sort.Float64s(sizes)
+	median := sizes[len(sizes)/2]
+	var normal, small []glyph
+	for _, g := range gs {
+		if g.Size < 0.8*median {
+			small = append(small, g)
+		} else {
+			normal = append(normal, g)
+		}
+	}
+	rs := clusterRows(normal, nil)
+	var rest []glyph
+	for _, g := range small {
+		if k := attachRow(rs, g); k >= 0 {
+			rs[k].glyphs = append(rs[k].glyphs, g)
+		} else {
+			rest = append(rest, g)
+		}
+	}
+	rs = clusterRows(rest, rs)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].base > rs[j].base })
+	return rs
+}
+
+// attachRow finds the row a small glyph belongs to: its baseline within
+// [-0.4, +0.7] of the row's size and a glyph of the row within two sizes.
+func attachRow(rs []row, g glyph) int {
+	best, bestD := -1, math.Inf(1)
+	for k := range rs {
+		r := &rs[k]
+		d := g.Y - r.base
+		if d < -0.4*r.size || d > 0.7*r.size || math.Abs(d) >= bestD {
+			continue
+		}
+		for _, o := range r.glyphs {
+			if g.X <= o.X+o.W+2*r.size && g.X+g.W >= o.X-2*r.size {
+				best, bestD = k, math.Abs(d)
+				break
+			}
+		}
+	}
+	return best
+}
+
+func clusterRows(gs []glyph, rs []row) []row {
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Y > gs[j].Y })
+	first := len(rs)
+	for _, g := range gs {
+		best := -1
+		for k := len(rs) - 1; k >= first; k-- {
+			r := &rs[k]
+			if r.base-g.Y > 3*max(r.size, g.Size) {
+				break
+			}
+			if math.Abs(r.base-g.Y) <= rowTol*max(r.size, g.Size) {
+				best = k
+				break
+			}
+		}
+		if best < 0 {
+			rs = append(rs, row{base: g.Y, size: g.Size, glyphs: []glyph{g}})
+			continue
+		}
+		r := &rs[best]
+		r.glyphs = append(r.glyphs, g)
+		if g.Size > r.size*1.05 {
+			r.base, r.size = g.Y, g.Size
+		}
+	}
+	return rs
+}
+
+func layoutHorizontal(gs []glyph, page BBox) []line {
+	if len(gs) == 0 {
+		return nil
+	}
+	var frags []frag
+	for ri, r := range rows(gs) {
+		sort.SliceStable(r.glyphs, func(i, j int) bool { return r.glyphs[i].X < r.glyphs[j].X })
+		start := 0
+		for i := 1; i <= len(r.glyphs); i++ {
+			if i < len(r.glyphs) {
+				p, g := r.glyphs[i-1], r.glyphs[i]
+				if g.X-(p.X+p.W) <= fragmentGap*max(p.Size, g.Size) {
+					continue
+				}
+			}
+			frags = append(frags, newFrag(r.glyphs[start:i], ri))
+			start = i
+		}
+	}
+	frags = dropMarginNumbers(frags, page)
+	gutter, ok := findGutter(frags)
+	for i := range frags {
+		frags[i].col = 0
+		if ok {
+			frags[i].col = side(frags[i], gutter)
+		}
+	}
+	return orderLines(frags)
+}
+
+func newFrag(gs []glyph, r int) frag {
+	f := frag{glyphs: gs, row: r, box: BBox{X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}}
+	for _, g := range gs {
+		f.box.X0 = min(f.box.X0, g.X)
+		f.box.X1 = max(f.box.X1, g.X+max(g.W, 0))
+		f.box.Y0 = min(f.box.Y0, g.Y-0.2*g.Size)
+		f.box.Y1 = max(f.box.Y1, g.Y+0.75*g.Size)
+	}
+	return f
+}
+
+func (f frag) size() float64 {
+	s := 0.0
+	for _, g := range f.glyphs {
+		s = max(s, g.Size)
+	}
+	return s
+}
+
+// dropMarginNumbers removes review line numbers and other stacked margin
+// marks: short tokens outside the body text, aligned on one x position.
+func dropMarginNumbers(frags []frag, page BBox) []frag {
+	left, right := bodyEdges(frags)
+	if left >= right {
+		return frags
+	}
+	type key struct{ side, x int }
+	counts := map[key]int{}
+	marginal := func(f frag) (key, bool) {
+		if len(f.glyphs) > 4 || !shortMark(f) {
+			return key{}, false
+		}
+		switch {
+		case f.box.X1 <= left+1:
+			return key{0, int(math.Round(f.box.X1 / 4))}, true
+		case f.box.X0 >= right-1:
+			return key{1, int(math.Round(f.box.X0 / 4))}, true
+		}
+		return key{}, false
+	}
+	for _, f := range frags {
+		if k, ok := marginal(f); ok {
+			counts[k]++
+		}
+	}
+	out := frags[:0]
+	for _, f := range frags {
+		if k, ok := marginal(f); ok && counts[k] >= 4 {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func shortMark(f frag) bool {
+	digits := true
+	for _, g := range f.glyphs {
+		for _, r := range g.S {
+			if !unicode.IsDigit(r) {
+				digits = false
+			}
+		}
+	}
+	return digits || len(f.glyphs) == 1
+}
+
+// bodyEdges returns the left and right edges of the lines of running text:
+// fragments at least a fifth of the text width wide.
+func bodyEdges(frags []frag) (float64, float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, f := range frags {
+		lo, hi = min(lo, f.box.X0), max(hi, f.box.X1)
+	}
+	minW := (hi - lo) / 5
+	l, r := math.Inf(1), math.Inf(-1)
+	for _, f := range frags {
+		if f.box.X1-f.box.X0 >= minW {
+			l, r = min(l, f.box.X0), max(r, f.box.X1)
+		}
+	}
+	return l, r
+}
+
+type gutterPos struct{ x0, x1, size float64 }
+
+// findGutter looks for the vertical strip between two columns: a run of x
+// positions in the middle of the text that few fragments cross, with full
+// lines of text on both sides.
+func findGutter(frags []frag) (gutterPos, bool) {
+	lo, hi := bodyEdges(frags)
+	if !(hi-lo > 100) {
+		return gutterPos{}, false
+	}
+	width := int(hi-lo) + 1
+	cover := make([]int, width)
+	sizes := make([]float64, 0, len(frags))
+	for _, f := range frags {
+		a := max(0, int(f.box.X0-lo))
+		b := min(width-1, int(f.box.X1-lo))
+		for x := a; x <= b; x++ {
+			cover[x]++
+		}
+		sizes = append(sizes, f.size())
+	}
+	sort.Float64s(sizes)
+	size := sizes[len(sizes)/2]
+	from, to := int(0.3*float64(width)), int(0.7*float64(width))
+	minC := math.MaxInt
+	for x := from; x <= to; x++ {
+		minC = min(minC, cover[x])
+	}
+	if minC > len(frags)/8 {
+		return gutterPos{}, false
+	}
+	bestA, bestLen := 0, 0
+	for x := from; x <= to; {
+		if cover[x] != minC {
+			x++
+			continue
+		}
+		a := x
+		for x <= to && cover[x] == minC {
+			x++
+		}
+		if x-a > bestLen {
+			bestA, bestLen = a, x-a
+		}
+	}
+	if float64(bestLen) < 0.3*size {
+		return gutterPos{}, false
+	}
+	g := gutterPos{x0: lo + float64(bestA), x1: lo + float64(bestA+bestLen), size: size}
+	colW := (hi - lo) / 2
+	nl, nr := 0, 0
+	for _, f := range frags {
+		w := f.box.X1 - f.box.X0
+		if w < 0.6*colW {
+			continue
+		}
+		switch side(f, g) {
+		case 1:
+			nl++
+		case 2:
+			nr++
+		}
+	}
+	return g, nl >= 3 && nr >= 3
+}
+
+// side puts a fragment left (1) or right (2) of the gutter, or across it (0)
+// when it reaches well into both columns.
+func side(f frag, g gutterPos) int {
+	slack := 2 * g.size
+	if f.box.X1 <= g.x1+slack && f.box.X0 < g.x0 {
+		if f.box.X1 <= g.x0+slack {
+			return 1
+		}
+	}
+	if f.box.X0 >= g.x0-slack && f.box.X1 > g.x1 {
+		return 2
+	}
+	if f.box.X0 < g.x0-slack && f.box.X1 > g.x1+slack {
+		return 0
+	}
+	if (g.x0+g.x1)/2-f.box.X0 > f.box.X1-(g.x0+g.x1)/2 {
+		return 1
+	}
+	return 2
+}
+
+// orderLines reads bands top to bottom: inside a band between full-width
+// fragments, the whole left column comes before the right one.
+func orderLines(frags []frag) []line {
+	sort.SliceStable(frags, func(i, j int) bool {
+		if frags[i].row != frags[j].row {
+			return frags[i].row < frags[j].row
+		}
+		return frags[i].box.X0 < frags[j].box.X0
+	})
+	var out []line
+	group := 0
+	var left, right, full []frag
+	flushCols := func() {
+		for _, part := range [][]frag{left, right} {
+			if len(part) > 0 {
+				out = append(out, mergeRows(part, group)...)
+				group++
+			}
+		}
+		left, right = nil, nil
+	}
+	flushFull := func() {
+		if len(full) > 0 {
+			out = append(out, mergeRows(full, group)...)
+			group++
+			full = nil
+		}
+	}
+	for _, f := range frags {
+		switch f.col {
+		case 0:
+			flushCols()
+			full = append(full, f)
+		case 1:
+			flushFull()
+			left = append(left, f)
+		default:
+			flushFull()
+			right = append(right, f)
+		}
+	}
+	flushFull()
+	flushCols()
+	return out
+}
+
+// mergeRows joins the fragments of one group that share a row into lines.
+func mergeRows(frags []frag, group int) []line {
+	var out []line
+	for i := 0; i < len(frags); {
+		j := i
+		var gs []glyph
+		for ; j < len(frags) && frags[j].row == frags[i].row; j++ {
+			gs = append(gs, frags[j].glyphs...)
+		}
+		l := newLine(gs, frags[i].col, group)
+		if l.text != "" {
+			out = append(out, l)
+		}
+		i = j
+	}
+	return out
+}
+
+func newLine(gs []glyph, col, group int) line {
+	l := line{col: col, group: group, box: newFrag(gs, 0).box}
+	sizes := map[float64]int{}
+	bold := 0
+	for _, g := range gs {
+		sizes[math.Round(g.Size*2)/2] += utf8.RuneCountInString(g.S)
+		if g.Bold {
+			bold++
+		}
+	}
+	best := 0
+	for s, n := range sizes {
+		if n > best || n == best && s > l.size {
+			l.size, best = s, n
+		}
+	}
+	l.bold = bold*2 > len(gs)
+	l.text = normalizeText(glyphText(gs))
+	return l
+}
+
+// glyphText spells a row of glyphs sorted by x, with a space wherever the gap
+// exceeds wordGap times the font size. Spacing accents drawn over a letter
+// become combining marks on it.
+func glyphText(gs []glyph) string {
+	gs = attachAccents(gs)
+	var b strings.Builder
+	for i, g := range gs {
+		if i > 0 {
+			p := gs[i-1]
+			if g.X-(p.X+p.W) > wordGap*max(p.Size, g.Size) && !(isCJK(lastRune(p.S)) && isCJK(firstRune(g.S))) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(g.S)
+	}
+	return b.String()
+}
+
+func attachAccents(gs []glyph) []glyph {
+	out := make([]glyph, 0, len(gs))
+	for i := 0; i < len(gs); i++ {
+		g := gs[i]
+		mark, ok := combiningFor(g.S)
+		if !ok {
+			out = append(out, g)
+			continue
+		}
+		overlaps := func(o glyph) bool {
+			return min(g.X+g.W, o.X+o.W)-max(g.X, o.X) > 0.3*max(g.W, 0.1) && isLetter(o.S)
+		}
+		switch {
+		case i+1 < len(gs) && overlaps(gs[i+1]):
+			n := gs[i+1]
+			n.S += string(mark)
+			out = append(out, n)
+			i++
+		case len(out) > 0 && overlaps(out[len(out)-1]):
+			out[len(out)-1].S += string(mark)
+		default:
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func isLetter(s string) bool {
+	r := firstRune(s)
+	return unicode.IsLetter(r) || r == 'ı' || r == 'ȷ'
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		(r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+// layoutVertical reads vertical writing: tiers top to bottom, in each tier
+// the columns right to left and each column top to bottom; every column
+// segment becomes a line.
+func layoutVertical(gs []glyph, group int) []line {
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Y > gs[j].Y })
+	var out []line
+	start := 0
+	for i := 1; i <= len(gs); i++ {
+		if i < len(gs) && gs[i-1].Y-gs[i].Y <= 2*gs[i].Size {
+			continue
+		}
+		tier := append([]glyph(nil), gs[start:i]...)
+		out = append(out, verticalColumns(tier, group)...)
+		if n := len(out); n > 0 {
+			group = out[n-1].group + 1
+		}
+		start = i
+	}
+	return out
+}
+
+func verticalColumns(gs []glyph, group int) []line {
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].X > gs[j].X })
+	var cols [][]glyph
+	for _, g := range gs {
+		n := len(cols)
+		if n > 0 && math.Abs(cols[n-1][0].X-g.X) <= 0.5*g.Size {
+			cols[n-1] = append(cols[n-1], g)
+			continue
+		}
+		cols = append(cols, []glyph{g})
+	}
+	var out []line
+	prevX := math.Inf(1)
+	for _, c := range cols {
+		sort.SliceStable(c, func(i, j int) bool { return c[i].Y > c[j].Y })
+		var b strings.Builder
+		for _, g := range c {
+			b.WriteString(g.S)
+		}
+		if !math.IsInf(prevX, 1) && prevX-c[0].X > 1.8*c[0].Size {
+			group++
+		}
+		prevX = c[0].X
+		l := line{text: normalizeText(b.String()), group: group, size: c[0].Size, vertical: true}
+		l.box = BBox{X0: c[0].X, X1: c[0].X + c[0].Size, Y0: c[len(c)-1].Y - c[0].Size, Y1: c[0].Y}
+		if l.text != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package paper
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// PageRange selects pages, e.g. "1-3,5,9-"; the zero value selects all.
+type PageRange []Span
+
+// Span is an inclusive run of pages; To == 0 means "to the last page".
+type Span struct {
+	From, To int
+}
+
+// ParsePages parses "1-3,5", "7-" (to the end) or "-3" (the first three).
+// An empty string selects every page.
+func ParsePages(s string) (PageRange, error) {
+	var out PageRange
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		from, to, isRange := strings.Cut(part, "-")
+		var sp Span
+		var err error
+		if sp.From, err = pageNum(from, 1); err != nil {
+			return nil, fmt.Errorf("page range %q: %w", part, err)
+		}
+		sp.To = sp.From
+		if isRange {
+			if sp.To, err = pageNum(to, 0); err != nil {
+				return nil, fmt.Errorf("page range %q: %w", part, err)
+			}
+			if sp.To != 0 && sp.To < sp.From {
+				return nil, fmt.Errorf("page range %q: end before start", part)
+			}
+		}
+		out = append(out, sp)
+	}
+	if strings.TrimSpace(s) != "" && len(out) == 0 {
+		return nil, fmt.Errorf("page range %q: no pages", s)
+	}
+	return out, nil
+}
+
+func pageNum(s string, empty int) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return empty, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q is not a page number", s)
+	}
+	return n, nil
+}
+
+// Contains reports whether page n (from 1) is selected.
+func (r PageRange) Contains(n int) bool {
+	if len(r) == 0 {
+		return true
+	}
+	for _, sp := range r {
+		if n >= sp.From && (sp.To == 0 || n <= sp.To) {
+			return true
+		}
+	}
+	return false
+}
+
+// String formats the range the way ParsePages reads it.
+func (r PageRange) String() string {
+	parts := make([]string, len(r))
+	for i, sp := range r {
+		switch {
+		case sp.To == sp.From:
+			parts[i] = strconv.Itoa(sp.From)
+		case sp.To == 0:
+			parts[i] = strconv.Itoa(sp.From) + "-"
+		default:
+			parts[i] = strconv.Itoa(sp.From) + "-" + strconv.Itoa(sp.To)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// rawPage is a page reduced to lines in reading order, before cross-page cleanup.
+type rawPage struct {
+	number int
+	box    BBox
+	lines  []line
+	glyphs int
+	err    error
+}
+
+func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Options) (*Document, error) {
+	all := pageList(rd)
+	var sel []int
+	for i := range all {
+		if opts.Pages.Contains(i + 1) {
+			sel = append(sel, i)
+		}
+	}
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("page range %s: the PDF has %d pages", opts.Pages, len(all))
+	}
+	fonts := newFontCache()
+	raws := make([]rawPage, 0, len(sel))
+	glyphs := 0
+	for done, i := range sel {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rp := readPage(all[i], i+1, fonts)
+		glyphs += rp.glyphs
+		raws = append(raws, rp)
+		if opts.Progress != nil {
+			opts.Progress(done+1, len(sel))
+		}
+	}
+	if glyphs == 0 {
+		for _, rp := range raws {
+			if rp.err != nil {
+				return nil, corrupt(rp.err.Error())
+			}
+		}
+		return nil, noText(len(raws))
+	}
+	doc := &Document{Meta: readMeta(rd, len(all))}
+	doc.Meta.Repaired = repaired
+	assemble(doc, raws)
+	return doc, nil
+}
+
+// readPage interprets one page; a panic in the parser becomes the page's error.
+func readPage(v pdf.Value, number int, fonts *fontCache) (rp rawPage) {
+	rp.number = number
+	rp.box = pageBox(v)
+	in := &interpreter{fonts: fonts}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				rp.err = fmt.Errorf("page %d: %v", number, p)
+			}
+		}()
+		in.run(pdf.Page{V: v})
+	}()
+	rp.glyphs = len(in.glyphs)
+	rp.lines = layoutPage(in.glyphs, rp.box)
+	return rp
+}
+
+func pageBox(v pdf.Value) BBox {
+	for i := 0; i < 32 && !v.IsNull(); i++ {
+		box := v.Key("CropBox")
+		if box.Len() != 4 {
+			box = v.Key("MediaBox")
+		}
+		if box.Len() == 4 {
+			b := BBox{num(box.Index(0)), num(box.Index(1)), num(box.Index(2)), num(box.Index(3))}
+			if b.X1 > b.X0 && b.Y1 > b.Y0 {
+				return b
+			}
+		}
+		v = v.Key("Parent")
+	}
+	return BBox{0, 0, 612, 792}
+}

@@ -1,0 +1,347 @@
+// Package store keeps Tofu's state in one embedded Badger database: every session is an
+// append-only event log, plus small JSON records for settings.
+package store
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// ErrLocked means another process (another Tofu) has the database open.
+var ErrLocked = errors.New("the Tofu database is in use by another process: Tofu is already running")
+
+// ErrNotFound means the session does not exist.
+var ErrNotFound = errors.New("session not found")
+
+// DefaultTitle is the title of a conversation nobody has named yet.
+const DefaultTitle = "New conversation"
+
+// SessionInfo is the metadata of one session, kept beside its log.
+type SessionInfo struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"` // time of the last event (or rename)
+	Model   string    `json:"model,omitempty"`
+	Events  uint64    `json:"events"` // number of events, also the last seq
+}
+
+// Store is the Badger database. All methods are safe for concurrent use.
+type Store struct {
+	db *badger.DB
+	mu sync.Mutex // serializes writers: seq allocation must not race
+
+	subMu sync.RWMutex
+	subs  map[int]func(Event)
+	next  int
+}
+
+// Open opens (or creates) the database in dir.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir %s: %w", dir, err)
+	}
+	opts := badger.DefaultOptions(dir).
+		WithSyncWrites(true). // an append is durable before anyone sees it
+		WithLogger(nil).
+		// Sized for a desktop app: the defaults (64 MB memtables, 256 MB block cache) are
+		// tuned for servers and show up directly as idle memory.
+		WithMemTableSize(8 << 20).
+		WithNumMemtables(2).
+		WithBlockCacheSize(16 << 20).
+		WithIndexCacheSize(8 << 20).
+		WithValueLogFileSize(64 << 20).
+		WithNumCompactors(2)
+	db, err := badger.Open(opts)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%w (%s)", ErrLocked, filepath.Join(dir, "LOCK"))
+		}
+		return nil, fmt.Errorf("open database %s: %w", dir, err)
+	}
+	return &Store{db: db, subs: map[int]func(Event){}}, nil
+}
+
+// Close flushes and closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DataDir returns Tofu's data directory: $XDG_DATA_HOME/tofu, else ~/.local/share/tofu.
+func DataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "tofu"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "tofu"), nil
+}
+
+func metaKey(id string) []byte { return []byte("s/" + id) }
+
+func eventPrefix(id string) []byte { return []byte("e/" + id + "/") }
+
+func eventKey(id string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(eventPrefix(id), seq)
+}
+
+func newID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	// Time first so ids sort by creation, random tail so two at once never collide.
+	return fmt.Sprintf("%x%s", time.Now().UnixMilli(), hex.EncodeToString(b[:]))
+}
+
+// CreateSession starts an empty session.
+func (s *Store) CreateSession(title string) (SessionInfo, error) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = DefaultTitle
+	}
+	now := time.Now().UTC()
+	info := SessionInfo{ID: newID(), Title: title, Created: now, Updated: now}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.db.Update(func(txn *badger.Txn) error { return putJSON(txn, metaKey(info.ID), info) })
+	if err != nil {
+		return SessionInfo{}, fmt.Errorf("create session: %w", err)
+	}
+	return info, nil
+}
+
+// Session returns one session's metadata.
+func (s *Store) Session(id string) (SessionInfo, error) {
+	var info SessionInfo
+	err := s.db.View(func(txn *badger.Txn) error { return getJSON(txn, metaKey(id), &info) })
+	if err != nil {
+		return SessionInfo{}, fmt.Errorf("session %s: %w", id, err)
+	}
+	return info, nil
+}
+
+// Sessions lists all sessions, most recent activity first.
+func (s *Store) Sessions() ([]SessionInfo, error) {
+	var out []SessionInfo
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("s/"), PrefetchValues: true})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			var info SessionInfo
+			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &info) }); err != nil {
+				return fmt.Errorf("read %s: %w", it.Item().Key(), err)
+			}
+			out = append(out, info)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
+		return out[i].ID > out[j].ID
+	})
+	return out, nil
+}
+
+// UpdateSession changes a session's metadata (title, model) with fn.
+func (s *Store) UpdateSession(id string, fn func(*SessionInfo)) (SessionInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var info SessionInfo
+	err := s.db.Update(func(txn *badger.Txn) error {
+		if err := getJSON(txn, metaKey(id), &info); err != nil {
+			return err
+		}
+		fn(&info)
+		info.ID = id
+		info.Title = strings.TrimSpace(info.Title)
+		if info.Title == "" {
+			info.Title = DefaultTitle
+		}
+		return putJSON(txn, metaKey(id), info)
+	})
+	if err != nil {
+		return SessionInfo{}, fmt.Errorf("update session %s: %w", id, err)
+	}
+	return info, nil
+}
+
+// DeleteSession removes a session and its whole log.
+func (s *Store) DeleteSession(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.Session(id); err != nil {
+		return err
+	}
+	// Delete in batches: one transaction has a size limit and a log can be long.
+	prefix := eventPrefix(id)
+	for {
+		var keys [][]byte
+		err := s.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+			defer it.Close()
+			for it.Rewind(); it.Valid() && len(keys) < 1000; it.Next() {
+				keys = append(keys, it.Item().KeyCopy(nil))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+		if len(keys) == 0 {
+			break
+		}
+		err = s.db.Update(func(txn *badger.Txn) error {
+			for _, k := range keys {
+				if err := txn.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete(metaKey(id)) }); err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return nil
+}
+
+// Append adds an event to a session's log. It returns once the event is on disk; subscribers
+// see it only after that.
+func (s *Store) Append(id string, typ EventType, payload any) (Event, error) {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return Event{}, fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	s.mu.Lock()
+	var ev Event
+	err = s.db.Update(func(txn *badger.Txn) error {
+		var info SessionInfo
+		if err := getJSON(txn, metaKey(id), &info); err != nil {
+			return err
+		}
+		info.Events++
+		ev = Event{Session: id, Seq: info.Events, Time: time.Now().UTC(), Type: typ, Data: data}
+		info.Updated = ev.Time
+		if err := putJSON(txn, eventKey(id, ev.Seq), ev); err != nil {
+			return err
+		}
+		return putJSON(txn, metaKey(id), info)
+	})
+	s.mu.Unlock()
+	if err != nil {
+		return Event{}, fmt.Errorf("append %s to session %s: %w", typ, id, err)
+	}
+	s.publish(ev)
+	return ev, nil
+}
+
+// Events returns a session's whole log in order.
+func (s *Store) Events(id string) ([]Event, error) {
+	return s.EventsFrom(id, 1)
+}
+
+// EventsFrom returns the events of a session with seq >= from.
+func (s *Store) EventsFrom(id string, from uint64) ([]Event, error) {
+	if _, err := s.Session(id); err != nil {
+		return nil, err
+	}
+	var out []Event
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: eventPrefix(id), PrefetchValues: true})
+		defer it.Close()
+		for it.Seek(eventKey(id, from)); it.Valid(); it.Next() {
+			var ev Event
+			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &ev) }); err != nil {
+				return fmt.Errorf("read event %x: %w", it.Item().Key(), err)
+			}
+			out = append(out, ev)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// Subscribe calls fn with every event after it is durably appended, in append order. fn must
+// not block. The returned function unsubscribes.
+func (s *Store) Subscribe(fn func(Event)) (cancel func()) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	id := s.next
+	s.next++
+	s.subs[id] = fn
+	return func() {
+		s.subMu.Lock()
+		defer s.subMu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+func (s *Store) publish(ev Event) {
+	s.subMu.RLock()
+	defer s.subMu.RUnlock()
+	for _, fn := range s.subs {
+		fn(ev)
+	}
+}
+
+// GetJSON reads a small JSON record (settings and the like). It reports whether it existed.
+func (s *Store) GetJSON(key string, v any) (bool, error) {
+	err := s.db.View(func(txn *badger.Txn) error { return getJSON(txn, []byte("kv/"+key), v) })
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// PutJSON writes a small JSON record.
+func (s *Store) PutJSON(key string, v any) error {
+	err := s.db.Update(func(txn *badger.Txn) error { return putJSON(txn, []byte("kv/"+key), v) })
+	if err != nil {
+		return fmt.Errorf("write %s: %w", key, err)
+	}
+	return nil
+}
+
+func getJSON(txn *badger.Txn, key []byte, v any) error {
+	item, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	return item.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+}
+
+func putJSON(txn *badger.Txn, key []byte, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return txn.Set(key, b)
+}

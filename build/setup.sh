@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what Tofu needs on Debian/Ubuntu, skipping what is already there.
+#   build/setup.sh run   - to build and open the app (GTK, WebKitGTK 4.1, npm packages)
+#   build/setup.sh test  - the same plus what the tests use (Chromium, Xvfb, poppler, …)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config)
+if [ "${1:-run}" = test ]; then
+  need+=(chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils iproute2 util-linux fonts-noto-color-emoji)
+fi
+
+missing=()
+for p in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v go >/dev/null || { echo "setup: Go 1.26 is required (https://go.dev/dl); it was not found on PATH" >&2; exit 1; }
+command -v npm >/dev/null || { echo "setup: Node.js 20.19+ with npm is required; it was not found on PATH" >&2; exit 1; }
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' ||
+  { echo "setup: Node.js 20.19 or newer is required (found $(node --version))" >&2; exit 1; }
+
+# npm packages, only when the lock file changed since the last install.
+if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+fi
+go mod download

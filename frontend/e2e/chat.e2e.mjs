@@ -1,0 +1,134 @@
+// End-to-end check of the chat window against a running `tofu serve` (or any server speaking
+// docs/API.md), driven in headless Chromium through playwright-core.
+//
+//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_EXPECT='text the model answers to hello' \
+//   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/chat.e2e.mjs
+//
+// Steps: new conversation → "hello" + Enter → a streamed reply containing TOFU_E2E_EXPECT →
+// "long" → Stop while streaming → the reply stops and is marked interrupted → reload → both user
+// messages and both replies are still there. Exit 0 on success, 1 with a message on failure.
+import { chromium } from 'playwright-core'
+
+const url = process.env.TOFU_URL
+const expectText = process.env.TOFU_E2E_EXPECT ?? ''
+const shot = process.env.TOFU_E2E_SHOT
+const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
+
+if (!url) {
+  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
+  process.exit(2)
+}
+
+class Failure extends Error {}
+function check(cond, msg) {
+  if (!cond) throw new Failure(msg)
+}
+async function step(name, fn) {
+  const t0 = Date.now()
+  try {
+    await fn()
+  } catch (err) {
+    if (err instanceof Failure) throw err
+    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+  }
+  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
+}
+
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+})
+const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+page.setDefaultTimeout(timeout)
+const pageErrors = []
+page.on('pageerror', (e) => pageErrors.push(String(e)))
+const tid = (id) => page.getByTestId(id)
+
+let code = 0
+try {
+  let sessionId = ''
+
+  await step('open the app', async () => {
+    await page.goto(url)
+    await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
+    const down = await tid('backend-down').count()
+    check(down === 0, `the app could not reach the backend: ${down ? await tid('backend-down').innerText() : ''}`)
+    check(!new URL(page.url()).searchParams.has('token'), 'the token is still in the address bar')
+  })
+
+  await step('create a conversation', async () => {
+    const before = await tid('session-item').count()
+    await tid('new-conversation').click()
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="session-item"]').length > n, before)
+    sessionId = (await page.locator('[data-testid="session-item"].active').getAttribute('data-session-id')) ?? ''
+    check(sessionId !== '', 'the new conversation is not selected')
+  })
+
+  await step('send "hello" with Enter and get a streamed reply', async () => {
+    // Watch for the streaming state: it can be short with a fast scripted model.
+    await page.evaluate(() => {
+      window.__sawStreaming = false
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="message-assistant"][data-streaming="true"]')) window.__sawStreaming = true
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })
+    })
+    await tid('composer').fill('hello')
+    await tid('composer').press('Enter')
+    await page.locator('[data-testid="message-user"]', { hasText: 'hello' }).waitFor()
+    const reply = page.locator('[data-testid="message-assistant"][data-streaming="false"]').first()
+    await reply.waitFor()
+    if (expectText) await page.locator('[data-testid="message-assistant"][data-streaming="false"]', { hasText: expectText }).first().waitFor()
+    const text = await reply.innerText()
+    check(!expectText || text.includes(expectText), `the reply does not contain ${JSON.stringify(expectText)}: ${JSON.stringify(text.slice(0, 300))}`)
+    const errors = await tid('message-error').count()
+    check(errors === 0, `the turn failed: ${errors ? await tid('message-error').first().innerText() : ''}`)
+    console.log(`     streaming state seen: ${await page.evaluate(() => window.__sawStreaming)}`)
+  })
+
+  await step('send "long" and stop it while it streams', async () => {
+    await tid('composer').fill('long')
+    await tid('composer').press('Enter')
+    await page.locator('[data-testid="message-user"]', { hasText: 'long' }).waitFor()
+    await tid('stop').waitFor({ state: 'visible' })
+    await page.locator('[data-testid="message-assistant"][data-streaming="true"]').waitFor()
+    await tid('stop').click()
+    await tid('stop').waitFor({ state: 'detached' })
+    await page.waitForFunction(() => !document.querySelector('[data-testid="message-assistant"][data-streaming="true"]'))
+    await tid('message-interrupted').last().waitFor()
+    // Nothing keeps streaming afterwards.
+    const lenBefore = (await page.locator('[data-testid="message-assistant"]').last().innerText()).length
+    await page.waitForTimeout(500)
+    const lenAfter = (await page.locator('[data-testid="message-assistant"]').last().innerText()).length
+    check(lenBefore === lenAfter, `the reply kept growing after Stop (${lenBefore} → ${lenAfter} chars)`)
+  })
+
+  await step('reload: the conversation is still there', async () => {
+    await page.reload()
+    await page.waitForSelector('[data-testid="session-item"], [data-testid="backend-down"]')
+    check((await tid('backend-down').count()) === 0, 'after reload the app cannot reach the backend (token lost?)')
+    await page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"] button`).first().click()
+    await page.locator('[data-testid="message-user"]', { hasText: 'hello' }).waitFor()
+    await page.locator('[data-testid="message-user"]', { hasText: 'long' }).waitFor()
+    await tid('message-interrupted').first().waitFor()
+    const users = await tid('message-user').allInnerTexts()
+    const replies = await tid('message-assistant').allInnerTexts()
+    check(users.length === 2, `expected 2 user messages after reload, found ${users.length}: ${JSON.stringify(users)}`)
+    check(replies.length >= 2, `expected 2 replies after reload, found ${replies.length}`)
+    check(!expectText || replies[0].includes(expectText), `the first reply lost ${JSON.stringify(expectText)} after reload`)
+    check((await page.locator('[data-testid="message-assistant"][data-interrupted="true"]').count()) >= 1, 'the stopped reply is not marked interrupted after reload')
+  })
+
+  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
+  console.log('PASS chat e2e')
+} catch (err) {
+  code = 1
+  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
+} finally {
+  if (shot) {
+    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
+    console.log(`screenshot: ${shot}`)
+  }
+  await browser.close()
+}
+process.exit(code)

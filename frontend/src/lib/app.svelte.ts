@@ -1,0 +1,259 @@
+// The application state and its actions. Components read fields and call methods; the rules
+// (what a transcript shows, what the banner says) live in the pure modules next to this one.
+import { ApiError, RECONNECTED, api, on } from './bridge'
+import { byActivity } from './sessions'
+import { hasModel, modelBanner } from './status'
+import { DeltaBuffer } from './stream'
+import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
+import type { ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
+
+export type Connection = 'connecting' | 'ok' | 'down'
+export type Notice = { message: string; hint?: string }
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+class AppState {
+  connection = $state<Connection>('connecting')
+  connectionError = $state('')
+  connectionStatus = $state(0)
+
+  sessions = $state<SessionInfo[]>([])
+  currentId = $state<string | null>(null)
+  transcript = $state.raw<TranscriptState>(emptyTranscript)
+  streaming = $state(false)
+  sending = $state(false)
+
+  status = $state<ModelStatus | null>(null)
+  statusLoading = $state(false)
+  settings = $state<Settings | null>(null)
+  model = $state('')
+
+  notice = $state<Notice | null>(null)
+  settingsOpen = $state(false)
+  /** Bumped to ask the composer to take focus. */
+  focusTick = $state(0)
+
+  items = $derived(project(this.transcript))
+  current = $derived(this.sessions.find((s) => s.id === this.currentId) ?? null)
+  banner = $derived(modelBanner(this.status, this.model))
+  models = $derived(this.status?.models ?? [])
+
+  private unsubs: (() => void)[] = []
+  private unsubSession: (() => void) | null = null
+  private loadToken = 0
+  private buffer = new DeltaBuffer((d) => {
+    this.transcript = apply(this.transcript, { kind: 'delta', ...d })
+  })
+
+  async start() {
+    this.connection = 'connecting'
+    try {
+      const [sessions, settings] = await Promise.all([api.sessions.list(), api.settings.get()])
+      this.sessions = byActivity(sessions)
+      this.settings = settings
+      this.connection = 'ok'
+      this.connectionError = ''
+    } catch (err) {
+      this.connection = 'down'
+      this.connectionError = messageOf(err)
+      this.connectionStatus = err instanceof ApiError ? err.status : 0
+      return
+    }
+    this.subscribe()
+    if (this.sessions.length > 0) await this.select(this.sessions[0].id)
+    await this.refreshStatus()
+  }
+
+  private subscribe() {
+    for (const u of this.unsubs) u()
+    this.unsubs = [
+      on('sessions', (data) => {
+        this.sessions = byActivity((data as SessionInfo[] | null) ?? [])
+        if (this.currentId && !this.sessions.some((s) => s.id === this.currentId)) {
+          void this.select(this.sessions[0]?.id ?? null)
+        }
+      }),
+      on('models', (data) => this.setStatus(data as ModelStatus)),
+      on(RECONNECTED, () => void this.resync()),
+    ]
+  }
+
+  private async resync() {
+    try {
+      this.sessions = byActivity(await api.sessions.list())
+    } catch {
+      return
+    }
+    await this.select(this.currentId)
+  }
+
+  private setStatus(s: ModelStatus) {
+    this.status = s
+    if (!this.model) this.model = this.defaultModel()
+  }
+
+  private defaultModel(): string {
+    const names = (this.status?.models ?? []).map((m) => m.name)
+    for (const candidate of [this.current?.model, this.settings?.default_model, this.status?.default_model]) {
+      if (candidate) return candidate
+    }
+    return names[0] ?? ''
+  }
+
+  async refreshStatus() {
+    this.statusLoading = true
+    try {
+      this.setStatus(await api.models.status())
+    } catch (err) {
+      this.notice = { message: `Could not read the model status: ${messageOf(err)}` }
+    } finally {
+      this.statusLoading = false
+    }
+  }
+
+  async select(id: string | null) {
+    this.unsubSession?.()
+    this.unsubSession = null
+    this.buffer.discard()
+    this.transcript = emptyTranscript
+    this.streaming = false
+    this.currentId = id
+    const token = ++this.loadToken
+    if (!id) return
+    const session = this.sessions.find((s) => s.id === id)
+    if (session?.model && (!this.status || hasModel(this.status.models, session.model))) this.model = session.model
+
+    this.unsubSession = on(`session:${id}`, (data) => {
+      if (token === this.loadToken) this.onSessionMessage(data as SessionMessage)
+    })
+    try {
+      const [events, streamingIds] = await Promise.all([api.sessions.transcript(id), api.chat.streaming()])
+      if (token !== this.loadToken) return
+      let t = withEvents(this.transcript, events)
+      const streaming = streamingIds.includes(id)
+      if (streaming) t = apply(t, { kind: 'stream', state: 'started' })
+      this.transcript = t
+      this.streaming = streaming
+    } catch (err) {
+      if (token === this.loadToken) this.notice = { message: `Could not load the conversation: ${messageOf(err)}` }
+    }
+  }
+
+  private onSessionMessage(msg: SessionMessage) {
+    if (!msg || typeof msg !== 'object') return
+    switch (msg.kind) {
+      case 'delta':
+        this.streaming = true
+        this.buffer.push(msg)
+        return
+      case 'event': {
+        const type = msg.event?.type
+        // The final event carries the whole text: pending deltas would only duplicate it.
+        if (type === 'assistant' || type === 'error' || type === 'interrupted') this.buffer.discard()
+        this.transcript = apply(this.transcript, msg)
+        return
+      }
+      case 'stream':
+        if (msg.state === 'started') this.streaming = true
+        if (msg.state === 'ended') {
+          this.buffer.discard()
+          this.streaming = false
+        }
+        this.transcript = apply(this.transcript, msg)
+        return
+    }
+  }
+
+  async newSession() {
+    try {
+      const s = await api.sessions.create('')
+      if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
+      await this.select(s.id)
+      this.focusTick++
+      return s
+    } catch (err) {
+      this.notice = { message: `Could not create a conversation: ${messageOf(err)}` }
+      return null
+    }
+  }
+
+  async rename(id: string, title: string) {
+    const clean = title.trim()
+    if (!clean) return
+    const before = this.sessions
+    this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, title: clean } : s))
+    try {
+      await api.sessions.rename(id, clean)
+    } catch (err) {
+      this.sessions = before
+      this.notice = { message: `Could not rename: ${messageOf(err)}` }
+    }
+  }
+
+  async remove(id: string) {
+    try {
+      await api.sessions.delete(id)
+      this.sessions = this.sessions.filter((s) => s.id !== id)
+      if (this.currentId === id) await this.select(this.sessions[0]?.id ?? null)
+    } catch (err) {
+      this.notice = { message: `Could not delete: ${messageOf(err)}` }
+    }
+  }
+
+  /** Sends a message; returns false (and keeps the text for the composer) when it failed. */
+  async send(text: string): Promise<boolean> {
+    const body = text.trim()
+    if (!body || this.sending || this.streaming) return false
+    this.sending = true
+    try {
+      let id = this.currentId
+      if (!id) {
+        const s = await this.newSession()
+        if (!s) return false
+        id = s.id
+      }
+      await api.chat.send(id, body, this.model)
+      return true
+    } catch (err) {
+      this.notice = { message: `Could not send: ${messageOf(err)}` }
+      return false
+    } finally {
+      this.sending = false
+    }
+  }
+
+  async retry() {
+    if (!this.currentId || this.streaming) return
+    try {
+      await api.chat.retry(this.currentId, this.model)
+    } catch (err) {
+      this.notice = { message: `Could not retry: ${messageOf(err)}` }
+    }
+  }
+
+  async stop() {
+    if (!this.currentId || !this.streaming) return
+    try {
+      await api.chat.stop(this.currentId)
+    } catch (err) {
+      this.notice = { message: `Could not stop: ${messageOf(err)}` }
+    }
+  }
+
+  async saveSettings(s: Settings): Promise<boolean> {
+    try {
+      const modelWasDefault = !this.model || this.model === this.settings?.default_model
+      this.settings = await api.settings.update(s)
+      if (modelWasDefault && this.settings.default_model) this.model = this.settings.default_model
+      await this.refreshStatus()
+      return true
+    } catch (err) {
+      this.notice = { message: `Could not save the settings: ${messageOf(err)}` }
+      return false
+    }
+  }
+}
+
+export const app = new AppState()

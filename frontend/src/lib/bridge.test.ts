@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ApiError, HttpTransport, WailsTransport, api, on, setTransport, takeToken } from './bridge'
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+class FakeSource {
+  static last: FakeSource | null = null
+  onmessage: ((e: MessageEvent) => void) | null = null
+  onopen: (() => void) | null = null
+  constructor(public url: string) {
+    FakeSource.last = this
+  }
+  emit(topic: string, data: unknown) {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify({ topic, data }) }))
+  }
+}
+
+afterEach(() => {
+  setTransport(null)
+  sessionStorage.clear()
+  history.replaceState(null, '', '/')
+})
+
+describe('HTTP transport', () => {
+  it('POSTs a JSON array of args with the token header and returns result', async () => {
+    const fetchFn = vi.fn(async () => jsonResponse({ result: null }))
+    setTransport(new HttpTransport('T0K', fetchFn as unknown as typeof fetch))
+    await api.chat.send('s1', 'hello', 'qwen3')
+    expect(fetchFn).toHaveBeenCalledTimes(1)
+    const [url, init] = fetchFn.mock.calls[0] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/call/ChatService.Send')
+    expect(init.method).toBe('POST')
+    expect((init.headers as Record<string, string>)['X-Tofu-Token']).toBe('T0K')
+    expect(JSON.parse(init.body as string)).toEqual(['s1', 'hello', 'qwen3'])
+  })
+
+  it('sends [] for methods without arguments and unwraps result', async () => {
+    const sessions = [{ id: 'a', title: 't', created: '', updated: '', events: 0 }]
+    const fetchFn = vi.fn(async () => jsonResponse({ result: sessions }))
+    setTransport(new HttpTransport('x', fetchFn as unknown as typeof fetch))
+    expect(await api.sessions.list()).toEqual(sessions)
+    const [url, init] = fetchFn.mock.calls[0] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/call/SessionService.List')
+    expect(init.body).toBe('[]')
+  })
+
+  it('turns {"error"} answers into ApiError with the status', async () => {
+    const fetchFn = vi.fn(async () => jsonResponse({ error: 'unknown session' }, 404))
+    setTransport(new HttpTransport('x', fetchFn as unknown as typeof fetch))
+    const err = await api.sessions.rename('nope', 'x').catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.message).toBe('unknown session')
+    expect(err.status).toBe(404)
+  })
+
+  it('reports an unreachable backend with status 0', async () => {
+    const fetchFn = vi.fn(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    setTransport(new HttpTransport('x', fetchFn as unknown as typeof fetch))
+    const err = await api.models.status().catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.status).toBe(0)
+  })
+
+  it('dispatches events from one shared EventSource by topic', () => {
+    const t = new HttpTransport('T0K', vi.fn() as unknown as typeof fetch, (url) => new FakeSource(url) as unknown as EventSource)
+    setTransport(t)
+    const a = vi.fn()
+    const b = vi.fn()
+    const offA = on('session:1', a)
+    on('sessions', b)
+    const src = FakeSource.last!
+    expect(src.url).toBe('/api/events?token=T0K')
+    src.emit('session:1', { kind: 'delta', text: 'x' })
+    src.emit('sessions', [])
+    src.emit('session:2', { kind: 'delta', text: 'y' })
+    expect(a).toHaveBeenCalledWith({ kind: 'delta', text: 'x' })
+    expect(a).toHaveBeenCalledTimes(1)
+    expect(b).toHaveBeenCalledTimes(1)
+    offA()
+    src.emit('session:1', { kind: 'delta', text: 'z' })
+    expect(a).toHaveBeenCalledTimes(1)
+    expect(FakeSource.last).toBe(src) // still one source
+  })
+})
+
+describe('takeToken', () => {
+  it('reads the token from the URL, stores it and removes it from the address bar', () => {
+    history.replaceState(null, '', '/?token=abc123&x=1#frag')
+    expect(takeToken()).toBe('abc123')
+    expect(location.search).toBe('?x=1')
+    expect(location.hash).toBe('#frag')
+    expect(sessionStorage.getItem('tofu_token')).toBe('abc123')
+    // a reload has no token in the URL any more
+    expect(takeToken()).toBe('abc123')
+  })
+})
+
+describe('Wails transport', () => {
+  it('calls window.go.app.<Service>.<Method> and shares one runtime listener per topic', async () => {
+    const send = vi.fn(async () => undefined)
+    const handlers = new Map<string, (d: unknown) => void>()
+    const eventsOn = vi.fn((topic: string, cb: (d: unknown) => void) => {
+      handlers.set(topic, cb)
+      return () => handlers.delete(topic)
+    })
+    setTransport(new WailsTransport({ go: { app: { ChatService: { Send: send } } }, runtime: { EventsOn: eventsOn, EventsOff: vi.fn() } }))
+    await api.chat.send('s', 'hi', 'm')
+    expect(send).toHaveBeenCalledWith('s', 'hi', 'm')
+
+    const a = vi.fn()
+    const b = vi.fn()
+    const offA = on('models', a)
+    const offB = on('models', b)
+    expect(eventsOn).toHaveBeenCalledTimes(1)
+    handlers.get('models')!({ reachable: true })
+    expect(a).toHaveBeenCalledTimes(1)
+    expect(b).toHaveBeenCalledTimes(1)
+    offA()
+    expect(handlers.has('models')).toBe(true)
+    offB()
+    expect(handlers.has('models')).toBe(false)
+  })
+})

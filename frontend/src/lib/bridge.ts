@@ -1,0 +1,278 @@
+// The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
+// window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
+import type { Event, ModelStatus, SessionInfo, Settings } from './types'
+
+type Listener = (data: unknown) => void
+
+type WailsRuntime = {
+  EventsOn: (topic: string, cb: Listener) => (() => void) | void
+  EventsOff: (topic: string, ...more: string[]) => void
+  BrowserOpenURL?: (url: string) => void
+  ClipboardSetText?: (text: string) => Promise<boolean>
+}
+
+type WailsWindow = {
+  go?: { app?: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> }
+  runtime?: WailsRuntime
+}
+
+/** An API call that failed: `status` is the HTTP status (0 when the server was not reached). */
+export class ApiError extends Error {
+  status: number
+  constructor(message: string, status: number) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+  }
+}
+
+export interface Transport {
+  readonly kind: 'wails' | 'http'
+  call(service: string, method: string, args: unknown[]): Promise<unknown>
+  subscribe(topic: string, cb: Listener): () => void
+}
+
+const TOKEN_KEY = 'tofu_token'
+
+/**
+ * Reads `?token=` from the address bar once, keeps it in sessionStorage and removes it from the
+ * visible URL (so it does not end up in screenshots, history or bookmarks).
+ */
+export function takeToken(win: Window = window): string {
+  let token = ''
+  try {
+    const url = new URL(win.location.href)
+    const fromUrl = url.searchParams.get('token')
+    if (fromUrl) {
+      token = fromUrl
+      win.sessionStorage.setItem(TOKEN_KEY, fromUrl)
+      url.searchParams.delete('token')
+      win.history.replaceState(win.history.state, '', url.pathname + url.search + url.hash)
+    } else {
+      token = win.sessionStorage.getItem(TOKEN_KEY) ?? ''
+    }
+  } catch {
+    // sessionStorage can be unavailable (privacy modes); the cookie still authenticates.
+  }
+  return token
+}
+
+/** Listeners per topic, fed by one upstream source. */
+class Topics {
+  private map = new Map<string, Set<Listener>>()
+  add(topic: string, cb: Listener): { first: boolean; remove: () => boolean } {
+    let set = this.map.get(topic)
+    const first = !set
+    if (!set) {
+      set = new Set()
+      this.map.set(topic, set)
+    }
+    set.add(cb)
+    return {
+      first,
+      remove: () => {
+        set.delete(cb)
+        if (set.size === 0 && this.map.get(topic) === set) {
+          this.map.delete(topic)
+          return true
+        }
+        return false
+      },
+    }
+  }
+  emit(topic: string, data: unknown) {
+    for (const cb of [...(this.map.get(topic) ?? [])]) {
+      try {
+        cb(data)
+      } catch (err) {
+        console.error(`listener for ${topic} failed`, err)
+      }
+    }
+  }
+  get size() {
+    return this.map.size
+  }
+}
+
+export class HttpTransport implements Transport {
+  readonly kind = 'http' as const
+  private topics = new Topics()
+  private source: EventSource | null = null
+  private wasOpen = false
+
+  constructor(
+    private token: string,
+    private fetchFn: typeof fetch = (...a) => fetch(...a),
+    private makeSource: (url: string) => EventSource = (url) => new EventSource(url),
+  ) {}
+
+  async call(service: string, method: string, args: unknown[]): Promise<unknown> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+    if (this.token) headers['X-Tofu-Token'] = this.token
+    let res: Response
+    try {
+      res = await this.fetchFn(`/api/call/${service}.${method}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(args),
+        credentials: 'same-origin',
+      })
+    } catch (err) {
+      throw new ApiError(`cannot reach the Tofu backend (${String(err)})`, 0)
+    }
+    const body = await res.text()
+    let parsed: unknown = undefined
+    try {
+      parsed = body ? JSON.parse(body) : {}
+    } catch {
+      // A page that is not JSON: some other server (or a static preview) answered.
+      throw new ApiError(`the server at ${location.origin} is not a Tofu backend (HTTP ${res.status})`, res.ok ? 0 : res.status)
+    }
+    const obj = (parsed ?? {}) as { result?: unknown; error?: unknown }
+    if (!res.ok) {
+      const msg =
+        typeof obj.error === 'string' ? obj.error : obj.error ? JSON.stringify(obj.error) : `${service}.${method} answered HTTP ${res.status}`
+      throw new ApiError(msg, res.status)
+    }
+    return obj.result
+  }
+
+  subscribe(topic: string, cb: Listener): () => void {
+    const entry = this.topics.add(topic, cb)
+    this.ensureSource()
+    return () => {
+      entry.remove()
+    }
+  }
+
+  private ensureSource() {
+    if (this.source) return
+    const url = '/api/events' + (this.token ? `?token=${encodeURIComponent(this.token)}` : '')
+    const src = this.makeSource(url)
+    this.source = src
+    src.onmessage = (msg: MessageEvent) => {
+      let parsed: { topic?: string; data?: unknown }
+      try {
+        parsed = JSON.parse(msg.data)
+      } catch {
+        return
+      }
+      if (parsed && typeof parsed.topic === 'string') this.topics.emit(parsed.topic, parsed.data)
+    }
+    src.onopen = () => {
+      // After a reconnect the events in between were missed: tell the app to reload its state.
+      if (this.wasOpen) this.topics.emit(RECONNECTED, null)
+      this.wasOpen = true
+    }
+  }
+}
+
+export class WailsTransport implements Transport {
+  readonly kind = 'wails' as const
+  private topics = new Topics()
+  private off = new Map<string, () => void>()
+  constructor(private win: WailsWindow) {}
+
+  async call(service: string, method: string, args: unknown[]): Promise<unknown> {
+    const fn = this.win.go?.app?.[service]?.[method]
+    if (typeof fn !== 'function') throw new ApiError(`${service}.${method} is not bound`, 0)
+    try {
+      return await fn(...args)
+    } catch (err) {
+      throw new ApiError(err instanceof Error ? err.message : String(err), 500)
+    }
+  }
+
+  subscribe(topic: string, cb: Listener): () => void {
+    const entry = this.topics.add(topic, cb)
+    const rt = this.win.runtime
+    if (entry.first && rt) {
+      // One Wails listener per topic: EventsOff(topic) would drop every listener of the topic.
+      const un = rt.EventsOn(topic, (data: unknown) => this.topics.emit(topic, data))
+      this.off.set(topic, typeof un === 'function' ? un : () => rt.EventsOff(topic))
+    }
+    return () => {
+      if (entry.remove()) {
+        this.off.get(topic)?.()
+        this.off.delete(topic)
+      }
+    }
+  }
+}
+
+/** Pseudo-topic emitted after the event stream reconnected. */
+export const RECONNECTED = 'bridge:reconnected'
+
+function pickTransport(): Transport {
+  const w = (typeof window !== 'undefined' ? window : {}) as unknown as WailsWindow
+  if (w.go?.app) return new WailsTransport(w)
+  return new HttpTransport(typeof window !== 'undefined' ? takeToken() : '')
+}
+
+let transport: Transport | null = null
+function t(): Transport {
+  transport ??= pickTransport()
+  return transport
+}
+
+/** For tests: replace the transport. */
+export function setTransport(x: Transport | null) {
+  transport = x
+}
+
+function call<T>(service: string, method: string, ...args: unknown[]): Promise<T> {
+  return t().call(service, method, args) as Promise<T>
+}
+
+export const api = {
+  sessions: {
+    list: async () => (await call<SessionInfo[] | null>('SessionService', 'List')) ?? [],
+    create: (title = '') => call<SessionInfo>('SessionService', 'Create', title),
+    rename: (id: string, title: string) => call<void>('SessionService', 'Rename', id, title),
+    delete: (id: string) => call<void>('SessionService', 'Delete', id),
+    transcript: async (id: string) => (await call<Event[] | null>('SessionService', 'Transcript', id)) ?? [],
+  },
+  chat: {
+    send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),
+    retry: (sessionID: string, model: string) => call<void>('ChatService', 'Retry', sessionID, model),
+    stop: (sessionID: string) => call<void>('ChatService', 'Stop', sessionID),
+    streaming: async () => (await call<string[] | null>('ChatService', 'Streaming')) ?? [],
+  },
+  models: {
+    status: () => call<ModelStatus>('ModelService', 'Status'),
+  },
+  settings: {
+    get: () => call<Settings>('SettingsService', 'Get'),
+    update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
+  },
+}
+
+/** Subscribes to a topic; returns the unsubscribe function. */
+export function on(topic: string, cb: (data: unknown) => void): () => void {
+  return t().subscribe(topic, cb)
+}
+
+export function transportKind(): 'wails' | 'http' {
+  return t().kind
+}
+
+/** Opens a link outside the app: the system browser in the window, a new tab in a browser. */
+export function openExternal(url: string) {
+  const rt = (window as unknown as WailsWindow).runtime
+  if (t().kind === 'wails' && rt?.BrowserOpenURL) rt.BrowserOpenURL(url)
+  else window.open(url, '_blank', 'noopener,noreferrer')
+}
+
+export async function copyText(text: string): Promise<boolean> {
+  const rt = (window as unknown as WailsWindow).runtime
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text)
+      return true
+    }
+  } catch {
+    // fall through to the Wails clipboard
+  }
+  if (rt?.ClipboardSetText) return rt.ClipboardSetText(text)
+  return false
+}

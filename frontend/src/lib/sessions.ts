@@ -1,0 +1,20 @@
+import type { SessionInfo } from './types'
+
+/** Newest activity first (the Go side sorts too; events can arrive in any order). */
+export function byActivity(list: SessionInfo[]): SessionInfo[] {
+  const t = (s: SessionInfo) => Date.parse(s.updated || s.created) || 0
+  return [...list].sort((a, b) => t(b) - t(a))
+}
+
+/** A short, calm timestamp for the sidebar: "14:05", "Yesterday", "Mon", "12 Mar". */
+export function shortTime(iso: string, now = new Date()): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const day = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime()
+  const days = Math.round((day(now) - day(d)) / 86_400_000)
+  if (days <= 0) return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  if (days === 1) return 'Yesterday'
+  if (days < 7) return d.toLocaleDateString([], { weekday: 'short' })
+  if (d.getFullYear() === now.getFullYear()) return d.toLocaleDateString([], { day: 'numeric', month: 'short' })
+  return d.toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' })
+}

@@ -1,0 +1,237 @@
+// The transcript is a projection of the session's event log (plus the reply streaming right now).
+// Pure functions only: components render what `project` returns.
+import type { Event, ProviderError, SessionMessage, Usage } from './types'
+import type { Delta } from './stream'
+
+export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string }
+export type AssistantItem = {
+  kind: 'assistant'
+  key: string
+  seq: number | null
+  time: string
+  text: string
+  reasoning: string
+  model?: string
+  usage?: Usage
+  streaming: boolean
+  interrupted: boolean
+}
+export type ErrorItem = {
+  kind: 'error'
+  key: string
+  seq: number
+  time: string
+  error: ProviderError
+  /** Shown with a Retry action: the last item, nothing streaming, and Go did not rule it out. */
+  retryable: boolean
+  /** Go's verdict (`retryable` in the event); a bad request fails the same way again. */
+  canRetry: boolean
+}
+export type InterruptedItem = { kind: 'interrupted'; key: string; seq: number; time: string; reason: string; retryable: boolean }
+export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem
+
+export type TranscriptState = {
+  events: Event[]
+  /** The reply in flight, or null when nothing streams. */
+  live: Delta | null
+}
+
+export const emptyTranscript: TranscriptState = { events: [], live: null }
+
+type Obj = Record<string, unknown>
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x)
+const str = (x: unknown): string => (typeof x === 'string' ? x : '')
+
+/**
+ * Adds events, dropping duplicates (same seq) and keeping the log in order. An event without a
+ * seq was never stored (Go reports a failed append that way): it is kept, after the log.
+ */
+export function withEvents(state: TranscriptState, events: Event[]): TranscriptState {
+  if (events.length === 0) return state
+  const seen = new Set(state.events.filter((e) => e.seq > 0).map((e) => e.seq))
+  const added: Event[] = []
+  for (const e of events) {
+    if (e.seq > 0) {
+      if (seen.has(e.seq)) continue
+      seen.add(e.seq)
+    }
+    added.push(e)
+  }
+  if (added.length === 0) return state
+  const all = [...state.events, ...added]
+  const stored = all.filter((e) => e.seq > 0).sort((a, b) => a.seq - b.seq)
+  const unstored = all.filter((e) => !(e.seq > 0))
+  // A reply that has been appended ends the live stream.
+  const ends = added.some((e) => e.type === 'assistant' || e.type === 'error' || e.type === 'interrupted')
+  return { events: [...stored, ...unstored], live: ends ? null : state.live }
+}
+
+/** Applies one message of the `session:<id>` topic. */
+export function apply(state: TranscriptState, msg: SessionMessage): TranscriptState {
+  switch (msg.kind) {
+    case 'event':
+      return withEvents(state, [msg.event])
+    case 'delta': {
+      const live = state.live ?? { text: '', reasoning: '' }
+      return { ...state, live: { text: live.text + (msg.text ?? ''), reasoning: live.reasoning + (msg.reasoning ?? '') } }
+    }
+    case 'stream':
+      if (msg.state === 'started') return { ...state, live: state.live ?? { text: '', reasoning: '' } }
+      if (msg.state === 'ended') return state.live ? { ...state, live: null } : state
+      return state
+    default:
+      return state
+  }
+}
+
+function textOf(data: unknown): string {
+  if (typeof data === 'string') return data
+  if (!isObj(data)) return ''
+  if (typeof data.text === 'string') return data.text
+  if (typeof data.content === 'string') return data.content
+  if (isObj(data.message)) return str(data.message.content)
+  return ''
+}
+
+function reasoningOf(data: unknown): string {
+  if (!isObj(data)) return ''
+  if (typeof data.reasoning === 'string') return data.reasoning
+  if (isObj(data.message)) return str(data.message.reasoning)
+  return ''
+}
+
+/** Reads a ProviderError out of an `error` event's data, whatever its exact wrapping. */
+export function errorOf(data: unknown): ProviderError {
+  if (typeof data === 'string') return { kind: 'server', message: data }
+  if (isObj(data)) {
+    if (typeof data.message === 'string') {
+      return {
+        kind: str(data.kind) || 'server',
+        message: data.message,
+        hint: str(data.hint) || undefined,
+        provider: str(data.provider) || undefined,
+        status_code: typeof data.status_code === 'number' ? data.status_code : undefined,
+      }
+    }
+    if (isObj(data.error) || typeof data.error === 'string') return errorOf(data.error)
+  }
+  return { kind: 'server', message: 'The reply failed.' }
+}
+
+function usageOf(data: unknown): Usage | undefined {
+  if (!isObj(data)) return undefined
+  const u = isObj(data.usage) ? data.usage : data
+  if (typeof u.input_tokens !== 'number' && typeof u.output_tokens !== 'number') return undefined
+  return u as unknown as Usage
+}
+
+export function project(state: TranscriptState): Item[] {
+  const items: Item[] = []
+  // The assistant message of the current turn: usage and interruptions attach to it.
+  let turnAssistant: AssistantItem | null = null
+
+  state.events.forEach((e, index) => {
+    const key = e.seq > 0 ? `e${e.seq}` : `u${index}`
+    switch (e.type) {
+      case 'user':
+        items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data) })
+        turnAssistant = null
+        break
+      case 'assistant': {
+        const d = isObj(e.data) ? e.data : {}
+        const item: AssistantItem = {
+          kind: 'assistant',
+          key,
+          seq: e.seq,
+          time: e.time,
+          text: textOf(e.data),
+          reasoning: reasoningOf(e.data),
+          model: str(d.model) || undefined,
+          streaming: false,
+          interrupted: d.interrupted === true,
+        }
+        items.push(item)
+        turnAssistant = item
+        break
+      }
+      case 'usage': {
+        const u = usageOf(e.data)
+        if (u && turnAssistant) turnAssistant.usage = u
+        break
+      }
+      case 'error':
+        items.push({
+          kind: 'error',
+          key,
+          seq: e.seq,
+          time: e.time,
+          error: errorOf(e.data),
+          retryable: false,
+          canRetry: !(isObj(e.data) && e.data.retryable === false),
+        })
+        break
+      case 'interrupted': {
+        const partial = textOf(e.data)
+        if (!turnAssistant && partial) {
+          turnAssistant = {
+            kind: 'assistant',
+            key: `${key}-partial`,
+            seq: e.seq,
+            time: e.time,
+            text: partial,
+            reasoning: reasoningOf(e.data),
+            streaming: false,
+            interrupted: true,
+          }
+          items.push(turnAssistant)
+        }
+        if (turnAssistant) turnAssistant.interrupted = true
+        const reason = isObj(e.data) ? str(e.data.reason) : ''
+        items.push({ kind: 'interrupted', key, seq: e.seq, time: e.time, reason, retryable: false })
+        break
+      }
+      default:
+        // Event types this front end does not know yet (tools, compaction…) are not shown.
+        break
+    }
+  })
+
+  if (state.live) {
+    items.push({
+      kind: 'assistant',
+      key: 'live',
+      seq: null,
+      time: '',
+      text: state.live.text,
+      reasoning: state.live.reasoning,
+      streaming: true,
+      interrupted: false,
+    })
+  } else {
+    const last = items[items.length - 1]
+    if (last?.kind === 'interrupted') last.retryable = true
+    if (last?.kind === 'error') last.retryable = last.canRetry
+  }
+  return items
+}
+
+/** "user" and "shutdown" are Go's reasons; anything else is shown as it came. */
+export function interruptedLabel(reason: string): string {
+  const r = reason.trim()
+  if (!r) return 'Interrupted'
+  if (/^user$|stop/i.test(r)) return 'Stopped'
+  if (/shutdown/i.test(r)) return 'Interrupted when Tofu closed'
+  return `Interrupted: ${r}`
+}
+
+export function formatUsage(u: Usage): string {
+  const parts: string[] = []
+  if (u.model) parts.push(u.model)
+  parts.push(`${(u.input_tokens ?? 0).toLocaleString('en-US')} in`)
+  parts.push(`${(u.output_tokens ?? 0).toLocaleString('en-US')} out`)
+  if (u.reasoning_tokens) parts.push(`${u.reasoning_tokens.toLocaleString('en-US')} reasoning`)
+  if (u.cache_read_tokens) parts.push(`${u.cache_read_tokens.toLocaleString('en-US')} cached`)
+  if (u.context_window) parts.push(`ctx ${u.context_window.toLocaleString('en-US')}`)
+  if (u.duration_ms) parts.push(`${(u.duration_ms / 1000).toFixed(1)} s`)
+  return parts.join(' · ')
+}

@@ -1,0 +1,23 @@
+/// <reference types="vitest/config" />
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [svelte()],
+  // Relative asset paths: the same build is embedded in the Wails binary and served by `tofu serve`.
+  base: './',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true, // the postbuild script re-creates dist/.gitkeep
+    target: 'es2022',
+    chunkSizeWarningLimit: 600,
+  },
+  server: {
+    // `npm run dev` against a running `tofu serve`: TOFU_URL=http://127.0.0.1:PORT npm run dev
+    proxy: process.env.TOFU_URL ? { '/api': { target: process.env.TOFU_URL, changeOrigin: false } } : undefined,
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.ts'],
+  },
+})
