@@ -175,8 +175,15 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 		return nil
 	}
 	var frags []frag
-	for ri, r := range rows(gs) {
+	rs := rows(gs)
+	for _, r := range rs {
 		sort.SliceStable(r.glyphs, func(i, j int) bool { return r.glyphs[i].X < r.glyphs[j].X })
+	}
+	stripLineNumbers(rs)
+	for ri, r := range rs {
+		if len(r.glyphs) == 0 {
+			continue
+		}
 		start := 0
 		for i := 1; i <= len(r.glyphs); i++ {
 			if i < len(r.glyphs) {
@@ -198,6 +205,47 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 		}
 	}
 	return orderLines(frags)
+}
+
+// stripLineNumbers removes review line numbers set close to the text: a run
+// of digits opening a row, followed by a gap, whose right edge lines up with
+// that of at least five other rows on the page.
+func stripLineNumbers(rs []row) {
+	type hit struct{ row, n int }
+	byEdge := map[int][]hit{}
+	for ri, r := range rs {
+		n := 0
+		for n < len(r.glyphs) && n < 4 && isDigits(r.glyphs[n].S) {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		last := r.glyphs[n-1]
+		if n < len(r.glyphs) && r.glyphs[n].X-(last.X+last.W) < 0.5*last.Size {
+			continue
+		}
+		edge := int(math.Round((last.X + last.W) / 2))
+		byEdge[edge] = append(byEdge[edge], hit{ri, n})
+	}
+	for edge, hits := range byEdge {
+		all := append(append([]hit(nil), hits...), byEdge[edge+1]...)
+		if len(all) < 5 {
+			continue
+		}
+		for _, h := range hits {
+			rs[h.row].glyphs = rs[h.row].glyphs[h.n:]
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func newFrag(gs []glyph, r int) frag {

@@ -64,7 +64,8 @@ func (s *Server) ollamaTags(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
-	var req api.ShowRequest
+	// Older clients send the deprecated "name" instead of "model".
+	var req struct{ Model, Name string }
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

@@ -215,6 +215,8 @@ class AppState {
         id = s.id
       }
       await api.chat.send(id, body, this.model)
+      // Send titles an untitled conversation after announcing the list: fetch the new title.
+      void api.sessions.list().then((list) => (this.sessions = byActivity(list)), () => {})
       return true
     } catch (err) {
       this.notice = { message: `Could not send: ${messageOf(err)}` }

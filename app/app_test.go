@@ -1,0 +1,490 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// recorder is a fake Emitter that keeps everything sent to the UI.
+type recorder struct {
+	mu     sync.Mutex
+	msgs   []emitted
+	notify chan struct{}
+}
+
+type emitted struct {
+	topic string
+	data  any
+}
+
+func newRecorder() *recorder { return &recorder{notify: make(chan struct{}, 1)} }
+
+func (r *recorder) Emit(topic string, data any) {
+	r.mu.Lock()
+	r.msgs = append(r.msgs, emitted{topic, data})
+	r.mu.Unlock()
+	select {
+	case r.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (r *recorder) snapshot() []emitted {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]emitted(nil), r.msgs...)
+}
+
+// sessionMsgs returns what was sent on one session's topic.
+func (r *recorder) sessionMsgs(id string) []SessionMessage {
+	var out []SessionMessage
+	for _, m := range r.snapshot() {
+		if m.topic == SessionTopic(id) {
+			out = append(out, m.data.(SessionMessage))
+		}
+	}
+	return out
+}
+
+// waitFor waits until cond holds on what was emitted; it fails the test after 10 s, which only
+// a hang reaches (no assertion depends on timing).
+func (r *recorder) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-r.notify:
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func (r *recorder) ended(id string) func() bool {
+	return func() bool {
+		for _, m := range r.sessionMsgs(id) {
+			if m.Kind == "stream" && m.State == "ended" {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+type fixture struct {
+	app   *App
+	store *store.Store
+	rec   *recorder
+	fan   *Fanout // the app's emitter: rec, and whatever a test adds
+	model *llmtest.Server
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	rec := newRecorder()
+	factory := func(s Settings) (llm.Provider, string) {
+		url := s.OllamaBaseURL
+		if url == "" {
+			url = srv.URL
+		}
+		p := ollama.New(url)
+		return p, p.BaseURL()
+	}
+	fan := &Fanout{}
+	fan.Add(rec)
+	a := New(st, fan, factory)
+	t.Cleanup(func() { a.Close(); st.Close() })
+	return &fixture{app: a, store: st, rec: rec, fan: fan, model: srv}
+}
+
+func (f *fixture) events(t *testing.T, id string) []store.Event {
+	t.Helper()
+	evs, err := f.app.Sessions.Transcript(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func types(evs []store.Event) string {
+	var s []string
+	for _, e := range evs {
+		s = append(s, string(e.Type))
+	}
+	return strings.Join(s, ",")
+}
+
+func TestSendStreamsAndRecords(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, err := f.app.Sessions.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.app.Chat.Send(info.ID, "What is tofu made of?", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	// The user event is durable when Send returns.
+	if evs := f.events(t, info.ID); len(evs) < 1 || evs[0].Type != store.EventUser {
+		t.Fatalf("after Send: %s", types(evs))
+	}
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+
+	evs := f.events(t, info.ID)
+	if got := types(evs); got != "user,assistant,usage" {
+		t.Fatalf("events = %s", got)
+	}
+	var reply store.AssistantMessage
+	evs[1].Decode(&reply)
+	want := llmtest.EchoText("What is tofu made of?")
+	if reply.Text != want || reply.Model != llmtest.DemoModelName || reply.Provider != "ollama" || reply.Interrupted {
+		t.Fatalf("reply = %+v", reply)
+	}
+	var u llm.Usage
+	evs[2].Decode(&u)
+	if u.InputTokens == 0 || u.OutputTokens == 0 || u.ContextWindow != 8192 {
+		t.Fatalf("usage = %+v", u)
+	}
+
+	// The UI saw: started, deltas that add up to the reply, the durable events, ended.
+	var streamed strings.Builder
+	var kinds []string
+	for _, m := range f.rec.sessionMsgs(info.ID) {
+		kinds = append(kinds, m.Kind)
+		if m.Kind == "delta" {
+			streamed.WriteString(m.Text)
+		}
+	}
+	if streamed.String() != want {
+		t.Fatalf("streamed %q, want %q", streamed.String(), want)
+	}
+	if kinds[0] != "event" || kinds[1] != "stream" || kinds[len(kinds)-1] != "stream" {
+		t.Fatalf("message order = %v", kinds)
+	}
+	// Deltas are coalesced: fewer messages than the model's chunks is not guaranteed at every
+	// speed, but never more.
+	deltas := 0
+	for _, k := range kinds {
+		if k == "delta" {
+			deltas++
+		}
+	}
+	if deltas == 0 || deltas > 12 {
+		t.Fatalf("%d delta messages for a 6+6-piece reply", deltas)
+	}
+
+	got, _ := f.store.Session(info.ID)
+	if got.Title != "What is tofu made of?" || got.Model != llmtest.DemoModelName {
+		t.Fatalf("session after first message: %+v", got)
+	}
+	// The model got the system prompt and the user message, with a fixed num_ctx.
+	chats := f.model.Chats()
+	if len(chats) != 1 || chats[0].NumCtx() != 8192 {
+		t.Fatalf("chat calls: %+v", chats)
+	}
+	msgs := chats[0].Request.Messages
+	if len(msgs) != 2 || msgs[0].Role != llm.RoleSystem || msgs[1].Content != "What is tofu made of?" {
+		t.Fatalf("request messages: %+v", msgs)
+	}
+}
+
+func TestSecondTurnCarriesHistory(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, _ := f.app.Sessions.Create("kept title")
+	f.app.Chat.Send(info.ID, "first", llmtest.DemoModelName)
+	f.rec.waitFor(t, "first reply", func() bool { return len(f.events(t, info.ID)) == 3 })
+	f.rec.waitFor(t, "idle", func() bool { return len(f.app.Chat.Streaming()) == 0 })
+	if err := f.app.Chat.Send(info.ID, "second", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "second reply", func() bool { return len(f.events(t, info.ID)) == 6 })
+	chats := f.model.Chats()
+	msgs := chats[len(chats)-1].Request.Messages
+	if len(msgs) != 4 || msgs[2].Role != llm.RoleAssistant || msgs[3].Content != "second" {
+		t.Fatalf("second request: %+v", msgs)
+	}
+	if got, _ := f.store.Session(info.ID); got.Title != "kept title" {
+		t.Fatalf("a named conversation was retitled: %q", got.Title)
+	}
+}
+
+func TestStopKeepsPartialReply(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Chat.Send(info.ID, "tell me something long", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "some streamed text", func() bool {
+		for _, m := range f.rec.sessionMsgs(info.ID) {
+			if m.Kind == "delta" {
+				return true
+			}
+		}
+		return false
+	})
+	if err := f.app.Chat.Send(info.ID, "again", llmtest.DemoModelName); !errors.Is(err, ErrBusy) {
+		t.Fatalf("Send while streaming: %v, want ErrBusy", err)
+	}
+	if got := f.app.Chat.Streaming(); len(got) != 1 || got[0] != info.ID {
+		t.Fatalf("Streaming() = %v", got)
+	}
+	f.app.Chat.Stop(info.ID)
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+
+	evs := f.events(t, info.ID)
+	if got := types(evs); got != "user,assistant,interrupted" {
+		t.Fatalf("events = %s", got)
+	}
+	var reply store.AssistantMessage
+	evs[1].Decode(&reply)
+	full := llmtest.LongText(400)
+	if !reply.Interrupted || reply.Text == "" || len(reply.Text) >= len(full) || !strings.HasPrefix(full, reply.Text) {
+		t.Fatalf("partial reply = %+v", reply)
+	}
+	var why store.Interruption
+	evs[2].Decode(&why)
+	if why.Reason != "user" {
+		t.Fatalf("interruption = %+v", why)
+	}
+	if len(f.app.Chat.Streaming()) != 0 {
+		t.Fatal("still streaming after stop")
+	}
+	// The model server saw the client go away: the request was really cancelled.
+	if _, err := f.model.Wait(context.Background(), func(cs []llmtest.Call) bool {
+		return cs[len(cs)-1].Outcome == llmtest.OutcomeClientGone
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServerDownThenRetry(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	// Point the settings at a port where nothing listens.
+	if _, err := f.app.Settings.Update(Settings{OllamaBaseURL: "http://127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	st := f.app.Models.Status()
+	if st.Reachable || st.Error == nil || st.Error.Kind != llm.ErrUnreachable || !strings.Contains(st.Error.Hint, "ollama serve") {
+		t.Fatalf("status with server down: %+v", st)
+	}
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Chat.Send(info.ID, "are you there?", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+	evs := f.events(t, info.ID)
+	if got := types(evs); got != "user,error" {
+		t.Fatalf("events = %s", got)
+	}
+	var e store.ErrorInfo
+	evs[1].Decode(&e)
+	if e.Kind != string(llm.ErrUnreachable) || !e.Retryable || !strings.Contains(e.Hint, "ollama serve") {
+		t.Fatalf("error event = %+v", e)
+	}
+
+	// The user fixes the URL and retries: the same message is answered, nothing is lost.
+	f.app.Settings.Update(Settings{})
+	if err := f.app.Chat.Retry(info.ID, llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "retry answer", func() bool { return len(f.events(t, info.ID)) == 4 })
+	evs = f.events(t, info.ID)
+	if got := types(evs); got != "user,error,assistant,usage" {
+		t.Fatalf("after retry: %s", got)
+	}
+	var reply store.AssistantMessage
+	evs[2].Decode(&reply)
+	if reply.Text != llmtest.EchoText("are you there?") {
+		t.Fatalf("retry reply = %q", reply.Text)
+	}
+}
+
+func TestModelMissing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "hi", "llama9:70b")
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+	evs := f.events(t, info.ID)
+	var e store.ErrorInfo
+	if len(evs) != 2 || evs[1].Decode(&e) != nil || e.Kind != string(llm.ErrModelNotFound) || !strings.Contains(e.Hint, "ollama pull llama9:70b") {
+		t.Fatalf("events %s, error %+v", types(evs), e)
+	}
+}
+
+func TestServerDiesMidStream(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.model.OnUser("fragile").Reply(llmtest.Reply{Text: "one two three four five six", DieAfter: 3})
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "fragile", llmtest.DemoModelName)
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+	evs := f.events(t, info.ID)
+	if got := types(evs); got != "user,assistant,error" {
+		t.Fatalf("events = %s", got)
+	}
+	var reply store.AssistantMessage
+	evs[1].Decode(&reply)
+	var e store.ErrorInfo
+	evs[2].Decode(&e)
+	if reply.Text == "" || reply.StopReason != "error" || e.Kind != string(llm.ErrServer) {
+		t.Fatalf("reply %+v, error %+v", reply, e)
+	}
+}
+
+func TestModelStatus(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	st := f.app.Models.Status()
+	if !st.Reachable || st.Error != nil || len(st.Models) != 1 || st.DefaultModel != llmtest.DemoModelName {
+		t.Fatalf("status = %+v", st)
+	}
+	if st.Models[0].ContextWindow != 8192 || !st.Models[0].Has(llm.CapTools) {
+		t.Fatalf("model info = %+v", st.Models[0])
+	}
+	f.app.Settings.Update(Settings{DefaultModel: "gone:1b"})
+	st = f.app.Models.Status()
+	if st.Error == nil || st.Error.Kind != llm.ErrModelNotFound || st.DefaultModel != llmtest.DemoModelName {
+		t.Fatalf("status with a missing default = %+v", st)
+	}
+	f.model.SetModels()
+	st = f.app.Models.Status()
+	if !st.Reachable || st.Error == nil || st.Error.Kind != llm.ErrNoModels || !strings.Contains(st.Error.Hint, "ollama pull") {
+		t.Fatalf("status with no models = %+v", st)
+	}
+}
+
+func TestSettingsValidation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, bad := range []Settings{
+		{OllamaBaseURL: "localhost:11434"},
+		{OllamaBaseURL: "ftp://x"},
+		{ContextWindowCap: 100},
+	} {
+		if _, err := f.app.Settings.Update(bad); err == nil {
+			t.Errorf("Update(%+v) accepted", bad)
+		}
+	}
+	got, err := f.app.Settings.Update(Settings{OllamaBaseURL: " http://10.0.0.2:11434/ ", DefaultModel: "m"})
+	if err != nil || got.OllamaBaseURL != "http://10.0.0.2:11434" {
+		t.Fatalf("Update = %+v, %v", got, err)
+	}
+	if again, _ := f.app.Settings.Get(); again != got {
+		t.Fatalf("Get = %+v, want %+v", again, got)
+	}
+}
+
+func TestDeleteStopsStreaming(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "long please", llmtest.DemoModelName)
+	if err := f.app.Sessions.Delete(info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.app.Chat.Streaming()) != 0 {
+		t.Fatal("reply still streaming after delete")
+	}
+	list, _ := f.app.Sessions.List()
+	if len(list) != 0 {
+		t.Fatalf("list after delete: %+v", list)
+	}
+}
+
+func TestShutdownRecordsInterruption(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "long please", llmtest.DemoModelName)
+	f.app.Close()
+	evs := f.events(t, info.ID)
+	last := evs[len(evs)-1]
+	var why store.Interruption
+	if last.Type != store.EventInterrupted || last.Decode(&why) != nil || why.Reason != "shutdown" {
+		t.Fatalf("events after shutdown: %s", types(evs))
+	}
+}
+
+func TestSessionsAnnounced(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a, _ := f.app.Sessions.Create("a")
+	f.app.Sessions.Rename(a.ID, "renamed")
+	var last []store.SessionInfo
+	for _, m := range f.rec.snapshot() {
+		if m.topic == TopicSessions {
+			last = m.data.([]store.SessionInfo)
+		}
+	}
+	if len(last) != 1 || last[0].Title != "renamed" {
+		t.Fatalf("last sessions announcement: %+v", last)
+	}
+	if err := f.app.Sessions.Rename("nope", "x"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rename unknown: %v", err)
+	}
+}
+
+func TestMessagesDropsWhatFollowsLastUser(t *testing.T) {
+	t.Parallel()
+	ev := func(typ store.EventType, v any) store.Event { return store.Event{Type: typ, Data: mustJSON(v)} }
+	msgs := Messages([]store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "q1"}),
+		ev(store.EventAssistant, store.AssistantMessage{Text: "partial", Interrupted: true}),
+		ev(store.EventInterrupted, store.Interruption{Reason: "user"}),
+		ev(store.EventUser, store.UserMessage{Text: "q2"}),
+		ev(store.EventAssistant, store.AssistantMessage{Text: "half", StopReason: "error"}),
+		ev(store.EventError, store.ErrorInfo{Kind: "server"}),
+	})
+	if len(msgs) != 3 || msgs[1].Content != "partial" || msgs[2].Content != "q2" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+}
+
+func TestTitleFrom(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"  hello   world \nsecond line": "hello world",
+		"Summarize the related work section of this paper on retrieval augmented generation": "Summarize the related work section of this…",
+	} {
+		if got := TitleFrom(in); got != want {
+			t.Errorf("TitleFrom(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCoalescer(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var flushes []string
+	c := newCoalescer(time.Hour, func(text, _ string) {
+		mu.Lock()
+		flushes = append(flushes, text)
+		mu.Unlock()
+	})
+	for i := 0; i < 100; i++ {
+		c.add("x", "")
+	}
+	c.close()
+	if len(flushes) != 1 || flushes[0] != strings.Repeat("x", 100) {
+		t.Fatalf("flushes = %q", flushes)
+	}
+}

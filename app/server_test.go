@@ -1,0 +1,180 @@
+package app
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+func newHTTP(t *testing.T) (*fixture, *httptest.Server, string) {
+	t.Helper()
+	f := newFixture(t)
+	token := NewToken()
+	static := fstest.MapFS{"index.html": {Data: []byte("<title>Tofu</title>")}}
+	srv := NewServer(f.app, static, token)
+	f.fan.Add(srv)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return f, ts, token
+}
+
+func call(t *testing.T, ts *httptest.Server, token, method string, args ...any) (int, map[string]json.RawMessage) {
+	t.Helper()
+	body, _ := json.Marshal(args)
+	req, _ := http.NewRequest("POST", ts.URL+"/api/call/"+method, strings.NewReader(string(body)))
+	if token != "" {
+		req.Header.Set("X-Tofu-Token", token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]json.RawMessage
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func TestServerRequiresToken(t *testing.T) {
+	t.Parallel()
+	_, ts, token := newHTTP(t)
+	for _, path := range []string{"/", "/index.html", "/api/events", "/api/call/SessionService.List"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s without token: %d", path, resp.StatusCode)
+		}
+	}
+	if code, _ := call(t, ts, "wrong", "SessionService.List"); code != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d", code)
+	}
+	// The first page load with ?token= sets a cookie that authorizes the rest.
+	resp, err := http.Get(ts.URL + "/?token=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "Tofu") {
+		t.Fatalf("page with token: %d %q", resp.StatusCode, page)
+	}
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == tokenCookie {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie = %+v", cookie)
+	}
+	req, _ := http.NewRequest("POST", ts.URL+"/api/call/SessionService.List", strings.NewReader("[]"))
+	req.AddCookie(cookie)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("call with cookie: %v %v", resp.StatusCode, err)
+	}
+	resp.Body.Close()
+}
+
+func TestServerCalls(t *testing.T) {
+	t.Parallel()
+	_, ts, token := newHTTP(t)
+	code, out := call(t, ts, token, "SessionService.Create", "from http")
+	var info store.SessionInfo
+	if code != 200 || json.Unmarshal(out["result"], &info) != nil || info.Title != "from http" {
+		t.Fatalf("Create: %d %s", code, out)
+	}
+	code, out = call(t, ts, token, "SessionService.List")
+	var list []store.SessionInfo
+	if code != 200 || json.Unmarshal(out["result"], &list) != nil || len(list) != 1 {
+		t.Fatalf("List: %d %s", code, out)
+	}
+	for _, tc := range []struct {
+		method string
+		args   []any
+		want   int
+	}{
+		{"SessionService.Nope", nil, 404},
+		{"Nope.List", nil, 404},
+		{"SessionService.announce", nil, 404},
+		{"SessionService.Rename", []any{info.ID}, 400},
+		{"SessionService.Rename", []any{info.ID, 42}, 400},
+		{"SessionService.Rename", []any{"missing", "x"}, 404},
+		{"ChatService.Send", []any{info.ID, "", llmtest.DemoModelName}, 400},
+	} {
+		if code, out := call(t, ts, token, tc.method, tc.args...); code != tc.want || len(out["error"]) == 0 {
+			t.Errorf("%s%v: %d %s, want %d with an error", tc.method, tc.args, code, out, tc.want)
+		}
+	}
+}
+
+func TestServerStreamsEvents(t *testing.T) {
+	t.Parallel()
+	f, ts, token := newHTTP(t)
+	req, _ := http.NewRequest("GET", ts.URL+"/api/events", nil)
+	req.Header.Set("X-Tofu-Token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	lines := bufio.NewScanner(resp.Body)
+	lines.Scan() // retry
+	lines.Scan() // : connected
+
+	info, _ := f.app.Sessions.Create("")
+	if code, out := call(t, ts, token, "ChatService.Send", info.ID, "hello", llmtest.DemoModelName); code != 200 {
+		t.Fatalf("Send: %d %s", code, out)
+	}
+	var text strings.Builder
+	var sawAssistant bool
+	for lines.Scan() {
+		line := lines.Text()
+		if !strings.HasPrefix(line, "data: ") {
+			continue
+		}
+		var msg struct {
+			Topic string          `json:"topic"`
+			Data  json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &msg); err != nil {
+			t.Fatalf("bad SSE data %q: %v", line, err)
+		}
+		if msg.Topic != SessionTopic(info.ID) {
+			continue
+		}
+		var sm struct {
+			Kind  string      `json:"kind"`
+			Text  string      `json:"text"`
+			State string      `json:"state"`
+			Event store.Event `json:"event"`
+		}
+		json.Unmarshal(msg.Data, &sm)
+		switch {
+		case sm.Kind == "delta":
+			text.WriteString(sm.Text)
+		case sm.Kind == "event" && sm.Event.Type == store.EventAssistant:
+			sawAssistant = true
+		}
+		if sm.Kind == "stream" && sm.State == "ended" {
+			break
+		}
+	}
+	if text.String() != llmtest.EchoText("hello") || !sawAssistant {
+		t.Fatalf("streamed %q (assistant event seen: %v)", text.String(), sawAssistant)
+	}
+}
