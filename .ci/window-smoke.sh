@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Smoke test of the real window under Xvfb: the built binary starts, a window titled "Tofu"
+# appears and paints (the screenshot is not blank), a second instance is refused with a clear
+# message, and closing the window (as a window manager does) exits cleanly.
+# Prints start-up and memory figures. Usage: .ci/window-smoke.sh build/bin/tofu [shot.png]
+set -euo pipefail
+bin=$(realpath "$1")
+shot=${2:-$(dirname "$bin")/window.png}
+
+if [ -z "${TOFU_IN_XVFB:-}" ]; then
+  TOFU_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -nolisten tcp" "$0" "$bin" "$shot"
+fi
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+export XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$work/cache HOME=$work
+fail() { echo "window-smoke: FAIL: $*" >&2; exit 1; }
+
+# A scripted model, so the window shows a model instead of the "cannot reach Ollama" banner.
+cd "$(dirname "$0")/.."
+go build -o "$work/llmtestd" ./backend/llm/llmtest/cmd/llmtestd
+"$work/llmtestd" -addr 127.0.0.1:0 >"$work/llmtestd.out" 2>&1 &
+for _ in $(seq 50); do grep -q '^http' "$work/llmtestd.out" && break; sleep 0.1; done
+export OLLAMA_HOST=$(head -1 "$work/llmtestd.out")
+
+openbox >/dev/null 2>&1 &
+sleep 0.5
+
+start=$(date +%s%N)
+"$bin" >"$work/tofu.out" 2>&1 &
+pid=$!
+
+wid=""
+for _ in $(seq 300); do
+  kill -0 $pid 2>/dev/null || { cat "$work/tofu.out" >&2; fail "tofu exited at start"; }
+  wid=$(xdotool search --onlyvisible --name '^Tofu$' 2>/dev/null | head -1 || true)
+  [ -n "$wid" ] && break
+  sleep 0.05
+done
+[ -n "$wid" ] || fail "no window titled Tofu appeared"
+mapped=$(date +%s%N)
+
+# First paint: the window shows the front end (many colours) rather than a blank background.
+colors=0
+for _ in $(seq 200); do
+  import -window root "$shot" 2>/dev/null
+  colors=$(convert "$shot" -format %k info:)
+  [ "$colors" -gt 64 ] && break
+  sleep 0.05
+done
+painted=$(date +%s%N)
+[ "$colors" -gt 64 ] || fail "the window stayed blank ($colors colours)"
+title=$(xdotool getwindowname "$wid")
+[ "$title" = "Tofu" ] || fail "window title is '$title'"
+
+sleep 2 # let it settle (model list loaded) before measuring memory and taking the final picture
+import -window root "$shot"
+rss_kb=0
+for p in $pid $(pgrep -f WebKit || true); do
+  r=$(awk '/^VmRSS/{print $2}' /proc/$p/status 2>/dev/null || echo 0)
+  rss_kb=$((rss_kb + r))
+done
+
+# A second instance must say Tofu is already running, not crash on the database lock.
+if "$bin" >"$work/second.out" 2>&1; then fail "a second instance started"; fi
+grep -q "already running" "$work/second.out" || { cat "$work/second.out" >&2; fail "second instance message"; }
+
+# Close the window the way a user does (the window manager asks it to close).
+wmctrl -c Tofu
+for _ in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+kill -0 $pid 2>/dev/null && fail "tofu did not exit after its window was closed"
+wait $pid || fail "tofu exited with status $? after close"
+
+echo "window-smoke: ok"
+echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"
+echo "  first paint:          $(( (painted - start) / 1000000 )) ms after start"
+echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes)"
+echo "  binary size:          $(( $(stat -c %s "$bin") / 1024 / 1024 )) MB"
+echo "  screenshot:           $shot"

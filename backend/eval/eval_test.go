@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func papersDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("TOFU_DATA"); d != "" {
+		return filepath.Join(d, "papers")
+	}
+	dir, _ := os.Getwd()
+	for range 8 {
+		p := filepath.Join(dir, "shared", "data", "papers")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		dir = filepath.Dir(dir)
+	}
+	t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
+	return ""
+}
+
+func TestTokensAndScores(t *testing.T) {
+	t.Parallel()
+	got := Tokens("The ﬁrst Café, a 2-column PDF; 日本語")
+	want := []string{"the", "first", "café", "column", "pdf", "日", "本", "語"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Tokens = %q", got)
+	}
+	a := Tokens("one two three four five six")
+	if f, _, _ := F1(a, a); f != 1 {
+		t.Errorf("F1 self = %v", f)
+	}
+	if o := Order(a, a); o != 1 {
+		t.Errorf("Order self = %v", o)
+	}
+	rev := Tokens("four five six one two three")
+	if f, _, _ := F1(rev, a); f != 1 {
+		t.Errorf("F1 ignores order, got %v", f)
+	}
+	if o := Order(rev, a); o != 0.5 {
+		t.Errorf("Order of swapped halves = %v, want 0.5", o)
+	}
+	if f, _, _ := F1(nil, a); f != 0 {
+		t.Errorf("F1 empty = %v", f)
+	}
+}
+
+func TestStripLaTeX(t *testing.T) {
+	t.Parallel()
+	in := `\documentclass{article}\usepackage{x}\begin{document}
+\section{Intro} We \emph{show} $x^2$ results~\cite{a}. % comment
+\begin{equation} y = mx \end{equation} Done.\end{document}`
+	got := strings.Join(Tokens(StripLaTeX(in)), " ")
+	if got != "intro we show results done" {
+		t.Errorf("StripLaTeX tokens = %q", got)
+	}
+	md := "---\ntitle: 'A Tool'\norcid: 0000\n---\n# Summary\nSee [docs](http://x) and [@key].\n"
+	if got := strings.Join(Tokens(StripMarkdown(md)), " "); got != "tool summary see docs and" {
+		t.Errorf("StripMarkdown tokens = %q", got)
+	}
+}
+
+func TestEvalPDF(t *testing.T) {
+	dir := papersDir(t)
+	rep, err := EvalPDF(context.Background(), dir, PDFOptions{Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Papers) < 7 {
+		t.Fatalf("%d papers", len(rep.Papers))
+	}
+	for _, p := range rep.Papers {
+		if p.Tofu.Error != "" || p.Tofu.F1 < 0.2 || p.Tofu.Order < 0.5 {
+			t.Errorf("%s: %+v", p.ID, p.Tofu)
+		}
+	}
+	var txt, js bytes.Buffer
+	if err := rep.WriteText(&txt); err != nil || !strings.Contains(txt.String(), "icml2024_altmeyer_agi_claims") {
+		t.Errorf("text report: %v\n%s", err, txt.String())
+	}
+	if err := rep.WriteJSON(&js); err != nil || !json.Valid(js.Bytes()) {
+		t.Errorf("json report: %v", err)
+	}
+}
+
+func TestEvalPDFWithoutPdftotext(t *testing.T) {
+	dir := papersDir(t)
+	tmp := t.TempDir()
+	src := filepath.Join(dir, "naacl2006_shinyama")
+	dst := filepath.Join(tmp, "naacl2006_shinyama")
+	if err := os.MkdirAll(filepath.Join(dst, "groundtruth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"paper.pdf", "groundtruth/samples__nonfree__naacl06-shinyama.txt.ref"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := EvalPDF(context.Background(), tmp, PDFOptions{Pdftotext: "no-such-pdftotext", Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Papers) != 1 || rep.Papers[0].Pdftotext.Error != "pdftotext not installed" || rep.Papers[0].Tofu.Recall < 0.9 {
+		t.Fatalf("report = %+v", rep)
+	}
+}
