@@ -43,8 +43,8 @@ mapped=$(date +%s%N)
 # First paint: the window shows the front end (many colours) rather than a blank background.
 colors=0
 for _ in $(seq 200); do
-  import -window root "$shot" 2>/dev/null
-  colors=$(convert "$shot" -format %k info:)
+  import -window "$wid" "$shot" 2>/dev/null || true
+  colors=$(convert "$shot" -format %k info: 2>/dev/null || echo 0)
   [ "$colors" -gt 64 ] && break
   sleep 0.05
 done

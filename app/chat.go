@@ -46,10 +46,11 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 	if c.isRunning(sessionID) {
 		return ErrBusy
 	}
+	// Title first, so the session list announced with the user event already carries it.
+	c.titleIfUntitled(sessionID, text)
 	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text}); err != nil {
 		return err
 	}
-	c.titleIfUntitled(sessionID, text)
 	return c.start(sessionID, model)
 }
 
