@@ -84,9 +84,16 @@ func parseFont(v pdf.Value) *fontInfo {
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
 		f.toUni = parseToUnicode(tu)
 	}
-	if !f.twoByte {
-		pf := pdf.Font{V: v}
-		f.enc = pf.Encoder()
+	// The library's encoder would run its own CMap parser over ToUnicode
+	// (Encoding absent or Identity-H); ours is already parsed and that
+	// parser can hang on a malformed stream, so it only gets the other cases.
+	enc := v.Key("Encoding")
+	usesCMap := enc.IsNull() || encName == "Identity-H"
+	if !f.twoByte && !(usesCMap && f.toUni != nil) {
+		if !usesCMap || streamSafe(v.Key("ToUnicode")) {
+			pf := pdf.Font{V: v}
+			f.enc = pf.Encoder()
+		}
 	}
 	return f
 }

@@ -77,6 +77,9 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 	if strm.IsNull() || depth > maxFormDepth {
 		return
 	}
+	if !streamSafe(strm) {
+		panic("malformed content stream: unterminated hex string")
+	}
 	g := gstate{Th: 1, CTM: ctm, Tm: ident, Tlm: ident}
 	var stack []gstate
 	fontsByName := map[string]*fontInfo{}
