@@ -27,8 +27,9 @@ command -v npm >/dev/null || { echo "setup: Node.js 20.19+ with npm is required;
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' ||
   { echo "setup: Node.js 20.19 or newer is required (found $(node --version))" >&2; exit 1; }
 
-# npm packages, only when the lock file changed since the last install.
+# npm packages, only when the lock file changed since the last install. Not `npm ci`: vite lists
+# a Windows-only optional package the registry here does not serve, which `npm ci` rejects.
 if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  (cd frontend && npm install --no-audit --no-fund --loglevel=error)
 fi
 go mod download
