@@ -24,10 +24,14 @@ func DemoModel() Model {
 }
 
 // ScriptDemo installs the script the app's end-to-end test and `llmtestd` use: a message
-// containing "long" streams a long reply slowly (so a UI can stop it); any other message is
-// echoed in a few chunks with some Markdown and a Go code block. With thinking on, a short
-// reasoning comes first.
+// containing "bench" streams 1,000 words at 100 per second; one containing "long" streams a
+// long reply slowly (so a UI can stop it); any other message is echoed in a few chunks with
+// some Markdown and a Go code block. With thinking on, a short reasoning comes first.
 func (s *Server) ScriptDemo() *Server {
+	// "bench": 1,000 words at 100 per second, one word per chunk, to measure the UI's cost per token.
+	s.OnUser("bench").ReplyFunc(func(req llm.Request) Reply {
+		return Reply{Text: LongText(1000), TokenDelay: 10 * time.Millisecond}
+	})
 	s.OnUser("long").ReplyFunc(func(req llm.Request) Reply {
 		return withThinking(req, Reply{Text: LongText(400), TokenDelay: 50 * time.Millisecond})
 	})
