@@ -1,0 +1,127 @@
+package paper
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// glyphText spells a row of glyphs sorted by x, with a space wherever the gap
+// exceeds wordGap times the font size. Spacing accents drawn over a letter
+// become combining marks on it.
+func glyphText(gs []glyph) string {
+	gs = attachAccents(gs)
+	var b strings.Builder
+	for i, g := range gs {
+		if i > 0 {
+			p := gs[i-1]
+			if g.X-(p.X+p.W) > wordGap*max(p.Size, g.Size) && !(isCJK(lastRune(p.S)) && isCJK(firstRune(g.S))) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(g.S)
+	}
+	return b.String()
+}
+
+func attachAccents(gs []glyph) []glyph {
+	out := make([]glyph, 0, len(gs))
+	for i := 0; i < len(gs); i++ {
+		g := gs[i]
+		mark, ok := combiningFor(g.S)
+		if !ok {
+			out = append(out, g)
+			continue
+		}
+		overlaps := func(o glyph) bool {
+			return min(g.X+g.W, o.X+o.W)-max(g.X, o.X) > 0.3*max(g.W, 0.1) && isLetter(o.S)
+		}
+		switch {
+		case i+1 < len(gs) && overlaps(gs[i+1]):
+			n := gs[i+1]
+			n.S += string(mark)
+			out = append(out, n)
+			i++
+		case len(out) > 0 && overlaps(out[len(out)-1]):
+			out[len(out)-1].S += string(mark)
+		default:
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func isLetter(s string) bool {
+	r := firstRune(s)
+	return unicode.IsLetter(r) || r == 'ı' || r == 'ȷ'
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		(r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+// layoutVertical reads vertical writing: tiers top to bottom, in each tier
+// the columns right to left and each column top to bottom; every column
+// segment becomes a line.
+func layoutVertical(gs []glyph, group int) []line {
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Y > gs[j].Y })
+	var out []line
+	start := 0
+	for i := 1; i <= len(gs); i++ {
+		if i < len(gs) && gs[i-1].Y-gs[i].Y <= 2*gs[i].Size {
+			continue
+		}
+		tier := append([]glyph(nil), gs[start:i]...)
+		out = append(out, verticalColumns(tier, group)...)
+		if n := len(out); n > 0 {
+			group = out[n-1].group + 1
+		}
+		start = i
+	}
+	return out
+}
+
+func verticalColumns(gs []glyph, group int) []line {
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].X > gs[j].X })
+	var cols [][]glyph
+	for _, g := range gs {
+		n := len(cols)
+		if n > 0 && math.Abs(cols[n-1][0].X-g.X) <= 0.5*g.Size {
+			cols[n-1] = append(cols[n-1], g)
+			continue
+		}
+		cols = append(cols, []glyph{g})
+	}
+	var out []line
+	prevX := math.Inf(1)
+	for _, c := range cols {
+		sort.SliceStable(c, func(i, j int) bool { return c[i].Y > c[j].Y })
+		var b strings.Builder
+		for _, g := range c {
+			b.WriteString(g.S)
+		}
+		if !math.IsInf(prevX, 1) && prevX-c[0].X > 1.8*c[0].Size {
+			group++
+		}
+		prevX = c[0].X
+		l := line{text: normalizeText(b.String()), group: group, size: c[0].Size, vertical: true}
+		l.box = BBox{X0: c[0].X, X1: c[0].X + c[0].Size, Y0: c[len(c)-1].Y - c[0].Size, Y1: c[0].Y}
+		if l.text != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
