@@ -35,6 +35,8 @@ func Execute(frontend fs.FS) int {
 		newServeCmd(frontend),
 		newChatCmd(),
 		newVersionCmd(),
+		newPaperCmd(),
+		newEvalCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)
