@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrorKind classifies a provider failure so callers can react (and tell the user how to fix it)
@@ -28,7 +29,10 @@ type Error struct {
 	Message    string    `json:"message"`
 	Hint       string    `json:"hint,omitempty"`
 	StatusCode int       `json:"status_code,omitempty"`
-	Err        error     `json:"-"`
+	// RetryAfter is how long the server asked the caller to wait (Retry-After), zero if it
+	// did not say.
+	RetryAfter time.Duration `json:"retry_after,omitempty"`
+	Err        error         `json:"-"`
 }
 
 func (e *Error) Error() string {

@@ -20,11 +20,14 @@ const (
 
 // Message is one provider-neutral chat message.
 type Message struct {
-	Role      Role       `json:"role"`
-	Content   string     `json:"content,omitempty"`
-	Reasoning string     `json:"reasoning,omitempty"`
-	Images    [][]byte   `json:"images,omitempty"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	Role      Role   `json:"role"`
+	Content   string `json:"content,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningSignature is the provider's proof that Reasoning is its own (Anthropic's thinking
+	// signature); a reasoning without one cannot be replayed to that provider.
+	ReasoningSignature string     `json:"reasoning_signature,omitempty"`
+	Images             [][]byte   `json:"images,omitempty"`
+	ToolCalls          []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID and ToolName identify the call a RoleTool message answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	ToolName   string `json:"tool_name,omitempty"`
@@ -56,6 +59,17 @@ type Request struct {
 	MaxTokens     int      `json:"max_tokens,omitempty"`
 	Temperature   *float64 `json:"temperature,omitempty"`
 	Think         bool     `json:"think,omitempty"`
+	// CachePrefix, when set, is the TTL ("5m" or "1h") of a prompt-cache breakpoint after the
+	// tools and system prompt. CacheBreakpoints mark later ones; the context layer places them,
+	// providers without explicit caching ignore both.
+	CachePrefix      string            `json:"cache_prefix,omitempty"`
+	CacheBreakpoints []CacheBreakpoint `json:"cache_breakpoints,omitempty"`
+}
+
+// CacheBreakpoint ends a cacheable prompt prefix after Messages[MessageIndex].
+type CacheBreakpoint struct {
+	MessageIndex int    `json:"message_index"`
+	TTL          string `json:"ttl,omitempty"` // "5m" (default) or "1h"
 }
 
 // EventKind says which field of an Event is set.
@@ -67,6 +81,11 @@ const (
 	EventToolCall  EventKind = "tool_call" // ToolCall holds one complete call
 	EventUsage     EventKind = "usage"     // Usage holds the call's token counts
 	EventDone      EventKind = "done"      // StopReason says why the model stopped
+	// EventRetry (from the router) says the reply so far is void: discard every event since
+	// the call began or the last EventRetry; the call is re-run. Text holds the reason.
+	EventRetry EventKind = "retry"
+	// EventFallback (from the router) says another model now takes the call; Text is its name.
+	EventFallback EventKind = "fallback"
 )
 
 // Event is one item of a model's streamed answer.
@@ -76,6 +95,9 @@ type Event struct {
 	ToolCall   *ToolCall `json:"tool_call,omitempty"`
 	Usage      *Usage    `json:"usage,omitempty"`
 	StopReason string    `json:"stop_reason,omitempty"`
+	// Signature, on an EventReasoning with no Text, signs the reasoning streamed so far; store
+	// it in Message.ReasoningSignature.
+	Signature string `json:"signature,omitempty"`
 }
 
 // Usage is what one model call cost, as the provider reported it.

@@ -1,5 +1,5 @@
-// Package llmtest is a scripted model server on a real loopback port that speaks a provider's
-// wire format (Ollama's for now), so model code, the app and the UI run without a real model.
+// Package llmtest is a scripted model server on a real loopback port that speaks Ollama's,
+// OpenAI's and Anthropic's wire formats, so model code, the app and the UI run without a model.
 package llmtest
 
 import (
@@ -54,31 +54,6 @@ func (m Model) has(c llm.Capability) bool {
 	return false
 }
 
-// Reply is what the server answers to one chat request.
-type Reply struct {
-	Text      string
-	Reasoning string // streamed before Text
-	ToolCalls []llm.ToolCall
-	// Chunks splits Reasoning and Text into this many pieces each; zero sends one piece per word.
-	Chunks int
-	// TokenDelay is the pause before every piece after the first.
-	TokenDelay time.Duration
-	// DieAfter closes the connection abruptly after this many pieces (zero: never).
-	DieAfter int
-	// Status, when 400 or more, answers with that HTTP status and an error body (Error, or a
-	// message in the provider's words).
-	Status int
-	Error  string
-	// ErrorInStream ends a streamed reply, after its pieces, with an error object instead of a
-	// final chunk.
-	ErrorInStream string
-	// DoneReason defaults to "stop".
-	DoneReason string
-	// PromptTokens and OutputTokens override the usage the server reports (by default a rough
-	// count of the request and the number of pieces).
-	PromptTokens, OutputTokens int
-}
-
 // Outcome says how the server finished handling a request.
 type Outcome string
 
@@ -93,9 +68,10 @@ const (
 // Call is one request the server received.
 type Call struct {
 	Seq    int
-	Format string // wire format: "ollama"
+	Format string // wire format: "ollama", "openai" or "anthropic"
 	Method string
 	Path   string
+	Header http.Header
 	Body   []byte // raw request body
 	// Request is the decoded chat request, nil for other endpoints.
 	Request *llm.Request
@@ -185,7 +161,7 @@ func Listen(addr string, models ...Model) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s := &Server{closing: make(chan struct{}), changed: make(chan struct{}), models: models}
-	s.hs = httptest.NewUnstartedServer(s.ollamaHandler())
+	s.hs = httptest.NewUnstartedServer(s.handler())
 	s.hs.Listener.Close()
 	s.hs.Listener = l
 	s.hs.Start()
@@ -373,76 +349,6 @@ func normalizeName(name string) string {
 		return name + ":latest"
 	}
 	return name
-}
-
-// piece is one streamed delta.
-type piece struct {
-	reasoning bool
-	text      string
-}
-
-// pieces splits a reply into the deltas it is streamed as: reasoning first, then text.
-func (r Reply) pieces() []piece {
-	var out []piece
-	for _, p := range split(r.Reasoning, r.Chunks) {
-		out = append(out, piece{reasoning: true, text: p})
-	}
-	for _, p := range split(r.Text, r.Chunks) {
-		out = append(out, piece{text: p})
-	}
-	return out
-}
-
-// split cuts s after each run of whitespace, then groups the words into n pieces (n <= 0: one
-// piece per word).
-func split(s string, n int) []string {
-	if s == "" {
-		return nil
-	}
-	var words []string
-	start := 0
-	for i := 1; i < len(s); i++ {
-		if isSpace(s[i-1]) && !isSpace(s[i]) {
-			words = append(words, s[start:i])
-			start = i
-		}
-	}
-	words = append(words, s[start:])
-	if n <= 0 || n >= len(words) {
-		return words
-	}
-	out := make([]string, 0, n)
-	for i := range n {
-		lo, hi := i*len(words)/n, (i+1)*len(words)/n
-		out = append(out, strings.Join(words[lo:hi], ""))
-	}
-	return out
-}
-
-func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
-
-// promptTokens is a rough token count of a request, for the usage the server reports.
-func promptTokens(req llm.Request) int {
-	n := 0
-	for _, m := range req.Messages {
-		n += len(m.Content)/4 + 4
-	}
-	return n
-}
-
-// errorFor is the error message for a scripted error status, in the provider's words.
-func errorFor(rep Reply, model string) string {
-	if rep.Error != "" {
-		return rep.Error
-	}
-	switch rep.Status {
-	case http.StatusNotFound:
-		return fmt.Sprintf("model '%s' not found", model)
-	case http.StatusBadRequest:
-		return "invalid request"
-	default:
-		return http.StatusText(rep.Status)
-	}
 }
 
 // outcomeWriter remembers how a handler ended its answer.

@@ -1,7 +1,6 @@
 package llmtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,8 +18,8 @@ const ollamaVersion = "0.17.4"
 
 var modifiedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// ollamaHandler serves Ollama's native API: /, /api/version, /api/tags, /api/show, /api/chat.
-func (s *Server) ollamaHandler() http.Handler {
+// ollamaMux serves Ollama's native API: /, /api/version, /api/tags, /api/show, /api/chat.
+func (s *Server) ollamaMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		io.WriteString(w, "Ollama is running")
@@ -32,20 +31,7 @@ func (s *Server) ollamaHandler() http.Handler {
 	mux.HandleFunc("GET /api/tags", s.ollamaTags)
 	mux.HandleFunc("POST /api/show", s.ollamaShow)
 	mux.HandleFunc("POST /api/chat", s.ollamaChat)
-
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		c := &Call{Format: "ollama", Method: r.Method, Path: r.URL.Path, Body: body}
-		if r.Method == http.MethodPost && r.URL.Path == "/api/chat" {
-			decodeOllamaChat(c)
-		}
-		finish := s.record(c)
-		rec := &outcomeWriter{ResponseWriter: w}
-		// Deferred so the outcome is stored even when DieAfter aborts the handler with a panic.
-		defer func() { finish(rec.outcome()) }()
-		mux.ServeHTTP(rec, r)
-	})
+	return mux
 }
 
 func (s *Server) ollamaTags(w http.ResponseWriter, _ *http.Request) {
@@ -100,7 +86,6 @@ func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
-	ow := w.(*outcomeWriter)
 	var req api.ChatRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -122,48 +107,37 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	}
 
 	neutral := fromOllamaChat(&req)
-	rep, ok := s.pick(neutral)
+	a, ok := s.prepare(w, r, neutral, "ollama", writeError, func(status int) string { return ollamaError(status, req.Model) })
 	if !ok {
-		writeError(w, http.StatusInternalServerError, fmt.Sprintf("llmtest: no scripted reply for %q", LastUser(neutral)))
-		return
-	}
-	if rep.Status >= 400 {
-		writeError(w, rep.Status, errorFor(rep, req.Model))
 		return
 	}
 
 	start := time.Now()
-	pieces := rep.pieces()
 	final := api.ChatResponse{
 		Model:      req.Model,
 		CreatedAt:  time.Now().UTC(),
 		Message:    api.Message{Role: "assistant"},
 		Done:       true,
-		DoneReason: rep.DoneReason,
+		DoneReason: orDefault(a.DoneReason, "stop"),
+		Metrics:    api.Metrics{PromptEvalCount: a.promptToks, EvalCount: a.outputToks},
 	}
-	if final.DoneReason == "" {
-		final.DoneReason = "stop"
-	}
-	final.PromptEvalCount = rep.PromptTokens
-	if final.PromptEvalCount == 0 {
-		final.PromptEvalCount = promptTokens(neutral)
-	}
-	final.EvalCount = rep.OutputTokens
-	if final.EvalCount == 0 {
-		final.EvalCount = len(pieces) + len(rep.ToolCalls)
-	}
-	calls := toOllamaToolCalls(rep.ToolCalls)
+	calls := toOllamaToolCalls(a.calls)
 
 	if req.Stream != nil && !*req.Stream {
-		if rep.DieAfter > 0 {
-			ow.died = true
-			panic(http.ErrAbortHandler)
+		if a.dieAt >= 0 {
+			die(w)
 		}
-		if rep.ErrorInStream != "" {
-			writeError(w, http.StatusInternalServerError, rep.ErrorInStream)
+		if a.ErrorInStream != "" {
+			writeError(w, http.StatusInternalServerError, a.ErrorInStream)
 			return
 		}
-		final.Message.Content, final.Message.Thinking = rep.Text, rep.Reasoning
+		for _, p := range a.pieces {
+			if p.reasoning {
+				final.Message.Thinking += p.text
+			} else {
+				final.Message.Content += p.text
+			}
+		}
 		final.Message.ToolCalls = calls
 		final.TotalDuration = time.Since(start)
 		writeJSON(w, http.StatusOK, final)
@@ -172,21 +146,19 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	enc := json.NewEncoder(w)
+	st := &streamer{w: w, s: s, r: r}
 	send := func(v any) bool {
-		if err := enc.Encode(v); err != nil {
-			ow.gone = true
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
+		b, _ := json.Marshal(v)
+		return st.write(append(b, '\n'))
 	}
-	for i, p := range pieces {
-		if i > 0 && !s.sleep(r.Context(), rep.TokenDelay) {
-			ow.gone = true
+	for i, p := range a.pieces {
+		switch a.stop(i) {
+		case "die":
+			die(w)
+		case "cut":
+			return
+		}
+		if !st.pause(&a, i) {
 			return
 		}
 		msg := api.Message{Role: "assistant"}
@@ -198,10 +170,9 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		if !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: msg}) {
 			return
 		}
-		if rep.DieAfter > 0 && i+1 >= rep.DieAfter {
-			ow.died = true
-			panic(http.ErrAbortHandler)
-		}
+	}
+	if a.dieAtEnd() {
+		die(w)
 	}
 	if len(calls) > 0 {
 		msg := api.Message{Role: "assistant", ToolCalls: calls}
@@ -209,15 +180,30 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if rep.ErrorInStream != "" {
-		ow.failed = true
-		send(map[string]string{"error": rep.ErrorInStream})
+	if a.cutAtEnd() {
+		return
+	}
+	if a.ErrorInStream != "" {
+		w.(*outcomeWriter).failed = true
+		send(map[string]string{"error": a.ErrorInStream})
 		return
 	}
 	final.CreatedAt = time.Now().UTC()
 	final.TotalDuration = time.Since(start)
 	final.EvalDuration = final.TotalDuration
 	send(final)
+}
+
+// ollamaError is the message for a scripted error status, in Ollama's words.
+func ollamaError(status int, model string) string {
+	switch status {
+	case http.StatusNotFound:
+		return fmt.Sprintf("model '%s' not found", model)
+	case http.StatusBadRequest:
+		return "invalid request"
+	default:
+		return http.StatusText(status)
+	}
 }
 
 func ollamaDetails(m Model) api.ModelDetails {
@@ -286,14 +272,12 @@ func fromOllamaChat(req *api.ChatRequest) llm.Request {
 }
 
 // toOllamaToolCalls leaves IDs empty when the script gives none, as older Ollama versions do.
-func toOllamaToolCalls(calls []llm.ToolCall) []api.ToolCall {
+func toOllamaToolCalls(calls []wireCall) []api.ToolCall {
 	var out []api.ToolCall
 	for i, tc := range calls {
 		args := api.NewToolCallFunctionArguments()
-		if len(tc.Arguments) > 0 {
-			if err := json.Unmarshal(tc.Arguments, &args); err != nil {
-				panic(fmt.Sprintf("llmtest: tool call %s: arguments must be a JSON object: %v", tc.Name, err))
-			}
+		if err := json.Unmarshal([]byte(tc.Args), &args); err != nil {
+			panic(fmt.Sprintf("llmtest: tool call %s: arguments must be a JSON object: %v", tc.Name, err))
 		}
 		out = append(out, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args}})
 	}

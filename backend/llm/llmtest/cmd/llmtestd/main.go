@@ -1,5 +1,5 @@
-// Command llmtestd serves the scripted demo model over Ollama's API, for end-to-end tests and
-// `tofu` development without a real model. It prints its base URL on the first line of stdout.
+// Command llmtestd serves the scripted demo model (or a JSON script) over Ollama's, OpenAI's and
+// Anthropic's APIs, for end-to-end tests and offline development. It prints its base URL first.
 package main
 
 import (
@@ -16,6 +16,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (host:port; port 0 picks a free one)")
 	ctxLen := flag.Int("context", 8192, "context length the demo model reports")
+	script := flag.String("script", "", "JSON script to serve (see docs/PROVIDERS.md) instead of the demo")
 	flag.Parse()
 
 	m := llmtest.DemoModel()
@@ -24,7 +25,15 @@ func main() {
 	if err != nil {
 		log.Fatalf("llmtestd: %v", err)
 	}
-	srv.ScriptDemo()
+	if *script != "" {
+		sc, err := llmtest.LoadScriptFile(*script)
+		if err != nil {
+			log.Fatalf("llmtestd: %v", err)
+		}
+		srv.Load(sc)
+	} else {
+		srv.ScriptDemo()
+	}
 	fmt.Println(srv.URL)
 	log.Printf("llmtestd: serving %s at %s (OLLAMA_HOST=%s)", m.Name, srv.URL, srv.URL)
 
