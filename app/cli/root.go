@@ -37,6 +37,7 @@ func Execute(frontend fs.FS) int {
 		newVersionCmd(),
 		newPaperCmd(),
 		newEvalCmd(),
+		newDevCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)

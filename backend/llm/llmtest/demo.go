@@ -73,3 +73,27 @@ func LongText(n int) string {
 	b.WriteString(".\n")
 	return b.String()
 }
+
+// ListenDemo serves the demo model at addr (port 0 picks one) with the demo script, or with
+// the JSON script at scriptPath when it is set: what `llmtestd` and `tofu dev fake-model` run.
+func ListenDemo(addr string, contextLength int, scriptPath string) (*Server, error) {
+	m := DemoModel()
+	if contextLength > 0 {
+		m.ContextLength = contextLength
+	}
+	var sc *Script
+	if scriptPath != "" {
+		var err error
+		if sc, err = LoadScriptFile(scriptPath); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := Listen(addr, m)
+	if err != nil {
+		return nil, err
+	}
+	if sc != nil {
+		return srv.Load(sc), nil
+	}
+	return srv.ScriptDemo(), nil
+}

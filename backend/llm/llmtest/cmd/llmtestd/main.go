@@ -1,5 +1,6 @@
 // Command llmtestd serves the scripted demo model (or a JSON script) over Ollama's, OpenAI's and
 // Anthropic's APIs, for end-to-end tests and offline development. It prints its base URL first.
+// `tofu dev fake-model` is the same server inside the tofu binary.
 package main
 
 import (
@@ -19,24 +20,12 @@ func main() {
 	script := flag.String("script", "", "JSON script to serve (see docs/PROVIDERS.md) instead of the demo")
 	flag.Parse()
 
-	m := llmtest.DemoModel()
-	m.ContextLength = *ctxLen
-	srv, err := llmtest.Listen(*addr, m)
+	srv, err := llmtest.ListenDemo(*addr, *ctxLen, *script)
 	if err != nil {
 		log.Fatalf("llmtestd: %v", err)
 	}
-	if *script != "" {
-		sc, err := llmtest.LoadScriptFile(*script)
-		if err != nil {
-			log.Fatalf("llmtestd: %v", err)
-		}
-		srv.Load(sc)
-	} else {
-		srv.ScriptDemo()
-	}
 	fmt.Println(srv.URL)
-	log.Printf("llmtestd: serving %s at %s (OLLAMA_HOST=%s)", m.Name, srv.URL, srv.URL)
-
+	log.Printf("llmtestd: serving at %s (OLLAMA_HOST=%s)", srv.URL, srv.URL)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	<-stop
