@@ -1,0 +1,258 @@
+// Package config holds the user's settings: model providers, models per role, fallback order
+// and thinking level, in a JSON file under $XDG_CONFIG_HOME/tofu; API keys are kept apart
+// (secrets.go) so the file can be shared and never carries a key.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Provider types Tofu can talk to.
+const (
+	TypeOllama    = "ollama"
+	TypeOpenAI    = "openai"    // any OpenAI-compatible chat-completions server
+	TypeAnthropic = "anthropic" // the Messages API
+)
+
+// Provider is one configured model server.
+type Provider struct {
+	Name    string `json:"name"`               // unique; used in model references "name/model"
+	Type    string `json:"type"`               // ollama | openai | anthropic
+	BaseURL string `json:"base_url,omitempty"` // empty: the type's default (Ollama: OLLAMA_HOST)
+}
+
+// Models names the model for each role. A reference is "model" (on the first provider) or
+// "provider/model".
+type Models struct {
+	Main        string `json:"main,omitempty"`        // the chat and agent model
+	Cheap       string `json:"cheap,omitempty"`       // summaries, titles; empty = main
+	Translation string `json:"translation,omitempty"` // translate-then-reason; empty = main
+}
+
+// Config is everything in config.json.
+type Config struct {
+	Providers []Provider `json:"providers"`
+	Models    Models     `json:"models"`
+	// Fallback lists model references tried in order when the chosen model keeps failing.
+	Fallback []string `json:"fallback,omitempty"`
+	// Thinking is the reasoning effort asked of models that can think: off, low, medium, high.
+	Thinking string `json:"thinking,omitempty"`
+	// ContextWindowCap bounds the context window Tofu runs local models with (Ollama's
+	// num_ctx); 0 = the default (32,768).
+	ContextWindowCap int `json:"context_window_cap,omitempty"`
+}
+
+// Default is the configuration of a fresh install: the local Ollama only.
+func Default() Config {
+	return Config{Providers: []Provider{{Name: "ollama", Type: TypeOllama}}, Thinking: "off"}
+}
+
+// Validate checks the configuration and says exactly what is wrong.
+func (c Config) Validate() error {
+	if len(c.Providers) == 0 {
+		return errors.New("at least one provider is needed (for example Ollama)")
+	}
+	seen := map[string]bool{}
+	for i, p := range c.Providers {
+		where := fmt.Sprintf("provider %d (%q)", i+1, p.Name)
+		switch {
+		case p.Name == "" || strings.ContainsAny(p.Name, "/ \t"):
+			return fmt.Errorf("%s: a name is required, without spaces or '/'", where)
+		case seen[p.Name]:
+			return fmt.Errorf("%s: the name is used twice", where)
+		case p.Type != TypeOllama && p.Type != TypeOpenAI && p.Type != TypeAnthropic:
+			return fmt.Errorf("%s: type must be ollama, openai or anthropic, not %q", where, p.Type)
+		}
+		seen[p.Name] = true
+		if p.BaseURL != "" {
+			u, err := url.Parse(p.BaseURL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("%s: the base URL %q is not an http(s) URL such as http://127.0.0.1:11434", where, p.BaseURL)
+			}
+		}
+	}
+	switch c.Thinking {
+	case "", "off", "low", "medium", "high":
+	default:
+		return fmt.Errorf("thinking must be off, low, medium or high, not %q", c.Thinking)
+	}
+	if c.ContextWindowCap < 0 || (c.ContextWindowCap > 0 && c.ContextWindowCap < 2048) {
+		return fmt.Errorf("the context window cap must be 0 (default) or at least 2048 tokens, not %d", c.ContextWindowCap)
+	}
+	for _, ref := range c.Fallback {
+		if strings.TrimSpace(ref) == "" {
+			return errors.New("a fallback model reference is empty")
+		}
+	}
+	return nil
+}
+
+// normalize trims what users type.
+func (c Config) normalize() Config {
+	out := c
+	out.Providers = make([]Provider, len(c.Providers))
+	for i, p := range c.Providers {
+		p.Name = strings.TrimSpace(p.Name)
+		p.Type = strings.ToLower(strings.TrimSpace(p.Type))
+		p.BaseURL = strings.TrimRight(strings.TrimSpace(p.BaseURL), "/")
+		out.Providers[i] = p
+	}
+	out.Models.Main = strings.TrimSpace(c.Models.Main)
+	out.Models.Cheap = strings.TrimSpace(c.Models.Cheap)
+	out.Models.Translation = strings.TrimSpace(c.Models.Translation)
+	out.Fallback = nil
+	for _, f := range c.Fallback {
+		if f = strings.TrimSpace(f); f != "" {
+			out.Fallback = append(out.Fallback, f)
+		}
+	}
+	return out
+}
+
+// Provider returns the provider with the given name.
+func (c Config) Provider(name string) (Provider, bool) {
+	for _, p := range c.Providers {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Provider{}, false
+}
+
+// Resolve splits a model reference into its provider and the provider's model name:
+// "openrouter/deepseek/deepseek-chat" → (openrouter, "deepseek/deepseek-chat") when a
+// provider is named openrouter; anything else is a model of the first provider.
+func (c Config) Resolve(ref string) (Provider, string) {
+	if name, model, ok := strings.Cut(ref, "/"); ok {
+		if p, found := c.Provider(name); found {
+			return p, model
+		}
+	}
+	if len(c.Providers) == 0 {
+		return Provider{}, ref
+	}
+	return c.Providers[0], ref
+}
+
+// Ref is the reference of model on provider: bare on the first provider, qualified elsewhere.
+func (c Config) Ref(provider, model string) string {
+	if len(c.Providers) > 0 && c.Providers[0].Name == provider {
+		return model
+	}
+	return provider + "/" + model
+}
+
+// Dir returns Tofu's config directory: $XDG_CONFIG_HOME/tofu, else ~/.config/tofu.
+func Dir() (string, error) {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "tofu"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory: %w", err)
+	}
+	return filepath.Join(home, ".config", "tofu"), nil
+}
+
+// File is config.json in a directory. It is read again whenever it changed on disk, so a
+// hand edit takes effect without a restart.
+type File struct {
+	path string
+	mu   sync.Mutex
+	mod  int64
+	size int64
+	cur  Config
+}
+
+// Open returns the config file in dir (which need not exist yet).
+func Open(dir string) *File {
+	return &File{path: filepath.Join(dir, "config.json")}
+}
+
+// Path is where the file lives.
+func (f *File) Path() string { return f.path }
+
+// Load returns the current configuration: the file's, or Default when there is none. A file
+// that does not parse or validate is an error that names it; nothing is overwritten.
+func (f *File) Load() (Config, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st, err := os.Stat(f.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read settings %s: %w", f.path, err)
+	}
+	if st.ModTime().UnixNano() == f.mod && st.Size() == f.size {
+		return f.cur, nil
+	}
+	b, err := os.ReadFile(f.path)
+	if err != nil {
+		return Config{}, fmt.Errorf("read settings %s: %w", f.path, err)
+	}
+	c := Default()
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Config{}, fmt.Errorf("settings file %s is not valid JSON: %w (fix or delete it)", f.path, err)
+	}
+	c = c.normalize()
+	if err := c.Validate(); err != nil {
+		return Config{}, fmt.Errorf("settings file %s: %w", f.path, err)
+	}
+	f.cur, f.mod, f.size = c, st.ModTime().UnixNano(), st.Size()
+	return c, nil
+}
+
+// Save validates c and writes it atomically (a temporary file renamed over the old one, so a
+// crash or a full disk never leaves half a file).
+func (f *File) Save(c Config) (Config, error) {
+	c = c.normalize()
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return Config{}, err
+	}
+	if err := writeAtomic(f.path, append(b, '\n'), 0o644); err != nil {
+		return Config{}, fmt.Errorf("save settings: %w", err)
+	}
+	f.mu.Lock()
+	f.mod = 0 // read back on the next Load
+	f.mu.Unlock()
+	return c, nil
+}
+
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
