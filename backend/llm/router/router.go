@@ -1,0 +1,284 @@
+// Package router puts retries, API-key rotation and a fallback chain in front of model
+// providers, so a flaky network or an overloaded server costs the user a wait, not a reply.
+package router
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// Target is one link of the fallback chain: a provider and the model it runs.
+type Target struct {
+	// Provider serves the target when it has no Keys.
+	Provider llm.Provider
+	// Model is sent as Request.Model; empty keeps the caller's.
+	Model string
+	// Keys are API keys to rotate through; NewProvider builds the provider for one of them
+	// (once, on first use). Keys never appear in reports, only their index.
+	Keys        []string
+	NewProvider func(key string) llm.Provider
+}
+
+// Policy bounds the retries. Zero fields take the defaults of DefaultPolicy.
+type Policy struct {
+	// MaxAttempts is how many times one target is tried when it fails before its first event
+	// (429, 5xx, unreachable). Keys that fail authentication do not count.
+	MaxAttempts int
+	// MaxRestarts is how many times one target re-runs a call whose stream broke after it
+	// started (or ended without its done event).
+	MaxRestarts int
+	// BaseBackoff doubles with every failure of the call on a target, up to MaxBackoff.
+	BaseBackoff, MaxBackoff time.Duration
+	// Jitter is the fraction of a backoff drawn at random: the wait is in [(1-Jitter)·d, d].
+	// A negative value turns jitter off.
+	Jitter float64
+	// MaxWait is the longest Retry-After honoured; a key asked to wait longer is skipped and,
+	// when no key is left, the call falls back to the next target.
+	MaxWait time.Duration
+	// BenchAfter consecutive failures bench a key for BenchFor: other keys are preferred
+	// until then. A key refused as unauthorized is not used again for AuthBenchFor.
+	BenchAfter             int
+	BenchFor, AuthBenchFor time.Duration
+}
+
+// DefaultPolicy is the policy used for zero fields.
+var DefaultPolicy = Policy{
+	MaxAttempts:  4,
+	MaxRestarts:  16,
+	BaseBackoff:  500 * time.Millisecond,
+	MaxBackoff:   20 * time.Second,
+	Jitter:       0.5,
+	MaxWait:      60 * time.Second,
+	BenchAfter:   3,
+	BenchFor:     2 * time.Minute,
+	AuthBenchFor: 15 * time.Minute,
+}
+
+func (p Policy) withDefaults() Policy {
+	d := DefaultPolicy
+	if p.MaxAttempts > 0 {
+		d.MaxAttempts = p.MaxAttempts
+	}
+	if p.MaxRestarts > 0 {
+		d.MaxRestarts = p.MaxRestarts
+	}
+	if p.BaseBackoff > 0 {
+		d.BaseBackoff = p.BaseBackoff
+	}
+	if p.MaxBackoff > 0 {
+		d.MaxBackoff = p.MaxBackoff
+	}
+	if p.Jitter != 0 {
+		d.Jitter = max(0, min(p.Jitter, 1))
+	}
+	if p.MaxWait > 0 {
+		d.MaxWait = p.MaxWait
+	}
+	if p.BenchAfter > 0 {
+		d.BenchAfter = p.BenchAfter
+	}
+	if p.BenchFor > 0 {
+		d.BenchFor = p.BenchFor
+	}
+	if p.AuthBenchFor > 0 {
+		d.AuthBenchFor = p.AuthBenchFor
+	}
+	return d
+}
+
+// Clock is the time the router waits on; tests replace it to run backoffs instantly.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d, or returns ctx's error as soon as ctx is done.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Option configures a Router.
+type Option func(*Router)
+
+// WithPolicy sets the retry policy.
+func WithPolicy(p Policy) Option { return func(r *Router) { r.policy = p.withDefaults() } }
+
+// WithClock replaces the wall clock.
+func WithClock(c Clock) Option { return func(r *Router) { r.clock = c } }
+
+// WithRand sets the source of jitter, a function returning values in [0, 1). The router calls
+// it under its lock, so it need not be safe for concurrent use.
+func WithRand(f func() float64) Option { return func(r *Router) { r.rand = f } }
+
+// WithReport receives the report of every call, when its stream ends.
+func WithReport(f func(CallReport)) Option { return func(r *Router) { r.report = f } }
+
+// WithName sets what Name returns (default "router").
+func WithName(name string) Option { return func(r *Router) { r.name = name } }
+
+// Router is an llm.Provider that runs each call on a chain of targets. It is safe for
+// concurrent use; key health is shared by all calls.
+type Router struct {
+	name    string
+	targets []*target
+	policy  Policy
+	clock   Clock
+	report  func(CallReport)
+
+	mu   sync.Mutex // guards rand and the key state of every target
+	rand func() float64
+}
+
+// New returns a router over targets, tried in order.
+func New(targets []Target, opts ...Option) (*Router, error) {
+	if len(targets) == 0 {
+		return nil, errors.New("router: no targets")
+	}
+	r := &Router{name: "router", policy: DefaultPolicy, clock: realClock{}, rand: rand.Float64}
+	for i, t := range targets {
+		tg, err := newTarget(i, t)
+		if err != nil {
+			return nil, err
+		}
+		r.targets = append(r.targets, tg)
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r, nil
+}
+
+// Name implements llm.Provider.
+func (r *Router) Name() string { return r.name }
+
+// Models merges the models of every target: all of a provider's models for a target without
+// a Model, that one model (with the provider's metadata when it lists it) otherwise. It fails
+// only when no target answers and none names its model.
+func (r *Router) Models(ctx context.Context) ([]llm.ModelInfo, error) {
+	type key struct{ provider, model string }
+	seen := map[key]bool{}
+	var out []llm.ModelInfo
+	var firstErr error
+	add := func(m llm.ModelInfo) {
+		k := key{m.Provider, m.Name}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, m)
+		}
+	}
+	for _, t := range r.targets {
+		p := r.anyProvider(t)
+		models, err := p.Models(ctx)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if t.model == "" {
+			for _, m := range models {
+				add(m)
+			}
+			continue
+		}
+		info := llm.ModelInfo{Name: t.model, Provider: p.Name()}
+		for _, m := range models {
+			if m.Name == t.model {
+				info = m
+				break
+			}
+		}
+		add(info)
+	}
+	if len(out) == 0 && firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// anyProvider returns a provider of t to ask for models: its first key not refused.
+func (r *Router) anyProvider(t *target) llm.Provider {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.clock.Now()
+	for i := range t.keys {
+		if !t.keys[i].authFailed(now) {
+			return t.provider(i)
+		}
+	}
+	return t.provider(0)
+}
+
+// backoff returns the jittered wait before the n-th retry (n ≥ 1) of a call on a target.
+func (r *Router) backoff(n int) time.Duration {
+	d := r.policy.BaseBackoff
+	for i := 1; i < n && d < r.policy.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, r.policy.MaxBackoff)
+	r.mu.Lock()
+	f := r.rand()
+	r.mu.Unlock()
+	return d - time.Duration(float64(d)*r.policy.Jitter*f)
+}
+
+// startIndex is where a call for model starts the chain: the first target that names it, or
+// the head of the chain.
+func (r *Router) startIndex(model string) int {
+	for i, t := range r.targets {
+		if model != "" && t.model == model {
+			return i
+		}
+	}
+	return 0
+}
+
+// CallReport says what one call went through, for the log.
+type CallReport struct {
+	Model    string    `json:"model"`              // the model the caller asked for
+	Target   string    `json:"target"`             // "provider/model" that answered, or the last one tried
+	Attempts []Attempt `json:"attempts"`           // every request sent, in order
+	Restarts int       `json:"restarts,omitempty"` // EventRetry events sent downstream
+	Fallback int       `json:"fallback,omitempty"` // EventFallback events sent downstream
+	// Outcome is "ok", "stopped" (the consumer stopped reading), or the kind of the error the
+	// call ended with.
+	Outcome  string        `json:"outcome"`
+	Duration time.Duration `json:"duration"`
+}
+
+// Attempt is one request a call sent to a target.
+type Attempt struct {
+	Target string        `json:"target"`         // "provider/model"
+	Key    int           `json:"key"`            // index of the API key, -1 without keys
+	Wait   time.Duration `json:"wait,omitempty"` // slept before sending it
+	Events int           `json:"events"`         // events it delivered downstream
+	// Fault is the kind of failure ("" when it completed); a stream that ended without its
+	// done event counts as ErrServer. Status is the HTTP status, when there was one.
+	Fault   llm.ErrorKind `json:"fault,omitempty"`
+	Status  int           `json:"status,omitempty"`
+	Message string        `json:"message,omitempty"`
+	// Next is what the router did about it: "retry", "rotate_key", "restart" (EventRetry),
+	// "fallback", or "" when the call ended there.
+	Next string `json:"next,omitempty"`
+}
+
+type reportKey struct{}
+
+// ReportTo returns a context whose calls through any Router also deliver their report to f,
+// so a caller can file it with the conversation it belongs to.
+func ReportTo(ctx context.Context, f func(CallReport)) context.Context {
+	return context.WithValue(ctx, reportKey{}, f)
+}

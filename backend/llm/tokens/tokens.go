@@ -1,0 +1,82 @@
+// Package tokens counts tokens locally with a real BPE (o200k_base, embedded, offline), for
+// budgets and usage estimates when a provider does not report counts or before a call is sent.
+package tokens
+
+import (
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// Overheads a chat template adds around the text, in o200k tokens. They follow OpenAI's
+// published counting recipe for chat models (3 per message, 3 to prime the reply) and its
+// image pricing; tool definitions are rendered as a typed namespace in the system prompt.
+const (
+	PerMessage  = 3   // <|start|>{role}<|message|> … <|end|>, less the role itself
+	PerReply    = 3   // <|start|>assistant<|message|> that primes the answer
+	PerToolCall = 8   // the framing of one call: recipient, channel and JSON delimiters
+	PerTool     = 10  // "type name = (_: {…}) => any;" and the description comment
+	ToolsHeader = 12  // "# Tools\n\n## functions\n\nnamespace functions {" … "}"
+	PerImage    = 765 // one 1024×1024 image at high detail: 85 + 4 tiles × 170
+)
+
+// EstimatorMargin is the fraction Estimator adds to CountRequest. Local models use other
+// vocabularies (Qwen's 151k, Llama 3's 128k), which usually need a few percent more tokens than
+// o200k for the same text; the margin is a safety allowance, not a measurement.
+const EstimatorMargin = 0.10
+
+// The codec is built on first use: the o200k vocabulary is a 200k-entry map that takes ~50 ms
+// and ~6 MB of heap to build, which a process that never counts should not pay.
+var codec = sync.OnceValue(func() tokenizer.Codec {
+	c, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		panic("tokens: o200k_base is compiled in: " + err.Error())
+	}
+	return c
+})
+
+// Count returns the number of o200k_base tokens in text. It is safe for concurrent use.
+func Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	n, err := codec().Count(text)
+	if err != nil {
+		// Only a strict UTF-8 mode errors, and the codec runs in the lenient one; a byte
+		// estimate keeps callers going all the same.
+		return (len(text) + 2) / 3
+	}
+	return n
+}
+
+// CountRequest returns the prompt tokens of req as a chat model sees them: for each message
+// PerMessage plus its role, content, reasoning, tool name and calls (PerToolCall plus the name
+// and arguments each), PerImage per image; for the tools, ToolsHeader once plus PerTool, the
+// name, description and JSON Schema of each; and PerReply for the primed answer.
+func CountRequest(req llm.Request) int {
+	n := PerReply
+	for _, m := range req.Messages {
+		n += PerMessage + Count(string(m.Role)) + Count(m.Content) + Count(m.Reasoning) +
+			Count(m.ToolName) + len(m.Images)*PerImage
+		for _, tc := range m.ToolCalls {
+			n += PerToolCall + Count(tc.Name) + Count(string(tc.Arguments))
+		}
+	}
+	if len(req.Tools) > 0 {
+		n += ToolsHeader
+		for _, t := range req.Tools {
+			n += PerTool + Count(t.Name) + Count(t.Description) + Count(string(t.Parameters))
+		}
+	}
+	return n
+}
+
+// Estimator is CountRequest plus EstimatorMargin, rounded up: a conservative prompt size for a
+// provider that must refuse a request that would overflow the model's window, e.g.
+// ollama.WithTokenEstimator(tokens.Estimator).
+func Estimator(req llm.Request) int {
+	n := CountRequest(req)
+	return n + (n*int(EstimatorMargin*100)+99)/100
+}
