@@ -43,7 +43,7 @@ test-frontend:
 
 # The browser front end against `tofu serve` and the scripted model, in headless Chromium.
 test-e2e:
-	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=0 $(GO) test -count=1 -run TestEndToEnd -v ./app/cli/
+	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=0 $(GO) test -count=1 -run 'EndToEnd' -v ./app/cli/
 
 # The real window under Xvfb.
 test-window:

@@ -1,16 +1,26 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// ProviderFactory builds the model provider for the given settings and says which base URL it
-// talks to.
-type ProviderFactory func(Settings) (p llm.Provider, baseURL string)
+// ProviderFactory builds the model provider for a configuration; keys gives each provider's
+// API keys. The app uses GatewayFactory; tests may wrap it.
+type ProviderFactory func(cfg config.Config, keys gateway.Keys) (llm.Provider, error)
+
+// GatewayFactory is the ProviderFactory of the real app: every configured provider behind
+// the router (retries, key rotation, fallback).
+func GatewayFactory(cfg config.Config, keys gateway.Keys) (llm.Provider, error) {
+	return gateway.New(cfg, keys)
+}
 
 // App is the set of services bound to the user interface.
 type App struct {
@@ -18,16 +28,16 @@ type App struct {
 	Chat     *ChatService
 	Models   *ModelService
 	Settings *SettingsService
+	Papers   *PaperService
 
 	store     *store.Store
 	unsubs    []func()
 	closeOnce sync.Once
 }
 
-// New wires the services on one store. Events go to emit.
-func New(st *store.Store, emit Emitter, factory ProviderFactory) *App {
-	settings := NewSettingsService(st)
-	providers := &providerCache{factory: factory}
+// New wires the services on one store and one settings service. Events go to emit.
+func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
+	providers := &providerCache{factory: factory, settings: settings}
 	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}}
 	a := &App{
 		Sessions: &SessionService{store: st, emit: emit, chat: chat},
@@ -36,7 +46,10 @@ func New(st *store.Store, emit Emitter, factory ProviderFactory) *App {
 		Settings: settings,
 		store:    st,
 	}
-	settings.onUpdate(func(Settings) { go a.Models.Status() })
+	a.Papers = &PaperService{store: st, chat: chat, sessions: a.Sessions, emit: emit,
+		indexes: map[string]*paperIndex{}, windows: map[string]int{}, jobs: map[string]context.CancelFunc{}}
+	chat.augment = a.Papers.augment
+	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
 		emit.Emit(SessionTopic(ev.Session), SessionMessage{Kind: "event", Event: ev})
@@ -54,6 +67,7 @@ func (a *App) Services() map[string]any {
 		"ChatService":     a.Chat,
 		"ModelService":    a.Models,
 		"SettingsService": a.Settings,
+		"PaperService":    a.Papers,
 	}
 }
 
@@ -62,31 +76,47 @@ func (a *App) Services() map[string]any {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Chat.Shutdown()
+		a.Papers.Shutdown()
 		for _, u := range a.unsubs {
 			u()
 		}
 	})
 }
 
-// providerCache keeps one provider per distinct settings, so a settings change takes effect
-// on the next call without restarting.
+// providerCache keeps the provider built for the current configuration, so a settings
+// change (in the app or by hand in config.json) takes effect on the next call.
 type providerCache struct {
-	factory ProviderFactory
-	mu      sync.Mutex
-	key     Settings
-	p       llm.Provider
-	baseURL string
+	factory  ProviderFactory
+	settings *SettingsService
+	mu       sync.Mutex
+	key      string
+	p        llm.Provider
 }
 
-func (c *providerCache) get(s Settings) (llm.Provider, string) {
+func (c *providerCache) get() (llm.Provider, error) {
+	cfg, err := c.settings.file.Load()
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%d %s", c.settings.generation(), mustJSON(cfg))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s.DefaultModel = "" // not part of the provider's identity
-	if c.p == nil || c.key != s {
-		c.p, c.baseURL = c.factory(s)
-		c.key = s
+	if c.p == nil || c.key != key {
+		p, err := c.factory(cfg, c.settings.keys)
+		if err != nil {
+			return nil, err
+		}
+		c.p, c.key = p, key
 	}
-	return c.p, c.baseURL
+	return c.p, nil
+}
+
+// baseURLOf is the address a provider talks to, when it says.
+func baseURLOf(p llm.Provider) string {
+	if b, ok := p.(interface{ BaseURL() string }); ok {
+		return b.BaseURL()
+	}
+	return ""
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -3,14 +3,17 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -91,25 +94,52 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	st, err := store.Open(t.TempDir())
+	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	return newFixtureWith(t, srv, t.TempDir())
+}
+
+// newFixtureWith wires the app, with its database in storeDir, the way the commands do (settings in a config directory, the
+// real gateway) against the scripted model server srv.
+func newFixtureWith(t *testing.T, srv *llmtest.Server, storeDir string) *fixture {
+	t.Helper()
+	st, err := store.Open(storeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
-	rec := newRecorder()
-	factory := func(s Settings) (llm.Provider, string) {
-		url := s.OllamaBaseURL
-		if url == "" {
-			url = srv.URL
-		}
-		p := ollama.New(url)
-		return p, p.BaseURL()
+	dir := t.TempDir()
+	settings := NewSettingsService(config.Open(dir), config.FileSecrets(dir))
+	cfg := config.Default()
+	cfg.Providers[0].BaseURL = srv.URL
+	if _, err := settings.Update(Settings{Config: cfg}); err != nil {
+		t.Fatal(err)
 	}
+	rec := newRecorder()
 	fan := &Fanout{}
 	fan.Add(rec)
-	a := New(st, fan, factory)
+	a := New(st, fan, settings, fastGateway)
 	t.Cleanup(func() { a.Close(); st.Close() })
 	return &fixture{app: a, store: st, rec: rec, fan: fan, model: srv}
+}
+
+// fastGateway is the real gateway with a retry policy that does not make tests wait.
+func fastGateway(cfg config.Config, keys gateway.Keys) (llm.Provider, error) {
+	return gateway.New(cfg, keys, router.WithPolicy(router.Policy{
+		MaxAttempts: 2, MaxRestarts: 2, BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond, Jitter: -1,
+	}))
+}
+
+// setBaseURL points the first provider somewhere else, as a user does in Settings.
+func (f *fixture) setBaseURL(t *testing.T, url string) {
+	t.Helper()
+	set, err := f.app.Settings.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Providers = append([]config.Provider(nil), set.Providers...)
+	set.Providers[0].BaseURL = url
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f *fixture) events(t *testing.T, id string) []store.Event {
@@ -146,7 +176,7 @@ func TestSendStreamsAndRecords(t *testing.T) {
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 
 	evs := f.events(t, info.ID)
-	if got := types(evs); got != "user,assistant,usage" {
+	if got := types(evs); got != "user,assistant,usage,model_call" {
 		t.Fatalf("events = %s", got)
 	}
 	var reply store.AssistantMessage
@@ -249,7 +279,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 
 	evs := f.events(t, info.ID)
-	if got := types(evs); got != "user,assistant,interrupted" {
+	if got := types(evs); got != "user,assistant,model_call,interrupted" {
 		t.Fatalf("events = %s", got)
 	}
 	var reply store.AssistantMessage
@@ -259,7 +289,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 		t.Fatalf("partial reply = %+v", reply)
 	}
 	var why store.Interruption
-	evs[2].Decode(&why)
+	evs[3].Decode(&why)
 	if why.Reason != "user" {
 		t.Fatalf("interruption = %+v", why)
 	}
@@ -278,9 +308,7 @@ func TestServerDownThenRetry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	// Point the settings at a port where nothing listens.
-	if _, err := f.app.Settings.Update(Settings{OllamaBaseURL: "http://127.0.0.1:1"}); err != nil {
-		t.Fatal(err)
-	}
+	f.setBaseURL(t, "http://127.0.0.1:1")
 	st := f.app.Models.Status()
 	if st.Reachable || st.Error == nil || st.Error.Kind != llm.ErrUnreachable || !strings.Contains(st.Error.Hint, "ollama serve") {
 		t.Fatalf("status with server down: %+v", st)
@@ -291,27 +319,27 @@ func TestServerDownThenRetry(t *testing.T) {
 	}
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
-	if got := types(evs); got != "user,error" {
+	if got := types(evs); got != "user,model_call,error" {
 		t.Fatalf("events = %s", got)
 	}
 	var e store.ErrorInfo
-	evs[1].Decode(&e)
+	evs[2].Decode(&e)
 	if e.Kind != string(llm.ErrUnreachable) || !e.Retryable || !strings.Contains(e.Hint, "ollama serve") {
 		t.Fatalf("error event = %+v", e)
 	}
 
 	// The user fixes the URL and retries: the same message is answered, nothing is lost.
-	f.app.Settings.Update(Settings{})
+	f.setBaseURL(t, f.model.URL)
 	if err := f.app.Chat.Retry(info.ID, llmtest.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
-	f.rec.waitFor(t, "retry answer", func() bool { return len(f.events(t, info.ID)) == 4 })
+	f.rec.waitFor(t, "retry answer", func() bool { return len(f.events(t, info.ID)) == 6 })
 	evs = f.events(t, info.ID)
-	if got := types(evs); got != "user,error,assistant,usage" {
+	if got := types(evs); got != "user,model_call,error,assistant,usage,model_call" {
 		t.Fatalf("after retry: %s", got)
 	}
 	var reply store.AssistantMessage
-	evs[2].Decode(&reply)
+	evs[3].Decode(&reply)
 	if reply.Text != llmtest.EchoText("are you there?") {
 		t.Fatalf("retry reply = %q", reply.Text)
 	}
@@ -325,7 +353,7 @@ func TestModelMissing(t *testing.T) {
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
 	var e store.ErrorInfo
-	if len(evs) != 2 || evs[1].Decode(&e) != nil || e.Kind != string(llm.ErrModelNotFound) || !strings.Contains(e.Hint, "ollama pull llama9:70b") {
+	if len(evs) != 3 || evs[2].Decode(&e) != nil || e.Kind != string(llm.ErrModelNotFound) || !strings.Contains(e.Hint, "ollama pull llama9:70b") {
 		t.Fatalf("events %s, error %+v", types(evs), e)
 	}
 }
@@ -338,13 +366,16 @@ func TestServerDiesMidStream(t *testing.T) {
 	f.app.Chat.Send(info.ID, "fragile", llmtest.DemoModelName)
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
-	if got := types(evs); got != "user,assistant,error" {
+	// The router re-ran the call (twice, with the test policy), then gave up: the last partial
+	// reply is kept, then the error.
+	got := types(evs)
+	if !strings.HasPrefix(got, "user,retry,") || !strings.HasSuffix(got, ",assistant,model_call,error") {
 		t.Fatalf("events = %s", got)
 	}
 	var reply store.AssistantMessage
-	evs[1].Decode(&reply)
+	evs[len(evs)-3].Decode(&reply)
 	var e store.ErrorInfo
-	evs[2].Decode(&e)
+	evs[len(evs)-1].Decode(&e)
 	if reply.Text == "" || reply.StopReason != "error" || e.Kind != string(llm.ErrServer) {
 		t.Fatalf("reply %+v, error %+v", reply, e)
 	}
@@ -360,7 +391,9 @@ func TestModelStatus(t *testing.T) {
 	if st.Models[0].ContextWindow != 8192 || !st.Models[0].Has(llm.CapTools) {
 		t.Fatalf("model info = %+v", st.Models[0])
 	}
-	f.app.Settings.Update(Settings{DefaultModel: "gone:1b"})
+	set, _ := f.app.Settings.Get()
+	set.Models.Main = "gone:1b"
+	f.app.Settings.Update(set)
 	st = f.app.Models.Status()
 	if st.Error == nil || st.Error.Kind != llm.ErrModelNotFound || st.DefaultModel != llmtest.DemoModelName {
 		t.Fatalf("status with a missing default = %+v", st)
@@ -372,24 +405,76 @@ func TestModelStatus(t *testing.T) {
 	}
 }
 
-func TestSettingsValidation(t *testing.T) {
+func TestSettingsValidationAndKeys(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	for _, bad := range []Settings{
-		{OllamaBaseURL: "localhost:11434"},
-		{OllamaBaseURL: "ftp://x"},
-		{ContextWindowCap: 100},
+	good, _ := f.app.Settings.Get()
+	for _, bad := range []func(*Settings){
+		func(s *Settings) { s.Providers[0].BaseURL = "localhost:11434" },
+		func(s *Settings) { s.Providers[0].Type = "ftp" },
+		func(s *Settings) { s.ContextWindowCap = 100 },
+		func(s *Settings) { s.Providers = nil },
 	} {
-		if _, err := f.app.Settings.Update(bad); err == nil {
-			t.Errorf("Update(%+v) accepted", bad)
+		s := good
+		s.Providers = append([]config.Provider(nil), good.Providers...)
+		bad(&s)
+		if _, err := f.app.Settings.Update(s); err == nil {
+			t.Errorf("Update(%+v) accepted", s.Config)
 		}
 	}
-	got, err := f.app.Settings.Update(Settings{OllamaBaseURL: " http://10.0.0.2:11434/ ", DefaultModel: "m"})
-	if err != nil || got.OllamaBaseURL != "http://10.0.0.2:11434" {
+	s := good
+	s.Providers = append(s.Providers, config.Provider{Name: "remote", Type: "openai", BaseURL: " http://10.0.0.2:8000/v1/ "})
+	got, err := f.app.Settings.Update(s)
+	if err != nil || got.Providers[1].BaseURL != "http://10.0.0.2:8000/v1" || got.ConfigPath == "" {
 		t.Fatalf("Update = %+v, %v", got, err)
 	}
-	if again, _ := f.app.Settings.Get(); again != got {
-		t.Fatalf("Get = %+v, want %+v", again, got)
+	got, err = f.app.Settings.SetAPIKeys("remote", []string{"sk-secret-1", "sk-secret-2"})
+	if err != nil || got.APIKeys["remote"] != 2 {
+		t.Fatalf("SetAPIKeys = %+v, %v", got.APIKeys, err)
+	}
+	// The keys are never sent back to the UI, nor written into config.json.
+	if b := mustJSON(got); strings.Contains(string(b), "sk-secret") {
+		t.Fatalf("settings leak a key: %s", b)
+	}
+	if b, _ := os.ReadFile(got.ConfigPath); strings.Contains(string(b), "sk-secret") {
+		t.Fatal("config.json holds a key")
+	}
+	if _, err := f.app.Settings.SetAPIKeys("nobody", []string{"k"}); err == nil {
+		t.Fatal("keys for an unknown provider accepted")
+	}
+}
+
+func TestRetriedReplyIsNotDuplicated(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	// The first attempt dies after three pieces; the router re-runs the call.
+	srv.OnUser("flaky").Times(1).Reply(llmtest.Reply{Text: "alpha beta gamma delta epsilon", DieAfter: 3})
+	srv.OnUser("flaky").Reply(llmtest.Reply{Text: "alpha beta gamma delta epsilon"})
+	f := newFixtureWith(t, srv, t.TempDir())
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "flaky", llmtest.DemoModelName)
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+	evs := f.events(t, info.ID)
+	if got := types(evs); got != "user,retry,assistant,usage,model_call" {
+		t.Fatalf("events = %s", got)
+	}
+	var reply store.AssistantMessage
+	evs[2].Decode(&reply)
+	if reply.Text != "alpha beta gamma delta epsilon" {
+		t.Fatalf("reply = %q", reply.Text)
+	}
+	// What the UI was shown after its last reset is exactly the reply.
+	var shown strings.Builder
+	for _, m := range f.rec.sessionMsgs(info.ID) {
+		switch m.Kind {
+		case "reset":
+			shown.Reset()
+		case "delta":
+			shown.WriteString(m.Text)
+		}
+	}
+	if shown.String() != reply.Text {
+		t.Fatalf("UI shows %q", shown.String())
 	}
 }
 

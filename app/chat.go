@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -26,6 +27,10 @@ type ChatService struct {
 	mu      sync.Mutex
 	running map[string]*turn
 	wg      sync.WaitGroup
+
+	// augment, when set, rewrites the request of a turn before it is sent (the paper reader
+	// puts the retrieved passages in). It may append events to the session.
+	augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
 }
 
 type turn struct {
@@ -117,7 +122,7 @@ func (c *ChatService) start(sessionID, model string) error {
 	}
 	if model == "" {
 		set, _ := c.settings.Get()
-		model = set.DefaultModel
+		model = set.Models.Main
 	}
 	if model == "" {
 		return errors.New("no model is selected: pick one in the model picker")
@@ -140,11 +145,28 @@ func (c *ChatService) start(sessionID, model string) error {
 	c.wg.Add(1)
 	c.mu.Unlock()
 
-	set, _ := c.settings.Get()
-	provider, _ := c.providers.get(set)
+	provider, err := c.providers.get()
+	if err != nil {
+		c.mu.Lock()
+		delete(c.running, sessionID)
+		c.wg.Done()
+		c.mu.Unlock()
+		cancel(nil)
+		return err
+	}
 	req := llm.Request{
 		Model:    model,
 		Messages: append([]llm.Message{{Role: llm.RoleSystem, Content: assets.Prompt("chat")}}, msgs...),
+	}
+	if c.augment != nil {
+		if req.Messages, err = c.augment(sessionID, model, req.Messages); err != nil {
+			c.mu.Lock()
+			delete(c.running, sessionID)
+			c.wg.Done()
+			c.mu.Unlock()
+			cancel(nil)
+			return err
+		}
 	}
 	go func() {
 		defer c.wg.Done()
@@ -166,10 +188,12 @@ func (c *ChatService) stream(ctx context.Context, sessionID string, p llm.Provid
 	co := newCoalescer(DeltaInterval, func(text, reasoning string) {
 		c.emit.Emit(topic, SessionMessage{Kind: "delta", Text: text, Reasoning: reasoning})
 	})
-	reply := store.AssistantMessage{Model: req.Model, Provider: p.Name()}
+	reply := store.AssistantMessage{Model: req.Model, Provider: providerOf(p, req.Model)}
 	var text, reasoning strings.Builder
 	var usage *llm.Usage
 	var failure error
+	var report *router.CallReport
+	ctx = router.ReportTo(ctx, func(r router.CallReport) { report = &r })
 	for ev, err := range p.Stream(ctx, req) {
 		if err != nil {
 			failure = err
@@ -188,6 +212,17 @@ func (c *ChatService) stream(ctx context.Context, sessionID string, p llm.Provid
 			usage = ev.Usage
 		case llm.EventDone:
 			reply.StopReason = ev.StopReason
+		case llm.EventRetry:
+			// The router re-runs the call: what streamed so far is void, on screen too.
+			co.discard()
+			text.Reset()
+			reasoning.Reset()
+			reply.ToolCalls, usage = nil, nil
+			c.emit.Emit(topic, SessionMessage{Kind: "reset", Text: ev.Text})
+			c.append(sessionID, store.EventRetry, store.Retry{Reason: ev.Text})
+		case llm.EventFallback:
+			reply.Model = ev.Text
+			c.append(sessionID, store.EventFallback, store.Fallback{Model: ev.Text})
 		}
 	}
 	co.close()
@@ -214,11 +249,14 @@ func (c *ChatService) stream(ctx context.Context, sessionID string, p llm.Provid
 		}
 		c.append(sessionID, store.EventUsage, u)
 	}
+	if report != nil {
+		c.append(sessionID, store.EventModelCall, report)
+	}
 	switch {
 	case interrupted:
 		c.append(sessionID, store.EventInterrupted, store.Interruption{Reason: cause.Error()})
 	case failure != nil:
-		e := asLLMError(failure, p.Name())
+		e := asLLMError(failure, reply.Provider)
 		c.append(sessionID, store.EventError, store.ErrorInfo{
 			Kind: string(e.Kind), Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
 			Model: req.Model, Retryable: e.Kind != llm.ErrBadRequest,
@@ -284,4 +322,12 @@ func Messages(events []store.Event) []llm.Message {
 		}
 	}
 	return msgs[:lastUser+1]
+}
+
+// providerOf names the configured provider that serves model.
+func providerOf(p llm.Provider, model string) string {
+	if g, ok := p.(interface{ ProviderOf(string) string }); ok {
+		return g.ProviderOf(model)
+	}
+	return p.Name()
 }

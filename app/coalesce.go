@@ -56,6 +56,14 @@ func (c *coalescer) drain() {
 	}
 }
 
+// discard drops what has not been flushed yet.
+func (c *coalescer) discard() {
+	c.mu.Lock()
+	c.text.Reset()
+	c.reasoning.Reset()
+	c.mu.Unlock()
+}
+
 // close stops the ticker and flushes what is left.
 func (c *coalescer) close() {
 	close(c.stop)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
@@ -25,34 +26,51 @@ type ModelService struct {
 	emit      Emitter
 }
 
-// Status asks the provider for its models. It never fails: a problem is described in Error.
+// Status asks the providers for their models. It never fails: a problem is described in
+// Error (the connection banner shows it with its hint).
 func (m *ModelService) Status() ModelStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	set, _ := m.settings.Get()
-	p, baseURL := m.providers.get(set)
-	st := ModelStatus{Provider: p.Name(), BaseURL: baseURL, DefaultModel: set.DefaultModel, Models: []llm.ModelInfo{}}
+	st := ModelStatus{Models: []llm.ModelInfo{}}
+	set, err := m.settings.Get()
+	if err != nil {
+		st.Error = &llm.Error{Kind: llm.ErrBadRequest, Message: err.Error(), Hint: "Fix the settings file, or delete it to start from the defaults."}
+		m.emit.Emit(TopicModels, st)
+		return st
+	}
+	first := set.Providers[0]
+	st.Provider, st.DefaultModel = first.Name, set.Models.Main
+	p, err := m.providers.get()
+	if err != nil {
+		st.Error = asLLMError(err, first.Name)
+		m.emit.Emit(TopicModels, st)
+		return st
+	}
+	st.BaseURL = baseURLOf(p)
 	models, err := p.Models(ctx)
+	st.Models = append(st.Models, models...)
 	switch {
 	case err != nil:
-		st.Error = asLLMError(err, p.Name())
-		st.Reachable = st.Error.Kind != llm.ErrUnreachable
+		st.Error = asLLMError(err, first.Name)
+		st.Reachable = len(models) > 0 || st.Error.Kind != llm.ErrUnreachable
 	case len(models) == 0:
 		st.Reachable = true
-		st.Error = &llm.Error{Kind: llm.ErrNoModels, Provider: p.Name(),
+		st.Error = &llm.Error{Kind: llm.ErrNoModels, Provider: first.Name,
 			Message: "Ollama is running but has no models installed.",
 			Hint:    "Install one with `ollama pull qwen3:8b` (or any model), then refresh."}
 	default:
 		st.Reachable = true
-		st.Models = models
-		if st.DefaultModel == "" || !hasModel(models, st.DefaultModel) {
-			if st.DefaultModel != "" {
-				st.Error = &llm.Error{Kind: llm.ErrModelNotFound, Provider: p.Name(),
-					Message: "The default model " + st.DefaultModel + " is not installed.",
-					Hint:    "Run `ollama pull " + st.DefaultModel + "`, or pick another model."}
+	}
+	if len(models) > 0 && !hasModel(models, st.DefaultModel) {
+		if st.DefaultModel != "" && st.Error == nil {
+			hint := "Pick another model, or change the main model in Settings."
+			if prov, name := set.Resolve(st.DefaultModel); prov.Type == config.TypeOllama {
+				hint = "Run `ollama pull " + name + "`, or pick another model."
 			}
-			st.DefaultModel = models[0].Name
+			st.Error = &llm.Error{Kind: llm.ErrModelNotFound, Provider: first.Name,
+				Message: "The main model " + st.DefaultModel + " is not available.", Hint: hint}
 		}
+		st.DefaultModel = models[0].Name
 	}
 	m.emit.Emit(TopicModels, st)
 	return st

@@ -31,6 +31,7 @@ func NewToken() string {
 // an Emitter: events it is given go to every connected browser.
 type Server struct {
 	services map[string]any
+	papers   http.Handler
 	static   http.Handler
 	token    string
 
@@ -45,6 +46,7 @@ const tokenCookie = "tofu_token"
 func NewServer(a *App, static fs.FS, token string) *Server {
 	return &Server{
 		services: a.Services(),
+		papers:   a.Papers.Handler(),
 		static:   http.FileServerFS(static),
 		token:    token,
 		clients:  map[chan []byte]struct{}{},
@@ -67,6 +69,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/call/"))
 	case r.URL.Path == "/api/events":
 		s.events(w, r)
+	case strings.HasPrefix(r.URL.Path, "/api/paper/"):
+		s.papers.ServeHTTP(w, r)
 	case strings.HasPrefix(r.URL.Path, "/api/"):
 		http.NotFound(w, r)
 	default:
@@ -133,8 +137,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	for _, v := range out {
 		if v.Type() == reflect.TypeFor[error]() {
 			if !v.IsNil() {
-				err := v.Interface().(error)
-				writeJSON(w, statusOf(err), map[string]string{"error": err.Error()})
+				writeError(w, v.Interface().(error))
 				return
 			}
 			continue

@@ -2,69 +2,102 @@ package app
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
 	"sync"
 
-	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/config"
 )
 
-// Settings are the user's choices, stored in the database.
+// Settings is what the Settings view shows and edits: the configuration file's contents,
+// plus where it lives and how many API keys each provider has (never the keys).
 type Settings struct {
-	OllamaBaseURL    string `json:"ollama_base_url"`    // empty: OLLAMA_HOST, else http://127.0.0.1:11434
-	DefaultModel     string `json:"default_model"`      // preselected in the model picker
-	ContextWindowCap int    `json:"context_window_cap"` // upper bound of num_ctx; 0 = default
+	config.Config
+	APIKeys    map[string]int `json:"api_keys"`    // provider name → number of stored keys
+	ConfigPath string         `json:"config_path"` // $XDG_CONFIG_HOME/tofu/config.json
+	KeysStore  string         `json:"keys_store"`  // "keyring" or the 0600 file keeping the keys
 }
-
-const settingsKey = "settings"
 
 // SettingsService reads and changes Settings.
 type SettingsService struct {
-	store    *store.Store
+	file    *config.File
+	secrets *config.Secrets
+
 	mu       sync.Mutex
-	onChange []func(Settings)
+	gen      int // bumped by every change, so providers are rebuilt
+	onChange []func()
 }
 
-// NewSettingsService returns a SettingsService on st.
-func NewSettingsService(st *store.Store) *SettingsService {
-	return &SettingsService{store: st}
+// NewSettingsService serves the settings kept in file and secrets.
+func NewSettingsService(file *config.File, secrets *config.Secrets) *SettingsService {
+	return &SettingsService{file: file, secrets: secrets}
 }
 
 // Get returns the current settings.
 func (s *SettingsService) Get() (Settings, error) {
-	var v Settings
-	if _, err := s.store.GetJSON(settingsKey, &v); err != nil {
+	c, err := s.file.Load()
+	if err != nil {
 		return Settings{}, err
 	}
-	return v, nil
+	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend()}
+	for _, p := range c.Providers {
+		keys, err := s.secrets.Keys(p.Name)
+		if err != nil {
+			return Settings{}, err
+		}
+		out.APIKeys[p.Name] = len(keys)
+	}
+	return out, nil
 }
 
-// Update validates and stores new settings.
+// Update validates and saves the configuration part of v.
 func (s *SettingsService) Update(v Settings) (Settings, error) {
-	v.OllamaBaseURL = strings.TrimRight(strings.TrimSpace(v.OllamaBaseURL), "/")
-	v.DefaultModel = strings.TrimSpace(v.DefaultModel)
-	if v.OllamaBaseURL != "" {
-		u, err := url.Parse(v.OllamaBaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return Settings{}, fmt.Errorf("the Ollama base URL %q is not an http(s) URL such as http://127.0.0.1:11434", v.OllamaBaseURL)
-		}
+	if _, err := s.file.Save(v.Config); err != nil {
+		return Settings{}, err
 	}
-	if v.ContextWindowCap < 0 || (v.ContextWindowCap > 0 && v.ContextWindowCap < 2048) {
-		return Settings{}, fmt.Errorf("the context window cap must be 0 (default) or at least 2048 tokens, not %d", v.ContextWindowCap)
+	s.changed()
+	return s.Get()
+}
+
+// SetAPIKeys replaces the API keys of a configured provider (several rotate on rate limits);
+// an empty list removes them.
+func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, error) {
+	c, err := s.file.Load()
+	if err != nil {
+		return Settings{}, err
 	}
+	if _, ok := c.Provider(provider); !ok {
+		return Settings{}, fmt.Errorf("no provider named %q is configured", provider)
+	}
+	if err := s.secrets.SetKeys(provider, keys); err != nil {
+		return Settings{}, err
+	}
+	s.changed()
+	return s.Get()
+}
+
+// keys returns a provider's API keys for the gateway.
+func (s *SettingsService) keys(provider string) []string {
+	k, _ := s.secrets.Keys(provider)
+	return k
+}
+
+func (s *SettingsService) changed() {
+	s.mu.Lock()
+	s.gen++
+	fns := append([]func(){}, s.onChange...)
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+func (s *SettingsService) generation() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.store.PutJSON(settingsKey, v); err != nil {
-		return Settings{}, err
-	}
-	for _, fn := range s.onChange {
-		fn(v)
-	}
-	return v, nil
+	return s.gen
 }
 
-// onUpdate registers fn to run after every successful Update.
-func (s *SettingsService) onUpdate(fn func(Settings)) {
+// onUpdate registers fn to run after every successful change.
+func (s *SettingsService) onUpdate(fn func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onChange = append(s.onChange, fn)

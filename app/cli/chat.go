@@ -7,7 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -79,14 +81,18 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 		sessionID = info.ID
 	}
 	term := &terminalEmitter{session: sessionID, out: out, ended: make(chan struct{})}
-	factory := providers
+	var factory app.ProviderFactory
 	if o.BaseURL != "" {
-		factory = func(s app.Settings) (llm.Provider, string) {
-			s.OllamaBaseURL = o.BaseURL
-			return providers(s)
+		factory = func(cfg config.Config, keys gateway.Keys) (llm.Provider, error) {
+			cfg.Providers = append([]config.Provider(nil), cfg.Providers...)
+			cfg.Providers[0].BaseURL = o.BaseURL
+			return app.GatewayFactory(cfg, keys)
 		}
 	}
-	a := app.New(st, term, factory)
+	a, err := newApp(st, term, factory)
+	if err != nil {
+		return err
+	}
 	defer a.Close()
 
 	model := o.Model

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -75,12 +75,23 @@ func openStore() (*store.Store, error) {
 	return st, err
 }
 
-// providers builds the model provider from the settings; the only one today is Ollama.
-func providers(s app.Settings) (llm.Provider, string) {
-	var opts []ollama.Option
-	if s.ContextWindowCap > 0 {
-		opts = append(opts, ollama.WithContextCap(s.ContextWindowCap))
+// openSettings opens the settings in the config directory ($XDG_CONFIG_HOME/tofu).
+func openSettings() (*app.SettingsService, error) {
+	dir, err := config.Dir()
+	if err != nil {
+		return nil, err
 	}
-	p := ollama.New(s.OllamaBaseURL, opts...)
-	return p, p.BaseURL()
+	return app.NewSettingsService(config.Open(dir), config.OpenSecrets(dir)), nil
+}
+
+// newApp wires the services the way every command does.
+func newApp(st *store.Store, emit app.Emitter, factory app.ProviderFactory) (*app.App, error) {
+	settings, err := openSettings()
+	if err != nil {
+		return nil, err
+	}
+	if factory == nil {
+		factory = app.GatewayFactory
+	}
+	return app.New(st, emit, settings, factory), nil
 }

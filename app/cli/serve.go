@@ -47,7 +47,10 @@ func Serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 		return fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
 	}
 	fan := &app.Fanout{}
-	a := app.New(st, fan, providers)
+	a, err := newApp(st, fan, nil)
+	if err != nil {
+		return err
+	}
 	defer a.Close()
 	token := app.NewToken()
 	srv := app.NewServer(a, frontend, token)

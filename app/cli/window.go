@@ -11,7 +11,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/assets"
 )
 
@@ -44,7 +43,10 @@ func runWindow(frontend fs.FS) error {
 	}
 	defer st.Close()
 	emit := &wailsEmitter{}
-	a := app.New(st, emit, providers)
+	a, err := newApp(st, emit, nil)
+	if err != nil {
+		return err
+	}
 	defer a.Close()
 	return wails.Run(&options.App{
 		Title:            "Tofu",
@@ -53,13 +55,18 @@ func runWindow(frontend fs.FS) error {
 		MinWidth:         720,
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
-		AssetServer:      &assetserver.Options{Assets: frontend},
-		OnStartup:        emit.start,
-		OnShutdown:       func(context.Context) { a.Close() },
-		Bind:             []any{a.Sessions, a.Chat, a.Models, a.Settings},
+		// The paper routes (the PDF for pdf.js, exports) are the same handler as `tofu serve`'s.
+		AssetServer: &assetserver.Options{Assets: frontend, Handler: a.Papers.Handler()},
+		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
+		OnStartup:   emit.start,
+		OnShutdown:  func(context.Context) { a.Close() },
+		Bind:        []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers},
 		Linux: &linux.Options{
 			Icon:        assets.Icon(),
 			ProgramName: "tofu",
+			// On demand: accelerated compositing only when the page asks for it, which a chat
+			// page rarely does; "always" costs a GPU-backed surface (and memory) for nothing.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
 		},
 	})
 }

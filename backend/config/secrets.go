@@ -35,6 +35,11 @@ func OpenSecrets(dir string) *Secrets {
 	return s
 }
 
+// FileSecrets keeps keys in dir/secrets.json only, never the keyring (tests, portable setups).
+func FileSecrets(dir string) *Secrets {
+	return &Secrets{file: filepath.Join(dir, "secrets.json")}
+}
+
 // Backend says where keys are kept: "keyring" or the file's path.
 func (s *Secrets) Backend() string {
 	if s.keyring {

@@ -18,7 +18,21 @@ const (
 	EventUsage       EventType = "usage"       // llm.Usage
 	EventError       EventType = "error"       // ErrorInfo
 	EventInterrupted EventType = "interrupted" // Interruption
+	EventRetry       EventType = "retry"       // Retry: the streamed reply so far was discarded
+	EventFallback    EventType = "fallback"    // Fallback: another model took the call
+	EventModelCall   EventType = "model_call"  // the router's report of one model call
 )
+
+// Retry records that a model call was re-run after its stream broke; the text streamed
+// before it is void (the final assistant event holds only the successful attempt).
+type Retry struct {
+	Reason string `json:"reason"`
+}
+
+// Fallback records that the chosen model kept failing and another one answered.
+type Fallback struct {
+	Model string `json:"model"`
+}
 
 // Event is one entry of a session's append-only log.
 type Event struct {
@@ -67,4 +81,25 @@ type ErrorInfo struct {
 // Interruption records that a turn stopped before the model ended it.
 type Interruption struct {
 	Reason string `json:"reason"` // "user" (stop button), "shutdown"
+}
+
+// EventRetrieval records the passages retrieved for a turn and put into its request, so what
+// the model was shown is part of the log (see docs/EVENTS.md).
+const EventRetrieval EventType = "retrieval" // Retrieval
+
+// Retrieval is the context a paper session's turn was given.
+type Retrieval struct {
+	Paper  string           `json:"paper"`
+	Query  string           `json:"query"`
+	Method string           `json:"method"` // "bm25" (Q&A), "full_text" (report), "first_chunks" (no term matched)
+	Chunks []RetrievedChunk `json:"chunks"`
+	Words  int              `json:"words"` // words of paper text put into the request
+}
+
+// RetrievedChunk names one passage of a Retrieval.
+type RetrievedChunk struct {
+	ID      int     `json:"id"`
+	Pages   []int   `json:"pages"`
+	Section string  `json:"section,omitempty"`
+	Score   float64 `json:"score,omitempty"`
 }

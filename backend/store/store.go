@@ -36,6 +36,10 @@ type SessionInfo struct {
 	Updated time.Time `json:"updated"` // time of the last event (or rename)
 	Model   string    `json:"model,omitempty"`
 	Events  uint64    `json:"events"` // number of events, also the last seq
+	// Paper links the session to a paper of the library (its Q&A or report); Purpose says
+	// which ("qa", "report"). Empty for ordinary conversations.
+	Paper   string `json:"paper,omitempty"`
+	Purpose string `json:"purpose,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

@@ -43,9 +43,13 @@ class AppState {
   private unsubs: (() => void)[] = []
   private unsubSession: (() => void) | null = null
   private loadToken = 0
-  private buffer = new DeltaBuffer((d) => {
-    this.transcript = apply(this.transcript, { kind: 'delta', ...d })
-  })
+  private buffer = new DeltaBuffer(
+    (d) => {
+      this.transcript = apply(this.transcript, { kind: 'delta', ...d })
+    },
+    undefined,
+    Number(import.meta.env.VITE_TOFU_DELTA_MS ?? 0),
+  )
 
   async start() {
     this.connection = 'connecting'

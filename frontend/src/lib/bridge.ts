@@ -1,6 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
-import type { Event, ModelStatus, SessionInfo, Settings } from './types'
+import type { Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -244,6 +244,23 @@ export const api = {
   settings: {
     get: () => call<Settings>('SettingsService', 'Get'),
     update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
+  },
+  papers: {
+    list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],
+    /** data is the PDF as base64 (Go's []byte in JSON). */
+    import: (name: string, data: string, password = '') =>
+      password
+        ? call<PaperInfo>('PaperService', 'ImportWithPassword', name, data, password)
+        : call<PaperInfo>('PaperService', 'Import', name, data),
+    open: (id: string) => call<PaperView>('PaperService', 'Open', id),
+    delete: (id: string) => call<void>('PaperService', 'Delete', id),
+    ask: (id: string, question: string, model: string) => call<string>('PaperService', 'Ask', id, question, model),
+    report: (id: string, model: string) => call<string>('PaperService', 'Report', id, model),
+    reportMarkdown: (id: string) => call<string>('PaperService', 'ReportMarkdown', id),
+    translate: (id: string, lang: string, model: string) => call<void>('PaperService', 'Translate', id, lang, model),
+    stopTranslate: (id: string) => call<void>('PaperService', 'StopTranslate', id),
+    translation: (id: string, lang: string) => call<Translation>('PaperService', 'Translation', id, lang),
+    translationMarkdown: (id: string, lang: string) => call<string>('PaperService', 'TranslationMarkdown', id, lang),
   },
 }
 

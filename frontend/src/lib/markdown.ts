@@ -41,18 +41,35 @@ function highlight(code: string, lang: string): string {
   return escapeHtml(code)
 }
 
+// While a reply streams, the fence at its end is usually still open and grows every frame:
+// highlighting it each time would be quadratic, so it is shown escaped until it closes.
+let deferOpenFence = false
+
+/** Whether a fenced code token's raw text has no closing fence yet (indented code: false). */
+export function isOpenFence(raw: string): boolean {
+  const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)
+  if (!open) return false
+  const body = raw.replace(/\n+$/, '')
+  const nl = body.indexOf('\n')
+  if (nl < 0) return true
+  const last = body.slice(body.lastIndexOf('\n') + 1)
+  const fence = open[1]!
+  const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(last)
+  return !(close && close[1]![0] === fence[0] && close[1]!.length >= fence.length)
+}
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
   renderer: {
-    code({ text, lang }: Tokens.Code): string {
+    code({ text, lang, raw }: Tokens.Code): string {
       const name = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase().replace(/[^\w+#-]/g, '') ?? ''
       const known = name && hljs.getLanguage(name) ? name : ''
       const label = name ? `<span class="code-lang">${escapeHtml(name)}</span>` : '<span class="code-lang"></span>'
       return (
         `<div class="codeblock"><div class="codebar">${label}` +
         `<button type="button" class="code-copy" data-copy-code>Copy</button></div>` +
-        `<pre><code class="hljs${known ? ` language-${known}` : ''}">${highlight(text.replace(/\n$/, ''), known)}</code></pre></div>`
+        `<pre><code class="hljs${known ? ` language-${known}` : ''}">${highlight(text.replace(/\n$/, ''), deferOpenFence && isOpenFence(raw) ? '' : known)}</code></pre></div>`
       )
     },
     // Images would load from wherever the model points: show them as links instead.
@@ -94,4 +111,135 @@ export function renderMarkdown(src: string): string {
   ensureHooks()
   const html = marked.parse(src ?? '', { async: false }) as string
   return DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string
+}
+
+// Finished blocks, by their Markdown source. The HTML of a block is a pure function of its
+// source, so the same block met again (the final message, a reload) costs nothing.
+const blockCache = new Map<string, string>()
+const BLOCK_CACHE_SIZE = 2000
+
+/** renderMarkdown with a bounded cache: for complete top-level blocks. */
+export function renderBlock(src: string): string {
+  let html = blockCache.get(src)
+  if (html !== undefined) {
+    blockCache.delete(src) // most recently used goes last
+  } else {
+    html = renderMarkdown(src)
+    if (blockCache.size >= BLOCK_CACHE_SIZE) blockCache.delete(blockCache.keys().next().value!)
+  }
+  blockCache.set(src, html)
+  return html
+}
+
+export function clearBlockCache() {
+  blockCache.clear()
+}
+
+/** Renders the in-progress end of a streamed reply (not cached: it changes every frame). */
+function renderTail(src: string): string {
+  deferOpenFence = true
+  try {
+    return renderMarkdown(src)
+  } finally {
+    deferOpenFence = false
+  }
+}
+
+/** One piece of a rendered message: sanitized HTML, and a key that stays with it. */
+export type Block = { key: string; html: string }
+
+const blankLineAtEnd = /\n[ \t]*\n[ \t\n]*$/
+
+/**
+ * Renders a reply while it streams, at a cost proportional to the new text: the Markdown is cut
+ * into top-level blocks (marked's lexer), blocks that can no longer change are rendered once and
+ * kept (with their key, so their DOM nodes stay), and only the rest is rendered again each
+ * update. Every piece goes through DOMPurify.
+ *
+ * A block is finished when two more blocks follow it (the lines that ended it are complete,
+ * appending text only changes the last block), or when a block follows it after a blank line:
+ * a blank line ends paragraphs, headings, tables, block quotes and HTML blocks of the
+ * blank-line kind, and a closed fence is final. An open fence or an unclosed `<script>`/`<pre>`
+ * block runs to the end of the text, so nothing follows it. Lists and indented code can go on
+ * after a blank line: the first line of the next block must be complete and not part of them.
+ *
+ * The final update (`streaming` false) returns blocks whose HTML joined equals
+ * renderMarkdown(src), or else renderMarkdown(src) as a single block (Markdown where blocks
+ * interact: a link reference defined further down, raw HTML left open across blocks).
+ */
+export class IncrementalMarkdown {
+  /** Finished blocks cover src[0, stableEnd) of the text they were cut from. */
+  private stable = ''
+  private finished: Block[] = []
+  private next = 0
+
+  constructor(private readonly render: (src: string) => string = renderBlock) {}
+
+  update(text: string, streaming: boolean): Block[] {
+    const src = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text
+    if (!src.startsWith(this.stable)) this.reset()
+    if (!streaming && this.finished.length === 0) {
+      // Nothing streamed here (a stored message): one plain render.
+      return src ? [{ key: `all${this.next++}`, html: renderMarkdown(src) }] : []
+    }
+    this.advance(src, streaming)
+    const rest = src.slice(this.stable.length)
+    if (streaming) {
+      return rest ? [...this.finished, { key: 'tail', html: renderTail(rest) }] : [...this.finished]
+    }
+    // Final: the rest is finished too, and the whole must match a one-shot render.
+    const blocks = [...this.finished]
+    const full = renderMarkdown(src)
+    if (blocks.map((b) => b.html).join('') === full) return blocks
+    this.reset()
+    return [{ key: `all${this.next++}`, html: full }]
+  }
+
+  private reset() {
+    this.stable = ''
+    this.finished = []
+  }
+
+  /** Moves finished blocks out of the part of src after `stable` (all of it when final). */
+  private advance(src: string, streaming: boolean) {
+    const start = this.stable.length
+    const tail = src.slice(start)
+    if (!tail) return
+    const tokens = marked.lexer(tail)
+    // Top-level tokens: a block is a non-space token with the space tokens that follow it
+    // (leading space goes with the first).
+    const groups: { type: string; from: number; to: number; firstLineDone: boolean }[] = []
+    let pos = 0
+    for (const t of tokens) {
+      const from = pos
+      pos += t.raw.length
+      if (t.type === 'space' && groups.length > 0) groups[groups.length - 1]!.to = pos
+      else if (t.type === 'space') groups.push({ type: 'space', from, to: pos, firstLineDone: true })
+      else if (groups.length === 1 && groups[0]!.type === 'space') Object.assign(groups[0]!, { type: t.type, to: pos, firstLineDone: tail.indexOf('\n', from) >= 0 })
+      else groups.push({ type: t.type, from, to: pos, firstLineDone: tail.indexOf('\n', from) >= 0 })
+    }
+    // The tokens' raw text must cover the source exactly, or block offsets would be wrong.
+    if (pos !== tail.length) return
+    let done = 0
+    if (!streaming) done = groups.length
+    else {
+      while (done + 1 < groups.length) {
+        const g = groups[done]!
+        const following = groups[done + 1]!
+        // Two blocks follow: the lines that ended this one are complete and cannot change.
+        const settled = done + 2 < groups.length
+        const blank = blankLineAtEnd.test(tail.slice(g.from, g.to))
+        if (!settled && !(blank && (following.firstLineDone || (g.type !== 'list' && g.type !== 'code')))) break
+        done++
+      }
+    }
+    let end = 0
+    for (let i = 0; i < done; i++) {
+      const g = groups[i]!
+      const blockSrc = tail.slice(g.from, g.to)
+      this.finished.push({ key: `b${this.next++}`, html: this.render(blockSrc) })
+      end = g.to
+    }
+    if (end > 0) this.stable = src.slice(0, start + end)
+  }
 }

@@ -7,6 +7,8 @@ export type SessionInfo = {
   updated: string
   model?: string
   events: number
+  paper?: string
+  purpose?: 'qa' | 'report'
 }
 
 export type EventType = 'user' | 'assistant' | 'usage' | 'error' | 'interrupted'
@@ -82,3 +84,40 @@ export type SessionMessage =
   | { kind: 'event'; event: Event }
   | { kind: 'delta'; text?: string; reasoning?: string }
   | { kind: 'stream'; state: 'started' | 'ended' }
+
+export type PaperInfo = {
+  id: string
+  name: string
+  title: string
+  authors?: string[]
+  year?: number
+  pages: number
+  size: number
+  words: number
+  chunks: number
+  repaired?: boolean
+  added: string
+  opened?: string
+  qa?: string
+  report?: string
+  translations?: string[]
+}
+
+export type BBox = { x0: number; y0: number; x1: number; y1: number }
+export type Chunk = { id: number; section?: string; pages: number[]; text: string; words: number; boxes?: { page: number; bbox: BBox }[] }
+export type Section = { title: string; level: number; page: number; kind?: string }
+
+export type PaperView = { info: PaperInfo; pdf_url: string; sections: Section[] | null; chunks: Chunk[] | null; report?: string }
+
+/** Payload of a `retrieval` event (docs/EVENTS.md). */
+export type Retrieval = {
+  paper: string
+  query: string
+  method: 'bm25' | 'full_text' | 'first_chunks'
+  chunks: { id: number; pages: number[]; section?: string; score?: number }[]
+  words: number
+}
+
+export type TranslationItem = { page: number; kind: string; source: string; text?: string; skipped?: boolean }
+export type Translation = { lang: string; model: string; done: boolean; items: TranslationItem[] }
+export type TranslationProgress = { kind: 'translation'; lang: string; done: number; total: number; state: 'running' | 'done' | 'stopped' | 'error'; error?: string }

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// TestReaderEndToEnd drives the paper reader in headless Chromium (frontend/e2e/reader.e2e.mjs)
+// against `tofu serve` and a scripted model that answers with a citation of the first page
+// retrieval gave it. Like TestEndToEnd it runs when TOFU_E2E=1; the PDF is $TOFU_E2E_PDF or the
+// ICML paper of the shared evaluation set.
+func TestReaderEndToEnd(t *testing.T) {
+	if os.Getenv("TOFU_E2E") == "" {
+		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
+	}
+	root, _ := filepath.Abs("../..")
+	dist := filepath.Join(root, "frontend", "dist")
+	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
+		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
+	}
+	pdf := os.Getenv("TOFU_E2E_PDF")
+	if pdf == "" {
+		pdf = findPaper(root, "icml2024_altmeyer_agi_claims")
+	}
+	if pdf == "" {
+		t.Skip("no PDF: set TOFU_E2E_PDF or TOFU_DATA")
+	}
+
+	model := llmtest.New(t, llmtest.DemoModel())
+	pages := regexp.MustCompile(`<passage id=\d+ pages="pp?\. (\d+)`)
+	model.On(func(req llm.Request) bool { return strings.Contains(llmtest.LastUser(req), "<passage") }).
+		ReplyFunc(func(req llm.Request) llmtest.Reply {
+			m := pages.FindStringSubmatch(llmtest.LastUser(req))
+			if m == nil {
+				return llmtest.Reply{Text: "The passages do not say."}
+			}
+			return llmtest.Reply{Text: fmt.Sprintf("The Fed warned on **27 February 2007** that the US economy was at risk of a recession [p. %s].", m[1])}
+		})
+	t.Setenv("OLLAMA_HOST", model.URL)
+
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+
+	shot := filepath.Join(root, "build", "bin", "reader-e2e.png")
+	os.MkdirAll(filepath.Dir(shot), 0o755)
+	cmd := exec.Command("node", "e2e/reader.e2e.mjs")
+	cmd.Dir = filepath.Join(root, "frontend")
+	cmd.Env = append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_PDF="+pdf, "TOFU_E2E_SHOT="+shot)
+	out, err := cmd.CombinedOutput()
+	t.Logf("reader.e2e.mjs:\n%s", out)
+	if err != nil {
+		t.Fatalf("browser test failed: %v", err)
+	}
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	// The answer's grounding is in the log: a Q&A session linked to the paper, with a retrieval.
+	list, _ := st.Sessions()
+	if len(list) != 1 || list[0].Paper == "" || list[0].Purpose != "qa" {
+		t.Fatalf("sessions: %+v", list)
+	}
+	evs, _ := st.Events(list[0].ID)
+	var kinds []string
+	for _, ev := range evs {
+		kinds = append(kinds, string(ev.Type))
+	}
+	if got := strings.Join(kinds, ","); got != "user,retrieval,assistant,usage" {
+		t.Fatalf("recorded events: %s", got)
+	}
+}
+
+// findPaper locates a paper of the shared evaluation set: $TOFU_DATA/papers or a
+// shared/data/papers folder above dir.
+func findPaper(dir, id string) string {
+	var dirs []string
+	if d := os.Getenv("TOFU_DATA"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "papers"))
+	}
+	for range 8 {
+		dirs = append(dirs, filepath.Join(dir, "shared", "data", "papers"))
+		dir = filepath.Dir(dir)
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, id, "paper.pdf")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// maxUpload bounds a PDF sent to /api/paper/import.
+const maxUpload = 512 << 20
+
+// Handler serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
+// the window's asset server:
+//
+//	GET  /api/paper/<id>.pdf                     the PDF (range requests work: pdf.js streams it)
+//	GET  /api/paper/<id>/report.md               the report, as a download
+//	GET  /api/paper/<id>/translation/<lang>.md   a translation, as a download
+//	POST /api/paper/import?name=<file name>      the PDF as the raw body; answers PaperInfo
+func (p *PaperService) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rest := strings.TrimPrefix(r.URL.Path, "/api/paper/")
+		switch {
+		case rest == "import":
+			if r.Method != http.MethodPost {
+				writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use POST"})
+				return
+			}
+			data, err := io.ReadAll(io.LimitReader(r.Body, maxUpload+1))
+			if err == nil && len(data) > maxUpload {
+				err = errors.New("the file is larger than 512 MB")
+			}
+			if err != nil {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+				return
+			}
+			info, err := p.ImportWithPassword(r.URL.Query().Get("name"), data, r.Header.Get("X-Tofu-Password"))
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"result": info})
+		case r.Method != http.MethodGet && r.Method != http.MethodHead:
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use GET"})
+		case strings.HasSuffix(rest, ".pdf") && !strings.Contains(rest, "/"):
+			id := strings.TrimSuffix(rest, ".pdf")
+			info, err := p.info(id)
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			blob, err := p.store.Blob(pdfKey(id))
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Header().Set("Cache-Control", "private, max-age=3600")
+			http.ServeContent(w, r, "", info.Added, blob)
+		case strings.HasSuffix(rest, "/report.md"):
+			id := strings.TrimSuffix(rest, "/report.md")
+			md, err := p.ReportMarkdown(id)
+			download(w, md, err, id+"-report.md")
+		case strings.Contains(rest, "/translation/") && strings.HasSuffix(rest, ".md"):
+			id, lang, _ := strings.Cut(strings.TrimSuffix(rest, ".md"), "/translation/")
+			lang, _ = url.PathUnescape(lang)
+			md, err := p.TranslationMarkdown(id, lang)
+			download(w, md, err, id+"-"+lang+".md")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+func download(w http.ResponseWriter, text string, err error, name string) {
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+strings.Map(func(r rune) rune {
+		if r == '"' || r == '\\' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, name)+`"`)
+	io.WriteString(w, text)
+}
+
+// writeError answers an error with its status; paper import errors also carry their kind
+// (encrypted, no_text, corrupt) and hint.
+func writeError(w http.ResponseWriter, err error) {
+	body := map[string]string{"error": err.Error()}
+	if pe := ExplainError(err); pe.Kind != "" {
+		body["kind"], body["hint"] = pe.Kind, pe.Hint
+	}
+	status := statusOf(err)
+	if errors.Is(err, store.ErrNotFound) {
+		status = http.StatusNotFound
+	}
+	writeJSON(w, status, body)
+}

@@ -1,0 +1,255 @@
+import { JSDOM } from 'jsdom'
+import DOMPurify from 'dompurify'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { IncrementalMarkdown, clearBlockCache, isOpenFence, renderBlock, renderMarkdown, type Block } from './markdown'
+
+// A small seeded generator, so a failure can be reproduced.
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Cuts text into chunks of 1 to max characters at random places. */
+function chunks(text: string, seed: number, max = 12): string[] {
+  const next = rng(seed)
+  const out: string[] = []
+  for (let i = 0; i < text.length; ) {
+    const n = 1 + Math.floor(next() * max)
+    out.push(text.slice(i, i + n))
+    i += n
+  }
+  return out
+}
+
+const join = (blocks: Block[]) => blocks.map((b) => b.html).join('')
+
+/** Streams text in chunks like the app (one update per frame), then the final update. */
+function stream(text: string, seed: number, max = 12) {
+  const md = new IncrementalMarkdown()
+  let acc = ''
+  const frames: Block[][] = []
+  for (const c of chunks(text, seed, max)) {
+    acc += c
+    frames.push(md.update(acc, true))
+  }
+  return { md, frames, last: frames[frames.length - 1]!, final: md.update(text, false) }
+}
+
+const DOCS: Record<string, string> = {
+  prose: 'First paragraph with *emphasis* and `code`.\n\nSecond one, a [link](https://example.org) and **bold**.\n\n# Heading\n\nSetext heading\n---\n\nLast line.\n',
+  fences:
+    'Here is Go:\n\n```go\nfunc main() {\n\tfmt.Println("hi")\n}\n```\n\nAnd a tilde fence with a blank line inside:\n\n~~~python\ndef f():\n\n    return 1\n~~~\n\n````\nnested ``` inside\n````\n\nAfter.\n',
+  lists:
+    '- one\n- two\n\n- loose three\n\n  continued paragraph\n\n1. first\n2. second\n   - nested\n   - more\n\nText after the list.\n\n* star\n+ plus\n\n    indented code\n\n    more code\n\nend\n',
+  tables: 'Intro\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | `4` |\n\nBetween.\n\nx | y\n--|--\np | q\n\n> quoted\nlazy line\n\n> second quote\n',
+  script:
+    'Before\n\n<script>window.__pwned = 1</script>\n\ninline <script>alert(1)</script> and <img src=x onerror="window.__pwned=2"> and [x](javascript:alert(1))\n\n<div onclick="window.__pwned=3">\n\nafter div\n',
+  unclosed: 'Start\n\n```js\nconst a = 1\nconst b = 2\n',
+  mixed:
+    '## Plan\n\n1. Read `main.go`\n2. Run:\n\n   ```bash\n   go test ./...\n   ```\n\n3. Done\n\n---\n\n| k | v |\n|---|---|\n| a | 1 |\n\n```\nplain\n```\nTrailing paragraph directly after a fence.\n',
+}
+
+beforeEach(() => clearBlockCache())
+afterEach(() => {
+  vi.restoreAllMocks()
+  document.body.innerHTML = ''
+})
+
+describe('IncrementalMarkdown', () => {
+  for (const [name, doc] of Object.entries(DOCS)) {
+    it(`streams "${name}" in random chunks to the one-shot render`, () => {
+      const oneShot = renderMarkdown(doc)
+      for (const seed of [1, 2, 42]) {
+        for (const max of [1, 4, 20]) {
+          const { frames, last, final } = stream(doc, seed * 100 + max, max)
+          expect(join(final)).toBe(oneShot)
+          // Already the last streamed frame shows what the one-shot render shows (the text is
+          // complete, only open fences are shown without highlighting).
+          if (name !== 'unclosed' && name !== 'script') expect(join(last)).toBe(oneShot)
+          // Finished blocks are append-only: a key once seen keeps its HTML.
+          const seen = new Map<string, string>()
+          for (const f of frames) {
+            for (const b of f) {
+              if (b.key === 'tail') continue
+              if (seen.has(b.key)) expect(b.html).toBe(seen.get(b.key))
+              seen.set(b.key, b.html)
+            }
+            expect(f.filter((b) => b.key === 'tail').length).toBeLessThanOrEqual(1)
+          }
+        }
+      }
+    })
+  }
+
+  it('random documents in random chunks: the last frame and the final render equal the one-shot render', () => {
+    const pieces = [
+      'A plain paragraph\nthat wraps.\n',
+      'Steps:\n1. one\n2. two\n',
+      '- a\n- b\n\n  more of b\n',
+      '- [ ] task\n- [x] done\n',
+      '* x\n\n* y\n',
+      '1.5 apples, not a list\n',
+      'Title\n---\n',
+      'Title two\n===\n',
+      '## ATX heading ##\n',
+      '***\n',
+      '> quote\ncontinued\n> > nested\n',
+      '| h1 | h2 |\n| --- | --- |\n| c1 | c2 |\n',
+      'Intro line\n| h | i |\n|---|---|\n| 1 | 2 |\n',
+      '```js\nconst x = `y`\n\nlet z = 1\n```\n',
+      '~~~\n```\nnot closed by backticks\n~~~\n',
+      '    indented code\n\n    still code\n',
+      'Text with <b>bold</b> and &amp; and a line  \nbreak.\n',
+      'Auto link https://example.org and ~~strike~~.\n',
+    ]
+    const next = rng(2024)
+    for (let n = 0; n < 40; n++) {
+      const parts: string[] = []
+      const count = 2 + Math.floor(next() * 6)
+      for (let i = 0; i < count; i++) parts.push(pieces[Math.floor(next() * pieces.length)]!)
+      // Blocks separated by a blank line, by nothing, or by extra blank lines.
+      const doc = parts.reduce((acc, p) => acc + ['\n', '', '\n\n'][Math.floor(next() * 3)]! + p)
+      const oneShot = renderMarkdown(doc)
+      const { last, final } = stream(doc, n, 1 + Math.floor(next() * 10))
+      expect(join(final), doc).toBe(oneShot)
+      expect(join(last), doc).toBe(oneShot)
+    }
+  })
+
+  it('renders the same DOM as the one-shot render when its blocks are inserted one by one', () => {
+    const doc = [DOCS.prose, DOCS.fences, DOCS.lists, DOCS.tables, DOCS.mixed].join('')
+    const { last } = stream(doc, 7, 9)
+    const a = document.createElement('div')
+    for (const b of last) a.insertAdjacentHTML('beforeend', b.html)
+    const b = document.createElement('div')
+    b.innerHTML = renderMarkdown(doc)
+    expect(a.innerHTML).toBe(b.innerHTML)
+  })
+
+  it('cuts the reply into finished blocks while it streams', () => {
+    const doc = DOCS.prose! + DOCS.lists! + DOCS.fences! + DOCS.tables!
+    const { frames } = stream(doc, 3, 6)
+    const last = frames[frames.length - 1]!
+    expect(last.filter((b) => b.key !== 'tail').length).toBeGreaterThan(15)
+  })
+
+  it('sanitizes every frame, including a <script> split across chunks', () => {
+    const doc = 'Hi\n\n<scr' + 'ipt>window.__pwned = 1</scr' + 'ipt>\n\nand <img src=x onerror="window.__pwned=2"> <a href="javascript:alert(1)">x</a>\n\n```html\n<script>alert(1)</script>\n```\n'
+    const probe = new JSDOM('<!doctype html><body></body>', { runScripts: 'dangerously' })
+    const win = probe.window
+    for (const seed of [1, 2, 3]) {
+      const md = new IncrementalMarkdown()
+      let acc = ''
+      for (const c of chunks(doc, seed, 6)) {
+        acc += c
+        for (const b of md.update(acc, true)) {
+          // The block as the page gets it: parsed into a live element of a page that runs scripts.
+          const body = win.document.body
+          body.innerHTML = b.html
+          expect(body.querySelector('script, img, [onerror], [onclick]')).toBeNull()
+          for (const a of body.querySelectorAll('a')) expect(a.getAttribute('href') ?? '').not.toMatch(/javascript:/i)
+          for (const el of body.querySelectorAll('*')) el.dispatchEvent(new win.Event('error'))
+          expect((win as unknown as { __pwned?: unknown }).__pwned).toBeUndefined()
+        }
+      }
+    }
+    win.close()
+  })
+
+  it('renders each finished block once, and only the unfinished rest on each update', () => {
+    const render = vi.fn(renderBlock)
+    const sanitize = vi.spyOn(DOMPurify, 'sanitize')
+    const md = new IncrementalMarkdown(render)
+    const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} says something about item ${i}.`)
+    const doc = paragraphs.join('\n\n') + '\n'
+    let acc = ''
+    let updates = 0
+    for (const c of chunks(doc, 11, 5)) {
+      acc += c
+      const before = render.mock.calls.length
+      sanitize.mockClear()
+      md.update(acc, true)
+      updates++
+      // One sanitize for the tail, plus one for each block that just finished.
+      expect(sanitize.mock.calls.length).toBeLessThanOrEqual(1 + render.mock.calls.length - before)
+      // What gets rendered on an update is small, never the whole text so far.
+      for (const [html] of sanitize.mock.calls) expect(String(html).length).toBeLessThan(400)
+    }
+    expect(updates).toBeGreaterThan(100)
+    // Each finished paragraph went through the block renderer exactly once.
+    const rendered = render.mock.calls.map(([src]) => src)
+    expect(new Set(rendered).size).toBe(rendered.length)
+    expect(rendered.length).toBe(paragraphs.length - 1) // the last one is still open while streaming
+    for (const [i, src] of rendered.entries()) expect(src).toBe(paragraphs[i] + '\n\n')
+    // The final update reuses them: one block render for the rest, and the check against the one-shot render.
+    const final = md.update(doc, false)
+    expect(render.mock.calls.length).toBe(paragraphs.length)
+    expect(join(final)).toBe(renderMarkdown(doc))
+  })
+
+  it('does not finish a list until the next line is known not to continue it', () => {
+    const md = new IncrementalMarkdown()
+    let blocks = md.update('- a\n\n-', true)
+    expect(blocks.map((b) => b.key)).toEqual(['tail'])
+    blocks = md.update('- a\n\n- b', true)
+    expect(blocks.map((b) => b.key)).toEqual(['tail'])
+    blocks = md.update('- a\n\n- b\n\nnext\n', true)
+    expect(blocks.length).toBe(2)
+    expect(blocks[0]!.html).toContain('<li><p>b</p>')
+  })
+
+  it('defers highlighting of an open fence and highlights it once closed', () => {
+    const md = new IncrementalMarkdown()
+    const open = md.update('```go\nfunc main() {}\n', true)
+    expect(join(open)).toContain('language-go')
+    expect(join(open)).not.toContain('hljs-keyword')
+    const closed = md.update('```go\nfunc main() {}\n```\n', true)
+    expect(join(closed)).toContain('hljs-keyword')
+    expect(join(md.update('```go\nfunc main() {}\n```\n', false))).toBe(renderMarkdown('```go\nfunc main() {}\n```\n'))
+    // An interrupted reply ending in an open fence renders like the one-shot render (highlighted).
+    const cut = 'text\n\n```go\nfunc main() {}\n'
+    const { final } = stream(cut, 5, 3)
+    expect(join(final)).toBe(renderMarkdown(cut))
+    expect(join(final)).toContain('hljs-keyword')
+  })
+
+  it('falls back to the one-shot render when blocks interact', () => {
+    // A reference defined after the paragraph that uses it.
+    const doc = 'See [the docs][d].\n\nMore text here.\n\n[d]: https://example.org/docs\n'
+    const { final } = stream(doc, 9, 4)
+    expect(join(final)).toBe(renderMarkdown(doc))
+    expect(join(final)).toContain('href="https://example.org/docs"')
+  })
+
+  it('starts over when the text is replaced rather than extended', () => {
+    const md = new IncrementalMarkdown()
+    md.update('one\n\ntwo\n\nthr', true)
+    const blocks = md.update('other\n\ntext\n', true)
+    expect(join(blocks)).toBe(renderMarkdown('other\n\ntext\n'))
+    expect(join(md.update('a\r\n\r\nb\r\n', false))).toBe(renderMarkdown('a\r\n\r\nb\r\n'))
+  })
+
+  it('a stored (not streamed) message is one plain render', () => {
+    const md = new IncrementalMarkdown()
+    const blocks = md.update(DOCS.mixed!, false)
+    expect(blocks).toHaveLength(1)
+    expect(blocks[0]!.html).toBe(renderMarkdown(DOCS.mixed!))
+    expect(md.update('', false)).toEqual([])
+  })
+
+  it('isOpenFence', () => {
+    expect(isOpenFence('```go\nx\n')).toBe(true)
+    expect(isOpenFence('```go\nx\n```\n')).toBe(false)
+    expect(isOpenFence('````\nx\n```\n')).toBe(true)
+    expect(isOpenFence('~~~\nx\n```\n')).toBe(true)
+    expect(isOpenFence('~~~\nx\n~~~~  \n\n')).toBe(false)
+    expect(isOpenFence('```')).toBe(true)
+    expect(isOpenFence('    indented\n')).toBe(false)
+  })
+})
