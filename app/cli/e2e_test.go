@@ -28,7 +28,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
 	}
 	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
-	t.Setenv("OLLAMA_HOST", model.URL)
+	isolate(t, model.URL)
 
 	st, err := store.Open(t.TempDir())
 	if err != nil {
@@ -80,7 +80,15 @@ func TestEndToEnd(t *testing.T) {
 	for _, ev := range evs {
 		kinds = append(kinds, string(ev.Type))
 	}
-	if got := strings.Join(kinds, ","); got != "user,assistant,usage,user,assistant,interrupted" {
+	if got := strings.Join(kinds, ","); got != "user,assistant,usage,model_call,user,assistant,model_call,interrupted" {
 		t.Fatalf("recorded events: %s", got)
 	}
+}
+
+// isolate gives a test a fresh user: empty settings (the default Ollama provider, reached at
+// ollamaURL through OLLAMA_HOST) and API keys in a temporary file, never the keyring.
+func isolate(t *testing.T, ollamaURL string) {
+	t.Setenv("OLLAMA_HOST", ollamaURL)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("TOFU_KEYRING", "off")
 }

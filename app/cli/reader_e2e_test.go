@@ -49,7 +49,7 @@ func TestReaderEndToEnd(t *testing.T) {
 			}
 			return llmtest.Reply{Text: fmt.Sprintf("The Fed warned on **27 February 2007** that the US economy was at risk of a recession [p. %s].", m[1])}
 		})
-	t.Setenv("OLLAMA_HOST", model.URL)
+	isolate(t, model.URL)
 
 	st, err := store.Open(t.TempDir())
 	if err != nil {
@@ -96,7 +96,7 @@ func TestReaderEndToEnd(t *testing.T) {
 	for _, ev := range evs {
 		kinds = append(kinds, string(ev.Type))
 	}
-	if got := strings.Join(kinds, ","); got != "user,retrieval,assistant,usage" {
+	if got := strings.Join(kinds, ","); got != "user,retrieval,assistant,usage,model_call" {
 		t.Fatalf("recorded events: %s", got)
 	}
 }
