@@ -41,6 +41,20 @@ type ToolCall struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
+// MarshalJSON keeps a call whose arguments are not valid JSON (a model's mistake) encodable:
+// such arguments are written as a JSON string, which the tool runtime still reads.
+func (tc ToolCall) MarshalJSON() ([]byte, error) {
+	type plain ToolCall
+	if len(tc.Arguments) > 0 && !json.Valid(tc.Arguments) {
+		s, err := json.Marshal(string(tc.Arguments))
+		if err != nil {
+			return nil, err
+		}
+		tc.Arguments = s
+	}
+	return json.Marshal(plain(tc))
+}
+
 // ToolSpec describes a tool offered to the model.
 type ToolSpec struct {
 	Name        string          `json:"name"`
