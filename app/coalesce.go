@@ -45,23 +45,26 @@ func (c *coalescer) add(text, reasoning string) {
 	c.mu.Unlock()
 }
 
+// drain flushes under the lock, so a discard can never be overtaken by an older flush.
 func (c *coalescer) drain() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	text, reasoning := c.text.String(), c.reasoning.String()
 	c.text.Reset()
 	c.reasoning.Reset()
-	c.mu.Unlock()
 	if text != "" || reasoning != "" {
 		c.flush(text, reasoning)
 	}
 }
 
-// discard drops what has not been flushed yet.
-func (c *coalescer) discard() {
+// discard drops what has not been flushed yet, then runs then (under the same lock as
+// flushes, so nothing flushed before the discard arrives after what then sends).
+func (c *coalescer) discard(then func()) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.text.Reset()
 	c.reasoning.Reset()
-	c.mu.Unlock()
+	then()
 }
 
 // close stops the ticker and flushes what is left.
@@ -70,3 +73,25 @@ func (c *coalescer) close() {
 	<-c.done
 	c.drain()
 }
+
+// streamSink is the agent's live view on one session topic: deltas coalesced, resets sent at
+// once (with anything not yet flushed dropped).
+type streamSink struct {
+	co    *coalescer
+	emit  Emitter
+	topic string
+}
+
+func newStreamSink(emit Emitter, topic string) *streamSink {
+	return &streamSink{emit: emit, topic: topic, co: newCoalescer(DeltaInterval, func(text, reasoning string) {
+		emit.Emit(topic, SessionMessage{Kind: "delta", Text: text, Reasoning: reasoning})
+	})}
+}
+
+func (s *streamSink) Delta(text, reasoning string) { s.co.add(text, reasoning) }
+
+func (s *streamSink) Reset(reason string) {
+	s.co.discard(func() { s.emit.Emit(s.topic, SessionMessage{Kind: "reset", Text: reason}) })
+}
+
+func (s *streamSink) close() { s.co.close() }

@@ -21,7 +21,42 @@ const (
 	EventRetry       EventType = "retry"       // Retry: the streamed reply so far was discarded
 	EventFallback    EventType = "fallback"    // Fallback: another model took the call
 	EventModelCall   EventType = "model_call"  // the router's report of one model call
+	EventToolResult  EventType = "tool_result" // ToolResult
+	EventApproval    EventType = "approval"    // Approval: a call needed a decision, and got it
+	EventTurnEnd     EventType = "turn_end"    // TurnEnd: why the agent stopped
 )
+
+// ToolResult is a tool's answer to one call of an assistant event.
+type ToolResult struct {
+	CallID   string   `json:"call_id"`
+	Name     string   `json:"name"`
+	Text     string   `json:"text"` // what the model reads
+	IsError  bool     `json:"is_error,omitempty"`
+	Images   [][]byte `json:"images,omitempty"`
+	Meta     any      `json:"meta,omitempty"` // for the UI: diff, exit code, …
+	Files    []string `json:"files,omitempty"`
+	Duration int64    `json:"duration_ms"`
+	// Interrupted marks a call stopped while it ran; Text holds what it had produced.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Approval records a permission decision on a tool call: asked (Decision empty) and answered.
+type Approval struct {
+	CallID   string `json:"call_id"`
+	Name     string `json:"name"`
+	Subject  string `json:"subject"`            // the exact command or path
+	Reason   string `json:"reason,omitempty"`   // why it needed asking
+	Decision string `json:"decision,omitempty"` // allow, allow_always, deny ("" while asked)
+	By       string `json:"by,omitempty"`       // user, policy, flag
+}
+
+// TurnEnd says why an agent turn ended: done, max_steps, max_tokens, repeated_call,
+// interrupted, error.
+type TurnEnd struct {
+	Reason string `json:"reason"`
+	Steps  int    `json:"steps"`
+	Detail string `json:"detail,omitempty"`
+}
 
 // Retry records that a model call was re-run after its stream broke; the text streamed
 // before it is void (the final assistant event holds only the successful attempt).
@@ -58,13 +93,15 @@ type UserMessage struct {
 
 // AssistantMessage is a model's complete (or interrupted) reply.
 type AssistantMessage struct {
-	Text        string         `json:"text"`
-	Reasoning   string         `json:"reasoning,omitempty"`
-	ToolCalls   []llm.ToolCall `json:"tool_calls,omitempty"`
-	Model       string         `json:"model,omitempty"`
-	Provider    string         `json:"provider,omitempty"`
-	StopReason  string         `json:"stop_reason,omitempty"`
-	Interrupted bool           `json:"interrupted,omitempty"` // the text is what arrived before a stop
+	Text      string `json:"text"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningSignature is Anthropic's signature of the thinking, needed to send it back.
+	ReasoningSignature string         `json:"reasoning_signature,omitempty"`
+	ToolCalls          []llm.ToolCall `json:"tool_calls,omitempty"`
+	Model              string         `json:"model,omitempty"`
+	Provider           string         `json:"provider,omitempty"`
+	StopReason         string         `json:"stop_reason,omitempty"`
+	Interrupted        bool           `json:"interrupted,omitempty"` // the text is what arrived before a stop
 }
 
 // ErrorInfo is a failure the user should see; Kind and Hint come from llm.Error when the model

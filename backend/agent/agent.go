@@ -1,0 +1,235 @@
+// Package agent is Tofu's orchestration core: the turn loop (model → tool calls → results →
+// model) over a session's event log, with approvals, limits, interrupt and resume.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// Log is what the agent needs of the store: appends are durable before they return.
+type Log interface {
+	Append(session string, typ store.EventType, payload any) (store.Event, error)
+	Events(session string) ([]store.Event, error)
+}
+
+// Tools is what the agent needs of the capability runtime (tools.Registry).
+type Tools interface {
+	Specs() []llm.ToolSpec
+	ReadOnly(name string) bool
+	Access(call tools.Call) ([]tools.Access, *tools.ArgError)
+	Run(ctx context.Context, call tools.Call) (tools.Result, error)
+}
+
+// Action is a permission verdict.
+type Action string
+
+const (
+	Allow Action = "allow"
+	Ask   Action = "ask"
+	Deny  Action = "deny"
+)
+
+// Verdict is a policy's answer for one call: the action, the exact thing it is about (a
+// command, a path) and why.
+type Verdict struct {
+	Action  Action
+	Subject string
+	Reason  string
+}
+
+// Policy decides whether a call may run, from the call and what it would touch only: nothing
+// a tool returned can change a verdict.
+type Policy interface {
+	Check(call tools.Call, access []tools.Access) Verdict
+}
+
+// Approver puts an "ask" verdict to the user and waits. It returns "allow", "allow_always"
+// or "deny", or ctx's error when the turn is interrupted.
+type Approver interface {
+	Approve(ctx context.Context, session string, req store.Approval) (string, error)
+}
+
+// Sink receives the live (not durable) view of a model's reply.
+type Sink interface {
+	Delta(text, reasoning string)
+	// Reset says the reply streamed so far is void: the call is being re-run.
+	Reset(reason string)
+}
+
+// Turn describes one run of the loop.
+type Turn struct {
+	Session   string
+	Model     string
+	Workspace string // where tools resolve relative paths
+	System    string // the stable prefix: system prompt and instruction files
+	// Tools offered to the model; nil runs a plain chat turn (one model call).
+	Tools    Tools
+	Policy   Policy
+	Approver Approver
+	// MaxSteps bounds the model calls of the turn; MaxTokens the input+output tokens
+	// reported over the turn (0 = no bound).
+	MaxSteps  int
+	MaxTokens int
+	// Augment rewrites the messages of each request (the paper reader adds passages).
+	Augment func(msgs []llm.Message) ([]llm.Message, error)
+	Sink    Sink
+}
+
+// DefaultMaxSteps bounds a turn whose MaxSteps is 0.
+const DefaultMaxSteps = 50
+
+// repeatLimit is how many steps in a row may make the very same calls before the turn stops:
+// a model that repeats itself this often is stuck, and each step costs a whole context.
+const repeatLimit = 3
+
+// Agent runs turns with one model provider, recording everything in the log.
+type Agent struct {
+	Log      Log
+	Provider llm.Provider
+}
+
+// Interruption causes: cancel a turn's context with one of these (context.WithCancelCause)
+// and the log says why it stopped.
+var (
+	ErrStoppedByUser = errors.New("user")
+	ErrShutdown      = errors.New("shutdown")
+)
+
+// End is why a turn ended: "done", "max_steps", "max_tokens", "repeated_call",
+// "interrupted", "error".
+type End struct {
+	Reason string
+	Steps  int
+	Err    error // the failure for "error"
+}
+
+// Run runs the loop until the model ends the turn, a limit or the user stops it, or a call
+// fails. It starts from what the log holds: tool calls left without results (a crash, a stop
+// before they ran) run first, without re-running finished ones; this is Continue.
+func (a *Agent) Run(ctx context.Context, t Turn) End {
+	if t.MaxSteps <= 0 {
+		t.MaxSteps = DefaultMaxSteps
+	}
+	if t.Sink == nil {
+		t.Sink = nopSink{}
+	}
+	end := a.loop(ctx, &t)
+	if end.Reason == "interrupted" {
+		reason := "user"
+		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+			reason = c.Error()
+		}
+		a.append(t.Session, store.EventInterrupted, store.Interruption{Reason: reason})
+	}
+	if t.Tools != nil {
+		te := store.TurnEnd{Reason: end.Reason, Steps: end.Steps}
+		if end.Err != nil {
+			te.Detail = end.Err.Error()
+		}
+		a.append(t.Session, store.EventTurnEnd, te)
+	}
+	return end
+}
+
+func (a *Agent) loop(ctx context.Context, t *Turn) End {
+	events, err := a.Log.Events(t.Session)
+	if err != nil {
+		return End{Reason: "error", Err: err}
+	}
+	if t.Tools != nil {
+		if pending := Pending(events); len(pending) > 0 {
+			if !a.runCalls(ctx, t, pending) {
+				return End{Reason: "interrupted"}
+			}
+		}
+	}
+	var lastCalls string
+	repeats, tokens := 0, 0
+	for step := 0; ; step++ {
+		if step >= t.MaxSteps {
+			return End{Reason: "max_steps", Steps: step}
+		}
+		if t.MaxTokens > 0 && tokens >= t.MaxTokens {
+			return End{Reason: "max_tokens", Steps: step}
+		}
+		req, err := a.request(t)
+		if err != nil {
+			return End{Reason: "error", Steps: step, Err: err}
+		}
+		out := a.step(ctx, t, req)
+		if out.usage != nil {
+			tokens += out.usage.InputTokens + out.usage.OutputTokens
+		}
+		switch {
+		case out.interrupted:
+			return End{Reason: "interrupted", Steps: step + 1}
+		case out.err != nil:
+			return End{Reason: "error", Steps: step + 1, Err: out.err}
+		case len(out.calls) == 0 || t.Tools == nil:
+			return End{Reason: "done", Steps: step + 1}
+		}
+		if sig := signature(out.calls); sig == lastCalls {
+			repeats++
+			if repeats >= repeatLimit-1 {
+				return End{Reason: "repeated_call", Steps: step + 1,
+					Err: fmt.Errorf("the model made the same tool calls %d times in a row", repeatLimit)}
+			}
+		} else {
+			lastCalls, repeats = sig, 0
+		}
+		if !a.runCalls(ctx, t, out.calls) {
+			return End{Reason: "interrupted", Steps: step + 1}
+		}
+	}
+}
+
+// request builds the next model request from the log.
+func (a *Agent) request(t *Turn) (llm.Request, error) {
+	events, err := a.Log.Events(t.Session)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	msgs := Messages(events)
+	if len(msgs) == 0 {
+		return llm.Request{}, errors.New("there is no message to answer")
+	}
+	if t.Augment != nil {
+		if msgs, err = t.Augment(msgs); err != nil {
+			return llm.Request{}, err
+		}
+	}
+	req := llm.Request{Model: t.Model, Messages: msgs}
+	if t.System != "" {
+		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: t.System}}, msgs...)
+	}
+	if t.Tools != nil {
+		req.Tools = t.Tools.Specs()
+	}
+	return req, nil
+}
+
+// append records an event; the log is the state, so a failure to record is reported on the
+// live view and the turn goes on (the next append will most likely fail and stop it).
+func (a *Agent) append(session string, typ store.EventType, payload any) error {
+	_, err := a.Log.Append(session, typ, payload)
+	return err
+}
+
+func signature(calls []llm.ToolCall) string {
+	s := ""
+	for _, c := range calls {
+		s += c.Name + "\x00" + string(c.Arguments) + "\x01"
+	}
+	return s
+}
+
+type nopSink struct{}
+
+func (nopSink) Delta(string, string) {}
+func (nopSink) Reset(string)         {}

@@ -1,0 +1,145 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// runCalls runs one step's tool calls and records their results in call order. Consecutive
+// read-only calls run in parallel; any other call runs alone, in order. It returns false when
+// the turn was interrupted (calls not started by then stay without a result, for Continue).
+func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) bool {
+	modified := map[string]bool{}
+	for i := 0; i < len(calls); {
+		j := i + 1
+		if t.Tools.ReadOnly(calls[i].Name) {
+			for j < len(calls) && t.Tools.ReadOnly(calls[j].Name) {
+				j++
+			}
+		}
+		group := calls[i:j]
+		results := make([]store.ToolResult, len(group))
+		var wg sync.WaitGroup
+		for k, c := range group {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[k] = a.runCall(ctx, t, c)
+			}()
+		}
+		wg.Wait()
+		stopped := false
+		for k, r := range results {
+			if r.CallID == "" { // never started: the turn was stopped first
+				stopped = true
+				continue
+			}
+			for _, f := range r.Files {
+				modified[f] = true
+			}
+			if k == len(results)-1 && j == len(calls) && len(modified) > 0 {
+				r.Text += reminder(modified, t.Workspace)
+			}
+			a.append(t.Session, store.EventToolResult, r)
+			stopped = stopped || r.Interrupted
+		}
+		if stopped || ctx.Err() != nil {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+// runCall checks the permission policy (asking the user when it says so) and runs one call.
+// A zero result (no CallID) means the turn was stopped before the call started.
+func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.ToolResult {
+	if ctx.Err() != nil {
+		return store.ToolResult{}
+	}
+	call := tools.CallOf(tc, t.Workspace)
+	res := store.ToolResult{CallID: tc.ID, Name: tc.Name}
+	access, argErr := t.Tools.Access(call)
+	if argErr != nil {
+		r := argErr.Result()
+		res.Text, res.IsError, res.Meta = r.Text, true, r.Meta
+		return res
+	}
+	if ok, why := a.permit(ctx, t, call, access); !ok {
+		if ctx.Err() != nil {
+			return store.ToolResult{}
+		}
+		res.Text, res.IsError = why, true
+		return res
+	}
+	start := time.Now()
+	r, err := t.Tools.Run(ctx, call)
+	res.Duration = time.Since(start).Milliseconds()
+	res.Text, res.IsError, res.Images, res.Meta, res.Files = r.Text, r.IsError, r.Images, r.Meta, r.Files
+	if ctx.Err() != nil {
+		res.Interrupted = true
+		res.Text = strings.TrimSpace(res.Text + "\n[interrupted by the user]")
+		return res
+	}
+	if err != nil {
+		res.IsError = true
+		res.Text = fmt.Sprintf("The tool failed: %v", err)
+	}
+	return res
+}
+
+// permit applies the policy; an "ask" is recorded, put to the approver, and its answer
+// recorded. It returns whether the call may run and, if not, what the model reads.
+func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []tools.Access) (bool, string) {
+	if t.Policy == nil {
+		return true, ""
+	}
+	v := t.Policy.Check(call, access)
+	ap := store.Approval{CallID: call.ID, Name: call.Name, Subject: v.Subject, Reason: v.Reason}
+	switch v.Action {
+	case Allow:
+		return true, ""
+	case Deny:
+		ap.Decision, ap.By = "deny", "policy"
+		a.append(t.Session, store.EventApproval, ap)
+		return false, "Not allowed: " + v.Reason + ". Do not retry this call; find another way or ask the user."
+	}
+	if t.Approver == nil {
+		ap.Decision, ap.By = "deny", "policy"
+		a.append(t.Session, store.EventApproval, ap)
+		return false, "Not allowed without the user's approval, and nobody can approve it now: " + v.Reason + "."
+	}
+	a.append(t.Session, store.EventApproval, ap) // asked: the UI shows the card
+	decision, err := t.Approver.Approve(ctx, t.Session, ap)
+	if err != nil {
+		return false, ""
+	}
+	ap.Decision, ap.By = decision, "user"
+	a.append(t.Session, store.EventApproval, ap)
+	if decision == "deny" {
+		return false, "The user denied this call (" + v.Subject + "). Do not retry it; ask the user how to proceed if needed."
+	}
+	return true, ""
+}
+
+// reminder tells the model which files the session modified, appended to the last result of a
+// step (a new message each time, never an edit of an earlier one, so cached prefixes hold).
+func reminder(modified map[string]bool, workspace string) string {
+	var files []string
+	for f := range modified {
+		if rel, ok := strings.CutPrefix(f, strings.TrimRight(workspace, "/")+"/"); ok {
+			f = rel
+		}
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return "\n\n[files modified in this step: " + strings.Join(files, ", ") + "]"
+}

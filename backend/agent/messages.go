@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// notRun is the result the model reads for a call the user never let run (the turn was
+// stopped before it, and the conversation went on without Continue).
+const notRun = "(not run: the turn was interrupted before this call)"
+
+// Messages projects a session's log onto the conversation sent to the model: user, assistant
+// (with its tool calls) and tool results in order, up to the last user message or tool result.
+// An interrupted reply stays (the user saw it); what follows the last user message or tool
+// result (an error, a partial reply) is dropped, so a retry asks again. Every tool call gets a
+// result: calls left without one before the next message read notRun.
+func Messages(events []store.Event) []llm.Message {
+	var msgs []llm.Message
+	end := -1
+	var open []llm.ToolCall // calls of the last assistant message still without a result
+	closeOpen := func() {
+		for _, c := range open {
+			msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: notRun})
+		}
+		open = nil
+	}
+	for _, ev := range events {
+		switch ev.Type {
+		case store.EventUser:
+			var u store.UserMessage
+			if ev.Decode(&u) == nil {
+				closeOpen()
+				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
+				end = len(msgs)
+			}
+		case store.EventAssistant:
+			var a store.AssistantMessage
+			if ev.Decode(&a) != nil || (a.Text == "" && len(a.ToolCalls) == 0) {
+				continue
+			}
+			if a.Interrupted && len(a.ToolCalls) > 0 {
+				// Calls cut off mid-stream may be incomplete: keep the text only.
+				a.ToolCalls = nil
+			}
+			closeOpen()
+			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
+				Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
+			open = append([]llm.ToolCall(nil), a.ToolCalls...)
+		case store.EventToolResult:
+			var r store.ToolResult
+			if ev.Decode(&r) != nil {
+				continue
+			}
+			for i, c := range open {
+				if c.ID == r.CallID {
+					open = append(open[:i], open[i+1:]...)
+					msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: r.CallID, ToolName: r.Name, Content: r.Text, Images: r.Images})
+					end = len(msgs)
+					break
+				}
+			}
+		}
+	}
+	if end < 0 {
+		return nil
+	}
+	return msgs[:end]
+}
+
+// Pending returns the tool calls of the log's last assistant message that have no result yet
+// and were not superseded by a user message: what Continue must run before calling the model.
+func Pending(events []store.Event) []llm.ToolCall {
+	var open []llm.ToolCall
+	for _, ev := range events {
+		switch ev.Type {
+		case store.EventUser:
+			open = nil
+		case store.EventAssistant:
+			var a store.AssistantMessage
+			if ev.Decode(&a) == nil && (a.Text != "" || len(a.ToolCalls) > 0) {
+				open = nil
+				if !a.Interrupted {
+					open = append(open, a.ToolCalls...)
+				}
+			}
+		case store.EventToolResult:
+			var r store.ToolResult
+			if ev.Decode(&r) == nil {
+				for i, c := range open {
+					if c.ID == r.CallID {
+						open = append(open[:i], open[i+1:]...)
+						break
+					}
+				}
+			}
+		}
+	}
+	return open
+}

@@ -1,0 +1,131 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// stepOutcome is what one model call produced.
+type stepOutcome struct {
+	calls       []llm.ToolCall
+	usage       *llm.Usage
+	interrupted bool
+	err         error
+}
+
+// step runs one model call and records its outcome: the assistant message (complete, or what
+// arrived before a stop or failure), usage, the router's report, retries and fallbacks, and
+// the error.
+func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome {
+	reply := store.AssistantMessage{Model: req.Model, Provider: providerOf(a.Provider, req.Model)}
+	var text, reasoning strings.Builder
+	var out stepOutcome
+	var report *router.CallReport
+	ctx = router.ReportTo(ctx, func(r router.CallReport) { report = &r })
+	var failure error
+	for ev, err := range a.Provider.Stream(ctx, req) {
+		if err != nil {
+			failure = err
+			break
+		}
+		switch ev.Kind {
+		case llm.EventText:
+			text.WriteString(ev.Text)
+			t.Sink.Delta(ev.Text, "")
+		case llm.EventReasoning:
+			reasoning.WriteString(ev.Text)
+			if ev.Signature != "" {
+				reply.ReasoningSignature = ev.Signature
+			}
+			if ev.Text != "" {
+				t.Sink.Delta("", ev.Text)
+			}
+		case llm.EventToolCall:
+			reply.ToolCalls = append(reply.ToolCalls, *ev.ToolCall)
+		case llm.EventUsage:
+			out.usage = ev.Usage
+		case llm.EventDone:
+			reply.StopReason = ev.StopReason
+		case llm.EventRetry:
+			// The router re-runs the call: what streamed so far is void, on screen too.
+			text.Reset()
+			reasoning.Reset()
+			reply.ToolCalls, reply.ReasoningSignature, out.usage = nil, "", nil
+			t.Sink.Reset(ev.Text)
+			a.append(t.Session, store.EventRetry, store.Retry{Reason: ev.Text})
+		case llm.EventFallback:
+			reply.Model = ev.Text
+			a.append(t.Session, store.EventFallback, store.Fallback{Model: ev.Text})
+		}
+	}
+	if failure == nil && ctx.Err() != nil {
+		failure = ctx.Err()
+	}
+	reply.Text, reply.Reasoning = text.String(), reasoning.String()
+	if failure != nil && interrupted(ctx) {
+		out.interrupted = true
+		reply.Interrupted = true
+		reply.StopReason = "interrupted"
+	} else if failure != nil {
+		reply.StopReason = "error"
+	}
+	if failure == nil || reply.Text != "" || reply.Reasoning != "" {
+		a.append(t.Session, store.EventAssistant, reply)
+	}
+	if out.usage != nil {
+		u := *out.usage
+		if u.Model == "" {
+			u.Model = reply.Model
+		}
+		a.append(t.Session, store.EventUsage, u)
+	}
+	if report != nil {
+		a.append(t.Session, store.EventModelCall, report)
+	}
+	if failure != nil && !out.interrupted {
+		e := asLLMError(failure, reply.Provider)
+		a.append(t.Session, store.EventError, store.ErrorInfo{
+			Kind: string(e.Kind), Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
+			Model: req.Model, Retryable: e.Kind != llm.ErrBadRequest,
+		})
+		out.err = e
+	}
+	if failure == nil {
+		out.calls = reply.ToolCalls
+	}
+	return out
+}
+
+// interrupted reports whether ctx was cancelled on purpose (stop, shutdown) rather than the
+// call failing on its own.
+func interrupted(ctx context.Context) bool {
+	c := context.Cause(ctx)
+	return c != nil && (errors.Is(c, ErrStoppedByUser) || errors.Is(c, ErrShutdown) || errors.Is(c, context.Canceled))
+}
+
+// providerOf names the configured provider that serves model.
+func providerOf(p llm.Provider, model string) string {
+	if g, ok := p.(interface{ ProviderOf(string) string }); ok {
+		return g.ProviderOf(model)
+	}
+	return p.Name()
+}
+
+// asLLMError returns err as an *llm.Error, wrapping unknown errors as server errors.
+func asLLMError(err error, provider string) *llm.Error {
+	var e *llm.Error
+	if errors.As(err, &e) {
+		if e.Provider == "" {
+			c := *e
+			c.Provider = provider
+			return &c
+		}
+		return e
+	}
+	return &llm.Error{Kind: llm.ErrServer, Provider: provider, Message: err.Error()}
+}
