@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+func ev(typ store.EventType, v any) store.Event {
+	b, _ := json.Marshal(v)
+	return store.Event{Type: typ, Data: b}
+}
+
+func TestMessagesDropsWhatFollowsLastUser(t *testing.T) {
+	t.Parallel()
+	msgs := Messages([]store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "q1"}),
+		ev(store.EventAssistant, store.AssistantMessage{Text: "partial", Interrupted: true}),
+		ev(store.EventInterrupted, store.Interruption{Reason: "user"}),
+		ev(store.EventUser, store.UserMessage{Text: "q2"}),
+		ev(store.EventAssistant, store.AssistantMessage{Text: "half", StopReason: "error"}),
+		ev(store.EventError, store.ErrorInfo{Kind: "server"}),
+	})
+	if len(msgs) != 3 || msgs[1].Content != "partial" || msgs[2].Content != "q2" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+}
+
+func TestEveryToolCallGetsAResult(t *testing.T) {
+	t.Parallel()
+	calls := []llm.ToolCall{{ID: "a", Name: "read"}, {ID: "b", Name: "write"}}
+	log := []store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "go"}),
+		ev(store.EventAssistant, store.AssistantMessage{ToolCalls: calls}),
+		ev(store.EventToolResult, store.ToolResult{CallID: "a", Name: "read", Text: "A"}),
+		ev(store.EventInterrupted, store.Interruption{Reason: "user"}),
+	}
+	if p := Pending(log); len(p) != 1 || p[0].ID != "b" {
+		t.Fatalf("pending = %+v", p)
+	}
+	// The user moved on instead of continuing: b is answered as not run, nothing is pending.
+	log = append(log, ev(store.EventUser, store.UserMessage{Text: "never mind"}))
+	msgs := Messages(log)
+	var got []string
+	for _, m := range msgs {
+		got = append(got, string(m.Role)+":"+m.ToolCallID+":"+m.Content)
+	}
+	want := []string{"user::go", "assistant::", "tool:a:A", "tool:b:" + notRun, "user::never mind"}
+	if len(got) != len(want) {
+		t.Fatalf("messages = %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("message %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	if p := Pending(log); len(p) != 0 {
+		t.Fatalf("pending after a new message: %+v", p)
+	}
+}
