@@ -60,6 +60,10 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	return a
 }
 
+// Provider is the model provider for the current settings (the gateway), for headless
+// commands that drive the agent themselves.
+func (a *App) Provider() (llm.Provider, error) { return a.Chat.providers.get() }
+
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {
 	return map[string]any{

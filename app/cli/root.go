@@ -38,12 +38,17 @@ func Execute(frontend fs.FS) int {
 		newPaperCmd(),
 		newEvalCmd(),
 		newDevCmd(),
+		newRunCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)
 		var e *llm.Error
 		if errors.As(err, &e) && e.Hint != "" {
 			fmt.Fprintln(os.Stderr, "hint:", e.Hint)
+		}
+		var x *exitError
+		if errors.As(err, &x) {
+			return x.code
 		}
 		return 1
 	}

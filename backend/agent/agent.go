@@ -79,6 +79,8 @@ type Turn struct {
 	// Augment rewrites the messages of each request (the paper reader adds passages).
 	Augment func(msgs []llm.Message) ([]llm.Message, error)
 	Sink    Sink
+
+	always map[string]bool // subjects the user allowed for the rest of the turn
 }
 
 // DefaultMaxSteps bounds a turn whose MaxSteps is 0.

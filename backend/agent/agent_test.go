@@ -216,7 +216,9 @@ func (f policyFunc) Check(c tools.Call, a []tools.Access) Verdict { return f(c, 
 
 type approverFunc func(store.Approval) (string, error)
 
-func (f approverFunc) Approve(_ context.Context, _ string, a store.Approval) (string, error) { return f(a) }
+func (f approverFunc) Approve(_ context.Context, _ string, a store.Approval) (string, error) {
+	return f(a)
+}
 
 func TestApprovals(t *testing.T) {
 	t.Parallel()

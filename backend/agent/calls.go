@@ -112,6 +112,9 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 		a.append(t.Session, store.EventApproval, ap)
 		return false, "Not allowed: " + v.Reason + ". Do not retry this call; find another way or ask the user."
 	}
+	if t.always[v.Subject] {
+		return true, ""
+	}
 	if t.Approver == nil {
 		ap.Decision, ap.By = "deny", "policy"
 		a.append(t.Session, store.EventApproval, ap)
@@ -124,6 +127,12 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 	}
 	ap.Decision, ap.By = decision, "user"
 	a.append(t.Session, store.EventApproval, ap)
+	if decision == "allow_always" {
+		if t.always == nil {
+			t.always = map[string]bool{}
+		}
+		t.always[v.Subject] = true
+	}
 	if decision == "deny" {
 		return false, "The user denied this call (" + v.Subject + "). Do not retry it; ask the user how to proceed if needed."
 	}

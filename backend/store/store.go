@@ -36,6 +36,8 @@ type SessionInfo struct {
 	Updated time.Time `json:"updated"` // time of the last event (or rename)
 	Model   string    `json:"model,omitempty"`
 	Events  uint64    `json:"events"` // number of events, also the last seq
+	// Workspace is the directory an agent session works in (tools resolve paths against it).
+	Workspace string `json:"workspace,omitempty"`
 	// Paper links the session to a paper of the library (its Q&A or report); Purpose says
 	// which ("qa", "report"). Empty for ordinary conversations.
 	Paper   string `json:"paper,omitempty"`

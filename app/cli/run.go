@@ -1,0 +1,341 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/assets"
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/coding"
+	"github.com/tofu-research/tofu/backend/tools/toolset"
+)
+
+// RunOptions are the inputs of one `tofu run`.
+type RunOptions struct {
+	Task      string
+	Workspace string
+	Model     string
+	Approve   string // ask, safe, all, never
+	JSON      bool
+	Continue  string // session id
+	MaxSteps  int
+	// Stdin answers approval prompts when Approve is "ask".
+	Stdin io.Reader
+}
+
+func newRunCmd() *cobra.Command {
+	o := RunOptions{}
+	cmd := &cobra.Command{
+		Use:   `run [flags] "task"`,
+		Short: "Run the coding agent headless on a task in a workspace",
+		Long: "Runs the agent loop (tools, approvals, limits) on a task and streams its reply.\n" +
+			"The session is recorded like any other and shows in the window afterwards;\n" +
+			"--continue ID resumes it (tool calls left unfinished run first).\n" +
+			"Exit status: 0 when the model finished the turn, 1 on an error or a limit, 130 when interrupted.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Task = args[0]
+			}
+			if o.Task == "" && o.Continue == "" {
+				return errors.New(`give a task ("tofu run \"fix the failing test\"") or --continue SESSION`)
+			}
+			o.Stdin = cmd.InOrStdin()
+			st, err := openStore()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			ctx, stop := signalContext()
+			defer stop()
+			end, err := Run(ctx, st, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return endError(end)
+		},
+	}
+	cmd.Flags().StringVar(&o.Workspace, "cwd", "", "workspace directory the agent works in (default: the continued session's, else the current directory)")
+	cmd.Flags().StringVarP(&o.Model, "model", "m", "", "model (default: the main model in settings)")
+	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls)")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text")
+	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
+	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
+	return cmd
+}
+
+// exitError carries a process exit status.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func endError(end agent.End) error {
+	switch end.Reason {
+	case "done":
+		return nil
+	case "interrupted":
+		return &exitError{code: 130, msg: "interrupted; continue with --continue"}
+	case "error":
+		return end.Err
+	}
+	msg := "the turn stopped: " + end.Reason
+	if end.Err != nil {
+		msg += ": " + end.Err.Error()
+	}
+	return errors.New(msg)
+}
+
+// signalContext is cancelled with agent.ErrStoppedByUser on Ctrl+C or SIGTERM.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-ch; ok {
+			cancel(agent.ErrStoppedByUser)
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); close(ch); cancel(nil) }
+}
+
+// Run runs one agent turn headless and reports how it ended.
+func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writer) (agent.End, error) {
+	if o.Workspace == "" && o.Continue != "" {
+		// A continued session works where it worked.
+		if info, err := st.Session(o.Continue); err == nil {
+			o.Workspace = info.Workspace
+		}
+	}
+	if o.Workspace == "" {
+		o.Workspace = "."
+	}
+	ws, err := filepath.Abs(o.Workspace)
+	if err != nil {
+		return agent.End{}, err
+	}
+	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
+		return agent.End{}, fmt.Errorf("the workspace %s is not a directory", ws)
+	}
+	pol, err := newPolicy(ws, o.Approve)
+	if err != nil {
+		return agent.End{}, err
+	}
+	a, err := newApp(st, nopEmitter{}, nil)
+	if err != nil {
+		return agent.End{}, err
+	}
+	defer a.Close()
+	provider, err := a.Provider()
+	if err != nil {
+		return agent.End{}, err
+	}
+	model := o.Model
+	if model == "" {
+		status := a.Models.Status()
+		if status.Error != nil && len(status.Models) == 0 {
+			return agent.End{}, status.Error
+		}
+		model = status.DefaultModel
+	}
+
+	session := o.Continue
+	if session == "" {
+		info, err := st.CreateSession(app.TitleFrom(o.Task))
+		if err != nil {
+			return agent.End{}, err
+		}
+		session = info.ID
+	} else if _, err := st.Session(session); err != nil {
+		return agent.End{}, err
+	}
+	if _, err := st.UpdateSession(session, func(i *store.SessionInfo) { i.Workspace, i.Model = ws, model }); err != nil {
+		return agent.End{}, err
+	}
+
+	printer := newPrinter(out, errOut, o.JSON)
+	unsub := st.Subscribe(func(ev store.Event) {
+		if ev.Session == session {
+			printer.event(ev)
+		}
+	})
+	defer unsub()
+	if o.Task != "" {
+		if _, err := st.Append(session, store.EventUser, store.UserMessage{Text: o.Task}); err != nil {
+			return agent.End{}, err
+		}
+	}
+
+	cfgDir, _ := config.Dir()
+	ts := toolset.New(toolset.Options{Coding: coding.Options{}})
+	defer ts.Close()
+	system := assets.Prompt("agent")
+	if instr := agent.Instructions(ws, cfgDir); instr != "" {
+		system += "\n\n" + instr
+	}
+	end := (&agent.Agent{Log: st, Provider: provider}).Run(ctx, agent.Turn{
+		Session: session, Model: model, Workspace: ws, System: system,
+		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
+		MaxSteps: o.MaxSteps, Sink: printer,
+	})
+	printer.finish(session, end)
+	return end, nil
+}
+
+type nopEmitter struct{}
+
+func (nopEmitter) Emit(string, any) {}
+
+// printer writes a run to the terminal: the reply as it streams, tool calls and results as
+// one-line notes on stderr; or, with --json, every durable event as a JSON line.
+type printer struct {
+	mu      sync.Mutex
+	out     io.Writer
+	errOut  io.Writer
+	json    bool
+	midLine bool
+}
+
+func newPrinter(out, errOut io.Writer, asJSON bool) *printer {
+	return &printer{out: out, errOut: errOut, json: asJSON}
+}
+
+func (p *printer) Delta(text, _ string) {
+	if p.json || text == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.out, text)
+	p.midLine = !strings.HasSuffix(text, "\n")
+}
+
+func (p *printer) Reset(reason string) {
+	if !p.json {
+		p.note("[connection dropped, retrying: %s]", reason)
+	}
+}
+
+func (p *printer) note(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+	fmt.Fprintf(p.errOut, format+"\n", args...)
+}
+
+func (p *printer) event(ev store.Event) {
+	if p.json {
+		b, _ := json.Marshal(ev)
+		p.mu.Lock()
+		fmt.Fprintf(p.out, "%s\n", b)
+		p.mu.Unlock()
+		return
+	}
+	switch ev.Type {
+	case store.EventAssistant:
+		var m store.AssistantMessage
+		ev.Decode(&m)
+		for _, c := range m.ToolCalls {
+			p.note("→ %s %s", c.Name, clip(string(c.Arguments), 160))
+		}
+	case store.EventToolResult:
+		var r store.ToolResult
+		ev.Decode(&r)
+		mark := "✓"
+		if r.IsError {
+			mark = "✗"
+		}
+		p.note("  %s %s: %s", mark, r.Name, clip(firstLine(r.Text), 120))
+	case store.EventApproval:
+		var a store.Approval
+		ev.Decode(&a)
+		if a.Decision != "" {
+			p.note("  approval: %s %s (%s, by %s)", a.Decision, a.Subject, a.Name, a.By)
+		}
+	case store.EventError:
+		var e store.ErrorInfo
+		ev.Decode(&e)
+		p.note("error: %s", e.Message)
+		if e.Hint != "" {
+			p.note("hint: %s", e.Hint)
+		}
+	case store.EventFallback:
+		var f store.Fallback
+		ev.Decode(&f)
+		p.note("[falling back to %s]", f.Model)
+	}
+}
+
+func (p *printer) finish(session string, end agent.End) {
+	if p.json {
+		return
+	}
+	p.note("(session %s: %s after %d step(s))", session, end.Reason, end.Steps)
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// terminalApprover asks on the terminal (when --approve=ask); other modes never ask because
+// headlessPolicy already turned "ask" into allow or deny.
+func terminalApprover(o RunOptions, errOut io.Writer) agent.Approver {
+	if o.Approve != "ask" {
+		return nil
+	}
+	return approverFunc(func(ctx context.Context, req store.Approval) (string, error) {
+		fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) [y]es once / [a]lways in this session / [N]o: ", req.Name, req.Subject, req.Reason)
+		answer := make(chan string, 1)
+		go func() {
+			line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
+			answer <- strings.ToLower(strings.TrimSpace(line))
+		}()
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case a := <-answer:
+			switch a {
+			case "y", "yes":
+				return "allow", nil
+			case "a", "always":
+				return "allow_always", nil
+			}
+			return "deny", nil
+		}
+	})
+}
+
+type approverFunc func(ctx context.Context, req store.Approval) (string, error)
+
+func (f approverFunc) Approve(ctx context.Context, _ string, req store.Approval) (string, error) {
+	return f(ctx, req)
+}

@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// toolStep counts the tool results in a request: which step of a script the model is at.
+func toolStep(r llm.Request) int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == llm.RoleTool {
+			n++
+		}
+	}
+	return n
+}
+
+func tc(id, name string, args any) llm.ToolCall {
+	b, _ := json.Marshal(args)
+	return llm.ToolCall{ID: id, Name: name, Arguments: b}
+}
+
+// script answers step i of a conversation with steps[i], then with done.
+func script(srv *llmtest.Server, done string, steps ...[]llm.ToolCall) {
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		if i := toolStep(r); i < len(steps) {
+			return llmtest.Reply{ToolCalls: steps[i]}
+		}
+		return llmtest.Reply{Text: done}
+	})
+}
+
+// repo makes a small project with two bugs and a test script that finds them.
+func repo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"lib/add.sh": "add() { echo $(( $1 - $2 )); }\n",
+		"lib/mul.sh": "mul() { echo $(( $1 + $2 )); }\n",
+		"test.sh": ". lib/add.sh; . lib/mul.sh\n" +
+			"[ \"$(add 2 3)\" = 5 ] || { echo 'FAIL add'; exit 1; }\n" +
+			"[ \"$(mul 2 3)\" = 6 ] || { echo 'FAIL mul'; exit 1; }\necho 'all tests pass'\n",
+	}
+	for name, body := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	exec.Command("git", "init", "-q", dir).Run()
+	return dir
+}
+
+func runEnv(t *testing.T) (*store.Store, *llmtest.Server) {
+	t.Helper()
+	srv := llmtest.New(t, llmtest.DemoModel())
+	isolate(t, srv.URL)
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, srv
+}
+
+func eventTypes(t *testing.T, st *store.Store, session string) string {
+	t.Helper()
+	evs, err := st.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s []string
+	for _, ev := range evs {
+		s = append(s, string(ev.Type))
+	}
+	return strings.Join(s, ",")
+}
+
+func onlySession(t *testing.T, st *store.Store) string {
+	t.Helper()
+	list, _ := st.Sessions()
+	if len(list) != 1 {
+		t.Fatalf("%d sessions", len(list))
+	}
+	return list[0].ID
+}
+
+func TestRunCodingTask(t *testing.T) {
+	st, srv := runEnv(t)
+	ws := repo(t)
+	script(srv, "Fixed add and mul; the tests pass.",
+		[]llm.ToolCall{tc("g", "grep", map[string]any{"searches": []map[string]any{{"pattern": `add\(\)`}, {"pattern": `mul\(\)`}}})},
+		[]llm.ToolCall{tc("r", "read_files", map[string]any{"reads": []map[string]any{{"path": "lib/add.sh"}, {"path": "lib/mul.sh"}}})},
+		[]llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
+			{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"},
+			{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"},
+		}})},
+		[]llm.ToolCall{tc("t", "run_command", map[string]any{"command": "sh test.sh"})},
+	)
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "the tests fail: fix them", Workspace: ws, Approve: "all", MaxSteps: 10}, &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Reason != "done" || end.Steps != 5 {
+		t.Fatalf("end = %+v\n%s", end, errOut.String())
+	}
+	if !strings.Contains(out.String(), "Fixed add and mul") || !strings.Contains(errOut.String(), "→ edit_files") {
+		t.Fatalf("terminal output:\n%s\n%s", out.String(), errOut.String())
+	}
+	check := exec.Command("sh", "test.sh")
+	check.Dir = ws
+	if b, err := check.CombinedOutput(); err != nil {
+		t.Fatalf("the fix did not land: %s", b)
+	} else if string(b) != "all tests pass\n" {
+		t.Fatalf("test.sh: %q", b)
+	}
+	session := onlySession(t, st)
+	evs, _ := st.Events(session)
+	var results []store.ToolResult
+	for _, ev := range evs {
+		if ev.Type == store.EventToolResult {
+			var r store.ToolResult
+			ev.Decode(&r)
+			results = append(results, r)
+		}
+	}
+	if len(results) != 4 {
+		t.Fatalf("events: %s", eventTypes(t, st, session))
+	}
+	for _, r := range results {
+		if r.IsError {
+			t.Fatalf("%s failed: %s", r.Name, r.Text)
+		}
+	}
+	if !strings.Contains(results[1].Text, "$1 - $2") || !strings.Contains(results[3].Text, "all tests pass") {
+		t.Fatalf("read/run results: %q / %q", results[1].Text, results[3].Text)
+	}
+	// Writes and commands asked, and --approve=all approved them (recorded by the policy's verdict).
+	info, _ := st.Session(session)
+	if info.Workspace != ws {
+		t.Fatalf("workspace = %q", info.Workspace)
+	}
+}
+
+func TestRunSafeDeniesWhatWouldAsk(t *testing.T) {
+	st, srv := runEnv(t)
+	ws := repo(t)
+	script(srv, "I could not edit.",
+		[]llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/add.sh", "old_string": "-", "new_string": "+"}}})},
+	)
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "fix", Workspace: ws, Approve: "safe"}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("end %+v, %v", end, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "lib/add.sh")); !strings.Contains(string(b), "$1 - $2") {
+		t.Fatal("--approve=safe let an edit through")
+	}
+	if got := eventTypes(t, st, onlySession(t, st)); !strings.Contains(got, "approval,tool_result") {
+		t.Fatalf("events: %s", got)
+	}
+}
+
+func TestRunInterruptThenContinue(t *testing.T) {
+	st, srv := runEnv(t)
+	ws := repo(t)
+	script(srv, "Stopped as asked.",
+		[]llm.ToolCall{tc("s", "run_command", map[string]any{"command": "touch started && sleep 20 && echo finished"})},
+	)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(ws, "started")); err == nil {
+				cancel(agent.ErrStoppedByUser)
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	var out, errOut bytes.Buffer
+	end, err := Run(ctx, st, RunOptions{Task: "run it", Workspace: ws, Approve: "all"}, &out, &errOut)
+	if err != nil || end.Reason != "interrupted" {
+		t.Fatalf("end %+v, %v", end, err)
+	}
+	session := onlySession(t, st)
+	if got := eventTypes(t, st, session); got != "user,assistant,usage,model_call,tool_result,interrupted,turn_end" {
+		t.Fatalf("events: %s", got)
+	}
+	if endError(end).(*exitError).code != 130 {
+		t.Fatal("an interrupted run does not exit 130")
+	}
+	// Continue: the stopped command is not run again; the model reads what it produced.
+	end, err = Run(context.Background(), st, RunOptions{Continue: session, Approve: "all"}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("continue: %+v, %v", end, err)
+	}
+	chats := srv.Chats()
+	last := chats[len(chats)-1].Request.Messages
+	if tool := last[len(last)-1]; tool.Role != llm.RoleTool || !strings.Contains(tool.Content, "interrupted") || strings.Contains(tool.Content, "finished") {
+		t.Fatalf("the model read %+v", tool)
+	}
+}
+
+// TestRunSurvivesSIGKILL kills a real `tofu run` process in the middle of a tool call and
+// continues the session: everything up to the kill is in the log, and the unfinished call
+// runs once more (it never finished), finished ones do not.
+func TestRunSurvivesSIGKILL(t *testing.T) {
+	st, srv := runEnv(t)
+	dataDir := t.TempDir()
+	st.Close()
+	ws := repo(t)
+	script(srv, "Resumed and done.",
+		[]llm.ToolCall{tc("a", "read_files", map[string]any{"reads": []map[string]any{{"path": "test.sh"}}})},
+		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "if [ -f started ]; then echo resumed; else touch started; sleep 20; fi"})},
+	)
+	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
+	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
+		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "run the tests"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(ws, "started")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
+	if err != nil {
+		t.Fatalf("reopen after SIGKILL: %v", err)
+	}
+	defer st2.Close()
+	session := onlySession(t, st2)
+	if got := eventTypes(t, st2, session); got != "user,assistant,usage,model_call,tool_result,assistant,usage,model_call" {
+		t.Fatalf("events after kill: %s", got)
+	}
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st2, RunOptions{Continue: session, Approve: "all"}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("continue: %+v, %v\n%s", end, err, errOut.String())
+	}
+	evs, _ := st2.Events(session)
+	reads, runs := 0, 0
+	for _, ev := range evs {
+		var r store.ToolResult
+		if ev.Type == store.EventToolResult && ev.Decode(&r) == nil {
+			switch r.Name {
+			case "read_files":
+				reads++
+			case "run_command":
+				runs++
+				if !strings.Contains(r.Text, "resumed") {
+					t.Fatalf("the resumed command said %q", r.Text)
+				}
+			}
+		}
+	}
+	if reads != 1 || runs != 1 || !strings.Contains(out.String(), "Resumed and done.") {
+		t.Fatalf("reads %d, runs %d, out %q", reads, runs, out.String())
+	}
+}
+
+// TestCLIHelper is not a test: TestRunSurvivesSIGKILL runs the test binary as `tofu`.
+func TestCLIHelper(t *testing.T) {
+	if os.Getenv("TOFU_CLI_HELPER") == "" {
+		t.Skip("helper process only")
+	}
+	os.Args = append([]string{"tofu"}, strings.Split(os.Getenv("TOFU_CLI_ARGS"), "\x1f")...)
+	os.Exit(Execute(os.DirFS(t.TempDir())))
+}

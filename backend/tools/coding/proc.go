@@ -1,0 +1,217 @@
+package coding
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"sync"
+	"time"
+)
+
+// Command limits: ToFu's run_command caps output at 100k characters; Tofu shows 30k (a third
+// from the start, the rest from the end, where errors usually are) because every character is
+// re-read on each later step. Background jobs keep the last 1 MB.
+const (
+	DefaultCommandTimeout = 120 * time.Second
+	MaxCommandTimeout     = 10 * time.Minute
+	CommandOutputCap      = 30_000
+	jobRetention          = 1 << 20
+	drainWait             = 2 * time.Second
+)
+
+// commandEnv keeps commands from waiting for a pager, a terminal or a password prompt.
+var commandEnv = []string{"PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0", "NO_COLOR=1", "TERM=dumb"}
+
+// process is a `bash -c` command running in its own process group.
+type process struct {
+	cmd     *exec.Cmd
+	out     *outBuf
+	start   time.Time
+	done    chan struct{} // closed once the command exited and its output is drained
+	mu      sync.Mutex
+	end     time.Time
+	exit    int    // exit code; -1 if killed by a signal
+	signal  string // the signal we sent, if any
+	waitErr error
+}
+
+func startProcess(command, dir string) (*process, error) {
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), commandEnv...)
+	setGroup(cmd)
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = w, w // stdin is /dev/null: nothing waits for input
+	p := &process{cmd: cmd, out: newOutBuf(), done: make(chan struct{})}
+	p.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	w.Close()
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			p.out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		err := cmd.Wait()
+		// Children left running (a forgotten `&`) would hold the output open forever.
+		signalGroup(cmd.Process.Pid, sigKill)
+		select {
+		case <-copied:
+		case <-time.After(drainWait): // a process that left the group still holds the pipe
+			r.Close()
+			<-copied
+		}
+		r.Close()
+		p.mu.Lock()
+		p.end, p.waitErr, p.exit = time.Now(), err, exitCode(cmd, err)
+		p.mu.Unlock()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+func exitCode(cmd *exec.Cmd, err error) int {
+	if cmd.ProcessState != nil {
+		return cmd.ProcessState.ExitCode()
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// stop interrupts the whole process group, then kills it if it has not exited after grace.
+func (p *process) stop(grace time.Duration) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.mu.Lock()
+	p.signal = "SIGINT"
+	p.mu.Unlock()
+	signalGroup(p.cmd.Process.Pid, sigInterrupt)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		p.mu.Lock()
+		p.signal = "SIGKILL"
+		p.mu.Unlock()
+		signalGroup(p.cmd.Process.Pid, sigKill)
+		<-p.done
+	}
+}
+
+func (p *process) running() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// status describes the process for a result line: "exit 0 · 1.2s".
+func (p *process) status() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.end.IsZero() {
+		return "running for " + time.Since(p.start).Round(time.Second).String()
+	}
+	d := p.end.Sub(p.start).Round(10 * time.Millisecond)
+	if p.signal != "" {
+		return fmt.Sprintf("stopped with %s · %s", p.signal, d)
+	}
+	return fmt.Sprintf("exit %d · %s", p.exit, d)
+}
+
+// outBuf records a stream of output: the first bytes for good, the last jobRetention bytes
+// in a window, and the total, with absolute offsets for incremental reads.
+type outBuf struct {
+	mu    sync.Mutex
+	head  []byte // the first headKeep bytes
+	data  []byte // the retained window, starting at offset base
+	base  int64
+	total int64
+}
+
+const headKeep = 64 << 10
+
+func newOutBuf() *outBuf { return &outBuf{} }
+
+func (b *outBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := headKeep - len(b.head); room > 0 {
+		b.head = append(b.head, p[:min(room, len(p))]...)
+	}
+	b.data = append(b.data, p...)
+	b.total += int64(len(p))
+	if over := len(b.data) - jobRetention; over > 0 {
+		over += jobRetention / 4 // drop in chunks, not on every write
+		b.data = append([]byte(nil), b.data[min(over, len(b.data)):]...)
+		b.base = b.total - int64(len(b.data))
+	}
+	return len(p), nil
+}
+
+// render returns all output, or, beyond limit bytes, its first third and last two thirds with
+// a note of what was left out between them.
+func (b *outBuf) render(limit int) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.total <= int64(limit) {
+		return clean(b.data), false
+	}
+	h := min(limit/3, len(b.head))
+	t := min(limit-h, len(b.data))
+	omitted := b.total - int64(h) - int64(t)
+	head := clean(b.head[:h])
+	tail := clean(b.data[len(b.data)-t:])
+	return fmt.Sprintf("%s\n[… %d bytes of output omitted …]\n%s", head, omitted, tail), true
+}
+
+// since returns the output after offset from (at most limit bytes, keeping the end), the new
+// offset, and how many bytes were skipped.
+func (b *outBuf) since(from int64, limit int) (string, int64, int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var skipped int64
+	if from < b.base {
+		skipped, from = b.base-from, b.base
+	}
+	chunk := b.data[from-b.base:]
+	if len(chunk) > limit {
+		skipped += int64(len(chunk) - limit)
+		chunk = chunk[len(chunk)-limit:]
+	}
+	return clean(chunk), b.total, skipped
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+
+// clean makes output readable text: colour codes are dropped, invalid UTF-8 replaced.
+func clean(p []byte) string {
+	p = ansi.ReplaceAll(p, nil)
+	return string(bytes.ToValidUTF8(p, []byte("�")))
+}

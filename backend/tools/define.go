@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// Def defines a tool over a typed params struct P (see Schema for the tags it reads).
+type Def[P any] struct {
+	Name string
+	// Description is the model-facing text, usually an embedded .md file; it is trimmed.
+	Description string
+	ReadOnly    bool
+	// Example is a valid arguments object, shown when the model's arguments are refused.
+	Example string
+	Run     func(ctx context.Context, call Call, p P) (Result, error)
+	// Access lists what the call touches; nil means nothing that needs permission.
+	Access func(call Call, p P) []Access
+}
+
+// Define turns d into a Tool. It panics if P has no valid schema: that is a programming error.
+func Define[P any](d Def[P]) Tool {
+	schema, err := Schema(reflect.TypeFor[P]())
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", d.Name, err))
+	}
+	if d.Example != "" && !json.Valid([]byte(d.Example)) {
+		panic(fmt.Sprintf("tool %s: example is not JSON", d.Name))
+	}
+	return &typed[P]{def: d, spec: llm.ToolSpec{
+		Name: d.Name, Description: strings.TrimSpace(d.Description), Parameters: schema,
+	}}
+}
+
+type typed[P any] struct {
+	def  Def[P]
+	spec llm.ToolSpec
+}
+
+func (t *typed[P]) Spec() llm.ToolSpec { return t.spec }
+func (t *typed[P]) ReadOnly() bool     { return t.def.ReadOnly }
+
+func (t *typed[P]) Run(ctx context.Context, call Call) (Result, error) {
+	p, aerr := Decode[P](t.def.Name, call.Arguments, t.def.Example)
+	if aerr != nil {
+		return aerr.Result(), nil
+	}
+	return t.def.Run(ctx, call, p)
+}
+
+func (t *typed[P]) Access(call Call) ([]Access, *ArgError) {
+	p, aerr := Decode[P](t.def.Name, call.Arguments, t.def.Example)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if t.def.Access == nil {
+		return nil, nil
+	}
+	return t.def.Access(call, p), nil
+}

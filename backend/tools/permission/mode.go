@@ -1,0 +1,55 @@
+package permission
+
+import "fmt"
+
+// Mode is how a headless run (`tofu run --approve=…`) answers calls that would ask.
+type Mode string
+
+const (
+	// ModeAsk leaves asks to a human (the window's approval card, or a prompt).
+	ModeAsk Mode = "ask"
+	// ModeSafe runs what the policy allows and denies what would ask.
+	ModeSafe Mode = "safe"
+	// ModeAll approves every ask; deny rules and the built-in dangerous commands still deny.
+	ModeAll Mode = "all"
+	// ModeNever changes nothing: only calls that just read, and that the policy allows, run;
+	// every write, command and network access is denied even when a rule allows it.
+	ModeNever Mode = "never"
+)
+
+// ParseMode reads an --approve value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeAsk, ModeSafe, ModeAll, ModeNever:
+		return m, nil
+	case "":
+		return ModeAsk, nil
+	}
+	return "", fmt.Errorf("--approve must be ask, safe, all or never, not %q", s)
+}
+
+// Apply turns the policy's decision into the mode's. It is a pure function of both.
+func (m Mode) Apply(d Decision) Decision {
+	switch m {
+	case ModeSafe:
+		if d.Action == Ask {
+			d.Action, d.Remember = Deny, nil
+			d.Reason = "needs approval, and --approve=safe denies it: " + d.Reason
+		}
+	case ModeAll:
+		if d.Action == Ask {
+			d.Action, d.Remember = Allow, nil
+			d.Reason = "approved by --approve=all: " + d.Reason
+		}
+	case ModeNever:
+		switch {
+		case d.Action == Ask:
+			d.Action, d.Remember = Deny, nil
+			d.Reason = "needs approval, and --approve=never denies it: " + d.Reason
+		case d.Action == Allow && !d.ReadOnly:
+			d.Action = Deny
+			d.Reason = "--approve=never allows only reading: " + d.Reason
+		}
+	}
+	return d
+}

@@ -1,0 +1,492 @@
+package permission
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxShellDepth bounds nested `bash -c` and eval: deeper nesting asks.
+const maxShellDepth = 6
+
+// simpleCmd is one command a shell line would run.
+type simpleCmd struct {
+	args []string // words with quotes removed; a dynamic word keeps its source text
+	// dynamic: some word is only known when it runs ($VAR, $(…), $((…))).
+	dynamic bool
+	// dir is where it runs, absolute but unresolved; "" when unknown (cd to a variable).
+	dir string
+	// wrapper marks env, nohup, bash -c …: transparent, their inner command is judged instead.
+	wrapper bool
+	// nested marks a command inside $(…), <(…), a function body, or sudo/xargs/find -exec:
+	// only deny rules apply, since the enclosing construct asks anyway.
+	nested bool
+}
+
+func (c simpleCmd) text() string { return strings.Join(c.args, " ") }
+
+// fileRef is a file a redirection reads or writes.
+type fileRef struct {
+	word    string
+	dir     string
+	write   bool
+	dynamic bool
+}
+
+// shellScan is what a command line would do, as far as can be known without running it.
+type shellScan struct {
+	home     string
+	cmds     []simpleCmd
+	files    []fileRef
+	asks     []string // reasons the whole line needs a human
+	parseErr error
+	depth    int
+}
+
+// scanShell parses command as bash run in dir and lists its simple commands, across ;, &&, ||,
+// pipes, subshells, blocks, if/while/for/case, $(…), `…`, <(…), eval, `bash -c`, and wrappers.
+func scanShell(command, dir, home string) *shellScan {
+	s := &shellScan{home: home}
+	s.script(command, dir, false)
+	return s
+}
+
+func (s *shellScan) ask(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, a := range s.asks {
+		if a == msg {
+			return
+		}
+	}
+	s.asks = append(s.asks, msg)
+}
+
+func (s *shellScan) script(src, dir string, nested bool) {
+	if s.depth > maxShellDepth {
+		s.ask("nests shells or eval too deeply to check")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if s.parseErr == nil {
+			s.parseErr = err
+		}
+		return
+	}
+	s.depth++
+	d := dir
+	s.stmts(f.Stmts, &d, nested)
+	s.depth--
+}
+
+func (s *shellScan) stmts(list []*syntax.Stmt, dir *string, nested bool) {
+	for _, st := range list {
+		s.stmt(st, dir, nested)
+	}
+}
+
+func (s *shellScan) stmt(st *syntax.Stmt, dir *string, nested bool) {
+	if st == nil {
+		return
+	}
+	for _, r := range st.Redirs {
+		s.redirect(r, *dir)
+	}
+	switch c := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		s.call(c, dir, nested)
+	case *syntax.BinaryCmd:
+		s.stmt(c.X, dir, nested)
+		s.stmt(c.Y, dir, nested)
+	case *syntax.Subshell:
+		d := *dir
+		s.stmts(c.Stmts, &d, nested)
+	case *syntax.Block:
+		s.stmts(c.Stmts, dir, nested)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			s.stmts(ic.Cond, dir, nested)
+			s.stmts(ic.Then, dir, nested)
+		}
+	case *syntax.WhileClause:
+		s.stmts(c.Cond, dir, nested)
+		s.stmts(c.Do, dir, nested)
+	case *syntax.ForClause:
+		s.substIn(c.Loop, *dir)
+		s.stmts(c.Do, dir, nested)
+	case *syntax.CaseClause:
+		s.substIn(c.Word, *dir)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				s.substIn(p, *dir)
+			}
+			s.stmts(it.Stmts, dir, nested)
+		}
+	case *syntax.TimeClause:
+		s.stmt(c.Stmt, dir, nested)
+	case *syntax.DeclClause:
+		for _, a := range c.Args {
+			s.assign(a, *dir)
+		}
+	case *syntax.FuncDecl:
+		s.ask("defines a shell function")
+		d := *dir
+		s.stmt(c.Body, &d, true)
+	case *syntax.CoprocClause:
+		s.ask("starts a coprocess")
+		d := *dir
+		s.stmt(c.Stmt, &d, true)
+	default: // (( )), [[ ]], let: arithmetic can run code through array subscripts
+		s.ask("uses a shell construct that is not checked (%T)", c)
+		s.substIn(c, *dir)
+	}
+}
+
+// redirect records the file a redirection touches.
+func (s *shellScan) redirect(r *syntax.Redirect, dir string) {
+	if r.Hdoc != nil {
+		s.substIn(r.Hdoc, dir)
+	}
+	if r.Word == nil {
+		return
+	}
+	val, dyn := s.word(r.Word, dir)
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		if !dyn && harmlessDevice(val) {
+			return
+		}
+		s.files = append(s.files, fileRef{word: val, dir: dir, write: true, dynamic: dyn})
+	case syntax.DplOut, syntax.DplIn:
+		if !dyn && (val == "-" || isDigits(val)) {
+			return // fd duplication: 2>&1, >&-
+		}
+		s.files = append(s.files, fileRef{word: val, dir: dir, write: r.Op == syntax.DplOut, dynamic: dyn})
+	case syntax.RdrIn:
+		s.files = append(s.files, fileRef{word: val, dir: dir, dynamic: dyn})
+	}
+}
+
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Environment variables that change which program runs or what a shell executes.
+var riskyEnv = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true, "IFS": true,
+	"PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "CDPATH": true}
+
+func (s *shellScan) assign(a *syntax.Assign, dir string) {
+	if a.Value != nil {
+		s.substIn(a.Value, dir)
+	}
+	if a.Array != nil {
+		s.substIn(a.Array, dir)
+	}
+	if a.Index != nil {
+		s.substIn(a.Index, dir)
+	}
+	if a.Name == nil {
+		return
+	}
+	n := a.Name.Value
+	if riskyEnv[n] || strings.HasPrefix(n, "LD_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "GIT_") {
+		s.ask("sets %s, which changes what the commands run", n)
+	}
+}
+
+func (s *shellScan) call(c *syntax.CallExpr, dir *string, nested bool) {
+	for _, a := range c.Assigns {
+		s.assign(a, *dir)
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	args := make([]string, len(c.Args))
+	dyn := make([]bool, len(c.Args))
+	for i, w := range c.Args {
+		args[i], dyn[i] = s.word(w, *dir)
+	}
+	s.command(args, dyn, dir, nested)
+}
+
+// command records a command and looks inside the ones that run other commands.
+func (s *shellScan) command(args []string, dyn []bool, dir *string, nested bool) {
+	if len(args) == 0 {
+		return
+	}
+	anyDyn := false
+	for _, d := range dyn {
+		anyDyn = anyDyn || d
+	}
+	idx := len(s.cmds)
+	s.cmds = append(s.cmds, simpleCmd{args: args, dynamic: anyDyn, dir: *dir, nested: nested})
+	if dyn[0] {
+		return // the program itself is decided at run time
+	}
+	name := filepath.Base(args[0])
+	switch name {
+	case "cd":
+		switch {
+		case len(args) == 1:
+			*dir = s.home
+		case dyn[1] || args[1] == "-" || *dir == "":
+			*dir = ""
+		default:
+			*dir = joinDir(*dir, expandHome(args[1], s.home))
+		}
+	case "pushd", "popd":
+		*dir = ""
+	case "eval":
+		if anyDyn {
+			s.ask("evaluates a string only known when it runs")
+			return
+		}
+		s.cmds[idx].wrapper = true
+		s.script(strings.Join(args[1:], " "), *dir, nested)
+	case "bash", "sh", "zsh", "dash", "ksh":
+		script, i, clean := shellScript(args)
+		if i < 0 {
+			return // a shell reading a file or stdin: judged as a command
+		}
+		if dyn[i] {
+			s.ask("runs a shell script only known when it runs")
+			return
+		}
+		s.cmds[idx].wrapper = clean
+		s.script(script, *dir, nested || !clean)
+	case "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout", "stdbuf":
+		i := wrappedStart(name, args)
+		if i >= len(args) {
+			return // `env` alone prints the environment: judged as a command
+		}
+		s.cmds[idx].wrapper = true
+		s.command(args[i:], dyn[i:], dir, nested)
+	case "sudo", "doas", "xargs", "find", "parallel", "watch", "ssh":
+		// They run other commands; those are checked against deny rules, and the whole asks
+		// unless a rule allows it.
+		if i := innerStart(name, args); i > 0 && i < len(args) {
+			d := *dir
+			s.command(args[i:], dyn[i:], &d, true)
+		}
+	}
+}
+
+// shellScript finds the script of `bash -c SCRIPT`; clean is false when other options could
+// change what runs (an rcfile, a login profile that is not the user's usual).
+func shellScript(args []string) (string, int, bool) {
+	clean := true
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return "", -1, clean
+		}
+		if strings.HasPrefix(a, "--") || strings.Trim(a[1:], "cexuvlo") != "" {
+			clean = false
+		}
+		if strings.Contains(a[1:], "c") && !strings.HasPrefix(a, "--") {
+			if i+1 < len(args) {
+				return args[i+1], i + 1, clean
+			}
+			return "", -1, clean
+		}
+		if a == "-o" {
+			i++
+		}
+	}
+	return "", -1, clean
+}
+
+// wrappedStart returns where the wrapped command begins in a transparent wrapper's args.
+func wrappedStart(name string, args []string) int {
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "--":
+			return i + 1
+		case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "-"):
+			i++
+		case name == "env" && (a == "-u" || a == "--unset" || a == "-C" || a == "--chdir"):
+			i += 2
+		case name == "nice" && a == "-n", name == "exec" && a == "-a", name == "stdbuf" && len(a) == 2:
+			i += 2
+		case strings.HasPrefix(a, "-"):
+			i++
+		case name == "timeout":
+			return i + 1 // the duration, then the command
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// innerStart approximates where the command run by sudo, xargs, find -exec… begins.
+func innerStart(name string, args []string) int {
+	switch name {
+	case "find":
+		for i, a := range args {
+			if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+				return i + 1
+			}
+		}
+		return -1
+	case "ssh":
+		return -1
+	}
+	valued := map[string]bool{"-u": true, "-g": true, "-C": true, "-h": true, "-p": true, "-I": true,
+		"-n": true, "-P": true, "-d": true, "-L": true, "-s": true, "-E": true, "-a": true}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return i + 1
+		case valued[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// word returns a word's value with quotes removed, and whether it is only known at run time.
+// Command and process substitutions inside it are scanned (as nested) and make the line ask.
+func (s *shellScan) word(w *syntax.Word, dir string) (string, bool) {
+	var b strings.Builder
+	dyn := false
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := unescape(p.Value)
+			if i == 0 {
+				v = expandHome(v, s.home)
+			}
+			b.WriteString(v)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				dyn = true
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(unescapeDouble(l.Value))
+					continue
+				}
+				dyn = true
+				b.WriteString(source(q))
+				s.substIn(q, dir)
+			}
+		default:
+			dyn = true
+			b.WriteString(source(part))
+			s.substIn(part, dir)
+		}
+	}
+	return b.String(), dyn
+}
+
+// substIn scans the command and process substitutions anywhere inside node.
+func (s *shellScan) substIn(node syntax.Node, dir string) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			s.ask("runs a command substitution, whose output becomes part of the command")
+			d := dir
+			s.stmts(x.Stmts, &d, true)
+			return false
+		case *syntax.ProcSubst:
+			s.ask("runs a process substitution <(…)")
+			d := dir
+			s.stmts(x.Stmts, &d, true)
+			return false
+		}
+		return true
+	})
+}
+
+func source(n syntax.Node) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+		return "?"
+	}
+	return b.String()
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return home + p[1:]
+	}
+	return p
+}
+
+// joinDir is where `cd target` from dir lands, lexically; symlinks are resolved when judged.
+// It keeps ".." after a symlinked component unresolved by joining without cleaning.
+func joinDir(dir, target string) string {
+	if filepath.IsAbs(target) {
+		return target
+	}
+	return dir + string(filepath.Separator) + target
+}

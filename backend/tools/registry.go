@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// Registry is the set of tools offered in a session, in the order they are offered.
+type Registry struct {
+	tools map[string]Tool
+	order []string
+}
+
+// NewRegistry returns a registry of ts. It panics on a duplicate name (a wiring bug).
+func NewRegistry(ts ...Tool) *Registry {
+	r := &Registry{tools: map[string]Tool{}}
+	for _, t := range ts {
+		if err := r.Add(t); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// Add appends t; a second tool with the same name is refused.
+func (r *Registry) Add(t Tool) error {
+	name := t.Spec().Name
+	if _, dup := r.tools[name]; dup {
+		return fmt.Errorf("tool %s registered twice", name)
+	}
+	r.tools[name] = t
+	r.order = append(r.order, name)
+	return nil
+}
+
+// Get returns the tool called name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Names lists the tools in order.
+func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
+
+// Specs returns what the model is offered, in a stable order (it is part of the cached prefix).
+func (r *Registry) Specs() []llm.ToolSpec {
+	out := make([]llm.ToolSpec, 0, len(r.order))
+	for _, n := range r.order {
+		out = append(out, r.tools[n].Spec())
+	}
+	return out
+}
+
+// ReadOnly reports whether the named tool only observes; an unknown tool counts as read-only
+// since it runs nothing (its call is answered with an error).
+func (r *Registry) ReadOnly(name string) bool {
+	t, ok := r.tools[name]
+	return !ok || t.ReadOnly()
+}
+
+// Access lists what call would touch, for the permission policy. A non-nil *ArgError means
+// the call is malformed or names no tool; Run will answer it without running anything.
+func (r *Registry) Access(call Call) ([]Access, *ArgError) {
+	t, ok := r.tools[call.Name]
+	if !ok {
+		return nil, r.unknown(call.Name)
+	}
+	return t.Access(call)
+}
+
+// Run decodes the call's arguments and runs its tool. Unknown tools and malformed arguments
+// come back as an IsError Result telling the model what to fix; a panicking tool is an error.
+func (r *Registry) Run(ctx context.Context, call Call) (res Result, err error) {
+	t, ok := r.tools[call.Name]
+	if !ok {
+		return r.unknown(call.Name).Result(), nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("tool %s panicked: %v\n%s", call.Name, p, debug.Stack())
+		}
+	}()
+	return t.Run(ctx, call)
+}
+
+func (r *Registry) unknown(name string) *ArgError {
+	msg := "the tools are " + strings.Join(r.order, ", ")
+	if s := r.closest(name); s != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return &ArgError{Tool: name, Unknown: true, Problems: []Problem{{Message: msg}}}
+}
+
+func (r *Registry) closest(name string) string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for _, n := range r.order {
+		d := levenshtein(fold(name), fold(n))
+		if strings.Contains(fold(n), fold(name)) || strings.Contains(fold(name), fold(n)) {
+			d = min(d, 1)
+		}
+		if d <= 3 {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	if len(cs) == 0 {
+		return ""
+	}
+	return cs[0].name
+}

@@ -1,0 +1,99 @@
+// Package tools is Tofu's capability runtime: the Tool contract, a Registry that turns a model's
+// raw tool call into typed parameters (correcting malformed ones), and the JSON Schemas it offers.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	// Spec is what the model sees: name, short description, JSON Schema of the arguments.
+	Spec() llm.ToolSpec
+	// ReadOnly reports whether the tool only observes: independent read-only calls of one step
+	// may run in parallel; the others run one at a time, in order.
+	ReadOnly() bool
+	// Run executes the call. Failures the model should read (missing file, bad pattern, bad
+	// arguments) are a Result with IsError and a hint; an error means the runtime itself failed
+	// or ctx ended. When ctx ends, Run stops its work and returns ctx's error, with a Result
+	// holding what was done if there is any (run_command: the output so far and the status).
+	Run(ctx context.Context, call Call) (Result, error)
+	// Access lists what the call would touch, for the permission policy, without running it. A
+	// non-nil *ArgError means the arguments are malformed and Run would refuse them.
+	Access(call Call) ([]Access, *ArgError)
+}
+
+// Call is one tool call as the runtime receives it.
+type Call struct {
+	ID   string
+	Name string
+	// Arguments are the model's raw arguments; they may be invalid JSON.
+	Arguments json.RawMessage
+	// Workspace is the absolute directory relative paths resolve against.
+	Workspace string
+}
+
+// CallOf builds a Call from a model's llm.ToolCall.
+func CallOf(tc llm.ToolCall, workspace string) Call {
+	return Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Workspace: workspace}
+}
+
+// Result is a tool's answer.
+type Result struct {
+	// Text is what the model reads.
+	Text string `json:"text"`
+	// IsError marks a failure the model should correct (it is still sent as the tool result).
+	IsError bool `json:"is_error,omitempty"`
+	// Images are attached for vision models (PNG, JPEG, GIF or WebP bytes).
+	Images [][]byte `json:"images,omitempty"`
+	// Meta is for the UI and the log only (a diff, an exit code, a duration); never sent to
+	// the model. Each tool documents its type.
+	Meta any `json:"meta,omitempty"`
+	// Files lists the absolute paths the call modified.
+	Files []string `json:"files,omitempty"`
+}
+
+// Errorf returns a model-facing failure.
+func Errorf(text string) Result { return Result{Text: text, IsError: true} }
+
+// AccessKind is the kind of resource a call touches.
+type AccessKind string
+
+const (
+	AccessRead    AccessKind = "read"    // Path is read
+	AccessWrite   AccessKind = "write"   // Path is created, modified or deleted
+	AccessExec    AccessKind = "exec"    // Command runs in Dir
+	AccessNetwork AccessKind = "network" // Target (URL or host) is contacted
+)
+
+// Access is one thing a call would touch. Paths and Dir are as the model gave them; resolve
+// them with AbsPath against the call's workspace.
+type Access struct {
+	Kind    AccessKind `json:"kind"`
+	Path    string     `json:"path,omitempty"`
+	Command string     `json:"command,omitempty"`
+	Dir     string     `json:"dir,omitempty"`
+	Target  string     `json:"target,omitempty"`
+}
+
+// Question is what ask_human shows the user.
+type Question struct {
+	CallID  string   `json:"call_id"`
+	Text    string   `json:"text"`
+	Options []string `json:"options,omitempty"`
+}
+
+// Asker puts a question to the user and waits for the answer; the loop and the UI provide it.
+// It returns ctx.Err() when the turn is interrupted.
+type Asker interface {
+	Ask(ctx context.Context, q Question) (string, error)
+}
+
+// ResultStore holds tool outputs that were moved out of the context; ref is the reference the
+// model was given in their place.
+type ResultStore interface {
+	Get(ref string) (string, error)
+}

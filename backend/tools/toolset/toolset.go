@@ -1,0 +1,43 @@
+// Package toolset assembles Tofu's default tools into a registry for a session: the coding
+// tools always, ask_human when a user can answer, read_result when outputs are stored.
+package toolset
+
+import (
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/assist"
+	"github.com/tofu-research/tofu/backend/tools/coding"
+)
+
+// Options wire the default toolset.
+type Options struct {
+	Coding coding.Options
+	// Asker answers ask_human; nil (headless) leaves the tool out.
+	Asker tools.Asker
+	// Results backs read_result; nil leaves the tool out.
+	Results tools.ResultStore
+}
+
+// Toolset is a session's registry plus the background jobs its commands started.
+type Toolset struct {
+	*tools.Registry
+	box *coding.Toolbox
+}
+
+// New returns the default toolset. Close it when the session ends.
+func New(opts Options) *Toolset {
+	box := coding.NewToolbox(opts.Coding)
+	reg := tools.NewRegistry(box.Tools()...)
+	if opts.Asker != nil {
+		_ = reg.Add(assist.NewAskHuman(opts.Asker))
+	}
+	if opts.Results != nil {
+		_ = reg.Add(assist.NewReadResult(opts.Results))
+	}
+	return &Toolset{Registry: reg, box: box}
+}
+
+// Jobs returns the background-job table (for the UI, and to stop jobs on interrupt).
+func (t *Toolset) Jobs() *coding.Jobs { return t.box.Jobs() }
+
+// Close stops the background jobs.
+func (t *Toolset) Close() { t.box.Close() }
