@@ -53,7 +53,7 @@ async function scripted(page, { streaming }) {
     const result = {
       'SessionService.List': sessions,
       'SessionService.Transcript': streaming ? events.slice(0, 4) : events,
-      'SettingsService.Get': { ollama_base_url: '', default_model: 'qwen3:8b', context_window_cap: 0 },
+      'SettingsService.Get': { providers: [{ name: 'ollama', type: 'ollama' }], models: { main: 'qwen3:8b' }, thinking: 'off', api_keys: { ollama: 0 }, config_path: '/home/you/.config/tofu/config.json', keys_store: 'keyring' },
       'ModelService.Status': streaming ? { ...status, reachable: false, models: [], error: { kind: 'unreachable', message: 'Ollama is not reachable at http://127.0.0.1:11434 (connection refused).', hint: 'Start it with `ollama serve`, or set OLLAMA_HOST / the base URL in Settings.' } } : status,
       'ChatService.Streaming': streaming ? ['s1'] : [],
     }[method]

@@ -48,7 +48,9 @@ class AppState {
       this.transcript = apply(this.transcript, { kind: 'delta', ...d })
     },
     undefined,
-    Number(import.meta.env.VITE_TOFU_DELTA_MS ?? 0),
+    // 20 updates a second look continuous for text, and each update costs the page a style,
+    // layout, paint and commit pass whatever its size.
+    50,
   )
 
   async start() {
@@ -100,7 +102,7 @@ class AppState {
 
   private defaultModel(): string {
     const names = (this.status?.models ?? []).map((m) => m.name)
-    for (const candidate of [this.current?.model, this.settings?.default_model, this.status?.default_model]) {
+    for (const candidate of [this.current?.model, this.status?.default_model, this.settings?.models?.main]) {
       if (candidate) return candidate
     }
     return names[0] ?? ''
@@ -159,6 +161,11 @@ class AppState {
         this.transcript = apply(this.transcript, msg)
         return
       }
+      case 'reset':
+        // The router re-runs the call: deltas not yet shown are void too.
+        this.buffer.discard()
+        this.transcript = apply(this.transcript, msg)
+        return
       case 'stream':
         if (msg.state === 'started') this.streaming = true
         if (msg.state === 'ended') {
@@ -248,17 +255,42 @@ class AppState {
     }
   }
 
-  async saveSettings(s: Settings): Promise<boolean> {
+  /** Reads the settings again (config.json may have been edited by hand); keeps the old on failure. */
+  async loadSettings(): Promise<Settings | null> {
     try {
-      const modelWasDefault = !this.model || this.model === this.settings?.default_model
-      this.settings = await api.settings.update(s)
-      if (modelWasDefault && this.settings.default_model) this.model = this.settings.default_model
-      await this.refreshStatus()
-      return true
-    } catch (err) {
-      this.notice = { message: `Could not save the settings: ${messageOf(err)}` }
-      return false
+      this.settings = await api.settings.get()
+    } catch {
+      // The view shows what was read before; saving reports any real problem.
     }
+    return this.settings
+  }
+
+  /**
+   * Saves the configuration, then the API keys that changed (a provider must be saved before it
+   * can hold keys). Returns null on success, else the error to show in the Settings view.
+   */
+  async saveSettings(s: Settings, keys: { provider: string; keys: string[] }[] = []): Promise<string | null> {
+    const before = this.status?.default_model || this.settings?.models?.main || ''
+    const modelWasDefault = !this.model || this.model === before
+    try {
+      this.settings = await api.settings.update(s)
+    } catch (err) {
+      return messageOf(err)
+    }
+    for (const k of keys) {
+      try {
+        this.settings = await api.settings.setAPIKeys(k.provider, k.keys)
+      } catch (err) {
+        return `Saved, but the API keys of ${k.provider} were not stored: ${messageOf(err)}`
+      }
+    }
+    await this.refreshStatus()
+    // The main model is what the picker preselects, unless the user picked another one.
+    if (modelWasDefault) {
+      const main = this.status?.default_model || this.settings?.models?.main
+      if (main) this.model = main
+    }
+    return null
   }
 }
 

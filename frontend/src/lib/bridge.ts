@@ -244,6 +244,8 @@ export const api = {
   settings: {
     get: () => call<Settings>('SettingsService', 'Get'),
     update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
+    /** Stores a provider's API keys (several rotate on rate limits); an empty list removes them. */
+    setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
   },
   papers: {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],

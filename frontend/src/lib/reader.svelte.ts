@@ -182,6 +182,8 @@ class ReaderState {
           if (msg.state === 'started') this.reportLive = ''
         } else if (msg.kind === 'delta') {
           this.reportLive += msg.text ?? ''
+        } else if (msg.kind === 'reset') {
+          this.reportLive = ''
         } else if (msg.kind === 'event' && msg.event.type === 'assistant') {
           const a = msg.event.data as { text: string; interrupted?: boolean; stop_reason?: string }
           if (!a.interrupted && a.stop_reason !== 'error' && a.text) this.report = a.text

@@ -43,6 +43,42 @@ describe('DeltaBuffer', () => {
     expect(flush.mock.calls[1][0]).toEqual({ text: 'ab', reasoning: '' })
   })
 
+  it('with minInterval, waits for a frame far enough from the last delivery', () => {
+    const queue = new Map<number, (t?: number) => void>()
+    let next = 1
+    const frames: FrameScheduler = {
+      request: (cb) => (queue.set(next, cb), next++),
+      cancel: (id) => void queue.delete(id),
+    }
+    const runFrame = (t: number) => {
+      const cbs = [...queue.values()]
+      queue.clear()
+      for (const cb of cbs) cb(t)
+    }
+    const flush = vi.fn()
+    const buf = new DeltaBuffer(flush, frames, 50)
+    buf.push({ text: 'a' })
+    runFrame(1000)
+    expect(flush).toHaveBeenCalledTimes(1) // the first delta shows at once
+    buf.push({ text: 'b' })
+    runFrame(1016)
+    runFrame(1033)
+    expect(flush).toHaveBeenCalledTimes(1)
+    expect(buf.pending).toBe(true)
+    buf.push({ text: 'c' })
+    runFrame(1050)
+    expect(flush).toHaveBeenCalledTimes(2)
+    expect(flush.mock.calls[1][0]).toEqual({ text: 'bc', reasoning: '' })
+    runFrame(1066) // nothing pending: no frame asked for, no flush
+    expect(queue.size).toBe(0)
+    expect(flush).toHaveBeenCalledTimes(2)
+    // flush() still delivers at once (before an event that depends on it).
+    buf.push({ text: 'd' })
+    buf.flush()
+    expect(flush).toHaveBeenCalledTimes(3)
+    expect(queue.size).toBe(0)
+  })
+
   it('uses requestAnimationFrame by default', () => {
     const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 7)
     const flush = vi.fn()

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { apply, emptyTranscript, formatUsage, interruptedLabel, project, withEvents, type AssistantItem, type TranscriptState } from './transcript'
+import {
+  apply,
+  describeAttempts,
+  emptyTranscript,
+  fallbackLabel,
+  formatUsage,
+  interruptedLabel,
+  metaLine,
+  project,
+  withEvents,
+  type AssistantItem,
+  type TranscriptState,
+} from './transcript'
 import type { Event } from './types'
 
 let seq = 0
@@ -141,5 +153,150 @@ describe('apply (live stream)', () => {
 describe('formatUsage', () => {
   it('shows tokens in and out', () => {
     expect(formatUsage({ model: 'qwen3', input_tokens: 1234, output_tokens: 56, duration_ms: 2100 })).toBe('qwen3 · 1,234 in · 56 out · 2.1 s')
+  })
+})
+
+describe('router events (retry, fallback, model_call)', () => {
+  const report = (attempts: object[], extra: object = {}) => ({
+    model: 'claude',
+    target: 'anthropic/claude',
+    attempts,
+    outcome: 'ok',
+    duration: 2_300_000_000,
+    ...extra,
+  })
+
+  it('keeps only the text streamed after a reset', () => {
+    seq = 0
+    let s: TranscriptState = withEvents(emptyTranscript, [ev('user', { text: 'hello' })])
+    s = apply(s, { kind: 'stream', state: 'started' })
+    s = apply(s, { kind: 'delta', text: 'Hello from the ', reasoning: 'first try' })
+    s = apply(s, { kind: 'delta', text: 'broken str' })
+    s = apply(s, { kind: 'reset', text: 'server: stream reset' })
+    let live = project(s).at(-1) as AssistantItem
+    expect(live).toMatchObject({ kind: 'assistant', streaming: true, text: '', reasoning: '', retrying: 'server: stream reset' })
+
+    // The log records the re-run; the note stays until new text arrives.
+    s = apply(s, { kind: 'event', event: ev('retry', { reason: 'server: stream reset' }) })
+    expect((project(s).at(-1) as AssistantItem).retrying).toBe('server: stream reset')
+    s = apply(s, { kind: 'delta', text: 'Hello ' })
+    s = apply(s, { kind: 'delta', text: 'again.' })
+    live = project(s).at(-1) as AssistantItem
+    expect(live).toMatchObject({ text: 'Hello again.', reasoning: '', retries: 1 })
+    expect(live.retrying).toBeUndefined()
+
+    s = apply(s, { kind: 'event', event: ev('assistant', { text: 'Hello again.', model: 'm' }) })
+    s = apply(s, { kind: 'stream', state: 'ended' })
+    const items = project(s)
+    expect(items).toHaveLength(2)
+    expect(items[1]).toMatchObject({ kind: 'assistant', text: 'Hello again.', retries: 1, streaming: false })
+  })
+
+  it('drops the retry note when the stream ends', () => {
+    seq = 0
+    let s = apply(withEvents(emptyTranscript, [ev('user', { text: 'x' })]), { kind: 'reset', text: 'cut' })
+    s = apply(s, { kind: 'stream', state: 'ended' })
+    expect(s.retrying).toBeFalsy()
+    expect(project(s)).toHaveLength(1)
+  })
+
+  it('shows a fallback on the reply that follows it, naming the model asked for', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'q' }),
+        ev('fallback', { model: 'qwen3:8b' }),
+        ev('assistant', { text: 'a', model: 'qwen3:8b' }),
+        ev('usage', { input_tokens: 1, output_tokens: 2 }),
+        ev('model_call', report([{ target: 'anthropic/claude', key: 0, events: 0, fault: 'server', status: 529, next: 'fallback' }, { target: 'ollama/qwen3:8b', key: -1, events: 3 }], { fallback: 1 })),
+        ev('user', { text: 'next' }),
+        ev('assistant', { text: 'b' }),
+      ]),
+    )
+    const a = items[1] as AssistantItem
+    expect(a.fallback).toEqual({ model: 'qwen3:8b', from: 'claude' })
+    expect(fallbackLabel(a.fallback!)).toBe('Answered by qwen3:8b — claude kept failing')
+    expect((items[3] as AssistantItem).fallback).toBeUndefined()
+    expect(fallbackLabel({ model: 'x' })).toBe('Answered by x — the chosen model kept failing')
+  })
+
+  it('does not carry a failed call\'s fallback or report to the next reply', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'q' }),
+        ev('assistant', { text: 'first' }),
+        ev('model_call', report([{ target: 't', key: -1, events: 1 }])),
+        ev('user', { text: 'q2' }),
+        ev('fallback', { model: 'other' }),
+        ev('model_call', report([{ target: 't', key: -1, events: 0, fault: 'server' }, { target: 'o', key: -1, events: 0, fault: 'server' }], { outcome: 'server' })),
+        ev('error', { kind: 'server', message: 'boom' }),
+        ev('assistant', { text: 'after retry' }),
+      ]),
+    )
+    expect(items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user', 'error', 'assistant'])
+    expect((items[1] as AssistantItem).call?.attempts).toHaveLength(1)
+    expect((items[4] as AssistantItem).fallback).toBeUndefined()
+    expect((items[4] as AssistantItem).call).toBeUndefined()
+  })
+
+  it('counts attempts in the usage line, with their faults in the tooltip', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'q' }),
+        ev('retry', { reason: 'server: reset' }),
+        ev('assistant', { text: 'a', model: 'm' }),
+        ev('usage', { model: 'm', input_tokens: 10, output_tokens: 20 }),
+        ev(
+          'model_call',
+          report([
+            { target: 'ollama/m', key: -1, events: 4, fault: 'server', message: 'connection reset by peer', next: 'restart' },
+            { target: 'ollama/m', key: -1, wait: 500_000_000, events: 9 },
+          ]),
+        ),
+      ]),
+    )
+    const a = items[1] as AssistantItem
+    const line = metaLine(a)!
+    expect(line.text).toBe('m · 10 in · 20 out · 2 attempts')
+    expect(line.title).toContain('1. ollama/m — server: connection reset by peer, 4 events streamed → restart')
+    expect(line.title).toContain('2. ollama/m after 0.5 s — ok, 9 events streamed')
+
+    // One attempt: nothing about attempts; a `retry` without a report says "retried once".
+    expect(metaLine({ ...a, retries: undefined, call: { ...a.call!, attempts: [a.call!.attempts![1]!] } })!.text).toBe('m · 10 in · 20 out')
+    expect(metaLine({ ...a, call: undefined })!.text).toBe('m · 10 in · 20 out · retried once')
+    expect(metaLine({ ...a, usage: undefined, call: undefined, retries: undefined })).toBeNull()
+  })
+
+  it('lists rate limits and key rotation in the attempts tooltip', () => {
+    const text = describeAttempts({
+      model: 'gpt',
+      target: 'openai/gpt',
+      outcome: 'ok',
+      attempts: [
+        { target: 'openai/gpt', key: 0, events: 0, fault: 'rate_limited', status: 429, next: 'rotate_key' },
+        { target: 'openai/gpt', key: 1, events: 12 },
+      ],
+    })
+    expect(text).toBe('1. openai/gpt (key 1) — rate limited (HTTP 429) → rotate key\n2. openai/gpt (key 2) — ok, 12 events streamed')
+  })
+
+  it('skips event types it does not know, and tolerates odd payloads', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'q' }),
+        ev('compaction', { summary: 'x' }),
+        ev('retrieval', { paper: 'p', query: 'q', method: 'bm25', chunks: [], words: 0 }),
+        ev('tool_call', null),
+        ev('assistant', { text: 'a' }),
+        ev('model_call', 'garbage'),
+        ev('fallback', null),
+        ev('something_new', [1, 2]),
+      ]),
+    )
+    expect(items.map((i) => i.kind)).toEqual(['user', 'assistant'])
+    expect((items[1] as AssistantItem).call).toBeUndefined()
   })
 })

@@ -1,6 +1,6 @@
 // The transcript is a projection of the session's event log (plus the reply streaming right now).
 // Pure functions only: components render what `project` returns.
-import type { Event, ProviderError, SessionMessage, Usage } from './types'
+import type { CallAttempt, CallReport, Event, ProviderError, SessionMessage, Usage } from './types'
 import type { Delta } from './stream'
 
 export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string }
@@ -15,6 +15,14 @@ export type AssistantItem = {
   usage?: Usage
   streaming: boolean
   interrupted: boolean
+  /** Streams re-run by the router before this reply (`retry` events). */
+  retries?: number
+  /** Another model answered (`fallback` event); `from` is the model asked for, when known. */
+  fallback?: { model: string; from?: string }
+  /** The router's report of the call (`model_call` event). */
+  call?: CallReport
+  /** Live only: the stream broke and is re-run; the reason. Cleared when new text arrives. */
+  retrying?: string
 }
 export type ErrorItem = {
   kind: 'error'
@@ -34,6 +42,8 @@ export type TranscriptState = {
   events: Event[]
   /** The reply in flight, or null when nothing streams. */
   live: Delta | null
+  /** The live stream was reset (`reset` message) and no new text arrived yet: the reason. */
+  retrying?: string | null
 }
 
 export const emptyTranscript: TranscriptState = { events: [], live: null }
@@ -63,7 +73,8 @@ export function withEvents(state: TranscriptState, events: Event[]): TranscriptS
   const unstored = all.filter((e) => !(e.seq > 0))
   // A reply that has been appended ends the live stream.
   const ends = added.some((e) => e.type === 'assistant' || e.type === 'error' || e.type === 'interrupted')
-  return { events: [...stored, ...unstored], live: ends ? null : state.live }
+  if (ends) return { events: [...stored, ...unstored], live: null, retrying: null }
+  return { ...state, events: [...stored, ...unstored] }
 }
 
 /** Applies one message of the `session:<id>` topic. */
@@ -73,11 +84,16 @@ export function apply(state: TranscriptState, msg: SessionMessage): TranscriptSt
       return withEvents(state, [msg.event])
     case 'delta': {
       const live = state.live ?? { text: '', reasoning: '' }
-      return { ...state, live: { text: live.text + (msg.text ?? ''), reasoning: live.reasoning + (msg.reasoning ?? '') } }
+      const next = { ...state, live: { text: live.text + (msg.text ?? ''), reasoning: live.reasoning + (msg.reasoning ?? '') } }
+      if (msg.text || msg.reasoning) next.retrying = null
+      return next
     }
+    case 'reset':
+      // The router re-runs the call: everything streamed so far is void.
+      return { ...state, live: { text: '', reasoning: '' }, retrying: msg.text || 'the stream broke' }
     case 'stream':
       if (msg.state === 'started') return { ...state, live: state.live ?? { text: '', reasoning: '' } }
-      if (msg.state === 'ended') return state.live ? { ...state, live: null } : state
+      if (msg.state === 'ended') return state.live || state.retrying ? { ...state, live: null, retrying: null } : state
       return state
     default:
       return state
@@ -118,6 +134,12 @@ export function errorOf(data: unknown): ProviderError {
   return { kind: 'server', message: 'The reply failed.' }
 }
 
+function callOf(data: unknown): CallReport | undefined {
+  if (!isObj(data)) return undefined
+  const attempts = Array.isArray(data.attempts) ? (data.attempts.filter(isObj) as unknown as CallAttempt[]) : []
+  return { ...(data as unknown as CallReport), model: str(data.model), target: str(data.target), outcome: str(data.outcome), attempts }
+}
+
 function usageOf(data: unknown): Usage | undefined {
   if (!isObj(data)) return undefined
   const u = isObj(data.usage) ? data.usage : data
@@ -129,6 +151,15 @@ export function project(state: TranscriptState): Item[] {
   const items: Item[] = []
   // The assistant message of the current turn: usage and interruptions attach to it.
   let turnAssistant: AssistantItem | null = null
+  // The assistant message of the model call in progress: the call's report attaches to it.
+  let callAssistant: AssistantItem | null = null
+  // `retry` and `fallback` come before the reply they concern.
+  let retries = 0
+  let fallback: string | null = null
+  const clearPending = () => {
+    retries = 0
+    fallback = null
+  }
 
   state.events.forEach((e, index) => {
     const key = e.seq > 0 ? `e${e.seq}` : `u${index}`
@@ -136,6 +167,8 @@ export function project(state: TranscriptState): Item[] {
       case 'user':
         items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data) })
         turnAssistant = null
+        callAssistant = null
+        clearPending()
         break
       case 'assistant': {
         const d = isObj(e.data) ? e.data : {}
@@ -150,8 +183,29 @@ export function project(state: TranscriptState): Item[] {
           streaming: false,
           interrupted: d.interrupted === true,
         }
+        if (retries > 0) item.retries = retries
+        if (fallback) item.fallback = { model: fallback }
+        clearPending()
         items.push(item)
         turnAssistant = item
+        callAssistant = item
+        break
+      }
+      case 'retry':
+        retries++
+        break
+      case 'fallback': {
+        const model = isObj(e.data) ? str(e.data.model) : ''
+        if (model) fallback = model
+        break
+      }
+      case 'model_call': {
+        const call = callOf(e.data)
+        if (call && callAssistant) {
+          callAssistant.call = call
+          if (callAssistant.fallback && call.model && call.model !== callAssistant.fallback.model) callAssistant.fallback.from = call.model
+        }
+        callAssistant = null
         break
       }
       case 'usage': {
@@ -160,6 +214,8 @@ export function project(state: TranscriptState): Item[] {
         break
       }
       case 'error':
+        clearPending()
+        callAssistant = null
         items.push({
           kind: 'error',
           key,
@@ -171,6 +227,8 @@ export function project(state: TranscriptState): Item[] {
         })
         break
       case 'interrupted': {
+        clearPending()
+        callAssistant = null
         const partial = textOf(e.data)
         if (!turnAssistant && partial) {
           turnAssistant = {
@@ -191,13 +249,14 @@ export function project(state: TranscriptState): Item[] {
         break
       }
       default:
-        // Event types this front end does not know yet (tools, compaction…) are not shown.
+        // Event types this front end does not know yet (tools, compaction…) are not shown;
+        // `retrieval` is read by the paper reader (papers.ts).
         break
     }
   })
 
   if (state.live) {
-    items.push({
+    const live: AssistantItem = {
       kind: 'assistant',
       key: 'live',
       seq: null,
@@ -206,7 +265,11 @@ export function project(state: TranscriptState): Item[] {
       reasoning: state.live.reasoning,
       streaming: true,
       interrupted: false,
-    })
+    }
+    if (retries > 0) live.retries = retries
+    if (fallback) live.fallback = { model: fallback }
+    if (state.retrying) live.retrying = state.retrying
+    items.push(live)
   } else {
     const last = items[items.length - 1]
     if (last?.kind === 'interrupted') last.retryable = true
@@ -222,6 +285,67 @@ export function interruptedLabel(reason: string): string {
   if (/^user$|stop/i.test(r)) return 'Stopped'
   if (/shutdown/i.test(r)) return 'Interrupted when Tofu closed'
   return `Interrupted: ${r}`
+}
+
+const seconds = (ns: number) => {
+  const s = ns / 1e9
+  return s < 10 ? `${Number(s.toFixed(1))} s` : `${Math.round(s)} s`
+}
+
+/** One line per request the router sent, for a tooltip: target, wait, fault, what came next. */
+export function describeAttempts(call: CallReport): string {
+  const attempts = call.attempts ?? []
+  return attempts
+    .map((a, i) => {
+      let line = `${i + 1}. ${a.target || call.target || call.model}`
+      if (a.key >= 0 && attempts.some((b) => b.key > 0)) line += ` (key ${a.key + 1})`
+      if (a.wait) line += ` after ${seconds(a.wait)}`
+      const last = i === attempts.length - 1
+      if (a.fault) {
+        line += ` — ${a.fault.replace(/_/g, ' ')}`
+        if (a.status) line += ` (HTTP ${a.status})`
+        if (a.message) line += `: ${a.message.length > 120 ? a.message.slice(0, 119) + '…' : a.message}`
+      } else {
+        line += last ? ` — ${call.outcome || 'ok'}` : ' — ok'
+      }
+      if (a.events) line += `, ${a.events} event${a.events === 1 ? '' : 's'} streamed`
+      if (a.next) line += ` → ${a.next.replace(/_/g, ' ')}`
+      return line
+    })
+    .join('\n')
+}
+
+/** "retried once", "retried 3 times" */
+export function retriedLabel(n: number): string {
+  return n === 1 ? 'retried once' : n === 2 ? 'retried twice' : `retried ${n} times`
+}
+
+/**
+ * The small line under a reply: tokens, and how hard the router had to work ("· 2 attempts",
+ * the attempts' faults in `title`); null when there is nothing to say.
+ */
+export function metaLine(item: AssistantItem): { text: string; title: string } | null {
+  const parts: string[] = []
+  const titles: string[] = []
+  if (item.usage) {
+    parts.push(formatUsage(item.usage))
+    titles.push('Tokens reported by the provider')
+  }
+  const attempts = item.call?.attempts?.length ?? 0
+  if (item.call && attempts > 1) {
+    parts.push(`${attempts} attempts`)
+    titles.push(describeAttempts(item.call))
+  } else if (item.retries) {
+    parts.push(retriedLabel(item.retries))
+    titles.push('The stream broke and the reply was asked for again')
+  }
+  if (parts.length === 0) return null
+  return { text: parts.join(' · '), title: titles.join('\n\n') }
+}
+
+/** "Answered by qwen3:8b — claude-sonnet-4-5 kept failing" */
+export function fallbackLabel(f: { model: string; from?: string }): string {
+  return `Answered by ${f.model} — ${f.from || 'the chosen model'} kept failing`
 }
 
 export function formatUsage(u: Usage): string {

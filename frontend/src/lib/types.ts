@@ -11,7 +11,7 @@ export type SessionInfo = {
   purpose?: 'qa' | 'report'
 }
 
-export type EventType = 'user' | 'assistant' | 'usage' | 'error' | 'interrupted'
+export type EventType = 'user' | 'assistant' | 'usage' | 'error' | 'interrupted' | 'retry' | 'fallback' | 'model_call' | 'retrieval'
 
 export type Event = {
   session: string
@@ -62,10 +62,51 @@ export type ModelStatus = {
   error?: ProviderError | null
 }
 
+export type ProviderType = 'ollama' | 'openai' | 'anthropic'
+export type Thinking = 'off' | 'low' | 'medium' | 'high'
+
+/** A configured model server; `name` prefixes model references ("name/model"). */
+export type ProviderConfig = { name: string; type: ProviderType; base_url?: string }
+
+/** SettingsService.Get / Update / SetAPIKeys (docs/API.md). */
 export type Settings = {
-  ollama_base_url: string
-  default_model: string
-  context_window_cap: number
+  providers: ProviderConfig[]
+  /** Model references: "model" (on the first provider) or "provider/model". */
+  models: { main?: string; cheap?: string; translation?: string }
+  /** Model references tried in order when the chosen model keeps failing. */
+  fallback?: string[] | null
+  thinking?: Thinking | ''
+  /** 0 = the default (32,768): Ollama's num_ctx cap. */
+  context_window_cap?: number
+  /** Read-only: how many API keys each provider has stored (never the keys). */
+  api_keys?: Record<string, number> | null
+  /** Read-only: where config.json lives. */
+  config_path?: string
+  /** Read-only: "keyring" or the path of the 0600 file keeping the keys. */
+  keys_store?: string
+}
+
+/** One request the router sent (`model_call` event; durations in nanoseconds). */
+export type CallAttempt = {
+  target: string
+  key: number
+  wait?: number
+  events: number
+  fault?: string
+  status?: number
+  message?: string
+  next?: string
+}
+
+/** Payload of a `model_call` event: the router's report of one model call (docs/ROUTER.md). */
+export type CallReport = {
+  model: string
+  target: string
+  attempts: CallAttempt[] | null
+  restarts?: number
+  fallback?: number
+  outcome: string
+  duration?: number
 }
 
 export type Usage = {
@@ -84,6 +125,8 @@ export type SessionMessage =
   | { kind: 'event'; event: Event }
   | { kind: 'delta'; text?: string; reasoning?: string }
   | { kind: 'stream'; state: 'started' | 'ended' }
+  /** The router re-runs a call whose stream broke: what streamed so far is void. */
+  | { kind: 'reset'; text?: string }
 
 export type PaperInfo = {
   id: string

@@ -1,0 +1,141 @@
+// End-to-end check of the Settings view against a running `tofu serve` with a fresh config
+// directory (XDG_CONFIG_HOME) and TOFU_KEYRING=off, driven in headless Chromium.
+//
+//   TOFU_URL=http://127.0.0.1:PORT/?token=T  [TOFU_E2E_OPENAI_URL=http://127.0.0.1:P/v1] \
+//   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/settings.e2e.mjs
+//
+// Steps: open Settings → a bad context window cap is refused inline and nothing closes → add an
+// OpenAI-type provider (base URL TOFU_E2E_OPENAI_URL, so nothing leaves the machine) with an API
+// key → Save → reopen: the provider is there with "1 key stored" and the key is nowhere on the
+// page → reload → still there. Exit 0 on success, 1 with a message on failure.
+import { chromium } from 'playwright-core'
+
+const url = process.env.TOFU_URL
+const openaiURL = process.env.TOFU_E2E_OPENAI_URL ?? ''
+const shot = process.env.TOFU_E2E_SHOT
+const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
+
+const NAME = 'e2e-openai'
+const KEY = 'sk-e2e-secret-0123456789'
+
+if (!url) {
+  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
+  process.exit(2)
+}
+
+class Failure extends Error {}
+function check(cond, msg) {
+  if (!cond) throw new Failure(msg)
+}
+async function step(name, fn) {
+  const t0 = Date.now()
+  try {
+    await fn()
+  } catch (err) {
+    if (err instanceof Failure) throw err
+    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+  }
+  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
+}
+
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+})
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+page.setDefaultTimeout(timeout)
+const pageErrors = []
+page.on('pageerror', (e) => pageErrors.push(String(e)))
+const tid = (id) => page.getByTestId(id)
+const dialog = () => tid('settings-dialog')
+const rows = () => dialog().getByTestId('settings-provider-row')
+
+async function openSettings() {
+  await tid('settings-open').click()
+  await dialog().waitFor({ state: 'visible' })
+}
+
+async function rowNamed(name) {
+  const n = await rows().count()
+  for (let i = 0; i < n; i++) {
+    const row = rows().nth(i)
+    if ((await row.getByTestId('settings-provider-name').inputValue()) === name) return row
+  }
+  return null
+}
+
+let code = 0
+try {
+  await step('open the app', async () => {
+    await page.goto(url)
+    await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
+    check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
+  })
+
+  await step('open Settings: one Ollama provider, the paths in the footer', async () => {
+    await openSettings()
+    check((await rows().count()) === 1, `expected the default provider only, found ${await rows().count()} rows`)
+    const paths = await tid('settings-paths').innerText()
+    check(/config\.json/.test(paths), `the footer does not show config.json: ${paths}`)
+    check(/secrets\.json/.test(paths), `the footer does not say where keys are kept (TOFU_KEYRING=off): ${paths}`)
+  })
+
+  await step('a bad context window cap is refused inline', async () => {
+    await tid('settings-context-cap').fill('100')
+    await tid('settings-save').click()
+    await tid('settings-error').waitFor({ state: 'visible' })
+    check(await dialog().isVisible(), 'the dialog closed on invalid input')
+    await tid('settings-context-cap').fill('')
+  })
+
+  await step('add an OpenAI-type provider with a key', async () => {
+    await tid('settings-add-provider').click()
+    check((await rows().count()) === 2, 'no row was added')
+    const row = rows().nth(1)
+    await row.getByTestId('settings-provider-name').fill(NAME)
+    await row.getByTestId('settings-provider-type').selectOption('openai')
+    check((await row.getByTestId('settings-base-url').getAttribute('placeholder')) === 'https://api.openai.com/v1', 'the OpenAI base URL placeholder is missing')
+    if (openaiURL) await row.getByTestId('settings-base-url').fill(openaiURL)
+    const key = row.getByTestId('settings-api-key')
+    check((await key.getAttribute('type')) === 'password', 'the API key field is not a password field')
+    await key.fill(KEY)
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-edit.png') })
+    await tid('settings-save').click()
+    await dialog().waitFor({ state: 'hidden' })
+  })
+
+  await step('reopen: the provider and "1 key stored"', async () => {
+    await openSettings()
+    const row = await rowNamed(NAME)
+    check(row, `no provider named ${NAME} after saving`)
+    const status = await row.getByTestId('settings-key-status').innerText()
+    check(/1 key stored/.test(status), `key status: ${status}`)
+    check((await row.getByTestId('settings-provider-type').inputValue()) === 'openai', 'the type was not saved')
+    check((await row.getByTestId('settings-api-key').count()) === 0, 'the key field is shown although a key is stored')
+    const html = await page.content()
+    check(!html.includes(KEY), 'the API key is on the page')
+    if (shot) await page.screenshot({ path: shot })
+  })
+
+  await step('reload: still saved', async () => {
+    await page.reload()
+    await page.waitForSelector('[data-testid="new-conversation"]')
+    await openSettings()
+    const row = await rowNamed(NAME)
+    check(row, 'the provider is gone after a reload')
+    check(/1 key stored/.test(await row.getByTestId('settings-key-status').innerText()), 'the key count is gone after a reload')
+    await page.keyboard.press('Escape')
+    await dialog().waitFor({ state: 'hidden' })
+  })
+
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(' | ')}`)
+  console.log('PASS settings end-to-end')
+} catch (err) {
+  code = 1
+  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
+  if (shot) await page.screenshot({ path: shot }).catch(() => {})
+} finally {
+  await browser.close()
+}
+process.exit(code)

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest'
+import {
+  defaultBaseURL,
+  fromForm,
+  hasHints,
+  keyChanges,
+  keyStatus,
+  keysStoreLabel,
+  move,
+  newFallback,
+  newProvider,
+  parseCap,
+  parseKeys,
+  renameNote,
+  toForm,
+  validate,
+} from './settings'
+import type { Settings } from './types'
+
+const saved: Settings = {
+  providers: [
+    { name: 'ollama', type: 'ollama' },
+    { name: 'anthropic', type: 'anthropic', base_url: 'https://api.anthropic.com' },
+  ],
+  models: { main: 'qwen3:8b', translation: 'anthropic/claude-haiku' },
+  fallback: ['anthropic/claude-sonnet', 'llama3'],
+  thinking: 'medium',
+  context_window_cap: 16384,
+  api_keys: { ollama: 0, anthropic: 3 },
+  config_path: '/home/u/.config/tofu/config.json',
+  keys_store: 'keyring',
+}
+
+describe('form ↔ Settings', () => {
+  it('round-trips what Go returned', () => {
+    const f = toForm(saved)
+    expect(f.providers.map((p) => [p.name, p.type, p.base_url, p.saved, p.keyAction])).toEqual([
+      ['ollama', 'ollama', '', 'ollama', 'keep'],
+      ['anthropic', 'anthropic', 'https://api.anthropic.com', 'anthropic', 'keep'],
+    ])
+    expect(f).toMatchObject({ main: 'qwen3:8b', cheap: '', translation: 'anthropic/claude-haiku', thinking: 'medium', contextCap: '16384' })
+    expect(f.fallback.map((x) => x.ref)).toEqual(['anthropic/claude-sonnet', 'llama3'])
+
+    const back = fromForm(f, saved)
+    expect(back).toEqual(saved)
+  })
+
+  it('trims, drops empty optional fields and reads an empty cap as the default', () => {
+    const f = toForm(saved)
+    f.providers[0]!.name = ' local '
+    f.providers[0]!.base_url = ' http://10.0.0.2:11434/ '
+    f.main = '  '
+    f.cheap = ' llama3 '
+    f.fallback.push(newFallback('   '))
+    f.contextCap = ''
+    const s = fromForm(f)
+    expect(s.providers[0]).toEqual({ name: 'local', type: 'ollama', base_url: 'http://10.0.0.2:11434' })
+    expect(s.providers[1]).toEqual({ name: 'anthropic', type: 'anthropic', base_url: 'https://api.anthropic.com' })
+    expect(s.models).toEqual({ cheap: 'llama3', translation: 'anthropic/claude-haiku' })
+    expect(s.fallback).toEqual(['anthropic/claude-sonnet', 'llama3'])
+    expect(s.context_window_cap).toBe(0)
+    expect('api_keys' in s).toBe(false)
+  })
+
+  it('starts from the Ollama default when nothing is configured', () => {
+    const f = toForm(null)
+    expect(f.providers).toHaveLength(1)
+    expect(f.providers[0]).toMatchObject({ name: 'ollama', type: 'ollama', saved: null })
+    expect(f.thinking).toBe('off')
+    expect(toForm({ ...saved, thinking: 'bogus' as never }).thinking).toBe('off')
+  })
+
+  it('names new providers after their type, without clashes', () => {
+    const f = toForm(saved)
+    const a = newProvider(f.providers, 'anthropic')
+    expect(a.name).toBe('anthropic-2')
+    expect(newProvider([...f.providers, a], 'anthropic').name).toBe('anthropic-3')
+    expect(newProvider(f.providers, 'openai')).toMatchObject({ name: 'openai', saved: null, keyAction: 'replace' })
+  })
+})
+
+describe('validation hints', () => {
+  it('mirrors backend/config.Validate', () => {
+    const f = toForm(saved)
+    expect(hasHints(validate(f))).toBe(false)
+
+    const [a, b] = f.providers as [ReturnType<typeof newProvider>, ReturnType<typeof newProvider>]
+    a.name = 'my server'
+    b.base_url = 'localhost:11434'
+    f.contextCap = '1000'
+    f.fallback[0]!.ref = ''
+    let h = validate(f)
+    expect(h.providers[a.id]?.name).toMatch(/spaces/)
+    expect(h.providers[b.id]?.base_url).toMatch(/https:\/\/api\.anthropic\.com/)
+    expect(h.contextCap).toMatch(/2,048/)
+    expect(h.fallback[f.fallback[0]!.id]).toBeTruthy()
+
+    a.name = 'anthropic'
+    f.contextCap = '32k'
+    h = validate(f)
+    expect(h.providers[b.id]?.name).toMatch(/Another provider/)
+    expect(h.contextCap).toMatch(/whole number/)
+
+    a.name = ''
+    expect(validate(f).providers[a.id]?.name).toMatch(/required/)
+    expect(validate({ ...f, providers: [] }).form).toMatch(/At least one provider/)
+  })
+
+  it('parses the context cap', () => {
+    expect(parseCap('')).toBe(0)
+    expect(parseCap(' 65,536 ')).toBe(65536)
+    expect(parseCap('-1')).toBeNaN()
+    expect(parseCap('2e4')).toBeNaN()
+  })
+})
+
+describe('API keys', () => {
+  it('sends new keys and removals for key-based providers only, after the save', () => {
+    const f = toForm(saved)
+    const openai = newProvider(f.providers, 'openai')
+    openai.keyInput = ' sk-one, sk-two\nsk-one '
+    f.providers.push(openai)
+    const local = newProvider(f.providers, 'ollama')
+    local.keyInput = 'ignored'
+    f.providers.push(local)
+    expect(keyChanges(f)).toEqual([{ provider: 'openai', keys: ['sk-one', 'sk-two'] }])
+
+    f.providers[1]!.keyAction = 'remove'
+    expect(keyChanges(f)[0]).toEqual({ provider: 'anthropic', keys: [] })
+
+    // "Replace" with nothing typed keeps what is stored.
+    f.providers[1]!.keyAction = 'replace'
+    expect(keyChanges(f).map((c) => c.provider)).toEqual(['openai'])
+  })
+
+  it('describes stored keys and where they live', () => {
+    expect(keyStatus(0)).toBe('No key stored')
+    expect(keyStatus(1)).toBe('1 key stored')
+    expect(keyStatus(3)).toBe('3 keys stored')
+    expect(parseKeys('a b\tc,,a')).toEqual(['a', 'b', 'c'])
+    expect(keysStoreLabel('keyring')).toBe('the system keyring')
+    expect(keysStoreLabel('/home/u/.config/tofu/keys.json')).toBe('/home/u/.config/tofu/keys.json')
+  })
+
+  it('warns that renaming leaves the keys under the old name', () => {
+    const f = toForm(saved)
+    const p = f.providers[1]!
+    expect(renameNote(p, saved.api_keys!)).toBe('')
+    p.name = 'claude'
+    expect(renameNote(p, saved.api_keys!)).toMatch(/stored under “anthropic”/)
+  })
+})
+
+describe('helpers', () => {
+  it('moves list items within bounds', () => {
+    expect(move(['a', 'b', 'c'], 2, -1)).toEqual(['a', 'c', 'b'])
+    expect(move(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c'])
+    const l = ['a', 'b']
+    expect(move(l, 0, -1)).toBe(l)
+    expect(move(l, 1, 1)).toBe(l)
+  })
+
+  it('knows each type’s default base URL', () => {
+    expect(defaultBaseURL('ollama')).toBe('http://127.0.0.1:11434')
+    expect(defaultBaseURL('openai')).toBe('https://api.openai.com/v1')
+    expect(defaultBaseURL('anthropic')).toBe('https://api.anthropic.com')
+  })
+})

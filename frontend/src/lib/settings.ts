@@ -1,0 +1,224 @@
+// Pure helpers of the Settings view: Settings ↔ form, the hints shown before saving (the same
+// rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
+// API key changes to send after the configuration is saved.
+import type { ProviderType, Settings, Thinking } from './types'
+
+export const PROVIDER_TYPES: { value: ProviderType; label: string }[] = [
+  { value: 'ollama', label: 'Ollama' },
+  { value: 'openai', label: 'OpenAI-compatible' },
+  { value: 'anthropic', label: 'Anthropic' },
+]
+
+export const THINKING_LEVELS: Thinking[] = ['off', 'low', 'medium', 'high']
+
+export const DEFAULT_CONTEXT_CAP = 32768
+export const MIN_CONTEXT_CAP = 2048
+
+/** The base URL a provider type uses when none is set. */
+export function defaultBaseURL(type: ProviderType): string {
+  switch (type) {
+    case 'openai':
+      return 'https://api.openai.com/v1'
+    case 'anthropic':
+      return 'https://api.anthropic.com'
+    default:
+      return 'http://127.0.0.1:11434'
+  }
+}
+
+/** Provider types that authenticate with API keys. */
+export function needsKey(type: ProviderType): boolean {
+  return type === 'openai' || type === 'anthropic'
+}
+
+/** What to do with a provider's stored keys when saving. */
+export type KeyAction = 'keep' | 'replace' | 'remove'
+
+export type ProviderRow = {
+  /** Stable id for keyed lists (not saved). */
+  id: number
+  name: string
+  type: ProviderType
+  base_url: string
+  /** The name the provider was saved under (its keys are stored under it); null for a new row. */
+  saved: string | null
+  keyAction: KeyAction
+  /** Keys typed in (several separated by spaces, commas or new lines). */
+  keyInput: string
+}
+
+export type SettingsForm = {
+  providers: ProviderRow[]
+  main: string
+  cheap: string
+  translation: string
+  fallback: { id: number; ref: string }[]
+  thinking: Thinking
+  /** As typed; empty means 0 (the default). */
+  contextCap: string
+}
+
+let nextId = 1
+const newId = () => nextId++
+
+const asType = (t: unknown): ProviderType => (t === 'openai' || t === 'anthropic' ? t : 'ollama')
+const asThinking = (t: unknown): Thinking => (t === 'low' || t === 'medium' || t === 'high' ? t : 'off')
+
+export function toForm(s: Settings | null): SettingsForm {
+  const providers = (s?.providers ?? []).map((p) => ({
+    id: newId(),
+    name: p.name ?? '',
+    type: asType(p.type),
+    base_url: p.base_url ?? '',
+    saved: p.name ?? '',
+    keyAction: 'keep' as KeyAction,
+    keyInput: '',
+  }))
+  return {
+    providers: providers.length > 0 ? providers : [newProvider([], 'ollama')],
+    main: s?.models?.main ?? '',
+    cheap: s?.models?.cheap ?? '',
+    translation: s?.models?.translation ?? '',
+    fallback: (s?.fallback ?? []).map((ref) => ({ id: newId(), ref })),
+    thinking: asThinking(s?.thinking),
+    contextCap: s?.context_window_cap ? String(s.context_window_cap) : '',
+  }
+}
+
+/** A new provider row with a free name ("openai", "openai-2", …). */
+export function newProvider(existing: ProviderRow[], type: ProviderType = 'openai'): ProviderRow {
+  const taken = new Set(existing.map((p) => p.name.trim()))
+  let name: string = type
+  for (let i = 2; taken.has(name); i++) name = `${type}-${i}`
+  return { id: newId(), name, type, base_url: '', saved: null, keyAction: 'replace', keyInput: '' }
+}
+
+export function newFallback(ref = ''): { id: number; ref: string } {
+  return { id: newId(), ref }
+}
+
+/** The context window cap as a number: empty → 0; NaN when it is not a whole number. */
+export function parseCap(text: string): number {
+  const t = text.trim().replace(/[\s,_]/g, '')
+  if (t === '') return 0
+  return /^\d+$/.test(t) ? Number(t) : NaN
+}
+
+/** The Settings to send to SettingsService.Update (read-only fields are carried over). */
+export function fromForm(f: SettingsForm, base: Settings | null = null): Settings {
+  const cap = parseCap(f.contextCap)
+  const models: Settings['models'] = {}
+  if (f.main.trim()) models.main = f.main.trim()
+  if (f.cheap.trim()) models.cheap = f.cheap.trim()
+  if (f.translation.trim()) models.translation = f.translation.trim()
+  return {
+    ...(base ?? {}),
+    providers: f.providers.map((p) => {
+      const url = p.base_url.trim().replace(/\/+$/, '')
+      return url ? { name: p.name.trim(), type: p.type, base_url: url } : { name: p.name.trim(), type: p.type }
+    }),
+    models,
+    fallback: f.fallback.map((x) => x.ref.trim()).filter(Boolean),
+    thinking: f.thinking,
+    context_window_cap: Number.isFinite(cap) ? cap : 0,
+  }
+}
+
+/** Splits what was typed into a key field into keys. */
+export function parseKeys(text: string): string[] {
+  const out: string[] = []
+  for (const k of text.split(/[\s,]+/)) if (k && !out.includes(k)) out.push(k)
+  return out
+}
+
+/** The SetAPIKeys calls to make once the configuration is saved. */
+export function keyChanges(f: SettingsForm): { provider: string; keys: string[] }[] {
+  const out: { provider: string; keys: string[] }[] = []
+  for (const p of f.providers) {
+    const name = p.name.trim()
+    if (!name || !needsKey(p.type)) continue
+    if (p.keyAction === 'remove') out.push({ provider: name, keys: [] })
+    else {
+      // Whatever was typed replaces the stored keys; nothing typed keeps them.
+      const keys = parseKeys(p.keyInput)
+      if (keys.length > 0) out.push({ provider: name, keys })
+    }
+  }
+  return out
+}
+
+/** "No key stored", "1 key stored", "3 keys stored" */
+export function keyStatus(n: number): string {
+  if (!n) return 'No key stored'
+  return n === 1 ? '1 key stored' : `${n} keys stored`
+}
+
+/** Where keys are kept, in words. */
+export function keysStoreLabel(store: string | undefined): string {
+  if (!store) return 'unknown'
+  return store === 'keyring' ? 'the system keyring' : store
+}
+
+export type Hints = {
+  providers: Record<number, { name?: string; base_url?: string; key?: string }>
+  fallback: Record<number, string>
+  contextCap?: string
+  form?: string
+}
+
+export function hasHints(h: Hints): boolean {
+  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || !!h.contextCap || !!h.form
+}
+
+function isHttpURL(s: string): boolean {
+  try {
+    const u = new URL(s)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== ''
+  } catch {
+    return false
+  }
+}
+
+/** Problems to fix before saving, per field (ids of rows as keys). */
+export function validate(f: SettingsForm): Hints {
+  const h: Hints = { providers: {}, fallback: {} }
+  const hint = (id: number, field: 'name' | 'base_url' | 'key', msg: string) => {
+    h.providers[id] = { ...h.providers[id], [field]: msg }
+  }
+  if (f.providers.length === 0) h.form = 'At least one provider is needed (for example Ollama).'
+  const seen = new Set<string>()
+  for (const p of f.providers) {
+    const name = p.name.trim()
+    if (!name) hint(p.id, 'name', 'A name is required.')
+    else if (/[\s/]/.test(name)) hint(p.id, 'name', "No spaces or '/' in a name.")
+    else if (seen.has(name)) hint(p.id, 'name', 'Another provider has this name.')
+    seen.add(name)
+    const url = p.base_url.trim()
+    if (url && !isHttpURL(url)) hint(p.id, 'base_url', `Not an http(s) URL such as ${defaultBaseURL(p.type)}.`)
+  }
+  f.fallback.forEach((x) => {
+    if (!x.ref.trim()) h.fallback[x.id] = 'Enter a model, or remove this line.'
+  })
+  const cap = parseCap(f.contextCap)
+  if (Number.isNaN(cap)) h.contextCap = 'A whole number of tokens.'
+  else if (cap > 0 && cap < MIN_CONTEXT_CAP) h.contextCap = `0 (the default) or at least ${MIN_CONTEXT_CAP.toLocaleString('en-US')} tokens.`
+  return h
+}
+
+/** Moves list[i] by delta (−1 up, +1 down); the same list when it cannot move. */
+export function move<T>(list: T[], i: number, delta: number): T[] {
+  const j = i + delta
+  if (i < 0 || i >= list.length || j < 0 || j >= list.length) return list
+  const out = [...list]
+  const [x] = out.splice(i, 1)
+  out.splice(j, 0, x!)
+  return out
+}
+
+/** A renamed provider leaves its keys under the old name: say so. */
+export function renameNote(p: ProviderRow, storedKeys: Record<string, number>): string {
+  if (p.saved && p.name.trim() !== p.saved && storedKeys[p.saved] && p.keyAction !== 'replace') {
+    return `Keys are stored under “${p.saved}”: enter them again for the new name.`
+  }
+  return ''
+}
