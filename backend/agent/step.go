@@ -58,6 +58,8 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome 
 			reply.ToolCalls, reply.ReasoningSignature, out.usage = nil, "", nil
 			t.Sink.Reset(ev.Text)
 			a.append(t.Session, store.EventRetry, store.Retry{Reason: ev.Text})
+		case llm.EventNotice:
+			a.append(t.Session, store.EventNotice, store.Notice{Text: ev.Text})
 		case llm.EventFallback:
 			reply.Model = ev.Text
 			a.append(t.Session, store.EventFallback, store.Fallback{Model: ev.Text})

@@ -95,6 +95,9 @@ const (
 	EventToolCall  EventKind = "tool_call" // ToolCall holds one complete call
 	EventUsage     EventKind = "usage"     // Usage holds the call's token counts
 	EventDone      EventKind = "done"      // StopReason says why the model stopped
+	// EventNotice is something the user should know about the call (Text), e.g. that tools
+	// were left out because the model cannot use them.
+	EventNotice EventKind = "notice"
 	// EventRetry (from the router) says the reply so far is void: discard every event since
 	// the call began or the last EventRetry; the call is re-run. Text holds the reason.
 	EventRetry EventKind = "retry"

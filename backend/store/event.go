@@ -24,6 +24,7 @@ const (
 	EventToolResult  EventType = "tool_result" // ToolResult
 	EventApproval    EventType = "approval"    // Approval: a call needed a decision, and got it
 	EventTurnEnd     EventType = "turn_end"    // TurnEnd: why the agent stopped
+	EventNotice      EventType = "notice"      // Notice: something about a call the user should see
 )
 
 // ToolResult is a tool's answer to one call of an assistant event.
@@ -48,6 +49,11 @@ type Approval struct {
 	Reason   string `json:"reason,omitempty"`   // why it needed asking
 	Decision string `json:"decision,omitempty"` // allow, allow_always, deny ("" while asked)
 	By       string `json:"by,omitempty"`       // user, policy, flag
+}
+
+// Notice is a note about a model call for the user (a model without tools, …).
+type Notice struct {
+	Text string `json:"text"`
 }
 
 // TurnEnd says why an agent turn ended: done, max_steps, max_tokens, repeated_call,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -154,8 +155,16 @@ func TestStreamEvents(t *testing.T) {
 			if err != nil {
 				t.Fatalf("stream: %v", err)
 			}
-			if got := kinds(events); !equalKinds(got, tt.wantKinds) {
-				t.Errorf("event kinds = %v, want %v", got, tt.wantKinds)
+			want := tt.wantKinds
+			if !slices.Contains(tt.model.Capabilities, llm.CapTools) {
+				// Tools were offered to a model that cannot use them: the caller is told first.
+				want = append([]llm.EventKind{llm.EventNotice}, want...)
+				if !strings.Contains(events[0].Text, "does not support tools") {
+					t.Errorf("notice = %q", events[0].Text)
+				}
+			}
+			if got := kinds(events); !equalKinds(got, want) {
+				t.Errorf("event kinds = %v, want %v", got, want)
 			}
 			if got := joined(events, llm.EventText); got != tt.wantText {
 				t.Errorf("text = %q, want %q", got, tt.wantText)

@@ -49,6 +49,12 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	if err != nil {
 		return err
 	}
+	if len(req.Tools) > 0 && len(chat.Tools) == 0 {
+		note := fmt.Sprintf("%s does not support tools, so it answers without them; pick a model with tool support (e.g. qwen3) to let it act", req.Model)
+		if !yield(llm.Event{Kind: llm.EventNotice, Text: note}, nil) {
+			return nil
+		}
+	}
 
 	// Cancelled on return, which is also how a consumer that breaks out closes the connection:
 	// the client reads the body in this goroutine, so nothing outlives the call.
@@ -115,7 +121,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRequest, int, error) {
 	window := p.window(info.ContextLength, req.ContextWindow)
 	if !info.Has(llm.CapTools) {
-		// Ollama would answer 400 "does not support tools". A later issue tells the user.
+		// Ollama would answer 400 "does not support tools"; Stream tells the caller instead.
 		req.Tools = nil
 	}
 
