@@ -15,6 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/openai"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/toolparse"
 )
 
 // Keys returns the API keys of a provider by name.
@@ -140,7 +141,13 @@ func (g *Gateway) Stream(ctx context.Context, req llm.Request) llm.Stream {
 	if g.cfg.Thinking != "" && g.cfg.Thinking != "off" {
 		req.Think = true
 	}
-	return r.Stream(ctx, req)
+	s := r.Stream(ctx, req)
+	if p.Type != config.TypeAnthropic && len(req.Tools) > 0 {
+		// Local and OpenAI-compatible models sometimes print their tool calls as text
+		// (Qwen's <tool_call>, XML functions, bare JSON): read them back as calls.
+		s = toolparse.Wrap(s, toolparse.FamilyOf(model), req.Tools)
+	}
+	return s
 }
 
 // Models lists the models of every provider, named by their references. It fails only when

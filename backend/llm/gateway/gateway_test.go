@@ -159,3 +159,32 @@ func TestInvalidConfig(t *testing.T) {
 		t.Fatal("an empty configuration was accepted")
 	}
 }
+
+func TestToolCallsPrintedAsTextBecomeCalls(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.Model{Name: "qwen2.5:7b", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}})
+	srv.Default(llmtest.Reply{Text: `Let me read it. <tool_call>{"name": "read_files", "arguments": {"reads": [{"path": "a.go"}]}}</tool_call>`})
+	g, _ := New(config.Config{Providers: []config.Provider{{Name: "ollama", Type: config.TypeOllama, BaseURL: srv.URL}}}, nil, fastPolicy())
+	var calls []llm.ToolCall
+	var text strings.Builder
+	for ev, err := range g.Stream(context.Background(), llm.Request{
+		Model: "qwen2.5:7b", Messages: []llm.Message{{Role: llm.RoleUser, Content: "read a.go"}},
+		Tools: []llm.ToolSpec{{Name: "read_files", Parameters: []byte(`{"type":"object"}`)}},
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Kind {
+		case llm.EventToolCall:
+			calls = append(calls, *ev.ToolCall)
+		case llm.EventText:
+			text.WriteString(ev.Text)
+		}
+	}
+	if len(calls) != 1 || calls[0].Name != "read_files" || !strings.Contains(string(calls[0].Arguments), "a.go") {
+		t.Fatalf("calls = %+v (text %q)", calls, text.String())
+	}
+	if strings.Contains(text.String(), "tool_call") {
+		t.Fatalf("the call stayed in the text: %q", text.String())
+	}
+}
