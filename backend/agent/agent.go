@@ -79,6 +79,8 @@ type Turn struct {
 	// Augment rewrites the messages of each request (the paper reader adds passages).
 	Augment func(msgs []llm.Message) ([]llm.Message, error)
 	Sink    Sink
+	// Price returns the cost in US dollars of a call to model with usage u (nil: free).
+	Price func(model string, u llm.Usage) float64
 
 	always map[string]bool // subjects the user allowed for the rest of the turn
 }

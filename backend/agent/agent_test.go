@@ -354,3 +354,22 @@ func TestModelFailureEndsTheTurn(t *testing.T) {
 		t.Fatalf("events = %s", got)
 	}
 }
+
+func TestUsageCarriesLocalCountAndCost(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.model.Default(llmtest.Reply{Text: "a short answer", PromptTokens: 1000, OutputTokens: 10})
+	e.say(t, "question")
+	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName,
+		Price: func(model string, u llm.Usage) float64 { return float64(u.InputTokens)*2e-6 + float64(u.OutputTokens)*10e-6 }})
+	evs, _ := e.st.Events(e.sess)
+	var u llm.Usage
+	for _, ev := range evs {
+		if ev.Type == store.EventUsage {
+			ev.Decode(&u)
+		}
+	}
+	if u.InputTokens != 1000 || u.LocalInputTokens == 0 || u.LocalOutputTokens != 3 || u.CostUSD != 0.0021 {
+		t.Fatalf("usage = %+v", u)
+	}
+}

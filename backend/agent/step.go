@@ -7,6 +7,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -79,11 +80,21 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome 
 	if failure == nil || reply.Text != "" || reply.Reasoning != "" {
 		a.append(t.Session, store.EventAssistant, reply)
 	}
-	if out.usage != nil {
-		u := *out.usage
+	if out.usage != nil || failure == nil {
+		var u llm.Usage
+		if out.usage != nil {
+			u = *out.usage
+		}
 		if u.Model == "" {
 			u.Model = reply.Model
 		}
+		// Tofu's own count beside the provider's, for every call.
+		u.LocalInputTokens = tokens.CountRequest(req)
+		u.LocalOutputTokens = tokens.Count(reply.Reasoning+reply.Text) + toolCallTokens(reply.ToolCalls)
+		if t.Price != nil {
+			u.CostUSD = t.Price(reply.Model, u)
+		}
+		out.usage = &u
 		a.append(t.Session, store.EventUsage, u)
 	}
 	if report != nil {
@@ -101,6 +112,14 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome 
 		out.calls = reply.ToolCalls
 	}
 	return out
+}
+
+func toolCallTokens(calls []llm.ToolCall) int {
+	n := 0
+	for _, c := range calls {
+		n += tokens.Count(c.Name) + tokens.Count(string(c.Arguments)) + tokens.PerToolCall
+	}
+	return n
 }
 
 // interrupted reports whether ctx was cancelled on purpose (stop, shutdown) rather than the

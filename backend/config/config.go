@@ -47,6 +47,24 @@ type Config struct {
 	// ContextWindowCap bounds the context window Tofu runs local models with (Ollama's
 	// num_ctx); 0 = the default (32,768).
 	ContextWindowCap int `json:"context_window_cap,omitempty"`
+	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
+	Prices map[string]Price `json:"prices,omitempty"`
+}
+
+// Price is what a model costs per million tokens.
+type Price struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cache_read,omitempty"`
+	CacheWrite float64 `json:"cache_write,omitempty"`
+}
+
+// Cost prices a call's usage: uncached input, cache reads and writes, and output. Input
+// tokens include the cached ones (llm.Usage's convention).
+func (p Price) Cost(input, output, cacheRead, cacheWrite int) float64 {
+	uncached := max(input-cacheRead-cacheWrite, 0)
+	return (float64(uncached)*p.Input + float64(output)*p.Output +
+		float64(cacheRead)*p.CacheRead + float64(cacheWrite)*p.CacheWrite) / 1e6
 }
 
 // Default is the configuration of a fresh install: the local Ollama only.
@@ -85,6 +103,11 @@ func (c Config) Validate() error {
 	}
 	if c.ContextWindowCap < 0 || (c.ContextWindowCap > 0 && c.ContextWindowCap < 2048) {
 		return fmt.Errorf("the context window cap must be 0 (default) or at least 2048 tokens, not %d", c.ContextWindowCap)
+	}
+	for ref, p := range c.Prices {
+		if p.Input < 0 || p.Output < 0 || p.CacheRead < 0 || p.CacheWrite < 0 {
+			return fmt.Errorf("the price of %s is negative", ref)
+		}
 	}
 	for _, ref := range c.Fallback {
 		if strings.TrimSpace(ref) == "" {

@@ -124,3 +124,14 @@ func TestSecretsFile(t *testing.T) {
 		t.Fatal(Mask("sk-abcdefgh1234"))
 	}
 }
+
+func TestPriceCost(t *testing.T) {
+	t.Parallel()
+	p := Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}
+	// 10k input of which 8k read from cache and 1k written to it, 500 output.
+	got := p.Cost(10000, 500, 8000, 1000)
+	want := (1000*3 + 500*15 + 8000*0.3 + 1000*3.75) / 1e6
+	if got != want {
+		t.Fatalf("cost = %v, want %v", got, want)
+	}
+}

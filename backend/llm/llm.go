@@ -125,6 +125,12 @@ type Usage struct {
 	ReasoningTokens  int    `json:"reasoning_tokens,omitempty"`
 	CacheReadTokens  int    `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int    `json:"cache_write_tokens,omitempty"`
+	// LocalInputTokens and LocalOutputTokens are Tofu's own count (o200k BPE) of the request and
+	// the reply, stored beside the provider's figures so the two can be compared.
+	LocalInputTokens  int `json:"local_input_tokens,omitempty"`
+	LocalOutputTokens int `json:"local_output_tokens,omitempty"`
+	// CostUSD is the call's price from the user's price table (0 for local models).
+	CostUSD float64 `json:"cost_usd,omitempty"`
 	// ContextWindow is the window the call ran with (num_ctx for Ollama).
 	ContextWindow int   `json:"context_window,omitempty"`
 	DurationMS    int64 `json:"duration_ms,omitempty"`

@@ -31,8 +31,8 @@ func NewJobs(opts Options) *Jobs {
 	return &Jobs{opts: opts.withDefaults(), jobs: map[string]*job{}}
 }
 
-// Start runs command in dir as a background job.
-func (js *Jobs) Start(command, dir string) (*job, error) {
+// start runs command in dir as a background job.
+func (js *Jobs) start(command, dir string) (*job, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	running := 0

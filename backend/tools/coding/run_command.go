@@ -56,7 +56,7 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 	}
 	meta := RunMeta{Command: p.Command, Dir: dir}
 	if p.Background {
-		j, err := jobs.Start(p.Command, dir)
+		j, err := jobs.start(p.Command, dir)
 		if err != nil {
 			return tools.Errorf(err.Error()), nil
 		}
