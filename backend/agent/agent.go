@@ -142,11 +142,11 @@ func (a *Agent) Run(ctx context.Context, t Turn) End {
 }
 
 func (a *Agent) loop(ctx context.Context, t *Turn) End {
-	events, err := a.Log.Events(t.Session)
-	if err != nil {
-		return End{Reason: "error", Err: err}
-	}
 	if t.Tools != nil {
+		events, err := a.Log.Events(t.Session)
+		if err != nil {
+			return End{Reason: "error", Err: err}
+		}
 		if pending := Pending(events); len(pending) > 0 {
 			if !a.runCalls(ctx, t, pending) {
 				return End{Reason: "interrupted"}

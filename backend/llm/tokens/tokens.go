@@ -3,6 +3,7 @@
 package tokens
 
 import (
+	"hash/maphash"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -42,6 +43,29 @@ func Count(text string) int {
 	if text == "" {
 		return 0
 	}
+	if len(text) < cacheMin {
+		return count(text)
+	}
+	// A conversation is counted again on every request, and its messages never change: a
+	// long text is counted once, then found by its hash.
+	key := maphash.String(seed, text)
+	cache.Lock()
+	n, ok := cache.m[key]
+	cache.Unlock()
+	if ok {
+		return n
+	}
+	n = count(text)
+	cache.Lock()
+	if len(cache.m) >= cacheMax {
+		clear(cache.m)
+	}
+	cache.m[key] = n
+	cache.Unlock()
+	return n
+}
+
+func count(text string) int {
 	n, err := codec().Count(text)
 	if err != nil {
 		// Only a strict UTF-8 mode errors, and the codec runs in the lenient one; a byte
@@ -50,6 +74,21 @@ func Count(text string) int {
 	}
 	return n
 }
+
+// Texts shorter than cacheMin bytes are counted every time (hashing would cost about as
+// much); the cache holds at most cacheMax counts (a few hundred KB), then starts over.
+const (
+	cacheMin = 256
+	cacheMax = 1 << 14
+)
+
+var (
+	seed  = maphash.MakeSeed()
+	cache = struct {
+		sync.Mutex
+		m map[uint64]int
+	}{m: map[uint64]int{}}
+)
 
 // CountRequest returns the prompt tokens of req as a chat model sees them: for each message
 // PerMessage plus its role, content, reasoning, tool name and calls (PerToolCall plus the name

@@ -1,0 +1,54 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// instant is a model that answers at once, so a benchmark measures the harness alone.
+type instant struct{}
+
+func (instant) Name() string { return "instant" }
+func (instant) Models(context.Context) ([]llm.ModelInfo, error) {
+	return nil, nil
+}
+func (instant) Stream(context.Context, llm.Request) llm.Stream {
+	return func(yield func(llm.Event, error) bool) {
+		_ = yield(llm.Event{Kind: llm.EventText, Text: "done"}, nil) &&
+			yield(llm.Event{Kind: llm.EventUsage, Usage: &llm.Usage{InputTokens: 1, OutputTokens: 1}}, nil) &&
+			yield(llm.Event{Kind: llm.EventDone, StopReason: "stop"}, nil)
+	}
+}
+
+// BenchmarkStepAt200Messages is the harness's own cost of one step (read the log, project it,
+// build and count the request, record the reply and usage durably) in a session that already
+// holds 200 messages of realistic size; the model answers instantly and no tool runs.
+func BenchmarkStepAt200Messages(b *testing.B) {
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	info, _ := st.CreateSession("bench")
+	body := strings.Repeat("func example() { return compute(x, y) } // some code\n", 40) // ~2 KB
+	for i := 0; i < 50; i++ {
+		st.Append(info.ID, store.EventUser, store.UserMessage{Text: fmt.Sprintf("step %d: look at the file", i)})
+		st.Append(info.ID, store.EventAssistant, store.AssistantMessage{Text: "reading", ToolCalls: []llm.ToolCall{{ID: fmt.Sprint(i), Name: "read_files", Arguments: []byte(`{"reads":[{"path":"a.go"}]}`)}}})
+		st.Append(info.ID, store.EventToolResult, store.ToolResult{CallID: fmt.Sprint(i), Name: "read_files", Text: body})
+		st.Append(info.ID, store.EventAssistant, store.AssistantMessage{Text: "I see the issue in a.go; here is what I think."})
+	}
+	a := &Agent{Log: st, Provider: instant{}}
+	turn := Turn{Session: info.ID, Model: "m", System: "You are Tofu."}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.Append(info.ID, store.EventUser, store.UserMessage{Text: "next"})
+		if end := a.Run(context.Background(), turn); end.Reason != "done" {
+			b.Fatalf("end = %+v", end)
+		}
+	}
+}
