@@ -58,9 +58,12 @@ title=$(xdotool getwindowname "$wid")
 sleep 2 # let it settle (model list loaded) before measuring memory and taking the final picture
 import -window root "$shot"
 rss_kb=0
+pss_kb=0
 for p in $pid $(pgrep -f WebKit || true); do
   r=$(awk '/^VmRSS/{print $2}' /proc/$p/status 2>/dev/null || echo 0)
+  s=$(awk '/^Pss:/{print $2}' /proc/$p/smaps_rollup 2>/dev/null || echo 0)
   rss_kb=$((rss_kb + r))
+  pss_kb=$((pss_kb + s))
 done
 
 # A second instance must say Tofu is already running, not crash on the database lock.
@@ -76,6 +79,6 @@ wait $pid || fail "tofu exited with status $? after close"
 echo "window-smoke: ok"
 echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"
 echo "  first paint:          $(( (painted - start) / 1000000 )) ms after start"
-echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes)"
+echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes; PSS $(( pss_kb / 1024 )) MB, shared pages counted once)"
 echo "  binary size:          $(( $(stat -c %s "$bin") / 1024 / 1024 )) MB"
 echo "  screenshot:           $shot"
