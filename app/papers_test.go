@@ -8,10 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/shareddata"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
@@ -19,26 +20,18 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// testPaper reads a paper of the shared evaluation set ($TOFU_DATA/papers or a
-// shared/data/papers folder above the test), skipping when the set is not there.
+// testPaper reads a paper of the shared evaluation set, skipping when the set is not there.
 func testPaper(t *testing.T, id string) []byte {
 	t.Helper()
-	var dirs []string
-	if d := os.Getenv("TOFU_DATA"); d != "" {
-		dirs = append(dirs, filepath.Join(d, "papers"))
+	p := shareddata.Path("papers", id, "paper.pdf")
+	if p == "" {
+		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
 	}
-	dir, _ := os.Getwd()
-	for range 8 {
-		dirs = append(dirs, filepath.Join(dir, "shared", "data", "papers"))
-		dir = filepath.Dir(dir)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, d := range dirs {
-		if b, err := os.ReadFile(filepath.Join(d, id, "paper.pdf")); err == nil {
-			return b
-		}
-	}
-	t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	return nil
+	return b
 }
 
 // newPaperFixture is newFixture without the demo script (whose "long" rule would catch any

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/shareddata"
+
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/store"
@@ -34,7 +36,7 @@ func TestReaderEndToEnd(t *testing.T) {
 	pdf := os.Getenv("TOFU_E2E_PDF")
 	question := ""
 	if pdf == "" {
-		pdf = findPaper(root, "icml2024_altmeyer_agi_claims")
+		pdf = shareddata.Path("papers", "icml2024_altmeyer_agi_claims", "paper.pdf")
 	}
 	if pdf == "" {
 		// Without the shared evaluation set: the small paper that travels with the tests.
@@ -105,24 +107,4 @@ func TestReaderEndToEnd(t *testing.T) {
 	if got := strings.Join(kinds, ","); got != "user,retrieval,assistant,usage,model_call" {
 		t.Fatalf("recorded events: %s", got)
 	}
-}
-
-// findPaper locates a paper of the shared evaluation set: $TOFU_DATA/papers or a
-// shared/data/papers folder above dir.
-func findPaper(dir, id string) string {
-	var dirs []string
-	if d := os.Getenv("TOFU_DATA"); d != "" {
-		dirs = append(dirs, filepath.Join(d, "papers"))
-	}
-	for range 8 {
-		dirs = append(dirs, filepath.Join(dir, "shared", "data", "papers"))
-		dir = filepath.Dir(dir)
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, id, "paper.pdf")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
 }

@@ -8,23 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
 func papersDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("TOFU_DATA"); d != "" {
-		return filepath.Join(d, "papers")
+	p := shareddata.Path("papers")
+	if p == "" {
+		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
 	}
-	dir, _ := os.Getwd()
-	for range 8 {
-		p := filepath.Join(dir, "shared", "data", "papers")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		dir = filepath.Dir(dir)
-	}
-	t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	return ""
+	return p
 }
 
 func TestTokensAndScores(t *testing.T) {

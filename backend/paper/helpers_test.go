@@ -3,30 +3,20 @@ package paper
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
-// papersDir finds the shared evaluation papers: $TOFU_DATA/papers, or a
-// shared/data/papers folder in a parent directory of the test.
+// papersDir finds the shared evaluation papers, or skips the test.
 func papersDir(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv("TOFU_DATA"); d != "" {
-		if _, err := os.Stat(filepath.Join(d, "papers")); err == nil {
-			return filepath.Join(d, "papers")
-		}
+	p := shareddata.Path("papers")
+	if p == "" {
+		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
 	}
-	dir, _ := os.Getwd()
-	for range 8 {
-		p := filepath.Join(dir, "shared", "data", "papers")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		dir = filepath.Dir(dir)
-	}
-	t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	return ""
+	return p
 }
 
 func paperPath(t testing.TB, id string) string {

@@ -9,31 +9,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/shareddata"
+
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 )
 
-// dataDir finds the shared data directory: $TOFU_DATA, or a shared/data found walking up from
-// the working directory.
+// dataDir finds the shared data directory ("" when absent).
 func dataDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("TOFU_DATA"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if fi, err := os.Stat(filepath.Join(dir, "shared", "data")); err == nil && fi.IsDir() {
-			return filepath.Join(dir, "shared", "data")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	return shareddata.Dir()
 }
 
 func TestCountMatchesVectors(t *testing.T) {
