@@ -38,7 +38,7 @@ type App struct {
 // New wires the services on one store and one settings service. Events go to emit.
 func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
 	providers := &providerCache{factory: factory, settings: settings}
-	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}}
+	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}, always: map[string]*alwaysSet{}}
 	a := &App{
 		Sessions: &SessionService{store: st, emit: emit, chat: chat},
 		Chat:     chat,
@@ -52,6 +52,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
+		chat.settle(ev) // no streamed text may arrive after its reply
 		emit.Emit(SessionTopic(ev.Session), SessionMessage{Kind: "event", Event: ev})
 		if ev.Type == store.EventUser || ev.Type == store.EventAssistant {
 			a.Sessions.announce() // order by last activity changed

@@ -26,6 +26,8 @@ type ChatService struct {
 	mu      sync.Mutex
 	running map[string]*turn
 	wg      sync.WaitGroup
+	// always holds, per workspace, the subjects the user answered "Always allow" to.
+	always map[string]*alwaysSet
 
 	// augment, when set, rewrites the request of a turn before it is sent (the paper reader
 	// puts the retrieved passages in). It may append events to the session.
@@ -35,6 +37,11 @@ type ChatService struct {
 type turn struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{}
+	agent  bool        // runs with tools (the session has a workspace)
+	sink   *streamSink // the live view, once the turn streams
+
+	mu      sync.Mutex
+	answers map[string]chan string // approvals and ask_human answers, by "approval:"/"question:" + call id
 }
 
 // Send appends the user's message (durably) and starts the reply in the background.
@@ -53,7 +60,8 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 	return c.start(sessionID, model)
 }
 
-// Retry runs the model again on the log as it is, after an error or an interruption.
+// Retry runs the model again on the log as it is, after an error or an interruption. In a
+// session with a workspace it is Continue.
 func (c *ChatService) Retry(sessionID, model string) error {
 	if c.isRunning(sessionID) {
 		return ErrBusy
@@ -121,8 +129,13 @@ func (c *ChatService) start(sessionID, model string) error {
 	if model == "" {
 		return errors.New("no model is selected: pick one in the model picker")
 	}
+	info, err := c.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	agentMode := info.Workspace != "" && info.Paper == ""
 	msgs := agent.Messages(events)
-	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleUser {
+	if len(msgs) == 0 || (msgs[len(msgs)-1].Role != llm.RoleUser && !(agentMode && msgs[len(msgs)-1].Role == llm.RoleTool)) {
 		return errors.New("there is no message to answer")
 	}
 
@@ -151,7 +164,13 @@ func (c *ChatService) start(sessionID, model string) error {
 		return err
 	}
 	at := agent.Turn{Session: sessionID, Model: model, System: assets.Prompt("chat")}
-	if c.augment != nil {
+	closeTools := func() {}
+	if agentMode {
+		if closeTools, err = c.agentTurn(&at, t, info.Workspace, events); err != nil {
+			release()
+			return err
+		}
+	} else if c.augment != nil {
 		withSystem := append([]llm.Message{{Role: llm.RoleSystem, Content: at.System}}, msgs...)
 		augmented, err := c.augment(sessionID, model, withSystem)
 		if err != nil {
@@ -168,8 +187,12 @@ func (c *ChatService) start(sessionID, model string) error {
 		topic := SessionTopic(sessionID)
 		c.emit.Emit(topic, SessionMessage{Kind: "stream", State: "started"})
 		sink := newStreamSink(c.emit, topic)
+		c.mu.Lock()
+		t.sink = sink
+		c.mu.Unlock()
 		at.Sink = sink
 		(&agent.Agent{Log: c.store, Provider: provider}).Run(ctx, at)
+		closeTools()
 		sink.close()
 		// Free the session before saying so: a Send on "ended" must not find it busy.
 		release()
@@ -177,6 +200,24 @@ func (c *ChatService) start(sessionID, model string) error {
 		close(t.done)
 	}()
 	return nil
+}
+
+// settle sends the deltas of the session's live view still held by the coalescer before the
+// reply they belong to is announced: a delta arriving after its reply would show the text again
+// (in an agent turn, as a phantom reply under the tool cards until the next step).
+func (c *ChatService) settle(ev store.Event) {
+	if ev.Type != store.EventAssistant {
+		return
+	}
+	c.mu.Lock()
+	var sink *streamSink
+	if t := c.running[ev.Session]; t != nil {
+		sink = t.sink
+	}
+	c.mu.Unlock()
+	if sink != nil {
+		sink.co.drain()
+	}
 }
 
 func (c *ChatService) titleIfUntitled(sessionID, text string) {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"sync"
+
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -9,6 +11,9 @@ type SessionService struct {
 	store *store.Store
 	emit  Emitter
 	chat  *ChatService
+
+	mu     sync.Mutex
+	picker DirectoryPicker // the window's folder dialog; nil under `tofu serve`
 }
 
 // List returns every session, most recent activity first.

@@ -134,7 +134,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
 		return agent.End{}, fmt.Errorf("the workspace %s is not a directory", ws)
 	}
-	pol, err := newPolicy(ws, o.Approve)
+	pol, err := app.NewPolicy(ws, o.Approve)
 	if err != nil {
 		return agent.End{}, err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"sync"
 
@@ -14,7 +15,7 @@ import (
 	"github.com/tofu-research/tofu/assets"
 )
 
-// wailsEmitter sends events to the window. Until the window has started it drops them: there
+// wailsEmitter sends events to the window, and opens its native dialogs. Until the window has started it drops them: there
 // is nobody to show them to, and runtime.EventsEmit with a non-Wails context aborts the process.
 type wailsEmitter struct {
 	mu  sync.RWMutex
@@ -35,6 +36,19 @@ func (w *wailsEmitter) Emit(topic string, data any) {
 	}
 }
 
+// ChooseDirectory is the window's native folder dialog (app.DirectoryPicker).
+func (w *wailsEmitter) ChooseDirectory(title, defaultDir string) (string, error) {
+	w.mu.RLock()
+	ctx := w.ctx
+	w.mu.RUnlock()
+	if ctx == nil {
+		return "", errors.New("the window is not ready yet")
+	}
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{
+		Title: title, DefaultDirectory: defaultDir, CanCreateDirectories: true,
+	})
+}
+
 // runWindow opens the desktop window.
 func runWindow(frontend fs.FS) error {
 	st, err := openStore()
@@ -48,6 +62,7 @@ func runWindow(frontend fs.FS) error {
 		return err
 	}
 	defer a.Close()
+	a.SetDirectoryPicker(emit)
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,

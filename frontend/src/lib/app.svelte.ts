@@ -1,11 +1,11 @@
 // The application state and its actions. Components read fields and call methods; the rules
 // (what a transcript shows, what the banner says) live in the pure modules next to this one.
-import { ApiError, RECONNECTED, api, on } from './bridge'
+import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity } from './sessions'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
-import type { ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
+import type { Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
 
 export type Connection = 'connecting' | 'ok' | 'down'
 export type Notice = { message: string; hint?: string }
@@ -37,6 +37,10 @@ class AppState {
 
   items = $derived(project(this.transcript))
   current = $derived(this.sessions.find((s) => s.id === this.currentId) ?? null)
+  /** The current session's workspace: set, its turns run the coding agent. */
+  workspace = $derived(this.current?.workspace ?? '')
+  /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
+  answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
   models = $derived(this.status?.models ?? [])
 
@@ -243,6 +247,78 @@ class AppState {
       await api.chat.retry(this.currentId, this.model)
     } catch (err) {
       this.notice = { message: `Could not retry: ${messageOf(err)}` }
+    }
+  }
+
+  /** Continue an agent turn: unfinished tool calls run first, then the model goes on. */
+  async continueTurn() {
+    if (!this.currentId || this.streaming) return
+    try {
+      await api.chat.continue(this.currentId, this.model)
+    } catch (err) {
+      this.notice = { message: `Could not continue: ${messageOf(err)}` }
+    }
+  }
+
+  async approve(callId: string, decision: Decision) {
+    if (!this.currentId || this.answering[callId]) return
+    this.answering = { ...this.answering, [callId]: true }
+    try {
+      await api.chat.approve(this.currentId, callId, decision)
+    } catch (err) {
+      this.notice = { message: `Could not answer the approval: ${messageOf(err)}` }
+    } finally {
+      const { [callId]: _, ...rest } = this.answering
+      this.answering = rest
+    }
+  }
+
+  /** Answers the model's ask_human question; returns false when it failed. */
+  async answer(callId: string, text: string): Promise<boolean> {
+    if (!this.currentId) return false
+    try {
+      await api.chat.answer(this.currentId, callId, text)
+      return true
+    } catch (err) {
+      this.notice = { message: `Could not send the answer: ${messageOf(err)}` }
+      return false
+    }
+  }
+
+  /** The window has a native folder dialog; a browser types the path. */
+  get canPickFolder(): boolean {
+    return transportKind() === 'wails'
+  }
+
+  /**
+   * Sets the workspace of the current conversation (creating one if there is none); '' clears
+   * it. Returns null on success, else Go's message (the chip shows it inline).
+   */
+  async setWorkspace(dir: string): Promise<string | null> {
+    let id = this.currentId
+    if (!id) {
+      const s = await this.newSession()
+      if (!s) return 'Could not create a conversation'
+      id = s.id
+    }
+    try {
+      await api.sessions.setWorkspace(id, dir.trim())
+      this.sessions = byActivity(await api.sessions.list())
+      return null
+    } catch (err) {
+      return messageOf(err)
+    }
+  }
+
+  /** Opens the native folder dialog and sets the chosen folder. */
+  async chooseWorkspace() {
+    try {
+      const dir = await api.sessions.chooseWorkspace()
+      if (!dir) return
+      const err = await this.setWorkspace(dir)
+      if (err) this.notice = { message: `Could not set the workspace: ${err}` }
+    } catch (err) {
+      this.notice = { message: `Could not open the folder dialog: ${messageOf(err)}` }
     }
   }
 

@@ -1,6 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
-import type { Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
+import type { Decision, Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -231,12 +231,20 @@ export const api = {
     rename: (id: string, title: string) => call<void>('SessionService', 'Rename', id, title),
     delete: (id: string) => call<void>('SessionService', 'Delete', id),
     transcript: async (id: string) => (await call<Event[] | null>('SessionService', 'Transcript', id)) ?? [],
+    /** An existing directory (resolved to absolute by Go); '' clears it. */
+    setWorkspace: (id: string, dir: string) => call<void>('SessionService', 'SetWorkspace', id, dir),
+    /** The window's native folder dialog: the chosen path, or '' when cancelled. Fails in a browser. */
+    chooseWorkspace: () => call<string>('SessionService', 'ChooseWorkspace'),
   },
   chat: {
     send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),
     retry: (sessionID: string, model: string) => call<void>('ChatService', 'Retry', sessionID, model),
     stop: (sessionID: string) => call<void>('ChatService', 'Stop', sessionID),
     streaming: async () => (await call<string[] | null>('ChatService', 'Streaming')) ?? [],
+    /** Runs the agent on the log as it is: unfinished tool calls first. */
+    continue: (sessionID: string, model: string) => call<void>('ChatService', 'Continue', sessionID, model),
+    approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService', 'Approve', sessionID, callID, decision),
+    answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),

@@ -2,6 +2,7 @@
 // Pure functions only: components render what `project` returns.
 import type { CallAttempt, CallReport, Event, ProviderError, SessionMessage, Usage } from './types'
 import type { Delta } from './stream'
+import { argsOf } from './tools'
 
 export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string }
 export type AssistantItem = {
@@ -23,6 +24,62 @@ export type AssistantItem = {
   call?: CallReport
   /** Live only: the stream broke and is re-run; the reason. Cleared when new text arrives. */
   retrying?: string
+  /** Notes about the model call (`notice` events), e.g. a model without tool support. */
+  notices?: string[]
+  /** The tool calls of this reply, with their results and approvals. */
+  tools?: ToolCallItem[]
+  /** Part of an agent turn: its tokens are summed in the turn's line instead. */
+  agent?: boolean
+}
+
+/**
+ * running: the turn is executing it · waiting: it waits for the user's approval · ok / error:
+ * its result · denied: the user or the policy refused it · interrupted: stopped while it ran ·
+ * not_run: the turn ended (stop, crash, a new message) before it ran.
+ */
+export type ToolStatus = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'interrupted' | 'not_run'
+
+export type ApprovalInfo = {
+  subject: string
+  reason: string
+  /** '' while asked; then allow, allow_always or deny. */
+  decision: string
+  /** user, policy */
+  by: string
+  /** pending: the turn waits for an answer · expired: the turn ended first (Continue asks again). */
+  state: 'pending' | 'answered' | 'expired'
+}
+
+export type ToolResultInfo = {
+  text: string
+  isError: boolean
+  meta: unknown
+  durationMs: number
+  interrupted: boolean
+}
+
+export type ToolCallItem = {
+  id: string
+  name: string
+  args: Record<string, unknown>
+  status: ToolStatus
+  result?: ToolResultInfo
+  approval?: ApprovalInfo
+}
+
+/** The end of an agent turn (`turn_end`) with the tokens of all its model calls. */
+export type TurnItem = {
+  kind: 'turn'
+  key: string
+  seq: number
+  time: string
+  reason: string
+  steps: number
+  detail: string
+  tokens: { input: number; output: number; reasoning: number; calls: number }
+  durationMs: number
+  /** A limit ended it (not done, not stopped, not an error): offer Continue. */
+  continuable: boolean
 }
 export type ErrorItem = {
   kind: 'error'
@@ -34,9 +91,20 @@ export type ErrorItem = {
   retryable: boolean
   /** Go's verdict (`retryable` in the event); a bad request fails the same way again. */
   canRetry: boolean
+  /** Agent turns go on with Continue (unfinished tool calls first); chat turns Retry. */
+  action: 'retry' | 'continue'
 }
-export type InterruptedItem = { kind: 'interrupted'; key: string; seq: number; time: string; reason: string; retryable: boolean }
-export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem
+export type InterruptedItem = {
+  kind: 'interrupted'
+  key: string
+  seq: number
+  time: string
+  /** user, shutdown; "unfinished" when the log stops mid-turn (Tofu was killed). */
+  reason: string
+  retryable: boolean
+  action: 'retry' | 'continue'
+}
+export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem | TurnItem
 
 export type TranscriptState = {
   events: Event[]
@@ -44,6 +112,8 @@ export type TranscriptState = {
   live: Delta | null
   /** The live stream was reset (`reset` message) and no new text arrived yet: the reason. */
   retrying?: string | null
+  /** A turn runs (between `stream` started and ended), streaming or running tools. */
+  running?: boolean
 }
 
 export const emptyTranscript: TranscriptState = { events: [], live: null }
@@ -73,7 +143,7 @@ export function withEvents(state: TranscriptState, events: Event[]): TranscriptS
   const unstored = all.filter((e) => !(e.seq > 0))
   // A reply that has been appended ends the live stream.
   const ends = added.some((e) => e.type === 'assistant' || e.type === 'error' || e.type === 'interrupted')
-  if (ends) return { events: [...stored, ...unstored], live: null, retrying: null }
+  if (ends) return { ...state, events: [...stored, ...unstored], live: null, retrying: null }
   return { ...state, events: [...stored, ...unstored] }
 }
 
@@ -92,8 +162,8 @@ export function apply(state: TranscriptState, msg: SessionMessage): TranscriptSt
       // The router re-runs the call: everything streamed so far is void.
       return { ...state, live: { text: '', reasoning: '' }, retrying: msg.text || 'the stream broke' }
     case 'stream':
-      if (msg.state === 'started') return { ...state, live: state.live ?? { text: '', reasoning: '' } }
-      if (msg.state === 'ended') return state.live || state.retrying ? { ...state, live: null, retrying: null } : state
+      if (msg.state === 'started') return { ...state, running: true, live: state.live ?? { text: '', reasoning: '' } }
+      if (msg.state === 'ended') return state.live || state.retrying || state.running ? { ...state, live: null, retrying: null, running: false } : state
       return state
     default:
       return state
@@ -147,8 +217,28 @@ function usageOf(data: unknown): Usage | undefined {
   return u as unknown as Usage
 }
 
+function toolCallsOf(data: unknown): { id: string; name: string; args: Record<string, unknown> }[] {
+  if (!isObj(data) || !Array.isArray(data.tool_calls)) return []
+  return data.tool_calls.filter(isObj).map((c) => ({ id: str(c.id), name: str(c.name), args: argsOf(c.arguments) }))
+}
+
+type CallState = ToolCallItem & {
+  /** Will never run: the reply was cut off, or a later message superseded it. */
+  final?: boolean
+  /** A turn_end came while it had no result (a Continue may still run it). */
+  closed?: boolean
+}
+
+function resultStatus(c: CallState): ToolStatus {
+  const r = c.result!
+  if (r.interrupted) return 'interrupted'
+  if (c.approval?.decision === 'deny') return 'denied'
+  return r.isError ? 'error' : 'ok'
+}
+
 export function project(state: TranscriptState): Item[] {
   const items: Item[] = []
+  const running = !!state.running || !!state.live
   // The assistant message of the current turn: usage and interruptions attach to it.
   let turnAssistant: AssistantItem | null = null
   // The assistant message of the model call in progress: the call's report attaches to it.
@@ -156,19 +246,45 @@ export function project(state: TranscriptState): Item[] {
   // `retry` and `fallback` come before the reply they concern.
   let retries = 0
   let fallback: string | null = null
+  let notices: string[] = []
   const clearPending = () => {
     retries = 0
     fallback = null
+    notices = []
   }
+  // Tool calls since the last user message, by id (Continue runs them after a turn_end).
+  let calls = new Map<string, CallState>()
+  // The stretch of the log a turn_end closes: its replies, tokens and start.
+  let segAssistants: AssistantItem[] = []
+  let segTokens = { input: 0, output: 0, reasoning: 0, calls: 0 }
+  let segStart = ''
+  const newSegment = () => {
+    segAssistants = []
+    segTokens = { input: 0, output: 0, reasoning: 0, calls: 0 }
+    segStart = ''
+  }
+  // The log stops in the middle of an agent turn (results the model has not seen yet).
+  let midTurn = false
 
   state.events.forEach((e, index) => {
     const key = e.seq > 0 ? `e${e.seq}` : `u${index}`
+    if (!segStart) segStart = e.time
     switch (e.type) {
       case 'user':
         items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data) })
         turnAssistant = null
         callAssistant = null
         clearPending()
+        // A new message supersedes calls still without a result: they never run.
+        for (const c of calls.values()) {
+          if (c.result) continue
+          c.status = 'not_run'
+          if (c.approval && !c.approval.decision) c.approval.state = 'expired'
+        }
+        calls = new Map()
+        newSegment()
+        segStart = e.time
+        midTurn = false
         break
       case 'assistant': {
         const d = isObj(e.data) ? e.data : {}
@@ -185,15 +301,91 @@ export function project(state: TranscriptState): Item[] {
         }
         if (retries > 0) item.retries = retries
         if (fallback) item.fallback = { model: fallback }
+        if (notices.length) item.notices = notices
         clearPending()
+        const tcs = toolCallsOf(e.data)
+        if (item.text || item.reasoning || tcs.length > 0) {
+          // A new reply: calls of earlier replies still without a result never run.
+          for (const c of calls.values()) if (!c.result) c.final = true
+        }
+        if (tcs.length > 0) {
+          item.tools = tcs.map((tc) => {
+            const c: CallState = { ...tc, status: 'running', final: item.interrupted }
+            calls.set(tc.id, c)
+            return c
+          })
+          item.agent = true
+        }
+        midTurn = tcs.length > 0 && !item.interrupted
         items.push(item)
+        segAssistants.push(item)
         turnAssistant = item
         callAssistant = item
+        break
+      }
+      case 'tool_result': {
+        const d = isObj(e.data) ? e.data : {}
+        const c = calls.get(str(d.call_id))
+        if (c) {
+          c.result = {
+            text: str(d.text),
+            isError: d.is_error === true,
+            meta: d.meta,
+            durationMs: typeof d.duration_ms === 'number' ? d.duration_ms : 0,
+            interrupted: d.interrupted === true,
+          }
+          c.closed = false
+          c.status = resultStatus(c)
+        }
+        midTurn = true
+        break
+      }
+      case 'approval': {
+        const d = isObj(e.data) ? e.data : {}
+        const c = calls.get(str(d.call_id))
+        if (c) {
+          const decision = str(d.decision)
+          c.approval = { subject: str(d.subject), reason: str(d.reason), decision, by: str(d.by), state: decision ? 'answered' : 'pending' }
+          c.closed = false
+        }
+        midTurn = true
+        break
+      }
+      case 'turn_end': {
+        const d = isObj(e.data) ? e.data : {}
+        for (const c of calls.values()) if (!c.result) c.closed = true
+        for (const a of segAssistants) a.agent = true
+        const reason = str(d.reason)
+        const last = items[items.length - 1]
+        if (last && (last.kind === 'error' || last.kind === 'interrupted')) last.action = 'continue'
+        const t0 = Date.parse(segStart)
+        const t1 = Date.parse(e.time)
+        items.push({
+          kind: 'turn',
+          key,
+          seq: e.seq,
+          time: e.time,
+          reason,
+          steps: typeof d.steps === 'number' ? d.steps : 0,
+          detail: str(d.detail),
+          tokens: segTokens,
+          durationMs: t0 && t1 && t1 >= t0 ? t1 - t0 : 0,
+          continuable: false,
+        })
+        turnAssistant = null
+        callAssistant = null
+        newSegment()
+        midTurn = false
         break
       }
       case 'retry':
         retries++
         break
+      case 'notice': {
+        const text = textOf(e.data)
+        if (text) notices = [...notices, text]
+        break
+      }
       case 'fallback': {
         const model = isObj(e.data) ? str(e.data.model) : ''
         if (model) fallback = model
@@ -211,11 +403,18 @@ export function project(state: TranscriptState): Item[] {
       case 'usage': {
         const u = usageOf(e.data)
         if (u && turnAssistant) turnAssistant.usage = u
+        if (u) {
+          segTokens.input += u.input_tokens ?? 0
+          segTokens.output += u.output_tokens ?? 0
+          segTokens.reasoning += u.reasoning_tokens ?? 0
+          segTokens.calls++
+        }
         break
       }
       case 'error':
         clearPending()
         callAssistant = null
+        midTurn = false
         items.push({
           kind: 'error',
           key,
@@ -224,11 +423,13 @@ export function project(state: TranscriptState): Item[] {
           error: errorOf(e.data),
           retryable: false,
           canRetry: !(isObj(e.data) && e.data.retryable === false),
+          action: 'retry',
         })
         break
       case 'interrupted': {
         clearPending()
         callAssistant = null
+        midTurn = false
         const partial = textOf(e.data)
         if (!turnAssistant && partial) {
           turnAssistant = {
@@ -245,15 +446,37 @@ export function project(state: TranscriptState): Item[] {
         }
         if (turnAssistant) turnAssistant.interrupted = true
         const reason = isObj(e.data) ? str(e.data.reason) : ''
-        items.push({ kind: 'interrupted', key, seq: e.seq, time: e.time, reason, retryable: false })
+        items.push({ kind: 'interrupted', key, seq: e.seq, time: e.time, reason, retryable: false, action: 'retry' })
         break
       }
       default:
-        // Event types this front end does not know yet (tools, compaction…) are not shown;
+        // Event types this front end does not know yet (compaction…) are not shown;
         // `retrieval` is read by the paper reader (papers.ts).
         break
     }
   })
+
+  // What the calls without a result are doing: running or waiting while the turn runs; else
+  // they did not run, and an approval asked for is expired (Continue asks again).
+  let waiting = false
+  let unresolved = false
+  for (const c of calls.values()) {
+    if (c.result) continue
+    if (!c.final && running) {
+      const pending = !!c.approval && !c.approval.decision
+      c.status = pending ? 'waiting' : 'running'
+      if (pending) c.approval!.state = 'pending'
+      waiting ||= pending
+      unresolved = true
+    } else {
+      c.status = 'not_run'
+      if (c.approval && !c.approval.decision) c.approval.state = 'expired'
+    }
+  }
+  // Strip the bookkeeping fields from the items components see.
+  for (const it of items) {
+    if (it.kind === 'assistant' && it.tools) it.tools = it.tools.map(({ final: _f, closed: _c, ...rest }: CallState) => rest)
+  }
 
   if (state.live) {
     const live: AssistantItem = {
@@ -268,10 +491,23 @@ export function project(state: TranscriptState): Item[] {
     }
     if (retries > 0) live.retries = retries
     if (fallback) live.fallback = { model: fallback }
+    if (notices.length) live.notices = notices
     if (state.retrying) live.retrying = state.retrying
     items.push(live)
+  } else if (running) {
+    // Between steps of an agent turn: the tools are done and the model is being asked again.
+    if (midTurn && !waiting && !unresolved) items.push({ kind: 'assistant', key: 'live', seq: null, time: '', text: '', reasoning: '', streaming: true, interrupted: false })
   } else {
-    const last = items[items.length - 1]
+    let last: Item | undefined = items[items.length - 1]
+    if (last?.kind === 'turn') {
+      last.continuable = !['done', 'interrupted', 'error', ''].includes(last.reason)
+      last = items[items.length - 2]
+    } else if (midTurn) {
+      // The log stops mid-turn (Tofu was killed): nothing will finish it but Continue.
+      const ev = state.events[state.events.length - 1]
+      items.push({ kind: 'interrupted', key: 'unfinished', seq: ev?.seq ?? 0, time: ev?.time ?? '', reason: 'unfinished', retryable: true, action: 'continue' })
+      last = undefined
+    }
     if (last?.kind === 'interrupted') last.retryable = true
     if (last?.kind === 'error') last.retryable = last.canRetry
   }
@@ -282,6 +518,7 @@ export function project(state: TranscriptState): Item[] {
 export function interruptedLabel(reason: string): string {
   const r = reason.trim()
   if (!r) return 'Interrupted'
+  if (r === 'unfinished') return 'The turn did not finish (Tofu stopped)'
   if (/^user$|stop/i.test(r)) return 'Stopped'
   if (/shutdown/i.test(r)) return 'Interrupted when Tofu closed'
   return `Interrupted: ${r}`
@@ -358,4 +595,36 @@ export function formatUsage(u: Usage): string {
   if (u.context_window) parts.push(`ctx ${u.context_window.toLocaleString('en-US')}`)
   if (u.duration_ms) parts.push(`${(u.duration_ms / 1000).toFixed(1)} s`)
   return parts.join(' · ')
+}
+
+/** The per-turn line: "3 steps · 2,345 in · 120 out · 4.2 s". */
+export function turnLine(t: TurnItem): string {
+  const n = (x: number) => x.toLocaleString('en-US')
+  const parts: string[] = []
+  if (t.steps) parts.push(`${t.steps} step${t.steps === 1 ? '' : 's'}`)
+  if (t.tokens.calls) {
+    parts.push(`${n(t.tokens.input)} in`)
+    parts.push(`${n(t.tokens.output)} out`)
+    if (t.tokens.reasoning) parts.push(`${n(t.tokens.reasoning)} reasoning`)
+  }
+  if (t.durationMs) parts.push(t.durationMs < 10000 ? `${(t.durationMs / 1000).toFixed(1)} s` : `${Math.round(t.durationMs / 1000)} s`)
+  return parts.join(' · ')
+}
+
+/** Why a turn stopped early, in words; '' for the reasons shown elsewhere. */
+export function turnEndLabel(t: TurnItem): string {
+  switch (t.reason) {
+    case 'max_steps':
+      return `Stopped at the step limit (${t.steps} steps)`
+    case 'max_tokens':
+      return 'Stopped at the token limit'
+    case 'repeated_call':
+      return 'Stopped: the model kept making the same tool calls'
+    case 'done':
+    case 'interrupted':
+    case 'error':
+    case '':
+      return ''
+  }
+  return `Stopped: ${t.reason.replace(/_/g, ' ')}`
 }

@@ -9,9 +9,24 @@ export type SessionInfo = {
   events: number
   paper?: string
   purpose?: 'qa' | 'report'
+  /** The directory an agent session works in: its turns run the coding agent with tools. */
+  workspace?: string
 }
 
-export type EventType = 'user' | 'assistant' | 'usage' | 'error' | 'interrupted' | 'retry' | 'fallback' | 'model_call' | 'retrieval'
+export type EventType =
+  | 'user'
+  | 'assistant'
+  | 'usage'
+  | 'error'
+  | 'interrupted'
+  | 'retry'
+  | 'fallback'
+  | 'model_call'
+  | 'retrieval'
+  | 'tool_result'
+  | 'approval'
+  | 'turn_end'
+  | 'notice'
 
 export type Event = {
   session: string
@@ -119,6 +134,9 @@ export type Usage = {
   context_window?: number
   duration_ms?: number
 }
+
+/** An approval's answer (ChatService.Approve). */
+export type Decision = 'allow' | 'allow_always' | 'deny'
 
 /** What arrives on the `session:<id>` topic. */
 export type SessionMessage =

@@ -1,0 +1,263 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tofu-research/tofu/assets"
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/toolset"
+)
+
+// A session with a workspace is an agent session: its turns run the agent loop with the
+// default toolset, the workspace's permission policy, and approvals answered in the UI.
+
+// DirectoryPicker is a native folder dialog (the Wails window provides one). It returns "" when
+// the user cancels.
+type DirectoryPicker interface {
+	ChooseDirectory(title, defaultDir string) (string, error)
+}
+
+// ErrNoPicker is ChooseWorkspace's answer where there is no native dialog (`tofu serve`).
+var ErrNoPicker = errors.New("there is no folder dialog in the browser: type the workspace path instead")
+
+// SetDirectoryPicker gives SessionService.ChooseWorkspace a native dialog.
+func (a *App) SetDirectoryPicker(p DirectoryPicker) {
+	a.Sessions.mu.Lock()
+	defer a.Sessions.mu.Unlock()
+	a.Sessions.picker = p
+}
+
+// ChooseWorkspace opens the native folder dialog and returns the chosen directory, or "" when
+// the user cancelled. It does not change any session: pass the answer to SetWorkspace.
+func (s *SessionService) ChooseWorkspace() (string, error) {
+	s.mu.Lock()
+	p := s.picker
+	s.mu.Unlock()
+	if p == nil {
+		return "", ErrNoPicker
+	}
+	home, _ := os.UserHomeDir()
+	return p.ChooseDirectory("Choose the workspace folder", home)
+}
+
+// SetWorkspace makes dir the session's workspace: its turns then run the coding agent with
+// tools in that directory. dir must be an existing directory ("~" is the home directory); it is
+// stored absolute. An empty dir clears the workspace (plain chat again).
+func (s *SessionService) SetWorkspace(sessionID, dir string) error {
+	ws, err := ResolveWorkspace(dir)
+	if err != nil {
+		return err
+	}
+	info, err := s.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	if info.Paper != "" && ws != "" {
+		return errors.New("a paper's conversation cannot have a workspace")
+	}
+	if s.chat.isRunning(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Workspace = ws }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
+
+// ResolveWorkspace checks that dir is an existing directory and returns it absolute and clean
+// ("" stays "").
+func ResolveWorkspace(dir string) (string, error) {
+	dir = strings.TrimSpace(dir)
+	if dir == "" {
+		return "", nil
+	}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve ~: %w", err)
+		}
+		dir = filepath.Join(home, strings.TrimPrefix(dir, "~"))
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", fmt.Errorf("%s does not exist", abs)
+	case err != nil:
+		return "", err
+	case !fi.IsDir():
+		return "", fmt.Errorf("%s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// Continue runs the agent on the log as it is: tool calls left without a result (a stop, an
+// expired approval, a crash) run first, then the model goes on. In a session without a
+// workspace it is Retry.
+func (c *ChatService) Continue(sessionID, model string) error {
+	if c.isRunning(sessionID) {
+		return ErrBusy
+	}
+	return c.start(sessionID, model)
+}
+
+// Approve answers the approval the session's turn is waiting for on tool call callID:
+// "allow" (once), "allow_always" (this exact command or path, in this workspace, until Tofu
+// closes) or "deny".
+func (c *ChatService) Approve(sessionID, callID, decision string) error {
+	switch decision {
+	case "allow", "allow_always", "deny":
+	default:
+		return fmt.Errorf("decision must be allow, allow_always or deny, not %q", decision)
+	}
+	t := c.turnOf(sessionID)
+	if t == nil || !approvalPending(c.store, sessionID, callID) {
+		return errors.New("this approval is no longer pending (the turn ended): press Continue to ask again")
+	}
+	return t.answer("approval:"+callID, decision)
+}
+
+// Answer answers the ask_human question of tool call callID that the session's turn waits for.
+func (c *ChatService) Answer(sessionID, callID, text string) error {
+	t := c.turnOf(sessionID)
+	if t == nil || !t.agent {
+		return errors.New("this question is no longer open (the turn ended): press Continue to ask again")
+	}
+	return t.answer("question:"+callID, text)
+}
+
+func (c *ChatService) turnOf(sessionID string) *turn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.running[sessionID]
+}
+
+// approvalPending says whether the last approval event of callID is a question not answered.
+func approvalPending(st *store.Store, sessionID, callID string) bool {
+	evs, err := st.Events(sessionID)
+	if err != nil {
+		return false
+	}
+	pending := false
+	for _, ev := range evs {
+		if ev.Type != store.EventApproval {
+			continue
+		}
+		var a store.Approval
+		if ev.Decode(&a) == nil && a.CallID == callID {
+			pending = a.Decision == ""
+		}
+	}
+	return pending
+}
+
+// answer hands a decision or an answer to whoever waits (or will wait) on key.
+func (t *turn) answer(key, value string) error {
+	select {
+	case t.slot(key) <- value:
+		return nil
+	default:
+		return errors.New("already answered")
+	}
+}
+
+// slot is the one-answer mailbox of key; the answer may arrive before the wait starts (the UI
+// shows the card as soon as the asked event is durable).
+func (t *turn) slot(key string) chan string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.answers == nil {
+		t.answers = map[string]chan string{}
+	}
+	ch := t.answers[key]
+	if ch == nil {
+		ch = make(chan string, 1)
+		t.answers[key] = ch
+	}
+	return ch
+}
+
+func (t *turn) wait(ctx context.Context, key string) (string, error) {
+	select {
+	case v := <-t.slot(key):
+		return v, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// uiApprover puts approvals to the window: the asked event shows the card, Approve answers.
+type uiApprover struct {
+	t      *turn
+	always *alwaysSet
+}
+
+func (u uiApprover) Approve(ctx context.Context, _ string, req store.Approval) (string, error) {
+	d, err := u.t.wait(ctx, "approval:"+req.CallID)
+	if err == nil && d == "allow_always" {
+		u.always.add(req.Subject)
+	}
+	return d, err
+}
+
+// uiAsker puts ask_human's questions to the window: the running call shows the question,
+// Answer answers.
+type uiAsker struct{ t *turn }
+
+func (u uiAsker) Ask(ctx context.Context, q tools.Question) (string, error) {
+	return u.t.wait(ctx, "question:"+q.CallID)
+}
+
+// alwaysFor is the "always allow" set of a workspace, seeded with what the user answered so
+// in the session's log.
+func (c *ChatService) alwaysFor(workspace string, events []store.Event) *alwaysSet {
+	c.mu.Lock()
+	a := c.always[workspace]
+	if a == nil {
+		a = &alwaysSet{}
+		c.always[workspace] = a
+	}
+	c.mu.Unlock()
+	for _, ev := range events {
+		var ap store.Approval
+		if ev.Type == store.EventApproval && ev.Decode(&ap) == nil && ap.Decision == "allow_always" && ap.By == "user" {
+			a.add(ap.Subject)
+		}
+	}
+	return a
+}
+
+// agentTurn fills in the agent parts of a turn in workspace; the returned function releases
+// the toolset (background jobs) when the turn is over.
+func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, events []store.Event) (func(), error) {
+	if _, err := ResolveWorkspace(workspace); err != nil {
+		return nil, fmt.Errorf("the workspace is gone (%v): choose another one", err)
+	}
+	always := c.alwaysFor(workspace, events)
+	pol, err := newPolicy(workspace, "ask", always)
+	if err != nil {
+		return nil, err
+	}
+	ts := toolset.New(toolset.Options{Asker: uiAsker{t}})
+	system := assets.Prompt("agent")
+	cfgDir, _ := config.Dir()
+	if instr := agent.Instructions(workspace, cfgDir); instr != "" {
+		system += "\n\n" + instr
+	}
+	at.Workspace, at.System = workspace, system
+	at.Tools, at.Policy, at.Approver = ts, pol, uiApprover{t: t, always: always}
+	t.agent = true
+	return ts.Close, nil
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// TestAgentEndToEnd drives the coding agent in the real front end (frontend/e2e/agent.e2e.mjs)
+// against `tofu serve` and a model scripted to read notes.txt, edit it, and finish: the browser
+// sets the workspace, approves the edit on its card, sees the diff, and reloads. Like
+// TestEndToEnd it runs when TOFU_E2E=1, where a missing piece is a failure, not a skip.
+func TestAgentEndToEnd(t *testing.T) {
+	if os.Getenv("TOFU_E2E") == "" {
+		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
+	}
+	root, _ := filepath.Abs("../..")
+	dist := filepath.Join(root, "frontend", "dist")
+	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
+		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
+	}
+	ws := t.TempDir()
+	notes := filepath.Join(ws, "notes.txt")
+	if err := os.WriteFile(notes, []byte("# Notes\ntofu is made of soy\nand water\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The model's step is the number of tool results since the last user message. "again"
+	// asks for a second edit (the browser stops it while it waits, continues, and denies it).
+	model := llmtest.New(t, llmtest.DemoModel())
+	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		n := 0
+		for _, m := range r.Messages {
+			switch m.Role {
+			case llm.RoleUser:
+				n = 0
+			case llm.RoleTool:
+				n++
+			}
+		}
+		edit := func(id, from, to string) []llm.ToolCall {
+			return []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
+				"path": "notes.txt", "old_string": from, "new_string": to}}})}}
+		}
+		if strings.Contains(llmtest.LastUser(r), "again") {
+			if n == 0 {
+				return llmtest.Reply{Text: "Splitting the word.", ToolCalls: edit("call_again", "soybeans", "soy beans")}
+			}
+			return llmtest.Reply{Text: "Understood, I left `notes.txt` as it is."}
+		}
+		switch n {
+		case 0:
+			return llmtest.Reply{Text: "Let me look at the file first.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
+				ToolCalls: []llm.ToolCall{{ID: "call_read", Name: "read_files", Arguments: args(map[string]any{"reads": []any{map[string]any{"path": "notes.txt"}}})}}}
+		case 1:
+			return llmtest.Reply{Text: "It should say soybeans. Editing it.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
+				ToolCalls: edit("call_edit", "tofu is made of soy\n", "tofu is made of soybeans\n")}
+		}
+		return llmtest.Reply{Text: "Done: `notes.txt` now says **tofu is made of soybeans**.", TokenDelay: 20 * time.Millisecond, Chunks: 6}
+	})
+	isolate(t, model.URL)
+
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+
+	shot := filepath.Join(root, "build", "bin", "agent-e2e.png")
+	os.MkdirAll(filepath.Dir(shot), 0o755)
+	cmd := exec.Command("node", "e2e/agent.e2e.mjs")
+	cmd.Dir = filepath.Join(root, "frontend")
+	cmd.Env = append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_WORKSPACE="+ws, "TOFU_E2E_SHOT="+shot)
+	out, err := cmd.CombinedOutput()
+	t.Logf("agent.e2e.mjs:\n%s", out)
+	if err != nil {
+		t.Fatalf("browser test failed: %v", err)
+	}
+
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	// The second edit was denied: the first one is what the file holds.
+	if b, _ := os.ReadFile(notes); string(b) != "# Notes\ntofu is made of soybeans\nand water\n" {
+		t.Fatalf("notes.txt = %q", b)
+	}
+	list, _ := st.Sessions()
+	if len(list) == 0 || list[0].Workspace != ws {
+		t.Fatalf("sessions: %+v", list)
+	}
+	evs, _ := st.Events(list[0].ID)
+	var kinds []string
+	var approvals []store.Approval
+	for _, ev := range evs {
+		if ev.Type == store.EventUser && len(kinds) > 0 {
+			break // the first turn; the second is checked below
+		}
+		switch ev.Type {
+		case store.EventUsage, store.EventModelCall:
+			continue
+		case store.EventApproval:
+			var a store.Approval
+			ev.Decode(&a)
+			approvals = append(approvals, a)
+		}
+		kinds = append(kinds, string(ev.Type))
+	}
+	if got := strings.Join(kinds, ","); got != "user,assistant,tool_result,assistant,approval,approval,tool_result,assistant,turn_end" {
+		t.Fatalf("recorded events: %s", got)
+	}
+	if approvals[1].Decision != "allow" || approvals[1].By != "user" || approvals[1].Subject != notes {
+		t.Fatalf("approvals: %+v", approvals)
+	}
+	// The second turn: asked, stopped (the question expired), continued, asked again, denied.
+	var second []string
+	for _, ev := range evs {
+		if ev.Type == store.EventApproval {
+			var a store.Approval
+			ev.Decode(&a)
+			if a.CallID == "call_again" {
+				second = append(second, a.Decision+"/"+a.By)
+			}
+		}
+	}
+	if got := strings.Join(second, ","); got != "/,/,deny/user" {
+		t.Fatalf("approvals of the second edit: %s", got)
+	}
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { diffLines, exitLabel, fileDiffs, formatDuration, relPath, summarize } from './tools'
+
+describe('tool card helpers', () => {
+  it('summarizes arguments in one line', () => {
+    expect(summarize('read_files', { reads: [{ path: '/ws/a.go' }, { path: 'b.go', start: 40, end: 80 }] }, '/ws')).toBe('a.go, b.go:40-80')
+    expect(summarize('edit_files', { edits: [{ path: 'a.go' }, { path: 'a.go' }, { path: 'b.go' }] })).toBe('a.go, b.go (3 edits)')
+    expect(summarize('run_command', '{"command":"go test ./..."}')).toBe('go test ./...')
+    expect(summarize('grep', { searches: [{ pattern: 'TODO', path: 'src' }] })).toBe('/TODO/ in src')
+    expect(summarize('find_files', { pattern: '**/*.ts' })).toBe('**/*.ts')
+    expect(summarize('write_file', { path: '/ws/new.txt', content: 'x' }, '/ws')).toBe('new.txt')
+    expect(summarize('mystery', { a: 1 })).toBe('{"a":1}')
+    expect(summarize('read_files', { reads: ['1', '2', '3', '4', '5'].map((p) => ({ path: p })) })).toBe('1, 2, 3 +2 more')
+  })
+
+  it('reads the diff of an edit from the meta', () => {
+    const [f] = fileDiffs({ files: [{ path: '/ws/notes.txt', diff: '--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-soy\n+soybeans\n same\n', added: 1, removed: 1 }] }, '/ws')
+    expect(f).toMatchObject({ path: 'notes.txt', added: 1, removed: 1, created: false })
+    expect(f.lines.map((l) => l.kind)).toEqual(['hunk', 'del', 'add', 'ctx'])
+    expect(diffLines('+++ b/x\n+y').map((l) => l.kind)).toEqual(['head', 'add'])
+    expect(fileDiffs(null)).toEqual([])
+  })
+
+  it('formats exit codes, durations and paths', () => {
+    expect(exitLabel({ exit_code: 0 })).toEqual({ text: 'exit 0', ok: true })
+    expect(exitLabel({ exit_code: 2 })).toEqual({ text: 'exit 2', ok: false })
+    expect(exitLabel({ exit_code: -1, timed_out: true })).toEqual({ text: 'timed out', ok: false })
+    expect(exitLabel({ files: [] })).toBeNull()
+    expect(formatDuration(12)).toBe('12 ms')
+    expect(formatDuration(1400)).toBe('1.4 s')
+    expect(formatDuration(125000)).toBe('2 min 5 s')
+    expect(relPath('/ws/a/b.go', '/ws/')).toBe('a/b.go')
+    expect(relPath('/other/b.go', '/ws')).toBe('/other/b.go')
+  })
+})

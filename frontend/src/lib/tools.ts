@@ -1,0 +1,142 @@
+// Pure helpers for the agent's tool-call cards: a one-line summary of a call's arguments, the
+// diff of an edit (from the result's `meta`), durations and paths. See backend/tools/coding.
+
+type Obj = Record<string, unknown>
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x)
+const str = (x: unknown): string => (typeof x === 'string' ? x : '')
+const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : isObj(x) ? [x] : [])
+
+/** Cuts a line to n characters (whitespace collapsed). */
+export function clip(s: string, n = 120): string {
+  const one = s.replace(/\s+/g, ' ').trim()
+  return one.length > n ? one.slice(0, n - 1) + '…' : one
+}
+
+/** Parses a tool call's arguments (an object, or JSON text from some providers). */
+export function argsOf(raw: unknown): Obj {
+  if (isObj(raw)) return raw
+  if (typeof raw === 'string') {
+    try {
+      const v = JSON.parse(raw)
+      if (isObj(v)) return v
+    } catch {
+      // shown raw below
+    }
+  }
+  return {}
+}
+
+/** A path as the user thinks of it: relative to the workspace when inside it. */
+export function relPath(path: string, workspace = ''): string {
+  const ws = workspace.replace(/\/+$/, '')
+  if (ws && path.startsWith(ws + '/')) return path.slice(ws.length + 1)
+  if (ws && path === ws) return '.'
+  return path
+}
+
+const uniq = (xs: string[]) => [...new Set(xs.filter(Boolean))]
+
+function joinMore(xs: string[], max = 3): string {
+  if (xs.length <= max) return xs.join(', ')
+  return `${xs.slice(0, max).join(', ')} +${xs.length - max} more`
+}
+
+/** The one line under a tool's name: what it reads, edits, runs or asks. */
+export function summarize(name: string, raw: unknown, workspace = ''): string {
+  const a = argsOf(raw)
+  const p = (x: unknown) => relPath(str(x), workspace)
+  switch (name) {
+    case 'read_files': {
+      const reads = list(a.reads ?? a.files ?? a.paths).map((r) => {
+        if (typeof r === 'string') return p(r)
+        if (!isObj(r)) return ''
+        const path = p(r.path ?? r.file)
+        const start = Number(r.start ?? 0)
+        const end = Number(r.end ?? 0)
+        return start || end ? `${path}:${start || 1}-${end || ''}`.replace(/-$/, '') : path
+      })
+      return joinMore(uniq(reads))
+    }
+    case 'edit_files': {
+      const edits = list(a.edits).filter(isObj)
+      const files = uniq(edits.map((e) => p(e.path ?? e.file)))
+      const n = edits.length
+      return `${joinMore(files)}${n > files.length ? ` (${n} edits)` : ''}`
+    }
+    case 'write_file':
+      return p(a.path ?? a.file)
+    case 'grep': {
+      const searches = list(a.searches).filter(isObj)
+      const one = (s: Obj) => {
+        const where = str(s.path) || str(s.glob)
+        return `/${str(s.pattern ?? s.query)}/${where ? ` in ${p(where)}` : ''}`
+      }
+      return joinMore(searches.map(one), 2)
+    }
+    case 'find_files':
+      return `${str(a.pattern ?? a.glob)}${a.path ? ` in ${p(a.path)}` : ''}`
+    case 'run_command':
+      return clip(`${str(a.command)}${a.background ? '  (background)' : ''}`, 160)
+    case 'job_output':
+    case 'job_kill':
+      return str(a.id)
+    case 'ask_human':
+      return clip(str(a.question))
+    case 'read_result':
+      return str(a.ref)
+  }
+  const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {})
+  return clip(text === '{}' ? '' : text)
+}
+
+/** "12 ms", "1.4 s", "2 min 5 s" */
+export function formatDuration(ms: number): string {
+  if (!(ms >= 0)) return ''
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  const s = ms / 1000
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`
+  const m = Math.floor(s / 60)
+  return `${m} min ${Math.round(s - m * 60)} s`
+}
+
+export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'head'; text: string }
+export type FileDiff = { path: string; added: number; removed: number; created: boolean; error?: string; lines: DiffLine[] }
+
+/** Splits a unified diff into lines to colour. */
+export function diffLines(diff: string): DiffLine[] {
+  const out: DiffLine[] = []
+  for (const line of diff.replace(/\n$/, '').split('\n')) {
+    if (line.startsWith('+++') || line.startsWith('---')) out.push({ kind: 'head', text: line })
+    else if (line.startsWith('@@')) out.push({ kind: 'hunk', text: line })
+    else if (line.startsWith('+')) out.push({ kind: 'add', text: line })
+    else if (line.startsWith('-')) out.push({ kind: 'del', text: line })
+    else out.push({ kind: 'ctx', text: line })
+  }
+  return out
+}
+
+/** The per-file diffs of an edit_files / write_file result's meta (coding.EditMeta). */
+export function fileDiffs(meta: unknown, workspace = ''): FileDiff[] {
+  if (!isObj(meta)) return []
+  return list(meta.files)
+    .filter(isObj)
+    .map((f) => ({
+      path: relPath(str(f.path), workspace),
+      added: Number(f.added ?? 0) || 0,
+      removed: Number(f.removed ?? 0) || 0,
+      created: f.created === true,
+      error: str(f.error) || undefined,
+      // The ---/+++ header repeats the path shown above it.
+      lines: diffLines(str(f.diff)).filter((l) => l.kind !== 'head'),
+    }))
+}
+
+/** run_command's exit status (coding.RunMeta): "exit 0", "exit 2", "timed out", "stopped". */
+export function exitLabel(meta: unknown): { text: string; ok: boolean } | null {
+  if (!isObj(meta) || typeof meta.exit_code !== 'number') return null
+  if (meta.job_id) return { text: `job ${str(meta.job_id)}`, ok: true }
+  if (meta.timed_out) return { text: 'timed out', ok: false }
+  if (meta.canceled) return { text: 'stopped', ok: false }
+  if (meta.exit_code < 0) return { text: 'killed', ok: false }
+  return { text: `exit ${meta.exit_code}`, ok: meta.exit_code === 0 }
+}
