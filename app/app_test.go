@@ -556,3 +556,28 @@ func TestCoalescer(t *testing.T) {
 		t.Fatalf("flushes = %q", flushes)
 	}
 }
+
+func TestUsagePricedFromSettings(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	set, _ := f.app.Settings.Get()
+	set.Prices = map[string]config.Price{llmtest.DemoModelName: {Input: 1, Output: 2}}
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := f.app.Sessions.Create("")
+	f.app.Chat.Send(info.ID, "price me", llmtest.DemoModelName)
+	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
+	for _, ev := range f.events(t, info.ID) {
+		if ev.Type == store.EventUsage {
+			var u llm.Usage
+			ev.Decode(&u)
+			want := float64(u.InputTokens)*1e-6 + float64(u.OutputTokens)*2e-6
+			if u.CostUSD != want || u.LocalInputTokens == 0 {
+				t.Fatalf("usage = %+v, want cost %v", u, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no usage event")
+}

@@ -163,7 +163,7 @@ func (c *ChatService) start(sessionID, model string) error {
 		release()
 		return err
 	}
-	at := agent.Turn{Session: sessionID, Model: model, System: assets.Prompt("chat")}
+	at := agent.Turn{Session: sessionID, Model: model, System: assets.Prompt("chat"), Price: c.price}
 	closeTools := func() {}
 	if agentMode {
 		if closeTools, err = c.agentTurn(&at, t, info.Workspace, events); err != nil {
@@ -243,4 +243,17 @@ func TitleFrom(text string) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,.;:") + "…"
+}
+
+// price is a call's cost from the price table in the settings (0 for unlisted models).
+func (c *ChatService) price(model string, u llm.Usage) float64 {
+	cfg, err := c.settings.file.Load()
+	if err != nil {
+		return 0
+	}
+	p, ok := cfg.Prices[model]
+	if !ok {
+		return 0
+	}
+	return p.Cost(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)
 }
