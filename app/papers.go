@@ -96,6 +96,8 @@ type PaperService struct {
 	windows map[string]int         // context window per model, asked once
 	jobs    map[string]context.CancelFunc
 	wg      sync.WaitGroup
+
+	arxiv paper.Arxiv // arxiv.org unless a test points it elsewhere
 }
 
 type paperIndex struct {
@@ -140,6 +142,39 @@ func (p *PaperService) ImportPath(path string) (PaperInfo, error) {
 		return PaperInfo{}, err
 	}
 	return p.importPDF(context.Background(), filepath.Base(path), f, st.Size(), "")
+}
+
+// ImportArxiv downloads a paper from arXiv by id or URL and adds it to the library, with its
+// title, authors and year from arXiv. It needs web access turned on in the settings.
+func (p *PaperService) ImportArxiv(ref string) (PaperInfo, error) {
+	id, err := paper.ParseArxivID(ref)
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	cfg, err := p.chat.settings.file.Load()
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	if !cfg.WebAccess {
+		return PaperInfo{}, errors.New("importing from arXiv downloads from arxiv.org, and web access is off: turn it on in Settings, or download the PDF and drop it here")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pdf, meta, err := p.arxiv.Fetch(ctx, id)
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	info, err := p.importPDF(ctx, "arXiv-"+strings.ReplaceAll(id, "/", "_")+".pdf", bytes.NewReader(pdf), int64(len(pdf)), "")
+	if err != nil || meta.Title == "" {
+		return info, err
+	}
+	// arXiv's own metadata beats what the first page suggests.
+	return p.update(info.ID, func(i *PaperInfo) {
+		i.Title, i.Authors = meta.Title, meta.Authors
+		if meta.Year > 0 {
+			i.Year = meta.Year
+		}
+	})
 }
 
 func (p *PaperService) importPDF(ctx context.Context, name string, r io.ReaderAt, size int64, password string) (PaperInfo, error) {

@@ -288,3 +288,44 @@ func TestPaperBadInput(t *testing.T) {
 		t.Fatalf("HTTP import of junk: %d %v", rr.Code, body)
 	}
 }
+
+func TestImportArxiv(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	pdf, err := os.ReadFile("cli/testdata/multivae_joss.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/pdf/2401.12345", func(w http.ResponseWriter, r *http.Request) { w.Write(pdf) })
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>MultiVae: a library</title>
+		<published>2024-03-01T00:00:00Z</published><author><name>Agathe Senellart</name></author></entry></feed>`))
+	})
+	arxiv := httptest.NewServer(mux)
+	defer arxiv.Close()
+	f.app.Papers.arxiv = paper.Arxiv{PDFBase: arxiv.URL, APIBase: arxiv.URL + "/api"}
+
+	// Web access is off by default: nothing is downloaded, and the user is told why.
+	if _, err := f.app.Papers.ImportArxiv("2401.12345"); err == nil || !strings.Contains(err.Error(), "web access is off") {
+		t.Fatalf("import with web access off: %v", err)
+	}
+	if _, err := f.app.Papers.ImportArxiv("not an id"); err == nil {
+		t.Fatal("a bad id was accepted")
+	}
+	set, _ := f.app.Settings.Get()
+	set.WebAccess = true
+	f.app.Settings.Update(set)
+	info, err := f.app.Papers.ImportArxiv("https://arxiv.org/abs/2401.12345")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Title != "MultiVae: a library" || info.Year != 2024 || len(info.Authors) != 1 || info.Pages != 5 {
+		t.Fatalf("info = %+v", info)
+	}
+	// Offline: a clear error.
+	f.app.Papers.arxiv = paper.Arxiv{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1"}
+	if _, err := f.app.Papers.ImportArxiv("2401.54321"); !errors.Is(err, paper.ErrOffline) {
+		t.Fatalf("offline: %v", err)
+	}
+}

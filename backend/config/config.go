@@ -47,6 +47,10 @@ type Config struct {
 	// ContextWindowCap bounds the context window Tofu runs local models with (Ollama's
 	// num_ctx); 0 = the default (32,768).
 	ContextWindowCap int `json:"context_window_cap,omitempty"`
+	// WebAccess lets Tofu itself reach the web (arXiv downloads, later web tools). Off by
+	// default: nothing leaves the machine unless the user turns this on or configures a
+	// remote provider.
+	WebAccess bool `json:"web_access,omitempty"`
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
 }

@@ -258,6 +258,7 @@ export const api = {
   papers: {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],
     /** data is the PDF as base64 (Go's []byte in JSON). */
+    importArxiv: (ref: string) => call<PaperInfo>('PaperService', 'ImportArxiv', ref),
     import: (name: string, data: string, password = '') =>
       password
         ? call<PaperInfo>('PaperService', 'ImportWithPassword', name, data, password)

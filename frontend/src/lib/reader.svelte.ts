@@ -6,7 +6,7 @@ import { apply, emptyTranscript, project, withEvents, type TranscriptState } fro
 import type { Event, PaperInfo, PaperView, Retrieval, SessionMessage, Translation, TranslationProgress } from './types'
 
 export type Tab = 'qa' | 'report' | 'translate'
-export type ImportProblem = { name: string; message: string; needsPassword: boolean; file: File }
+export type ImportProblem = { name: string; message: string; needsPassword: boolean; file?: File }
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
@@ -75,6 +75,22 @@ class ReaderState {
       this.importing = null
       const message = messageOf(err)
       this.problem = { name: file.name, message, needsPassword: /password/i.test(message), file }
+    }
+  }
+
+  /** Downloads a paper from arXiv (id or URL); the backend refuses when web access is off. */
+  async importArxiv(ref: string) {
+    ref = ref.trim()
+    if (!ref) return
+    this.problem = null
+    this.importing = { name: `arXiv ${ref}`, done: 0, total: 0 }
+    try {
+      const info = await api.papers.importArxiv(ref)
+      this.importing = null
+      await this.open(info.id)
+    } catch (err) {
+      this.importing = null
+      this.problem = { name: ref, message: messageOf(err), needsPassword: false }
     }
   }
 

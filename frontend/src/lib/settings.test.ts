@@ -43,6 +43,9 @@ describe('form ↔ Settings', () => {
 
     const back = fromForm(f, saved)
     expect(back).toEqual(saved)
+    // Web access: on when ticked, off again when unticked (never dropped).
+    expect(fromForm({ ...f, webAccess: true }, saved).web_access).toBe(true)
+    expect(fromForm({ ...f, webAccess: false }, { ...saved, web_access: true }).web_access).toBe(false)
   })
 
   it('trims, drops empty optional fields and reads an empty cap as the default', () => {

@@ -56,6 +56,7 @@ export type SettingsForm = {
   thinking: Thinking
   /** As typed; empty means 0 (the default). */
   contextCap: string
+  webAccess: boolean
 }
 
 let nextId = 1
@@ -82,6 +83,7 @@ export function toForm(s: Settings | null): SettingsForm {
     fallback: (s?.fallback ?? []).map((ref) => ({ id: newId(), ref })),
     thinking: asThinking(s?.thinking),
     contextCap: s?.context_window_cap ? String(s.context_window_cap) : '',
+    webAccess: !!s?.web_access,
   }
 }
 
@@ -111,7 +113,7 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   if (f.main.trim()) models.main = f.main.trim()
   if (f.cheap.trim()) models.cheap = f.cheap.trim()
   if (f.translation.trim()) models.translation = f.translation.trim()
-  return {
+  const out: Settings = {
     ...(base ?? {}),
     providers: f.providers.map((p) => {
       const url = p.base_url.trim().replace(/\/+$/, '')
@@ -122,6 +124,9 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
     thinking: f.thinking,
     context_window_cap: Number.isFinite(cap) ? cap : 0,
   }
+  // Go omits web_access when it is off: keep the round trip exact.
+  if (f.webAccess || base?.web_access !== undefined) out.web_access = f.webAccess
+  return out
 }
 
 /** Splits what was typed into a key field into keys. */

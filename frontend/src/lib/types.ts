@@ -93,6 +93,8 @@ export type Settings = {
   thinking?: Thinking | ''
   /** 0 = the default (32,768): Ollama's num_ctx cap. */
   context_window_cap?: number
+  /** Lets Tofu itself reach the web (arXiv downloads); off by default. */
+  web_access?: boolean
   /** Read-only: how many API keys each provider has stored (never the keys). */
   api_keys?: Record<string, number> | null
   /** Read-only: where config.json lives. */
