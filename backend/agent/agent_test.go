@@ -361,7 +361,9 @@ func TestUsageCarriesLocalCountAndCost(t *testing.T) {
 	e.model.Default(llmtest.Reply{Text: "a short answer", PromptTokens: 1000, OutputTokens: 10})
 	e.say(t, "question")
 	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName,
-		Price: func(model string, u llm.Usage) float64 { return float64(u.InputTokens)*2e-6 + float64(u.OutputTokens)*10e-6 }})
+		Price: func(model string, u llm.Usage) float64 {
+			return float64(u.InputTokens)*2e-6 + float64(u.OutputTokens)*10e-6
+		}})
 	evs, _ := e.st.Events(e.sess)
 	var u llm.Usage
 	for _, ev := range evs {
