@@ -3,7 +3,7 @@ SHELL   := /bin/bash
 GO      ?= go
 TAGS    := webkit2_41
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
 BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh

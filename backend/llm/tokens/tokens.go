@@ -6,7 +6,7 @@ import (
 	"hash/maphash"
 	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -30,13 +30,8 @@ const EstimatorMargin = 0.10
 
 // The codec is built on first use: the o200k vocabulary is a 200k-entry map that takes ~50 ms
 // and ~6 MB of heap to build, which a process that never counts should not pay.
-var codec = sync.OnceValue(func() tokenizer.Codec {
-	c, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		panic("tokens: o200k_base is compiled in: " + err.Error())
-	}
-	return c
-})
+// Only o200k is linked: tokenizer.Get would compile in all four vocabularies (~10 MB).
+var o200k = sync.OnceValue(codec.NewO200kBase)
 
 // Count returns the number of o200k_base tokens in text. It is safe for concurrent use.
 func Count(text string) int {
@@ -66,7 +61,7 @@ func Count(text string) int {
 }
 
 func count(text string) int {
-	n, err := codec().Count(text)
+	n, err := o200k().Count(text)
 	if err != nil {
 		// Only a strict UTF-8 mode errors, and the codec runs in the lenient one; a byte
 		// estimate keeps callers going all the same.

@@ -48,7 +48,7 @@ func TestCountMatchesVectors(t *testing.T) {
 		if got := Count(v.Text); got != len(v.IDs) {
 			t.Errorf("Count(%q) = %d, want %d", v.Text, got, len(v.IDs))
 		}
-		ids, _, err := codec().Encode(v.Text)
+		ids, _, err := o200k().Encode(v.Text)
 		if err != nil || !slices.Equal(ids, v.IDs) {
 			t.Errorf("Encode(%q) = %v, %v; want %v", v.Text, ids, err, v.IDs)
 		}
