@@ -73,6 +73,48 @@ func (s *SessionService) SetWorkspace(sessionID, dir string) error {
 	return nil
 }
 
+// Modes of an agent session (SessionInfo.Mode; "" is chat).
+const (
+	ModeChat       = "chat"
+	ModeAutonomous = "autonomous"
+)
+
+// NormalizeMode checks a mode name and returns it as stored: "" for chat.
+func NormalizeMode(mode string) (string, error) {
+	switch strings.TrimSpace(mode) {
+	case "", ModeChat:
+		return "", nil
+	case ModeAutonomous:
+		return ModeAutonomous, nil
+	}
+	return "", fmt.Errorf("mode must be chat or autonomous, not %q", mode)
+}
+
+// SetMode sets how the session's agent turns run: "chat" (the tool loop) or "autonomous"
+// (planner → worker → critic with a verification gate). It matters once the session has a
+// workspace. Refused while a turn runs, and autonomous for a paper's sessions.
+func (s *SessionService) SetMode(sessionID, mode string) error {
+	m, err := NormalizeMode(mode)
+	if err != nil {
+		return err
+	}
+	info, err := s.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	if info.Paper != "" && m != "" {
+		return errors.New("a paper's conversation has no autonomous mode")
+	}
+	if s.chat.isRunning(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Mode = m }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
+
 // ResolveWorkspace checks that dir is an existing directory and returns it absolute and clean
 // ("" stays "").
 func ResolveWorkspace(dir string) (string, error) {
@@ -240,24 +282,26 @@ func (c *ChatService) alwaysFor(workspace string, events []store.Event) *alwaysS
 }
 
 // agentTurn fills in the agent parts of a turn in workspace; the returned function releases
-// the toolset (background jobs) when the turn is over.
-func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, events []store.Event) (func(), error) {
+// the toolset (background jobs) when the turn is over. It also returns the workspace's
+// instruction files (already in the system prompt), for an autonomous run's planner and critic.
+func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, events []store.Event) (func(), string, error) {
 	if _, err := ResolveWorkspace(workspace); err != nil {
-		return nil, fmt.Errorf("the workspace is gone (%v): choose another one", err)
+		return nil, "", fmt.Errorf("the workspace is gone (%v): choose another one", err)
 	}
 	always := c.alwaysFor(workspace, events)
 	pol, err := newPolicy(workspace, "ask", always)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ts := toolset.New(toolset.Options{Asker: uiAsker{t}})
 	system := assets.Prompt("agent")
 	cfgDir, _ := config.Dir()
-	if instr := agent.Instructions(workspace, cfgDir); instr != "" {
+	instr := agent.Instructions(workspace, cfgDir)
+	if instr != "" {
 		system += "\n\n" + instr
 	}
 	at.Workspace, at.System = workspace, system
 	at.Tools, at.Policy, at.Approver = ts, pol, uiApprover{t: t, always: always}
 	t.agent = true
-	return ts.Close, nil
+	return ts.Close, instr, nil
 }

@@ -381,3 +381,61 @@ func TestAgentAskHuman(t *testing.T) {
 		t.Fatalf("results = %+v", res)
 	}
 }
+
+func TestSetModeAndAutonomousTurn(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.DemoModel())
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		system := r.Messages[0].Content
+		switch {
+		case strings.Contains(system, "You are the planner"):
+			return llmtest.Reply{Text: "1. Read notes.txt"}
+		case strings.Contains(system, "You are the critic"):
+			return llmtest.Reply{Text: "Read the notes; the answer is right.\nVERDICT: STOP"}
+		case toolMsgs(r) == 0:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{readCall("c1")}}
+		}
+		return llmtest.Reply{Text: "It says tofu is made of soy."}
+	})
+	f := newFixtureWith(t, srv, t.TempDir())
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("tofu is made of soy\n"), 0o644)
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Sessions.SetMode(info.ID, "turbo"); err == nil {
+		t.Fatal("SetMode accepted an unknown mode")
+	}
+	if err := f.app.Sessions.SetMode(info.ID, "autonomous"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.store.Session(info.ID); got.Mode != "autonomous" {
+		t.Fatalf("mode = %q", got.Mode)
+	}
+	if err := f.app.Sessions.SetWorkspace(info.ID, ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.app.Chat.Send(info.ID, "what is in notes.txt?", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.waitEnded(t, info.ID, 1)
+	var phases []string
+	for _, ev := range f.events(t, info.ID) {
+		if ev.Type == store.EventPhase {
+			var p store.Phase
+			ev.Decode(&p)
+			phases = append(phases, p.Role+":"+p.State+p.Verdict)
+		}
+	}
+	if got := strings.Join(phases, " "); got != "planner:start planner:end worker:start worker:end critic:start critic:endSTOP" {
+		t.Fatalf("phases: %s", got)
+	}
+	if te := f.turnEnd(t, info.ID); te.Reason != "done" || te.Steps != 4 {
+		t.Fatalf("turn_end = %+v", te)
+	}
+	// Back to chat: the next turn is the plain tool loop.
+	if err := f.app.Sessions.SetMode(info.ID, "chat"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.store.Session(info.ID); got.Mode != "" {
+		t.Fatalf("mode = %q", got.Mode)
+	}
+}

@@ -134,8 +134,10 @@ func (c *ChatService) start(sessionID, model string) error {
 		return err
 	}
 	agentMode := info.Workspace != "" && info.Paper == ""
+	autonomous := agentMode && info.Mode == ModeAutonomous
 	msgs := agent.Messages(events)
-	if len(msgs) == 0 || (msgs[len(msgs)-1].Role != llm.RoleUser && !(agentMode && msgs[len(msgs)-1].Role == llm.RoleTool)) {
+	// An autonomous run goes on from its log wherever it stopped (a critic's review, …).
+	if len(msgs) == 0 || (msgs[len(msgs)-1].Role != llm.RoleUser && !(agentMode && msgs[len(msgs)-1].Role == llm.RoleTool) && !autonomous) {
 		return errors.New("there is no message to answer")
 	}
 
@@ -165,8 +167,9 @@ func (c *ChatService) start(sessionID, model string) error {
 	}
 	at := agent.Turn{Session: sessionID, Model: model, System: assets.Prompt("chat"), Price: c.price}
 	closeTools := func() {}
+	var instructions string
 	if agentMode {
-		if closeTools, err = c.agentTurn(&at, t, info.Workspace, events); err != nil {
+		if closeTools, instructions, err = c.agentTurn(&at, t, info.Workspace, events); err != nil {
 			release()
 			return err
 		}
@@ -191,7 +194,12 @@ func (c *ChatService) start(sessionID, model string) error {
 		t.sink = sink
 		c.mu.Unlock()
 		at.Sink = sink
-		(&agent.Agent{Log: c.store, Provider: provider}).Run(ctx, at)
+		a := &agent.Agent{Log: c.store, Provider: provider}
+		if autonomous {
+			a.RunAutonomous(ctx, at, agent.AutoOptions{Instructions: instructions})
+		} else {
+			a.Run(ctx, at)
+		}
 		closeTools()
 		sink.close()
 		// Free the session before saying so: a Send on "ended" must not find it busy.

@@ -54,6 +54,15 @@ func TestAgentEndToEnd(t *testing.T) {
 			return []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
 				"path": "notes.txt", "old_string": from, "new_string": to}}})}}
 		}
+		// Autonomous mode (the last step): the phase shows in the system prompt and the brief.
+		if system := r.Messages[0].Content; strings.Contains(system, "You are the planner") {
+			return llmtest.Reply{Text: "1. Read notes.txt\n2. Confirm it is right", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+		} else if strings.Contains(system, "You are the critic") {
+			return llmtest.Reply{Text: "Checked notes.txt: it says soybeans.\nVERDICT: STOP", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+		}
+		if strings.HasPrefix(llmtest.LastUser(r), "Plan:") {
+			return llmtest.Reply{Text: "The notes are right; nothing to change.", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+		}
 		if strings.Contains(llmtest.LastUser(r), "again") {
 			if n == 0 {
 				return llmtest.Reply{Text: "Splitting the word.", ToolCalls: edit("call_again", "soybeans", "soy beans")}
@@ -153,5 +162,19 @@ func TestAgentEndToEnd(t *testing.T) {
 	}
 	if got := strings.Join(second, ","); got != "/,/,deny/user" {
 		t.Fatalf("approvals of the second edit: %s", got)
+	}
+	// The third turn ran in autonomous mode: planner, worker, critic's STOP.
+	if list[0].Mode != "autonomous" {
+		t.Fatalf("mode = %q", list[0].Mode)
+	}
+	var phases []string
+	for _, ev := range evs {
+		var p store.Phase
+		if ev.Type == store.EventPhase && ev.Decode(&p) == nil {
+			phases = append(phases, p.Role+":"+p.State+p.Verdict)
+		}
+	}
+	if got := strings.Join(phases, " "); got != "planner:start planner:end worker:start worker:end critic:start critic:endSTOP" {
+		t.Fatalf("phases: %s", got)
 	}
 }

@@ -31,6 +31,7 @@ type RunOptions struct {
 	Workspace string
 	Model     string
 	Approve   string // ask, safe, all, never
+	Mode      string // chat (default), autonomous; "" continues in the session's mode
 	JSON      bool
 	Continue  string // session id
 	MaxSteps  int
@@ -46,6 +47,7 @@ func newRunCmd() *cobra.Command {
 		Long: "Runs the agent loop (tools, approvals, limits) on a task and streams its reply.\n" +
 			"The session is recorded like any other and shows in the window afterwards;\n" +
 			"--continue ID resumes it (tool calls left unfinished run first).\n" +
+			"--mode autonomous plans, works and has a critic verify, in rounds, until the critic's STOP holds.\n" +
 			"Exit status: 0 when the model finished the turn, 1 on an error or a limit, 130 when interrupted.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,6 +77,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text")
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
+	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
 	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
 	return cmd
 }
@@ -118,11 +121,20 @@ func signalContext() (context.Context, func()) {
 
 // Run runs one agent turn headless and reports how it ended.
 func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writer) (agent.End, error) {
-	if o.Workspace == "" && o.Continue != "" {
-		// A continued session works where it worked.
+	if o.Continue != "" {
+		// A continued session works where it worked, and as it worked.
 		if info, err := st.Session(o.Continue); err == nil {
-			o.Workspace = info.Workspace
+			if o.Workspace == "" {
+				o.Workspace = info.Workspace
+			}
+			if o.Mode == "" {
+				o.Mode = info.Mode
+			}
 		}
+	}
+	mode, err := app.NormalizeMode(o.Mode)
+	if err != nil {
+		return agent.End{}, err
 	}
 	if o.Workspace == "" {
 		o.Workspace = "."
@@ -166,7 +178,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	} else if _, err := st.Session(session); err != nil {
 		return agent.End{}, err
 	}
-	if _, err := st.UpdateSession(session, func(i *store.SessionInfo) { i.Workspace, i.Model = ws, model }); err != nil {
+	if _, err := st.UpdateSession(session, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = ws, model, mode }); err != nil {
 		return agent.End{}, err
 	}
 
@@ -187,14 +199,22 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	ts := toolset.New(toolset.Options{Coding: coding.Options{}})
 	defer ts.Close()
 	system := assets.Prompt("agent")
-	if instr := agent.Instructions(ws, cfgDir); instr != "" {
+	instr := agent.Instructions(ws, cfgDir)
+	if instr != "" {
 		system += "\n\n" + instr
 	}
-	end := (&agent.Agent{Log: st, Provider: provider}).Run(ctx, agent.Turn{
+	turn := agent.Turn{
 		Session: session, Model: model, Workspace: ws, System: system,
 		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
 		MaxSteps: o.MaxSteps, Sink: printer,
-	})
+	}
+	ag := &agent.Agent{Log: st, Provider: provider}
+	var end agent.End
+	if mode == app.ModeAutonomous {
+		end = ag.RunAutonomous(ctx, turn, agent.AutoOptions{Instructions: instr})
+	} else {
+		end = ag.Run(ctx, turn)
+	}
 	printer.finish(session, end)
 	return end, nil
 }
@@ -283,6 +303,12 @@ func (p *printer) event(ev store.Event) {
 		var f store.Fallback
 		ev.Decode(&f)
 		p.note("[falling back to %s]", f.Model)
+	case store.EventPhase:
+		var ph store.Phase
+		ev.Decode(&ph)
+		if line := phaseNote(ph); line != "" {
+			p.note("%s", line)
+		}
 	}
 }
 
@@ -291,6 +317,28 @@ func (p *printer) finish(session string, end agent.End) {
 		return
 	}
 	p.note("(session %s: %s after %d step(s))", session, end.Reason, end.Steps)
+}
+
+// phaseNote is the terminal's line for an autonomous run's phase event ("" for none).
+func phaseNote(ph store.Phase) string {
+	switch {
+	case ph.State == "start" && ph.Role == store.RolePlanner && ph.Iteration > 1:
+		return "── planner (replan) ──"
+	case ph.State == "start" && ph.Role == store.RoleWorker:
+		return fmt.Sprintf("── worker · round %d ──", ph.Iteration)
+	case ph.State == "start":
+		return fmt.Sprintf("── %s ──", ph.Role)
+	case ph.Role == store.RoleCritic:
+		line := "── critic: " + ph.Verdict
+		if ph.Claimed != "" {
+			line += " (" + ph.Claimed + " not accepted: " + ph.Gate + ")"
+		}
+		if f := firstLine(ph.Feedback); f != "" {
+			line += " — " + clip(f, 120)
+		}
+		return line + " ──"
+	}
+	return ""
 }
 
 func clip(s string, n int) string {

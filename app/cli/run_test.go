@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,6 +155,118 @@ func TestRunCodingTask(t *testing.T) {
 	info, _ := st.Session(session)
 	if info.Workspace != ws {
 		t.Fatalf("workspace = %q", info.Workspace)
+	}
+}
+
+// TestRunCodingTaskAutonomous is the coding task in autonomous mode: the planner plans, the
+// worker fixes one bug, the critic runs the tests, sees the other one fail and sends the worker
+// back; the second review passes. Every phase is in the --json output.
+func TestRunCodingTaskAutonomous(t *testing.T) {
+	st, srv := runEnv(t)
+	ws := repo(t)
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		system := r.Messages[0].Content
+		// The step within the phase: tool results after the phase's last user message.
+		step, brief := 0, ""
+		for _, m := range r.Messages {
+			switch m.Role {
+			case llm.RoleUser:
+				step, brief = 0, m.Content
+			case llm.RoleTool:
+				step++
+			}
+		}
+		switch {
+		case strings.Contains(system, "You are the planner"):
+			return llmtest.Reply{Text: "1. Fix add in lib/add.sh\n2. Fix mul in lib/mul.sh\n3. Run sh test.sh"}
+		case strings.Contains(system, "You are the critic"):
+			if step == 0 {
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("t", "run_command", map[string]any{"command": "sh test.sh"})}}
+			}
+			if out := r.Messages[len(r.Messages)-1].Content; strings.Contains(out, "FAIL") {
+				return llmtest.Reply{Text: "add is fixed.\n- [ ] sh test.sh: " + firstLine(out) + "\nVERDICT: CONTINUE_WORKER"}
+			}
+			return llmtest.Reply{Text: "Ran sh test.sh: all tests pass.\nVERDICT: STOP"}
+		case strings.HasPrefix(brief, "Plan:"):
+			steps := [][]llm.ToolCall{
+				{tc("g", "grep", map[string]any{"searches": []map[string]any{{"pattern": `add\(\)`}}})},
+				{tc("e", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})},
+			}
+			if step < len(steps) {
+				return llmtest.Reply{ToolCalls: steps[step]}
+			}
+			return llmtest.Reply{Text: "Fixed add."}
+		case strings.HasPrefix(brief, "A reviewer"):
+			if step == 0 {
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"}}})}}
+			}
+			return llmtest.Reply{Text: "Fixed mul too."}
+		}
+		return llmtest.Reply{Text: "unexpected request"}
+	})
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "the tests fail: fix them", Workspace: ws, Approve: "all", Mode: "autonomous", JSON: true}, &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// planner 1, worker 3 + 2, critic 2 + 2.
+	if end.Reason != "done" || end.Steps != 10 {
+		t.Fatalf("end = %+v\n%s", end, errOut.String())
+	}
+	if b, err := exec.Command("sh", "-c", "cd "+ws+" && sh test.sh").CombinedOutput(); err != nil || string(b) != "all tests pass\n" {
+		t.Fatalf("test.sh: %q %v", b, err)
+	}
+	var phases []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var ev store.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		if ev.Type == store.EventPhase {
+			var p store.Phase
+			ev.Decode(&p)
+			phases = append(phases, fmt.Sprintf("%s%d:%s%s", p.Role, p.Iteration, p.State, p.Verdict))
+		}
+	}
+	want := "planner1:start planner1:end worker1:start worker1:end critic1:start critic1:endCONTINUE_WORKER worker2:start worker2:end critic2:start critic2:endSTOP"
+	if got := strings.Join(phases, " "); got != want {
+		t.Fatalf("phases:\n got %s\nwant %s", got, want)
+	}
+	session := onlySession(t, st)
+	if info, _ := st.Session(session); info.Mode != "autonomous" {
+		t.Fatalf("mode = %q", info.Mode)
+	}
+	// The feedback that sent the worker back quotes the failing test.
+	evs, _ := st.Events(session)
+	for _, ev := range evs {
+		var p store.Phase
+		if ev.Type == store.EventPhase && ev.Decode(&p) == nil && p.Role == "worker" && p.Iteration == 2 && p.State == "start" {
+			if !strings.Contains(p.Brief, "FAIL mul") {
+				t.Fatalf("worker 2 brief: %q", p.Brief)
+			}
+		}
+	}
+	// A continued session keeps its mode; an unknown mode is refused.
+	if _, err := Run(context.Background(), st, RunOptions{Task: "x", Workspace: ws, Mode: "turbo"}, &out, &errOut); err == nil {
+		t.Fatal("--mode turbo accepted")
+	}
+}
+
+func TestPhaseNote(t *testing.T) {
+	for _, c := range []struct {
+		p    store.Phase
+		want string
+	}{
+		{store.Phase{Role: "planner", Iteration: 1, State: "start"}, "── planner ──"},
+		{store.Phase{Role: "planner", Iteration: 3, State: "start"}, "── planner (replan) ──"},
+		{store.Phase{Role: "worker", Iteration: 2, State: "start"}, "── worker · round 2 ──"},
+		{store.Phase{Role: "worker", Iteration: 2, State: "end"}, ""},
+		{store.Phase{Role: "critic", Iteration: 2, State: "end", Verdict: "CONTINUE_WORKER", Claimed: "STOP", Gate: "the feedback still lists failures: x", Feedback: "x fails\nmore"},
+			"── critic: CONTINUE_WORKER (STOP not accepted: the feedback still lists failures: x) — x fails ──"},
+	} {
+		if got := phaseNote(c.p); got != c.want {
+			t.Errorf("%+v: %q", c.p, got)
+		}
 	}
 }
 

@@ -83,6 +83,9 @@ type Turn struct {
 	Price func(model string, u llm.Usage) float64
 
 	always map[string]bool // subjects the user allowed for the rest of the turn
+	// project, when set, replaces Messages as the projection of the log onto the request
+	// (an autonomous run's planner and critic see their own view).
+	project func([]store.Event) []llm.Message
 }
 
 // DefaultMaxSteps bounds a turn whose MaxSteps is 0.
@@ -111,6 +114,8 @@ type End struct {
 	Reason string
 	Steps  int
 	Err    error // the failure for "error"
+
+	tokens int // input+output tokens reported over the loop
 }
 
 // Run runs the loop until the model ends the turn, a limit or the user stops it, or a call
@@ -124,6 +129,13 @@ func (a *Agent) Run(ctx context.Context, t Turn) End {
 		t.Sink = nopSink{}
 	}
 	end := a.loop(ctx, &t)
+	a.finish(ctx, &t, end, t.Tools != nil)
+	return end
+}
+
+// finish records how a turn ended: the interruption, if it was one, and turn_end (for agent
+// turns).
+func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) {
 	if end.Reason == "interrupted" {
 		reason := "user"
 		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
@@ -131,17 +143,18 @@ func (a *Agent) Run(ctx context.Context, t Turn) End {
 		}
 		a.append(t.Session, store.EventInterrupted, store.Interruption{Reason: reason})
 	}
-	if t.Tools != nil {
+	if turnEnd {
 		te := store.TurnEnd{Reason: end.Reason, Steps: end.Steps}
 		if end.Err != nil {
 			te.Detail = end.Err.Error()
 		}
 		a.append(t.Session, store.EventTurnEnd, te)
 	}
-	return end
 }
 
-func (a *Agent) loop(ctx context.Context, t *Turn) End {
+func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
+	tokens := 0
+	defer func() { end.tokens = tokens }()
 	if t.Tools != nil {
 		events, err := a.Log.Events(t.Session)
 		if err != nil {
@@ -154,7 +167,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) End {
 		}
 	}
 	var lastCalls string
-	repeats, tokens := 0, 0
+	repeats := 0
 	for step := 0; ; step++ {
 		if step >= t.MaxSteps {
 			return End{Reason: "max_steps", Steps: step}
@@ -199,7 +212,11 @@ func (a *Agent) request(t *Turn) (llm.Request, error) {
 	if err != nil {
 		return llm.Request{}, err
 	}
-	msgs := Messages(events)
+	project := Messages
+	if t.project != nil {
+		project = t.project
+	}
+	msgs := project(events)
 	if len(msgs) == 0 {
 		return llm.Request{}, errors.New("there is no message to answer")
 	}

@@ -14,9 +14,14 @@ const notRun = "(not run: the turn was interrupted before this call)"
 // An interrupted reply stays (the user saw it); what follows the last user message or tool
 // result (an error, a partial reply) is dropped, so a retry asks again. Every tool call gets a
 // result: calls left without one before the next message read notRun.
+//
+// An autonomous run's log (phase events) reads as the worker saw it: what its planner and
+// critic phases did is left out, and each worker round starts with its brief (the plan, or the
+// critic's feedback) as a user message. A log without phase events is unaffected.
 func Messages(events []store.Event) []llm.Message {
 	var msgs []llm.Message
 	end := -1
+	aside := false          // inside a planner or critic phase
 	var open []llm.ToolCall // calls of the last assistant message still without a result
 	closeOpen := func() {
 		for _, c := range open {
@@ -25,10 +30,25 @@ func Messages(events []store.Event) []llm.Message {
 		open = nil
 	}
 	for _, ev := range events {
+		if aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolResult) {
+			continue
+		}
 		switch ev.Type {
+		case store.EventPhase:
+			var p store.Phase
+			if ev.Decode(&p) != nil {
+				continue
+			}
+			aside = p.State == "start" && p.Role != store.RoleWorker
+			if p.Role == store.RoleWorker && p.State == "start" && p.Brief != "" {
+				closeOpen()
+				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: p.Brief})
+				end = len(msgs)
+			}
 		case store.EventUser:
 			var u store.UserMessage
 			if ev.Decode(&u) == nil {
+				aside = false
 				closeOpen()
 				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
 				end = len(msgs)
@@ -68,12 +88,24 @@ func Messages(events []store.Event) []llm.Message {
 }
 
 // Pending returns the tool calls of the log's last assistant message that have no result yet
-// and were not superseded by a user message: what Continue must run before calling the model.
+// and were not superseded by a user message or a new phase of an autonomous run: what Continue
+// must run before calling the model. A planner's or critic's calls are never pending (a phase
+// that was stopped starts again).
 func Pending(events []store.Event) []llm.ToolCall {
 	var open []llm.ToolCall
+	aside := false // inside a planner or critic phase: its calls are its own, never continued
 	for _, ev := range events {
+		if aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolResult) {
+			continue
+		}
 		switch ev.Type {
 		case store.EventUser:
+			open, aside = nil, false
+		case store.EventPhase:
+			var p store.Phase
+			if ev.Decode(&p) == nil {
+				aside = p.State == "start" && p.Role != store.RoleWorker
+			}
 			open = nil
 		case store.EventAssistant:
 			var a store.AssistantMessage

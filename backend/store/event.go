@@ -25,7 +25,46 @@ const (
 	EventApproval    EventType = "approval"    // Approval: a call needed a decision, and got it
 	EventTurnEnd     EventType = "turn_end"    // TurnEnd: why the agent stopped
 	EventNotice      EventType = "notice"      // Notice: something about a call the user should see
+	EventPhase       EventType = "phase"       // Phase: an autonomous run's planner, worker or critic started or ended
 )
+
+// Phase roles of an autonomous run.
+const (
+	RolePlanner = "planner"
+	RoleWorker  = "worker"
+	RoleCritic  = "critic"
+)
+
+// Verdicts a critic ends with.
+const (
+	VerdictStop            = "STOP"
+	VerdictContinueWorker  = "CONTINUE_WORKER"
+	VerdictContinuePlanner = "CONTINUE_PLANNER"
+)
+
+// Phase marks the start or the end of one phase of an autonomous run (planner → worker →
+// critic). The model calls and tool results of the phase are the events between the two.
+type Phase struct {
+	Role string `json:"role"` // planner, worker, critic
+	// Iteration is the worker round the phase belongs to: the planner plans round n, the
+	// worker works it, the critic reviews it (1-based).
+	Iteration int    `json:"iteration"`
+	State     string `json:"state"` // start, end
+	// Brief (start) is the message the phase's model was given: the plan or the critic's
+	// feedback for a worker, the task, plan and work done for a critic.
+	Brief string `json:"brief,omitempty"`
+	// Plan (planner end) is the plan the worker carries out.
+	Plan string `json:"plan,omitempty"`
+	// Verdict (critic end) is what the run does next, after the gate: STOP, CONTINUE_WORKER,
+	// CONTINUE_PLANNER. Claimed is the critic's own verdict when the gate overrode it, and
+	// Gate says why.
+	Verdict  string `json:"verdict,omitempty"`
+	Claimed  string `json:"claimed,omitempty"`
+	Gate     string `json:"gate,omitempty"`
+	Feedback string `json:"feedback,omitempty"` // critic end: the critique without its verdict line
+	Reason   string `json:"reason,omitempty"`   // end: how the phase's loop ended (done, max_steps, …)
+	Steps    int    `json:"steps,omitempty"`    // end: model calls of the phase
+}
 
 // ToolResult is a tool's answer to one call of an assistant event.
 type ToolResult struct {
@@ -57,7 +96,8 @@ type Notice struct {
 }
 
 // TurnEnd says why an agent turn ended: done, max_steps, max_tokens, repeated_call,
-// interrupted, error.
+// interrupted, error; and for an autonomous run, stuck (the critic repeated itself) and
+// max_iterations (the worker rounds ran out).
 type TurnEnd struct {
 	Reason string `json:"reason"`
 	Steps  int    `json:"steps"`

@@ -42,6 +42,9 @@ type SessionInfo struct {
 	// which ("qa", "report"). Empty for ordinary conversations.
 	Paper   string `json:"paper,omitempty"`
 	Purpose string `json:"purpose,omitempty"`
+	// Mode is how an agent session's turns run: "" (chat: the tool loop) or "autonomous"
+	// (planner → worker → critic).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

@@ -8,7 +8,8 @@
 // card turns ok → the approval card for edit_files shows the file → Allow once → the edit card
 // shows its diff → the turn ends with a token line → reload → cards, diff and workspace are all
 // still there, and no approval is left pending → "again": a second edit asks, Stop while it waits
-// (the card expires, Continue shows) → Continue asks again → Deny → the card says denied.
+// (the card expires, Continue shows) → Continue asks again → Deny → the card says denied →
+// autonomous mode: the planner, worker and critic markers show and the critic's STOP ends it.
 // Exit 0 on success, 1 with a message on failure.
 import { chromium } from 'playwright-core'
 
@@ -155,6 +156,25 @@ try {
     await tid('stop').waitFor({ state: 'detached' })
     check((await tid('approval-expired').count()) === 0, 'the answered approval still shows as expired')
     check((await tid('continue').count()) === 0, 'Continue is still offered after the turn finished')
+  })
+
+  await step('autonomous mode: planner, worker and critic markers, the STOP ends the run', async () => {
+    await tid('mode-autonomous').click()
+    await page.locator('[data-testid="mode-switch"][data-mode="autonomous"]').waitFor()
+    await tid('composer').fill('Check the notes autonomously')
+    await tid('composer').press('Enter')
+    await page.locator('[data-testid="phase-marker"][data-role="planner"]', { hasText: 'Planner' }).waitFor()
+    await page.locator('[data-testid="phase-marker"][data-role="worker"]', { hasText: 'Worker · round 1' }).waitFor()
+    await page.locator('[data-testid="phase-marker"][data-verdict="STOP"]', { hasText: 'Critic: STOP — Checked notes.txt' }).waitFor()
+    await tid('stop').waitFor({ state: 'detached' })
+    check((await tid('continue').count()) === 0, 'a finished autonomous run offers Continue')
+    // The mode is the session's: it survives a reload.
+    await page.reload()
+    await page.waitForSelector('[data-testid="session-item"]')
+    await page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"] button`).first().click()
+    await page.locator('[data-testid="mode-switch"][data-mode="autonomous"]').waitFor()
+    await page.locator('[data-testid="phase-marker"][data-verdict="STOP"]').waitFor()
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-autonomous.png') })
   })
 
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)

@@ -5,7 +5,7 @@ import { byActivity } from './sessions'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
-import type { Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
+import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
 
 export type Connection = 'connecting' | 'ok' | 'down'
 export type Notice = { message: string; hint?: string }
@@ -39,6 +39,8 @@ class AppState {
   current = $derived(this.sessions.find((s) => s.id === this.currentId) ?? null)
   /** The current session's workspace: set, its turns run the coding agent. */
   workspace = $derived(this.current?.workspace ?? '')
+  /** How the current session's agent turns run (it matters once a workspace is set). */
+  mode = $derived<AgentMode>(this.current?.mode === 'autonomous' ? 'autonomous' : 'chat')
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
@@ -307,6 +309,18 @@ class AppState {
       return null
     } catch (err) {
       return messageOf(err)
+    }
+  }
+
+  /** Sets how the current conversation's agent turns run; Go's message is shown if it refuses. */
+  async setMode(mode: AgentMode) {
+    const id = this.currentId
+    if (!id || mode === this.mode) return
+    try {
+      await api.sessions.setMode(id, mode)
+      this.sessions = byActivity(await api.sessions.list())
+    } catch (err) {
+      this.notice = { message: `Could not change the mode: ${messageOf(err)}` }
     }
   }
 

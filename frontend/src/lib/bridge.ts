@@ -1,6 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
-import type { Decision, Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -235,6 +235,8 @@ export const api = {
     setWorkspace: (id: string, dir: string) => call<void>('SessionService', 'SetWorkspace', id, dir),
     /** The window's native folder dialog: the chosen path, or '' when cancelled. Fails in a browser. */
     chooseWorkspace: () => call<string>('SessionService', 'ChooseWorkspace'),
+    /** 'chat' or 'autonomous': how the session's agent turns run. */
+    setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
   },
   chat: {
     send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),

@@ -80,6 +80,28 @@ export type TurnItem = {
   durationMs: number
   /** A limit ended it (not done, not stopped, not an error): offer Continue. */
   continuable: boolean
+  /** Worker rounds of an autonomous run (0 for a chat turn). */
+  rounds: number
+}
+
+/**
+ * A marker of an autonomous run's phase (`phase` event): where a planner, a worker round or a
+ * critic starts, and the critic's verdict where it ends.
+ */
+export type PhaseItem = {
+  kind: 'phase'
+  key: string
+  seq: number
+  time: string
+  role: 'planner' | 'worker' | 'critic'
+  iteration: number
+  state: 'start' | 'end'
+  /** Critic end: what the run does next (after the gate). */
+  verdict: string
+  /** Critic end: the critic's own verdict when the gate overrode it, and why. */
+  claimed: string
+  gate: string
+  feedback: string
 }
 export type ErrorItem = {
   kind: 'error'
@@ -104,7 +126,7 @@ export type InterruptedItem = {
   retryable: boolean
   action: 'retry' | 'continue'
 }
-export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem | TurnItem
+export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem | TurnItem | PhaseItem
 
 export type TranscriptState = {
   events: Event[]
@@ -258,10 +280,12 @@ export function project(state: TranscriptState): Item[] {
   let segAssistants: AssistantItem[] = []
   let segTokens = { input: 0, output: 0, reasoning: 0, calls: 0 }
   let segStart = ''
+  let segRounds = 0
   const newSegment = () => {
     segAssistants = []
     segTokens = { input: 0, output: 0, reasoning: 0, calls: 0 }
     segStart = ''
+    segRounds = 0
   }
   // The log stops in the middle of an agent turn (results the model has not seen yet).
   let midTurn = false
@@ -371,11 +395,41 @@ export function project(state: TranscriptState): Item[] {
           tokens: segTokens,
           durationMs: t0 && t1 && t1 >= t0 ? t1 - t0 : 0,
           continuable: false,
+          rounds: segRounds,
         })
         turnAssistant = null
         callAssistant = null
         newSegment()
         midTurn = false
+        break
+      }
+      case 'phase': {
+        const d = isObj(e.data) ? e.data : {}
+        const role = str(d.role)
+        const state = str(d.state)
+        if ((role !== 'planner' && role !== 'worker' && role !== 'critic') || (state !== 'start' && state !== 'end')) break
+        const iteration = typeof d.iteration === 'number' ? d.iteration : 0
+        if (role === 'worker' && state === 'start') segRounds++
+        // The run goes on between phases: the typing dots show until the next reply streams,
+        // and a log that stops here did not finish.
+        midTurn = true
+        turnAssistant = null
+        callAssistant = null
+        // Starts are markers; of the ends only the critic's verdict is.
+        if (state === 'end' && role !== 'critic') break
+        items.push({
+          kind: 'phase',
+          key,
+          seq: e.seq,
+          time: e.time,
+          role,
+          iteration,
+          state,
+          verdict: str(d.verdict),
+          claimed: str(d.claimed),
+          gate: str(d.gate),
+          feedback: str(d.feedback),
+        })
         break
       }
       case 'retry':
@@ -620,6 +674,10 @@ export function turnEndLabel(t: TurnItem): string {
       return 'Stopped at the token limit'
     case 'repeated_call':
       return 'Stopped: the model kept making the same tool calls'
+    case 'stuck':
+      return 'Stopped: the critic repeated the same critique'
+    case 'max_iterations':
+      return t.rounds ? `Stopped at the round limit (${t.rounds} worker round${t.rounds === 1 ? '' : 's'})` : 'Stopped at the round limit'
     case 'done':
     case 'interrupted':
     case 'error':
@@ -627,4 +685,30 @@ export function turnEndLabel(t: TurnItem): string {
       return ''
   }
   return `Stopped: ${t.reason.replace(/_/g, ' ')}`
+}
+
+const VERDICTS: Record<string, string> = { STOP: 'STOP', CONTINUE_WORKER: 'CONTINUE_WORKER', CONTINUE_PLANNER: 'CONTINUE_PLANNER' }
+
+/**
+ * The words of a phase marker: "Planner", "Planner · replan", "Worker · round 2",
+ * "Critic · round 2", "Critic: CONTINUE_WORKER — the first line of the feedback…"; `title`
+ * holds the whole feedback and, when the gate overrode the critic, why.
+ */
+export function phaseLabel(p: PhaseItem): { text: string; title: string } {
+  if (p.state === 'start') {
+    switch (p.role) {
+      case 'planner':
+        return { text: p.iteration > 1 ? 'Planner · replan' : 'Planner', title: 'The planner writes a short plan for the worker' }
+      case 'worker':
+        return { text: `Worker · round ${p.iteration}`, title: p.iteration > 1 ? 'The worker goes on from the critic’s feedback' : 'The worker carries out the plan' }
+      case 'critic':
+        return { text: `Critic · round ${p.iteration}`, title: 'The critic checks the work and gives a verdict' }
+    }
+  }
+  let text = `Critic: ${VERDICTS[p.verdict] ?? (p.verdict || 'no verdict')}`
+  if (p.claimed) text += ` (${p.claimed} not accepted)`
+  const first = p.feedback.trim().split('\n')[0].trim()
+  if (first) text += ` — ${first.length > 140 ? first.slice(0, 139) + '…' : first}`
+  const title = [p.feedback.trim(), p.gate ? `Gate: ${p.gate}` : ''].filter(Boolean).join('\n\n')
+  return { text, title }
 }

@@ -11,7 +11,12 @@ export type SessionInfo = {
   purpose?: 'qa' | 'report'
   /** The directory an agent session works in: its turns run the coding agent with tools. */
   workspace?: string
+  /** How an agent session's turns run: absent (chat: the tool loop) or 'autonomous' (planner → worker → critic). */
+  mode?: string
 }
+
+/** The modes of an agent session (SessionService.SetMode). */
+export type AgentMode = 'chat' | 'autonomous'
 
 export type EventType =
   | 'user'
@@ -27,6 +32,7 @@ export type EventType =
   | 'approval'
   | 'turn_end'
   | 'notice'
+  | 'phase'
 
 export type Event = {
   session: string
