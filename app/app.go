@@ -65,6 +65,9 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 // commands that drive the agent themselves.
 func (a *App) Provider() (llm.Provider, error) { return a.Chat.providers.get() }
 
+// Price is a call's cost from the settings' price table, for headless commands.
+func (a *App) Price(model string, u llm.Usage) float64 { return a.Chat.price(model, u) }
+
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {
 	return map[string]any{

@@ -35,6 +35,7 @@ type RunOptions struct {
 	JSON      bool
 	Continue  string // session id
 	MaxSteps  int
+	MaxCost   float64 // US dollars; 0 = no bound
 	// Stdin answers approval prompts when Approve is "ask".
 	Stdin io.Reader
 }
@@ -79,6 +80,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
 	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
 	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
+	cmd.Flags().Float64Var(&o.MaxCost, "max-cost", 0, "stop once the turn's calls cost this many US dollars (prices from the settings; 0 = no bound)")
 	return cmd
 }
 
@@ -206,7 +208,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	turn := agent.Turn{
 		Session: session, Model: model, Workspace: ws, System: system,
 		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
-		MaxSteps: o.MaxSteps, Sink: printer,
+		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer,
 	}
 	ag := &agent.Agent{Log: st, Provider: provider}
 	var end agent.End

@@ -76,6 +76,8 @@ type Turn struct {
 	// reported over the turn (0 = no bound).
 	MaxSteps  int
 	MaxTokens int
+	// MaxCostUSD bounds the priced cost of the turn's calls (0 = no bound; see Price).
+	MaxCostUSD float64
 	// Augment rewrites the messages of each request (the paper reader adds passages).
 	Augment func(msgs []llm.Message) ([]llm.Message, error)
 	Sink    Sink
@@ -108,7 +110,7 @@ var (
 	ErrShutdown      = errors.New("shutdown")
 )
 
-// End is why a turn ended: "done", "max_steps", "max_tokens", "repeated_call",
+// End is why a turn ended: "done", "max_steps", "max_tokens", "max_cost", "repeated_call",
 // "interrupted", "error".
 type End struct {
 	Reason string
@@ -167,13 +169,16 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		}
 	}
 	var lastCalls string
-	repeats := 0
+	repeats, cost := 0, 0.0
 	for step := 0; ; step++ {
 		if step >= t.MaxSteps {
 			return End{Reason: "max_steps", Steps: step}
 		}
 		if t.MaxTokens > 0 && tokens >= t.MaxTokens {
 			return End{Reason: "max_tokens", Steps: step}
+		}
+		if t.MaxCostUSD > 0 && cost >= t.MaxCostUSD {
+			return End{Reason: "max_cost", Steps: step}
 		}
 		req, err := a.request(t)
 		if err != nil {
@@ -182,6 +187,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		out := a.step(ctx, t, req)
 		if out.usage != nil {
 			tokens += out.usage.InputTokens + out.usage.OutputTokens
+			cost += out.usage.CostUSD
 		}
 		switch {
 		case out.interrupted:

@@ -324,6 +324,22 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("end = %+v", end)
 		}
 	})
+	t.Run("max cost", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		n := 0
+		e.model.DefaultFunc(func(llm.Request) llmtest.Reply {
+			n++
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint(n), "read", fmt.Sprintf(`{"path":"%d"}`, n))}, PromptTokens: 1000}
+		})
+		e.say(t, "go")
+		// $0.004 per call (1,000 tokens at $4/M): a $0.01 budget allows three calls.
+		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &fakeTools{},
+			MaxCostUSD: 0.01, Price: func(_ string, u llm.Usage) float64 { return float64(u.InputTokens) * 4e-6 }})
+		if end.Reason != "max_cost" || end.Steps != 3 {
+			t.Fatalf("end = %+v", end)
+		}
+	})
 	t.Run("max steps", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
