@@ -143,6 +143,16 @@ func TestRunCodingTask(t *testing.T) {
 	if len(results) != 4 {
 		t.Fatalf("events: %s", eventTypes(t, st, session))
 	}
+	var tokIn, tokOut, calls int
+	for _, ev := range evs {
+		var u llm.Usage
+		if ev.Type == store.EventUsage && ev.Decode(&u) == nil {
+			calls++
+			tokIn += u.LocalInputTokens
+			tokOut += u.LocalOutputTokens
+		}
+	}
+	t.Logf("scripted coding task: %d steps, %d model calls, %d input + %d output o200k tokens", end.Steps, calls, tokIn, tokOut)
 	for _, r := range results {
 		if r.IsError {
 			t.Fatalf("%s failed: %s", r.Name, r.Text)
