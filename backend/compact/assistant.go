@@ -1,0 +1,125 @@
+package compact
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// codeBlock finds fenced code blocks: the opening fence line, the body, the closing fence.
+var codeBlock = regexp.MustCompile("(?s)(```[^\\n]*\\n)(.*?)(```)")
+
+// compactAssistant shortens a cold assistant message: long prose keeps its head, long code
+// blocks and long string arguments of tool calls keep their first and last lines. What was cut
+// is named by one ref (of assistantBlob) on a final line. It reports whether anything changed.
+func compactAssistant(m llm.Message, c L1Config) (llm.Message, bool) {
+	if strings.Contains(m.Content, "[assistant message compacted — ") {
+		return m, false
+	}
+	orig := assistantBlob(m)
+	ref := Ref(orig)
+	changed := false
+	// Code blocks first, then the prose around them.
+	var blocks []string
+	prose := codeBlock.ReplaceAllStringFunc(m.Content, func(b string) string {
+		p := codeBlock.FindStringSubmatch(b)
+		body := p[2]
+		if len(body) > c.ArgsMinChars {
+			body = shortLines(body, c.PreviewChars)
+			changed = true
+		}
+		blocks = append(blocks, p[1]+body+p[3])
+		return "\x00"
+	})
+	// Cut the prose before the first block (the reasoning); later prose is short as a rule.
+	if head, rest, found := strings.Cut(prose, "\x00"); len(head) > c.AssistantMinChars {
+		prose = clip(head, c.AssistantKeepChars) + "\n"
+		if found {
+			prose += "\x00" + rest
+		}
+		changed = true
+	}
+	var out strings.Builder
+	for i, part := range strings.Split(prose, "\x00") {
+		out.WriteString(part)
+		if i < len(blocks) {
+			out.WriteString(blocks[i])
+		}
+	}
+	var calls []llm.ToolCall
+	for _, tc := range m.ToolCalls {
+		if len(tc.Arguments) > c.ArgsMinChars {
+			if a, ok := shortArgs(tc.Arguments, c.PreviewChars); ok {
+				tc.Arguments = a
+				changed = true
+			}
+		}
+		calls = append(calls, tc)
+	}
+	if !changed {
+		return m, false
+	}
+	m.Content = out.String()
+	m.ToolCalls = calls
+	note := fmt.Sprintf("[assistant message compacted — was %s chars; ref %s: read_result reopens it]",
+		comma(len(orig)), ref)
+	if m.Content != "" && !strings.HasSuffix(m.Content, "\n") {
+		m.Content += "\n"
+	}
+	m.Content += note
+	return m, true
+}
+
+// assistantBlob is the text an assistant placeholder's ref names: the content, then each call's
+// arguments on its own line.
+func assistantBlob(m llm.Message) string {
+	var b strings.Builder
+	b.WriteString(m.Content)
+	for _, tc := range m.ToolCalls {
+		b.WriteString("\n" + tc.Name + " " + string(tc.Arguments))
+	}
+	return b.String()
+}
+
+// shortLines keeps the first and last line of a long text (clipped to n) and says how many
+// lines were cut between them.
+func shortLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if len(lines) <= 2 {
+		return clip(s, 2*n) + "\n"
+	}
+	return fmt.Sprintf("%s\n[… %s lines compacted …]\n%s\n", clip(lines[0], n), comma(len(lines)-2), clip(lines[len(lines)-1], n))
+}
+
+// shortArgs shortens the long string fields of a JSON object of arguments; keys are written in
+// sorted order, so the result is deterministic.
+func shortArgs(raw json.RawMessage, n int) (json.RawMessage, bool) {
+	var args map[string]any
+	if json.Unmarshal(raw, &args) != nil {
+		return raw, false
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	changed := false
+	for _, k := range keys {
+		if s, ok := args[k].(string); ok && len(s) > 2*n {
+			args[k] = strings.TrimSuffix(shortLines(s, n), "\n")
+			changed = true
+		}
+	}
+	if !changed {
+		return raw, false
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return raw, false
+	}
+	return b, true
+}

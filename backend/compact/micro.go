@@ -1,0 +1,354 @@
+package compact
+
+import (
+	"fmt"
+	"hash/maphash"
+	"strings"
+	"sync"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
+)
+
+// State is what L1 remembers between requests of a session: how long the conversation was
+// when the compacted view was last recomputed. It is small and serializable; the agent records
+// it (as an event) whenever Report.Moved.
+type State struct {
+	// Mark: the view of the first Mark messages was decided when the conversation had Mark
+	// messages, and does not change until the next move; later messages are sent verbatim. It
+	// only moves forward while the conversation grows.
+	Mark int `json:"mark"`
+	// Prev is the mark before the last move (a cache breakpoint stays there for one request).
+	Prev int `json:"prev,omitempty"`
+	// Epoch counts the moves: each one is a planned cache break.
+	Epoch int `json:"epoch"`
+	// Base identifies the L2 summary the view is built on (Compaction.ID); a new one starts the
+	// marks over, since the messages they count have changed.
+	Base string `json:"base,omitempty"`
+}
+
+// Blob is a text a placeholder now names and the caller must keep under its ref.
+type Blob struct {
+	Ref  string `json:"ref"`
+	Text string `json:"-"`
+}
+
+// Report says what Build did to one request.
+type Report struct {
+	Messages int  `json:"messages"`
+	Mark     int  `json:"mark"`
+	Epoch    int  `json:"epoch"`
+	Moved    bool `json:"moved"` // the view was recomputed: a planned cache break
+	// RewriteFrom is the first message that differs from the previous request's view (-1: the
+	// previous request is a prefix of this one, as far as L1 is concerned).
+	RewriteFrom int `json:"rewrite_from"`
+	Compacted   int `json:"compacted"`    // messages shown compacted
+	Tokens      int `json:"tokens"`       // o200k tokens of the messages sent (no tool specs)
+	SavedTokens int `json:"saved_tokens"` // what L1 saved on this request
+	// Blobs are the texts that became placeholders on this request without an L0 ref yet.
+	Blobs []Blob `json:"blobs,omitempty"`
+}
+
+// Build applies L1 to a conversation (system messages first, as the model will see it) and
+// returns the messages to send, one for one with conv (only contents change), and a report.
+// st carries the mark from the previous request and is updated; nil means a fresh State.
+// With L1 off the messages are returned as they are. Deterministic: the same conv, state and
+// config always give the same bytes.
+//
+// Cache safety: which messages are compacted is decided as of st.Mark (the conversation's
+// length at the last move), so between moves every request repeats the previous one byte for
+// byte and appends to it. A move happens only when recomputing the view as of now would save
+// at least EpochTokens; the rules are monotonic (a message once compacted stays compacted,
+// with the same placeholder), so a move rewrites only messages that were verbatim before.
+func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
+	if st == nil {
+		st = &State{}
+	}
+	if st.Mark > len(conv) || st.Prev > st.Mark {
+		*st = State{Epoch: st.Epoch, Base: st.Base}
+	}
+	rep := Report{Messages: len(conv), RewriteFrom: -1}
+	out := make([]llm.Message, len(conv))
+	copy(out, conv)
+	if !cfg.L1.Enabled {
+		rep.Tokens = countMessages(out)
+		return out, rep
+	}
+	cold := coldSet(conv, st.Mark, cfg.L1)
+	if st.Mark < len(conv) {
+		next := coldSet(conv, len(conv), cfg.L1)
+		saved, first := 0, -1
+		var blobs []Blob
+		for i := range conv {
+			if !next[i] || cold[i] {
+				continue
+			}
+			c, ok := compactAt(conv, i, cfg.L1)
+			if !ok {
+				continue
+			}
+			saved += MessageTokens(conv[i]) - MessageTokens(c)
+			if first < 0 {
+				first = i
+			}
+			switch {
+			case IsToolResult(conv[i]) && c.Content != conv[i].Content && RefIn(conv[i].Content) == "":
+				blobs = append(blobs, Blob{Ref: Ref(conv[i].Content), Text: conv[i].Content})
+			case conv[i].Role == llm.RoleAssistant && c.Content != conv[i].Content:
+				t := assistantBlob(conv[i])
+				blobs = append(blobs, Blob{Ref: Ref(t), Text: t})
+			}
+		}
+		if saved > 0 && saved >= cfg.L1.EpochTokens {
+			st.Prev, st.Mark = st.Mark, len(conv)
+			st.Epoch++
+			cold = next
+			rep.Moved, rep.RewriteFrom, rep.Blobs = true, first, blobs
+		}
+	}
+	for i := range conv {
+		if !cold[i] {
+			continue
+		}
+		if c, ok := compactAt(conv, i, cfg.L1); ok {
+			rep.SavedTokens += MessageTokens(conv[i]) - MessageTokens(c)
+			out[i] = c
+			rep.Compacted++
+		}
+	}
+	rep.Mark, rep.Epoch = st.Mark, st.Epoch
+	rep.Tokens = countMessages(out)
+	return out, rep
+}
+
+// coldSet returns which messages are cold as of a conversation of mark messages: those
+// before its hot tail, except file reads, which stay while among the last FileHotResults tool
+// results (re-reading a file costs more than keeping it) unless the same command ran again
+// later (its output is then stale). Monotonic in mark: a cold message stays cold.
+func coldSet(conv []llm.Message, mark int, c L1Config) []bool {
+	cold := make([]bool, len(conv))
+	if mark <= 0 {
+		return cold
+	}
+	hot := hotStart(conv[:mark], c.HotResults, c.HotTokens)
+	hotFile := hotStart(conv[:mark], max(c.FileHotResults, c.HotResults), c.HotTokens)
+	var last map[string]int // where each call last ran, before mark
+	for i := 0; i < hot; i++ {
+		cold[i] = i < hotFile || !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
+		if !cold[i] {
+			if last == nil {
+				last = map[string]int{}
+				for j := 0; j < mark; j++ {
+					if IsToolResult(conv[j]) {
+						last[callKey(conv, j)] = j
+					}
+				}
+			}
+			cold[i] = last[callKey(conv, i)] > i
+		}
+	}
+	return cold
+}
+
+// callKey identifies the call whose output conv[i] is: its command, or name and arguments.
+func callKey(conv []llm.Message, i int) string {
+	for j := i - 1; j >= 0 && j >= i-64; j-- {
+		if conv[j].Role != llm.RoleAssistant {
+			continue
+		}
+		for _, tc := range conv[j].ToolCalls {
+			if tc.ID == conv[i].ToolCallID {
+				return tc.Name + " " + string(tc.Arguments)
+			}
+		}
+		return strings.Join(Commands(conv[j]), "\n")
+	}
+	return ""
+}
+
+// hotStart returns the start of the hot tail: the shortest suffix holding at least results
+// tool results and toks tokens (0 when the whole conversation is hot).
+func hotStart(conv []llm.Message, results, toks int) int {
+	r, t := 0, 0
+	for i := len(conv) - 1; i >= 0; i-- {
+		if IsToolResult(conv[i]) {
+			r++
+		}
+		t += MessageTokens(conv[i])
+		if r >= results && t >= toks {
+			return i
+		}
+	}
+	return 0
+}
+
+// compactAt returns the compacted form of conv[i] and whether it differs from the original.
+// It depends only on the message (and the call that produced it) and the config, so a
+// placeholder, once written, is the same on every later request.
+func compactAt(conv []llm.Message, i int, c L1Config) (llm.Message, bool) {
+	m := conv[i]
+	changed := false
+	switch {
+	case IsToolResult(m):
+		if len(m.Content) > c.MinChars && !IsPlaceholder(m.Content) {
+			m.Content = Placeholder(ToolNameAt(conv, i), m.Content, c.PreviewChars)
+			changed = true
+		}
+		if c.Images && len(m.Images) > 0 {
+			m.Content += fmt.Sprintf("\n[%d image(s) compacted — call the tool again if you need to see them]", len(m.Images))
+			m.Images = nil
+			changed = true
+		}
+	case m.Role == llm.RoleAssistant:
+		if c.Reasoning && (m.Reasoning != "" || m.ReasoningSignature != "") {
+			// Dropped, not replaced: an unsigned placeholder cannot be replayed as reasoning, and
+			// providers ignore earlier turns' reasoning anyway. The log keeps it.
+			m.Reasoning, m.ReasoningSignature = "", ""
+			changed = true
+		}
+		if c.Assistant {
+			if a, ok := compactAssistant(m, c); ok {
+				m, changed = a, true
+			}
+		}
+	}
+	return m, changed
+}
+
+// IsPlaceholder reports whether text is already an L1 placeholder (compacting is idempotent).
+func IsPlaceholder(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	if strings.HasPrefix(first, observationPrefix) {
+		rest := strings.TrimPrefix(text, first+"\n")
+		first, _, _ = strings.Cut(rest, "\n")
+	}
+	return strings.HasPrefix(first, "[") && strings.Contains(first, " compacted — ")
+}
+
+// Placeholder is the stable stand-in for a cold tool result: what it was (tool, size), its ref,
+// its first and last meaningful lines, and how to reopen it. A bash-only observation keeps its
+// <returncode> line, so it is still recognised as a tool result.
+func Placeholder(tool, text string, previewChars int) string {
+	key := maphash.String(tokSeed, text) ^ maphash.String(tokSeed, tool) ^ uint64(previewChars)
+	phMemo.Lock()
+	p, ok := phMemo.m[key]
+	phMemo.Unlock()
+	if ok {
+		return p
+	}
+	p = placeholder(tool, text, previewChars)
+	phMemo.Lock()
+	if len(phMemo.m) >= 1<<13 {
+		clear(phMemo.m)
+	}
+	phMemo.m[key] = p
+	phMemo.Unlock()
+	return p
+}
+
+var phMemo = struct {
+	sync.Mutex
+	m map[uint64]string
+}{m: map[uint64]string{}}
+
+func placeholder(tool, text string, previewChars int) string {
+	ref := RefIn(text)
+	if ref == "" {
+		ref = Ref(text)
+	}
+	var b strings.Builder
+	body := text
+	if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(first, observationPrefix) {
+		b.WriteString(first + "\n")
+		body = rest
+	}
+	fmt.Fprintf(&b, "[%s result compacted — was %s chars, %s lines; read_result ref %s]\n", tool, comma(len(text)),
+		comma(lineCount(text)), ref)
+	var lines []string
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t == "<output>" || t == "</output>" || t == "OBSERVATION:" || strings.HasPrefix(t, "[full output stored as ref") {
+			continue
+		}
+		lines = append(lines, clip(t, previewChars))
+	}
+	switch {
+	case len(lines) == 1:
+		b.WriteString(lines[0] + "\n")
+	case len(lines) > 1:
+		b.WriteString(lines[0] + "\n")
+		if len(lines) > 2 {
+			b.WriteString("…\n")
+		}
+		b.WriteString(lines[len(lines)-1] + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// clip returns s cut to at most n bytes at a rune boundary, with "…" when cut.
+func clip(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && (s[i]&0xC0) == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// MessageTokens is the o200k tokens one message adds to a request (tokens.CountRequest's
+// per-message share). Counts are memoised by content hash: a session counts the same messages
+// on every request, and most are too short for tokens.Count's own cache.
+func MessageTokens(m llm.Message) int {
+	var h maphash.Hash
+	h.SetSeed(tokSeed)
+	h.WriteString(string(m.Role))
+	h.WriteByte(0)
+	h.WriteString(m.Content)
+	h.WriteByte(0)
+	h.WriteString(m.Reasoning)
+	h.WriteByte(0)
+	h.WriteString(m.ToolName)
+	for _, tc := range m.ToolCalls {
+		h.WriteByte(1)
+		h.WriteString(tc.Name)
+		h.WriteByte(0)
+		h.Write(tc.Arguments)
+	}
+	key := h.Sum64() ^ uint64(len(m.Images))
+	tokMemo.Lock()
+	n, ok := tokMemo.m[key]
+	tokMemo.Unlock()
+	if ok {
+		return n
+	}
+	n = tokens.PerMessage + tokens.Count(string(m.Role)) + tokens.Count(m.Content) +
+		tokens.Count(m.Reasoning) + tokens.Count(m.ToolName) + len(m.Images)*tokens.PerImage
+	for _, tc := range m.ToolCalls {
+		n += tokens.PerToolCall + tokens.Count(tc.Name) + tokens.Count(string(tc.Arguments))
+	}
+	tokMemo.Lock()
+	if len(tokMemo.m) >= 1<<16 {
+		clear(tokMemo.m)
+	}
+	tokMemo.m[key] = n
+	tokMemo.Unlock()
+	return n
+}
+
+var (
+	tokSeed = maphash.MakeSeed()
+	tokMemo = struct {
+		sync.Mutex
+		m map[uint64]int
+	}{m: map[uint64]int{}}
+)
+
+func countMessages(msgs []llm.Message) int {
+	n := tokens.PerReply
+	for _, m := range msgs {
+		n += MessageTokens(m)
+	}
+	return n
+}

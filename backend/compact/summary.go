@@ -1,0 +1,221 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
+)
+
+// Compaction is the payload of a "compaction" event: an L2 summary that stands for the raw
+// messages From..To-1 in every later request. The raw messages stay in the log; dropping (or
+// undoing) the event restores the full view, so compaction is reversible.
+type Compaction struct {
+	ID string `json:"id"` // stable: the ref of the summary and the range it replaces
+	// From is the first replaced message (the leading system messages are never replaced); To
+	// ends the range: the kept turns, with the in-flight one, start there.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Hash is the ref of the replaced messages: a log that no longer matches is not rewritten.
+	Hash    string `json:"hash"`
+	Summary string `json:"summary"`
+	Model   string `json:"model"`
+	// Trigger says why it ran: "auto" (near the window), "overflow" (L3) or "manual".
+	Trigger      string `json:"trigger"`
+	TokensBefore int    `json:"tokens_before"` // of the whole request before
+	TokensAfter  int    `json:"tokens_after"`  // and after
+}
+
+// ErrNothingToSummarize means every turn but the in-flight one is already kept (or there is no
+// user message to anchor the in-flight turn).
+var ErrNothingToSummarize = errors.New("compact: nothing to summarize")
+
+// Usable is the part of a window a request may fill: the window less the output and
+// compaction reserves.
+func Usable(window int, c L2Config) int {
+	return max(window-c.OutputReserve-c.CompactionReserve, window/4)
+}
+
+// ShouldSummarize reports whether a request of reqTokens should be summarized first.
+func ShouldSummarize(reqTokens, window int, c L2Config) bool {
+	return c.Enabled && window > 0 && reqTokens > int(float64(Usable(window, c))*c.TriggerRatio)
+}
+
+// SummaryPrompt is the summariser's system prompt: rate, then write the nine sections.
+const SummaryPrompt = `You compress the history of a working session between a user and an AI agent so the agent can continue the CURRENT request with far less context. Write in the conversation's language.
+
+Step 1. Think in an <analysis>...</analysis> block (it is removed afterwards).
+
+Step 2. Rate every past exchange for the CURRENT request:
+- CRITICAL (3): preserve verbatim: file paths, code snippets, exact error messages, decisions.
+- USEFUL (2): compress to 1-3 key sentences.
+- TANGENTIAL (1): one line at most, or drop.
+- IRRELEVANT (0): drop entirely.
+
+Step 3. Output these sections:
+1. Primary Request
+2. Key Technical Concepts
+3. Files & Code (paths, what changed, snippets that matter)
+4. Errors & Debugging (exact messages, what fixed them)
+5. Problem-Solving Progress
+6. All User Messages (MANDATORY: every user instruction, verbatim or nearly)
+7. Decisions & Preferences
+8. Current Working State
+9. Pending / Next Steps
+
+Always keep user instructions, decisions, files, errors and next steps. Aim for 30-50% of the original length. Tool outputs were clipped; the agent can re-run tools or call read_result with a ref to see them again.`
+
+// Summarize asks model (the cheap one) for a query-aware summary of the turns of conv that do
+// not fit the preserve budget, and returns the Compaction to record. conv is the raw view (with
+// its leading system messages); the in-flight turn (from the last user message) is always
+// kept whole, as are the newest turns within PreserveRatio of the usable window (at most
+// MaxPreserveTurns).
+func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Message, window int, cfg Config, trigger string) (Compaction, error) {
+	from, to, err := summaryRange(conv, window, cfg.L2)
+	if err != nil {
+		return Compaction{}, err
+	}
+	req := llm.Request{Model: model, MaxTokens: cfg.L2.MaxSummaryTokens, Temperature: new(float64),
+		Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: SummaryPrompt},
+			{Role: llm.RoleUser, Content: summaryInput(conv, from, to, cfg.L2)},
+		}}
+	var text strings.Builder
+	for ev, err := range p.Stream(ctx, req) {
+		if err != nil {
+			return Compaction{}, err
+		}
+		switch ev.Kind {
+		case llm.EventText:
+			text.WriteString(ev.Text)
+		case llm.EventRetry:
+			text.Reset()
+		}
+	}
+	summary := strings.TrimSpace(analysisBlock.ReplaceAllString(text.String(), ""))
+	if summary == "" {
+		return Compaction{}, errors.New("compact: the summariser returned nothing")
+	}
+	c := Compaction{From: from, To: to, Hash: Ref(joinMessages(conv[from:to])), Summary: summary,
+		Model: model, Trigger: trigger, TokensBefore: countMessages(conv)}
+	c.ID = Ref(c.Hash + "\x00" + summary)
+	c.TokensAfter = countMessages(Apply(conv, &c, ""))
+	return c, nil
+}
+
+var analysisBlock = regexp.MustCompile(`(?s)<analysis>.*?</analysis>`)
+
+// summaryRange finds what to summarize: from the first non-system message to the start of the
+// oldest kept turn. A turn starts at a user message that is not a tool observation.
+func summaryRange(conv []llm.Message, window int, c L2Config) (from, to int, err error) {
+	for from < len(conv) && conv[from].Role == llm.RoleSystem {
+		from++
+	}
+	var starts []int
+	for i := from; i < len(conv); i++ {
+		if conv[i].Role == llm.RoleUser && !IsToolResult(conv[i]) {
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 0 {
+		return 0, 0, ErrNothingToSummarize
+	}
+	to = starts[len(starts)-1] // the in-flight turn
+	budget := int(float64(Usable(window, c)) * c.PreserveRatio)
+	used := countMessages(conv[to:])
+	for k := len(starts) - 2; k >= 0 && len(starts)-1-k <= c.MaxPreserveTurns; k-- {
+		t := countMessages(conv[starts[k]:to])
+		if used+t > budget {
+			break
+		}
+		used += t
+		to = starts[k]
+	}
+	if to <= from {
+		return 0, 0, ErrNothingToSummarize
+	}
+	return from, to, nil
+}
+
+// summaryInput is the summariser's user message: the current request, then the history to
+// compress, each message clipped, the whole bounded (its middle is left out).
+func summaryInput(conv []llm.Message, from, to int, c L2Config) string {
+	query := ""
+	for i := len(conv) - 1; i >= 0; i-- {
+		if conv[i].Role == llm.RoleUser && !IsToolResult(conv[i]) {
+			query = clip(conv[i].Content, 500)
+			break
+		}
+	}
+	var h strings.Builder
+	for i := from; i < to; i++ {
+		m := conv[i]
+		text := m.Content
+		for _, tc := range m.ToolCalls {
+			text += fmt.Sprintf("\n[call %s %s]", tc.Name, clip(string(tc.Arguments), 300))
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		role := string(m.Role)
+		limit := c.ClipChars
+		if IsToolResult(m) {
+			role, limit = "tool result ("+ToolNameAt(conv, i)+")", c.ClipChars/4
+		}
+		fmt.Fprintf(&h, "### [%d] %s\n%s\n\n", i, role, headTail(text, limit))
+	}
+	hist := h.String()
+	if c.MaxInputChars > 0 && len(hist) > c.MaxInputChars {
+		hist = headTail(hist, c.MaxInputChars)
+	}
+	return "## Current User Query\n" + query + "\n\n## Conversation History to Compress\n\n" + hist
+}
+
+// headTail keeps 60% of n from the head of s and 40% from its tail.
+func headTail(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	head := cutLines(s, n*6/10, false)
+	tail := cutLines(s[len(head):], n*4/10, true)
+	return head + fmt.Sprintf("\n[… %s chars omitted …]\n", comma(len(s)-len(head)-len(tail))) + tail
+}
+
+func joinMessages(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(string(m.Role) + "\x00" + m.Content + "\x00")
+		for _, tc := range m.ToolCalls {
+			b.WriteString(tc.ID + "\x00" + tc.Name + "\x00" + string(tc.Arguments) + "\x00")
+		}
+		b.WriteString(m.ToolCallID + "\x01")
+	}
+	return b.String()
+}
+
+// Apply returns the view of conv with c in force: the messages before c.From, one user
+// message with the summary and the re-injected instruction files, then conv[c.To:] (the kept
+// turns, whole). With c nil, or c not matching conv (the log changed), conv is returned as it
+// is: that is also how a compaction is undone.
+func Apply(conv []llm.Message, c *Compaction, instructions string) []llm.Message {
+	if c == nil || c.From < 0 || c.To > len(conv) || c.From >= c.To || Ref(joinMessages(conv[c.From:c.To])) != c.Hash {
+		return conv
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Context compacted — %d earlier messages summarized; the raw messages stay in the session log]\n\n%s",
+		c.To-c.From, c.Summary)
+	if s := strings.TrimSpace(instructions); s != "" {
+		b.WriteString("\n\n" + s)
+	}
+	out := make([]llm.Message, 0, c.From+1+len(conv)-c.To)
+	out = append(out, conv[:c.From]...)
+	out = append(out, llm.Message{Role: llm.RoleUser, Content: b.String()})
+	return append(out, conv[c.To:]...)
+}
+
+// RequestTokens is the o200k size of a request (messages and tool specs).
+func RequestTokens(req llm.Request) int { return tokens.CountRequest(req) }

@@ -1,0 +1,197 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
+	"github.com/tofu-research/tofu/backend/shareddata"
+)
+
+func trajDir(t *testing.T) string {
+	t.Helper()
+	p := shareddata.Path("trajectories")
+	if p == "" {
+		t.Skip("shared/data/trajectories not found: set TOFU_DATA to the shared data folder")
+	}
+	return p
+}
+
+// recordedRequests decodes the requests a trajectory file recorded, independently of the
+// loader: mini-swe-agent call k is messages[0:2k] for k up to info.model_stats.api_calls;
+// SWE-agent call i is trajectory[i].query.
+func recordedRequests(t *testing.T, path string) []llm.Request {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	msg := func(v any) llm.Message {
+		m := v.(map[string]any)
+		out := llm.Message{Role: llm.Role(m["role"].(string))}
+		switch c := m["content"].(type) {
+		case string:
+			out.Content = c
+		case []any:
+			for _, bl := range c {
+				out.Content += bl.(map[string]any)["text"].(string)
+			}
+		}
+		if id, ok := m["tool_call_ids"].([]any); ok && len(id) > 0 {
+			out.ToolCallID = id[0].(string)
+		}
+		calls, _ := m["tool_calls"].([]any)
+		for _, c := range calls {
+			cm := c.(map[string]any)
+			f := cm["function"].(map[string]any)
+			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{ID: cm["id"].(string), Name: f["name"].(string),
+				Arguments: json.RawMessage(f["arguments"].(string))})
+		}
+		return out
+	}
+	var reqs []llm.Request
+	if steps, ok := raw["trajectory"].([]any); ok && raw["history"] != nil {
+		for _, s := range steps {
+			var r llm.Request
+			for _, m := range s.(map[string]any)["query"].([]any) {
+				r.Messages = append(r.Messages, msg(m))
+			}
+			reqs = append(reqs, r)
+		}
+		return reqs
+	}
+	msgs := raw["messages"].([]any)
+	calls := int(raw["info"].(map[string]any)["model_stats"].(map[string]any)["api_calls"].(float64))
+	for k := 1; k <= calls; k++ {
+		var r llm.Request
+		for _, m := range msgs[:2*k] {
+			r.Messages = append(r.Messages, msg(m))
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs
+}
+
+// The "none" policy's input tokens equal an independent count of the recorded requests, for
+// both formats.
+func TestReplayNoneMatchesRecorded(t *testing.T) {
+	dir := trajDir(t)
+	for _, f := range []string{"mini-swe-agent/pytest-dev__pytest-5262.traj.json", "swe-agent/dask__dask-8685__kimi-k2-instruct-0905.traj"} {
+		path := filepath.Join(dir, f)
+		reqs := recordedRequests(t, path)
+		want := 0
+		for _, r := range reqs {
+			want += tokens.CountRequest(r)
+		}
+		tr, err := LoadTrajectory(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		none, _ := NewPolicy("none")
+		rep, err := Replay([]*Trajectory{tr}, []Policy{none}, ReplayOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rep.Policies[0].Total
+		if got.Calls != len(reqs) || got.Original != want || got.Sent != want || got.MissSteps != 0 {
+			t.Fatalf("%s: calls %d/%d, tokens %d/%d (sent %d), misses %d", f, got.Calls, len(reqs), got.Original, want, got.Sent, got.MissSteps)
+		}
+		t.Logf("%s: %d calls, %d tokens as recorded (provider reported %d)", f, got.Calls, want, tr.Reported)
+	}
+}
+
+func TestReplayPolicies(t *testing.T) {
+	dir := trajDir(t)
+	trajs, err := LoadTrajectories(filepath.Join(dir, "mini-swe-agent", "astropy__astropy-13236.traj.json"),
+		filepath.Join(dir, "swe-agent", "dask__dask-8685__qwen3-coder-480b-a35b-instruct.traj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []Policy
+	for _, n := range PolicyNames {
+		p, err := NewPolicy(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	dump := t.TempDir()
+	rep, err := Replay(trajs, ps, ReplayOptions{DumpDir: dump})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Replay(trajs, ps, ReplayOptions{})
+	if !reflect.DeepEqual(rep, again) {
+		t.Fatal("replay is not deterministic")
+	}
+	by := map[string]PolicyReport{}
+	for _, p := range rep.Policies {
+		by[p.Policy] = p
+	}
+	none, tofu := by["none"].Total, by["tofu"].Total
+	if tofu.Sent >= none.Sent || tofu.Original != none.Original || tofu.CacheShare() < 0.8 {
+		t.Fatalf("tofu %+v vs none %+v", tofu, none)
+	}
+	if by["l2"].Skip == "" || by["opencode"].Total.Calls != none.Calls {
+		t.Fatal("l2 should be reported as not run; opencode should run")
+	}
+	// The dumped requests recount to what the report says was sent.
+	for _, run := range by["tofu"].Runs {
+		files, _ := filepath.Glob(filepath.Join(dump, "tofu", run.Trajectory, "*.json"))
+		sum := 0
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			var d struct{ Messages []DumpedMessage }
+			if err := json.Unmarshal(b, &d); err != nil {
+				t.Fatal(err)
+			}
+			var r llm.Request
+			for _, m := range d.Messages {
+				r.Messages = append(r.Messages, m.Message())
+			}
+			sum += tokens.CountRequest(r)
+		}
+		if len(files) != run.Calls || sum != run.Sent {
+			t.Fatalf("%s: %d files for %d calls, %d tokens for %d", run.Trajectory, len(files), run.Calls, sum, run.Sent)
+		}
+	}
+	var text, js bytes.Buffer
+	if rep.WriteText(&text) != nil || rep.WriteJSON(&js) != nil || !strings.Contains(text.String(), "not run") ||
+		!json.Valid(js.Bytes()) {
+		t.Fatal("report output")
+	}
+	t.Logf("\n%s", text.String())
+}
+
+func TestTargets(t *testing.T) {
+	cases := map[string][]target{
+		"nl -ba src/a.py | sed -n '10,20p'":      {{"read:src/a.py", 10, 20}},
+		"cat /testbed/x/y.py":                    {{"read:x/y.py", 0, 0}},
+		"grep -n \"def foo\" src/a.py":           {{key: "grep:def"}},
+		"cat <<'EOF' > t.py\nimport django.db\n": nil,
+		"python t.py > out.txt":                  nil,
+		"view /testbed/a.py --view_range 5 9":    {{"read:a.py", 5, 9}},
+	}
+	for cmd, want := range cases {
+		if got := targets(cmd); !reflect.DeepEqual(got, want) {
+			t.Errorf("targets(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+	if !(target{"read:a", 1, 10}).overlaps(target{"read:a", 10, 20}) || (target{"read:a", 1, 9}).overlaps(target{"read:a", 10, 20}) {
+		t.Error("overlaps")
+	}
+	for w, want := range map[string]bool{"get_compiler": true, "models.Model": true, "rcParams": true, "thought": false, "foo_b": false} {
+		if distinctive(w) != want {
+			t.Errorf("distinctive(%q) != %v", w, want)
+		}
+	}
+}
