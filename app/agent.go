@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -293,7 +294,12 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 	if err != nil {
 		return nil, "", err
 	}
-	ts := toolset.New(toolset.Options{Asker: uiAsker{t}})
+	ctxm, err := c.contextManager(events)
+	if err != nil {
+		return nil, "", err
+	}
+	ts := toolset.New(toolset.Options{Asker: uiAsker{t}, Results: c.results()})
+	at.Context = ctxm
 	system := assets.Prompt("agent")
 	cfgDir, _ := config.Dir()
 	instr := agent.Instructions(workspace, cfgDir)
@@ -304,4 +310,50 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 	at.Tools, at.Policy, at.Approver = ts, pol, uiApprover{t: t, always: always}
 	t.agent = true
 	return ts.Close, instr, nil
+}
+
+// contextManager is the session's context manager (compaction layers per the settings),
+// starting from the view its log last recorded, with outputs stored as blobs.
+func (c *ChatService) contextManager(events []store.Event) (*compact.Manager, error) {
+	return c.contextManagerWith(events, "")
+}
+
+// contextManagerWith is contextManager with the policy named by override (empty: settings).
+func (c *ChatService) contextManagerWith(events []store.Event, override string) (*compact.Manager, error) {
+	cfg, err := c.settings.file.Load()
+	if err != nil {
+		return nil, err
+	}
+	name := cfg.Context
+	if override != "" {
+		name = override
+	}
+	policy, err := ContextPolicy(name)
+	if err != nil {
+		return nil, err
+	}
+	blobs := compact.BlobPut(func(key, text string) error {
+		_, err := c.store.PutBlob(key, strings.NewReader(text))
+		return err
+	})
+	return compact.NewManager(policy, blobs, agent.ContextState(events)), nil
+}
+
+// results lets read_result reopen the outputs the context manager stored.
+func (c *ChatService) results() compact.ResultStore {
+	return func(ref string) ([]byte, error) { return c.store.BlobBytes(compact.BlobKey(ref)) }
+}
+
+// ContextPolicy is the compaction configuration a settings value names: "" or "tofu" (the
+// measured defaults), "off", "l0" or "l1" (one layer, for ablations).
+func ContextPolicy(name string) (compact.Config, error) {
+	switch name {
+	case "", "tofu":
+		return compact.Defaults(), nil
+	case "off", "none":
+		return compact.Off(), nil
+	case "l0", "l1", "l2":
+		return compact.Only(name)
+	}
+	return compact.Config{}, fmt.Errorf("the context policy must be tofu, off, l0, l1 or l2, not %q", name)
 }

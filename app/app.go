@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
@@ -67,6 +68,13 @@ func (a *App) Provider() (llm.Provider, error) { return a.Chat.providers.get() }
 
 // Price is a call's cost from the settings' price table, for headless commands.
 func (a *App) Price(model string, u llm.Usage) float64 { return a.Chat.price(model, u) }
+
+// ContextManager is the context manager for a headless turn on a session's log, with the
+// compaction policy named by policy (empty: the settings'), and the store read_result reads.
+func (a *App) ContextManager(events []store.Event, policy string) (*compact.Manager, compact.ResultStore, error) {
+	m, err := a.Chat.contextManagerWith(events, policy)
+	return m, a.Chat.results(), err
+}
 
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {

@@ -36,6 +36,7 @@ type RunOptions struct {
 	Continue  string // session id
 	MaxSteps  int
 	MaxCost   float64 // US dollars; 0 = no bound
+	Context   string  // compaction policy: tofu, off, l0, l1, l2 (empty: the settings')
 	// Stdin answers approval prompts when Approve is "ask".
 	Stdin io.Reader
 }
@@ -80,6 +81,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
 	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
 	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
+	cmd.Flags().StringVar(&o.Context, "context", "", "context compaction policy: tofu (default), off, l0, l1 or l2 (for ablations; default: the settings')")
 	cmd.Flags().Float64Var(&o.MaxCost, "max-cost", 0, "stop once the turn's calls cost this many US dollars (prices from the settings; 0 = no bound)")
 	return cmd
 }
@@ -198,7 +200,15 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	}
 
 	cfgDir, _ := config.Dir()
-	ts := toolset.New(toolset.Options{Coding: coding.Options{}})
+	events, err := st.Events(session)
+	if err != nil {
+		return agent.End{}, err
+	}
+	ctxm, results, err := a.ContextManager(events, o.Context)
+	if err != nil {
+		return agent.End{}, err
+	}
+	ts := toolset.New(toolset.Options{Coding: coding.Options{}, Results: results})
 	defer ts.Close()
 	system := assets.Prompt("agent")
 	instr := agent.Instructions(ws, cfgDir)
@@ -208,7 +218,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	turn := agent.Turn{
 		Session: session, Model: model, Workspace: ws, System: system,
 		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
-		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer,
+		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer, Context: ctxm,
 	}
 	ag := &agent.Agent{Log: st, Provider: provider}
 	var end agent.End

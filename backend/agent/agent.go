@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -81,6 +82,9 @@ type Turn struct {
 	// Augment rewrites the messages of each request (the paper reader adds passages).
 	Augment func(msgs []llm.Message) ([]llm.Message, error)
 	Sink    Sink
+	// Context compacts what is sent (L0 on tool outputs, L1 on every request, L3 on an
+	// overflow); nil sends the log as it is. Its moves are recorded as context_state events.
+	Context *compact.Manager
 	// Price returns the cost in US dollars of a call to model with usage u (nil: free).
 	Price func(model string, u llm.Usage) float64
 
@@ -124,6 +128,7 @@ type End struct {
 // fails. It starts from what the log holds: tool calls left without results (a crash, a stop
 // before they ran) run first, without re-running finished ones; this is Continue.
 func (a *Agent) Run(ctx context.Context, t Turn) End {
+	a.recordContext(&t)
 	if t.MaxSteps <= 0 {
 		t.MaxSteps = DefaultMaxSteps
 	}
@@ -180,11 +185,23 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		if t.MaxCostUSD > 0 && cost >= t.MaxCostUSD {
 			return End{Reason: "max_cost", Steps: step}
 		}
-		req, err := a.request(t)
-		if err != nil {
-			return End{Reason: "error", Steps: step, Err: err}
+		// L3: a request the provider refuses as too long is rebuilt harder, at most
+		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
+		var out stepOutcome
+		for retry := 0; ; retry++ {
+			req, err := a.request(t, retry)
+			if err != nil {
+				return End{Reason: "error", Steps: step, Err: err}
+			}
+			last := t.Context == nil || retry >= compact.MaxOverflowRetries
+			out = a.step(ctx, t, req, !last)
+			if !out.overflow || last {
+				break
+			}
+			a.append(t.Session, store.EventNotice, store.Notice{Text: fmt.Sprintf(
+				"The request did not fit the model's context window; compacting harder and retrying (%d of %d).",
+				retry+1, compact.MaxOverflowRetries)})
 		}
-		out := a.step(ctx, t, req)
 		if out.usage != nil {
 			tokens += out.usage.InputTokens + out.usage.OutputTokens
 			cost += out.usage.CostUSD
@@ -213,7 +230,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 }
 
 // request builds the next model request from the log.
-func (a *Agent) request(t *Turn) (llm.Request, error) {
+func (a *Agent) request(t *Turn, retry int) (llm.Request, error) {
 	events, err := a.Log.Events(t.Session)
 	if err != nil {
 		return llm.Request{}, err
@@ -238,6 +255,20 @@ func (a *Agent) request(t *Turn) (llm.Request, error) {
 	if t.Tools != nil {
 		req.Tools = t.Tools.Specs()
 	}
+	if t.Context != nil {
+		// L1 (and the cache breakpoints) on every request; harder after an overflow.
+		cfg := t.Context.Config
+		for range retry {
+			cfg = compact.Harder(cfg)
+		}
+		prepare := t.Context.Prepare
+		if retry > 0 {
+			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }
+		}
+		if _, err := prepare(&req); err != nil {
+			a.append(t.Session, store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
+		}
+	}
 	return req, nil
 }
 
@@ -260,3 +291,25 @@ type nopSink struct{}
 
 func (nopSink) Delta(string, string) {}
 func (nopSink) Reset(string)         {}
+
+// recordContext makes the context manager's moves part of the log.
+func (a *Agent) recordContext(t *Turn) {
+	if t.Context != nil && t.Context.OnMove == nil {
+		t.Context.OnMove = func(st compact.State) { a.append(t.Session, store.EventContextState, st) }
+	}
+}
+
+// ContextState returns the last context_state recorded in a session's log (zero when none):
+// what a context manager for a resumed session starts from.
+func ContextState(events []store.Event) compact.State {
+	var st compact.State
+	for _, ev := range events {
+		if ev.Type == store.EventContextState {
+			var s compact.State
+			if ev.Decode(&s) == nil {
+				st = s
+			}
+		}
+	}
+	return st
+}

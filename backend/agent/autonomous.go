@@ -72,6 +72,7 @@ func (o AutoOptions) withDefaults() AutoOptions {
 // (a worker round resumes its unfinished tool calls; a planner or critic phase starts again).
 // t.MaxSteps bounds each worker round.
 func (a *Agent) RunAutonomous(ctx context.Context, t Turn, opts AutoOptions) End {
+	a.recordContext(&t)
 	opts = opts.withDefaults()
 	if t.MaxSteps <= 0 {
 		t.MaxSteps = DefaultMaxSteps

@@ -93,6 +93,13 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		res.IsError = true
 		res.Text = fmt.Sprintf("The tool failed: %v", err)
 	}
+	if t.Context != nil {
+		// L0: an output over its budget is stored whole; the model reads a preview and a
+		// reference it can reopen with read_result.
+		if kept, err := t.Context.Enter(tc.Name, res.Text); err == nil {
+			res.Text = kept
+		}
+	}
 	return res
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
@@ -16,13 +17,15 @@ type stepOutcome struct {
 	calls       []llm.ToolCall
 	usage       *llm.Usage
 	interrupted bool
+	overflow    bool // the provider refused the request as too long (not recorded when quiet)
 	err         error
 }
 
 // step runs one model call and records its outcome: the assistant message (complete, or what
 // arrived before a stop or failure), usage, the router's report, retries and fallbacks, and
 // the error.
-func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome {
+// With quietOverflow, a context overflow is not recorded as an error: the caller retries.
+func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflow bool) stepOutcome {
 	reply := store.AssistantMessage{Model: req.Model, Provider: providerOf(a.Provider, req.Model)}
 	var text, reasoning strings.Builder
 	var out stepOutcome
@@ -99,6 +102,13 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request) stepOutcome 
 	}
 	if report != nil {
 		a.append(t.Session, store.EventModelCall, report)
+	}
+	if failure != nil && !out.interrupted && compact.IsOverflow(failure) {
+		out.overflow = true
+		if quietOverflow {
+			out.err = failure
+			return out
+		}
 	}
 	if failure != nil && !out.interrupted {
 		e := asLLMError(failure, reply.Provider)

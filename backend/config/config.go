@@ -47,6 +47,9 @@ type Config struct {
 	// ContextWindowCap bounds the context window Tofu runs local models with (Ollama's
 	// num_ctx); 0 = the default (32,768).
 	ContextWindowCap int `json:"context_window_cap,omitempty"`
+	// Context names the context compaction policy: "tofu" (default: every layer, the measured
+	// best setting), "off", or one layer alone ("l0", "l1", "l2") for ablations.
+	Context string `json:"context,omitempty"`
 	// WebAccess lets Tofu itself reach the web (arXiv downloads, later web tools). Off by
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
@@ -99,6 +102,11 @@ func (c Config) Validate() error {
 				return fmt.Errorf("%s: the base URL %q is not an http(s) URL such as http://127.0.0.1:11434", where, p.BaseURL)
 			}
 		}
+	}
+	switch c.Context {
+	case "", "tofu", "off", "none", "l0", "l1", "l2":
+	default:
+		return fmt.Errorf("context must be tofu, off, l0, l1 or l2, not %q", c.Context)
 	}
 	switch c.Thinking {
 	case "", "off", "low", "medium", "high":

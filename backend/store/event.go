@@ -25,7 +25,10 @@ const (
 	EventApproval    EventType = "approval"    // Approval: a call needed a decision, and got it
 	EventTurnEnd     EventType = "turn_end"    // TurnEnd: why the agent stopped
 	EventNotice      EventType = "notice"      // Notice: something about a call the user should see
-	EventPhase       EventType = "phase"       // Phase: an autonomous run's planner, worker or critic started or ended
+	// EventContextState records the context manager's view (compact.State) each time it
+	// moves, so a resumed session rebuilds byte-identical requests.
+	EventContextState EventType = "context_state"
+	EventPhase        EventType = "phase" // Phase: an autonomous run's planner, worker or critic started or ended
 )
 
 // Phase roles of an autonomous run.

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// bigTools answers every call with a large output (a long command log).
+type bigTools struct{ fakeTools }
+
+func (b *bigTools) Run(ctx context.Context, c tools.Call) (tools.Result, error) {
+	b.fakeTools.Run(ctx, c)
+	return tools.Result{Text: strings.Repeat("line of build output\n", 3000)}, nil // 63 KB
+}
+
+func TestContextManagerInTheLoop(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	n := 0
+	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		if toolResults(r) >= 6 {
+			return llmtest.Reply{Text: "done"}
+		}
+		n++
+		return llmtest.Reply{ToolCalls: []llm.ToolCall{call(string(rune('a'+n)), "read", `{"path":"`+string(rune('a'+n))+`"}`)}}
+	})
+	mem := compact.NewMemStore()
+	mgr := compact.NewManager(compact.Defaults(), mem, compact.State{})
+	e.say(t, "build it")
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &bigTools{}, Context: mgr})
+	if end.Reason != "done" {
+		t.Fatalf("end = %+v", end)
+	}
+	// L0: every output entered the log as a preview with a reference; the whole is stored.
+	res := e.results(t)
+	ref := compact.RefIn(res[0].Text)
+	if len(res) != 6 || len(res[0].Text) > 8000 || ref == "" {
+		t.Fatalf("first result (%d bytes): %.300q", len(res[0].Text), res[0].Text)
+	}
+	if full, err := mem.Get(ref); err != nil || len(full) != 63000 {
+		t.Fatalf("stored output: %d bytes, %v", len(full), err)
+	}
+	// L1: the last request carried cold results as placeholders, not in full, and the moves
+	// of the view are in the log.
+	chats := e.model.Chats()
+	last := chats[len(chats)-1].Request
+	var b strings.Builder
+	for _, m := range last.Messages {
+		b.WriteString(m.Content)
+	}
+	if strings.Count(b.String(), "line of build output") >= 6*100 {
+		t.Fatalf("old outputs were sent whole (%d bytes)", b.Len())
+	}
+	evs, _ := e.st.Events(e.sess)
+	if st := ContextState(evs); st.Mark == 0 {
+		t.Fatalf("no context_state recorded: %s", e.types())
+	}
+}
+
+func TestOverflowIsRetriedHarder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.model.On(func(llm.Request) bool { return true }).Times(1).Reply(llmtest.Reply{Status: 500, Error: "the input length exceeds the context length"})
+	e.model.Default(llmtest.Reply{Text: "fits now"})
+	e.say(t, "question")
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName,
+		Context: compact.NewManager(compact.Defaults(), compact.NewMemStore(), compact.State{})})
+	if end.Reason != "done" {
+		t.Fatalf("end = %+v (%s)", end, e.types())
+	}
+	if got := e.types(); strings.Contains(got, "error") || !strings.Contains(got, "notice,assistant") {
+		t.Fatalf("events = %s", got)
+	}
+	if len(e.model.Chats()) != 2 {
+		t.Fatalf("%d calls", len(e.model.Chats()))
+	}
+	// Without a context manager the overflow is the turn's error.
+	e2 := newEnv(t)
+	e2.model.Default(llmtest.Reply{Status: 500, Error: "the input length exceeds the context length"})
+	e2.say(t, "question")
+	if end := e2.agent.Run(context.Background(), Turn{Session: e2.sess, Model: llmtest.DemoModelName}); end.Reason != "error" || llm.KindOf(end.Err) != llm.ErrContextOverflow {
+		t.Fatalf("end = %+v", end)
+	}
+}
