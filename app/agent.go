@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -329,6 +330,11 @@ func (c *ChatService) contextManagerWith(events []store.Event, override string) 
 		name = override
 	}
 	policy, err := ContextPolicy(name)
+	if err == nil && len(cfg.ContextTuning) > 0 {
+		if err = json.Unmarshal(cfg.ContextTuning, &policy); err != nil {
+			err = fmt.Errorf("context_tuning in the settings: %w", err)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/coding"
@@ -37,6 +38,8 @@ type RunOptions struct {
 	MaxSteps  int
 	MaxCost   float64 // US dollars; 0 = no bound
 	Context   string  // compaction policy: tofu, off, l0, l1, l2 (empty: the settings')
+	// ContextConfig is a compact.Config JSON file that replaces the policy (ablations).
+	ContextConfig string
 	// Stdin answers approval prompts when Approve is "ask".
 	Stdin io.Reader
 }
@@ -82,6 +85,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
 	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
 	cmd.Flags().StringVar(&o.Context, "context", "", "context compaction policy: tofu (default), off, l0, l1 or l2 (for ablations; default: the settings')")
+	cmd.Flags().StringVar(&o.ContextConfig, "context-config", "", "a compaction configuration (JSON, see docs/CONTEXT.md) replacing the policy, for ablations")
 	cmd.Flags().Float64Var(&o.MaxCost, "max-cost", 0, "stop once the turn's calls cost this many US dollars (prices from the settings; 0 = no bound)")
 	return cmd
 }
@@ -207,6 +211,11 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	ctxm, results, err := a.ContextManager(events, o.Context)
 	if err != nil {
 		return agent.End{}, err
+	}
+	if o.ContextConfig != "" {
+		if ctxm.Config, err = compact.LoadConfig(o.ContextConfig); err != nil {
+			return agent.End{}, fmt.Errorf("--context-config: %w", err)
+		}
 	}
 	ts := toolset.New(toolset.Options{Coding: coding.Options{}, Results: results})
 	defer ts.Close()

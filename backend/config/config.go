@@ -50,6 +50,9 @@ type Config struct {
 	// Context names the context compaction policy: "tofu" (default: every layer, the measured
 	// best setting), "off", or one layer alone ("l0", "l1", "l2") for ablations.
 	Context string `json:"context,omitempty"`
+	// ContextTuning overrides fields of that policy's configuration (backend/compact.Config
+	// as JSON, e.g. {"l1": {"hot_results": 4}}); fields left out keep the policy's values.
+	ContextTuning json.RawMessage `json:"context_tuning,omitempty"`
 	// WebAccess lets Tofu itself reach the web (arXiv downloads, later web tools). Off by
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
