@@ -5,6 +5,7 @@
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/chat.e2e.mjs
 //
 // Steps: new conversation → "hello" + Enter → a streamed reply containing TOFU_E2E_EXPECT →
+// the context meter shows, its token panel has a bar per model call ([TOFU_E2E_TOKENS_SHOT=png]) →
 // "long" → Stop while streaming → the reply stops and is marked interrupted → reload → both user
 // messages and both replies are still there. Exit 0 on success, 1 with a message on failure.
 import { chromium } from 'playwright-core'
@@ -84,6 +85,23 @@ try {
     const errors = await tid('message-error').count()
     check(errors === 0, `the turn failed: ${errors ? await tid('message-error').first().innerText() : ''}`)
     console.log(`     streaming state seen: ${await page.evaluate(() => window.__sawStreaming)}`)
+  })
+
+  await step('the context meter shows the tokens; its panel has a bar per call', async () => {
+    const meter = tid('context-meter')
+    await meter.waitFor({ state: 'visible' })
+    const label = (await meter.getAttribute('aria-label')) ?? ''
+    check(/\d/.test(label), `the context meter has no figures: ${JSON.stringify(label)}`)
+    await meter.click()
+    const panel = tid('token-panel')
+    await panel.waitFor({ state: 'visible' })
+    const bars = await panel.getByTestId('token-bar').count()
+    check(bars >= 1, `the token panel shows ${bars} bars`)
+    const rows = await panel.getByTestId('token-row').count()
+    check(rows === bars, `the token table has ${rows} rows for ${bars} bars`)
+    if (process.env.TOFU_E2E_TOKENS_SHOT) await page.screenshot({ path: process.env.TOFU_E2E_TOKENS_SHOT })
+    await page.keyboard.press('Escape')
+    await panel.waitFor({ state: 'detached' })
   })
 
   await step('send "long" and stop it while it streams', async () => {

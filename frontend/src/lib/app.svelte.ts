@@ -4,6 +4,7 @@ import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity } from './sessions'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
+import { meterOf, tokenReport } from './tokens'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
 import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
 
@@ -45,6 +46,17 @@ class AppState {
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
   models = $derived(this.status?.models ?? [])
+  /** The log alone: a streamed delta replaces the transcript but keeps this array. */
+  private events = $derived(this.transcript.events)
+  /** Where the session's tokens went, per model call and per turn (tokens.ts). */
+  tokens = $derived(tokenReport(this.events))
+  /** The context meter of the last call; null before the first usage. */
+  meter = $derived(
+    meterOf(this.tokens.calls, (name) => {
+      const m = this.models.find((x) => x.name === name)
+      return m?.context_window || m?.context_length || 0
+    }),
+  )
 
   private unsubs: (() => void)[] = []
   private unsubSession: (() => void) | null = null

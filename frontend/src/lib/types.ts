@@ -141,6 +141,11 @@ export type Usage = {
   cache_write_tokens?: number
   context_window?: number
   duration_ms?: number
+  /** Tofu's own o200k count of the request and of the reply. */
+  local_input_tokens?: number
+  local_output_tokens?: number
+  /** The price from the settings' price table (absent for unpriced calls). */
+  cost_usd?: number
 }
 
 /** An approval's answer (ChatService.Approve). */
