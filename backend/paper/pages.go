@@ -3,8 +3,10 @@ package paper
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -110,19 +112,47 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 	if len(sel) == 0 {
 		return nil, fmt.Errorf("page range %s: the PDF has %d pages", opts.Pages, len(all))
 	}
-	fonts := newFontCache()
-	raws := make([]rawPage, 0, len(sel))
+	// Pages are read in parallel: the PDF reader only reads through io.ReaderAt, and each
+	// worker keeps its own font cache (decoded glyphs are cached inside a font).
+	raws := make([]rawPage, len(sel))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(sel), 8) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fonts := newFontCache()
+			for k := range next {
+				if ctx.Err() != nil {
+					continue // cancelled: drain without reading
+				}
+				raws[k] = readPage(all[sel[k]], sel[k]+1, fonts)
+				mu.Lock()
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(sel))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	var cancelled error
+	for k := range sel {
+		if cancelled = ctx.Err(); cancelled != nil {
+			break
+		}
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if cancelled != nil {
+		return nil, cancelled
+	}
 	glyphs := 0
-	for done, i := range sel {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		rp := readPage(all[i], i+1, fonts)
+	for _, rp := range raws {
 		glyphs += rp.glyphs
-		raws = append(raws, rp)
-		if opts.Progress != nil {
-			opts.Progress(done+1, len(sel))
-		}
 	}
 	if glyphs == 0 {
 		for _, rp := range raws {

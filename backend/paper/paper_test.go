@@ -243,7 +243,7 @@ func TestCancellationAndProgress(t *testing.T) {
 	t.Parallel()
 	path := paperPath(t, "naacl2006_shinyama")
 	ctx, cancel := context.WithCancel(context.Background())
-	var calls []int
+	var calls []int // Progress is called under the extractor's lock: no race here
 	_, err := OpenContext(ctx, path, Options{Progress: func(done, total int) {
 		calls = append(calls, done)
 		if total != 8 {
@@ -256,8 +256,9 @@ func TestCancellationAndProgress(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if len(calls) != 2 {
-		t.Errorf("progress calls = %v, want stop after page 2", calls)
+	// Pages already being read when it was cancelled may finish; no new page starts.
+	if len(calls) < 2 || len(calls) >= 8 {
+		t.Errorf("progress calls = %v, want a stop soon after page 2", calls)
 	}
 }
 
