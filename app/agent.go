@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
@@ -307,7 +308,7 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 	if instr != "" {
 		system += "\n\n" + instr
 	}
-	at.Workspace, at.System = workspace, system
+	at.Workspace, at.System, at.Instructions = workspace, system, instr
 	at.Tools, at.Policy, at.Approver = ts, pol, uiApprover{t: t, always: always}
 	t.agent = true
 	return ts.Close, instr, nil
@@ -362,4 +363,92 @@ func ContextPolicy(name string) (compact.Config, error) {
 		return compact.Only(name)
 	}
 	return compact.Config{}, fmt.Errorf("the context policy must be tofu, off, l0, l1 or l2, not %q", name)
+}
+
+// ContextModels fills in what L2 needs of a turn on at.Model: the model's context window, the
+// model that writes summaries (the cheap one in the settings, else the turn's) and its window.
+// A window the providers do not report stays 0 (the agent then uses what the last call
+// reported).
+func (c *ChatService) ContextModels(ctx context.Context, at *agent.Turn) {
+	set, _ := c.settings.Get()
+	at.Window = c.window(ctx, at.Model)
+	at.SummaryModel = set.Models.Cheap
+	if at.SummaryModel == "" {
+		at.SummaryModel = at.Model
+	}
+	at.SummaryWindow = c.window(ctx, at.SummaryModel)
+}
+
+// window is the context window Tofu runs model with (ModelInfo.ContextWindow, else its
+// context length), asked of the provider once per model and configuration; 0 when unknown.
+func (c *ChatService) window(ctx context.Context, model string) int {
+	p, key, err := c.providers.current()
+	if err != nil {
+		return 0
+	}
+	c.mu.Lock()
+	if c.windowsOf != key {
+		c.windows, c.windowsOf = map[string]int{}, key
+	}
+	w, ok := c.windows[model]
+	c.mu.Unlock()
+	if ok {
+		return w
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	models, err := p.Models(ctx)
+	for _, m := range models {
+		if m.Name == model || strings.TrimSuffix(m.Name, ":latest") == strings.TrimSuffix(model, ":latest") {
+			w = m.ContextWindow
+			if w <= 0 {
+				w = m.ContextLength
+			}
+			break
+		}
+	}
+	if err == nil {
+		c.mu.Lock()
+		if c.windowsOf == key {
+			c.windows[model] = w
+		}
+		c.mu.Unlock()
+	}
+	return w
+}
+
+// UndoCompaction withdraws a compaction of the session (appends compaction_undo): later
+// requests see the raw messages it summarized again. Refused while a turn runs, and for a
+// compaction the log does not hold or that is already undone.
+func (c *ChatService) UndoCompaction(sessionID, compactionID string) error {
+	if c.isRunning(sessionID) {
+		return ErrBusy
+	}
+	events, err := c.store.Events(sessionID)
+	if err != nil {
+		return err
+	}
+	found, undone := false, false
+	for _, ev := range events {
+		switch ev.Type {
+		case store.EventCompaction:
+			var cp compact.Compaction
+			if ev.Decode(&cp) == nil && cp.ID == compactionID {
+				found = true
+			}
+		case store.EventCompactionUndo:
+			var u store.CompactionUndo
+			if ev.Decode(&u) == nil && u.ID == compactionID {
+				undone = true
+			}
+		}
+	}
+	switch {
+	case !found:
+		return fmt.Errorf("this conversation has no compaction %q", compactionID)
+	case undone:
+		return errors.New("this compaction is already undone")
+	}
+	_, err = c.store.Append(sessionID, store.EventCompactionUndo, store.CompactionUndo{ID: compactionID})
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
@@ -126,6 +127,21 @@ func (c *providerCache) get() (llm.Provider, error) {
 	}
 	return c.p, nil
 }
+
+// current is the provider with the key of the configuration it was built for.
+func (c *providerCache) current() (llm.Provider, string, error) {
+	p, err := c.get()
+	if err != nil {
+		return nil, "", err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return p, c.key, nil
+}
+
+// ContextModels fills in the context windows and the summary model of a headless turn (see
+// ChatService.ContextModels).
+func (a *App) ContextModels(ctx context.Context, at *agent.Turn) { a.Chat.ContextModels(ctx, at) }
 
 // baseURLOf is the address a provider talks to, when it says.
 func baseURLOf(p llm.Provider) string {

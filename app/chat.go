@@ -28,6 +28,9 @@ type ChatService struct {
 	wg      sync.WaitGroup
 	// always holds, per workspace, the subjects the user answered "Always allow" to.
 	always map[string]*alwaysSet
+	// windows caches the context window of each model for the provider configuration windowsOf.
+	windows   map[string]int
+	windowsOf string
 
 	// augment, when set, rewrites the request of a turn before it is sent (the paper reader
 	// puts the retrieved passages in). It may append events to the session.
@@ -194,6 +197,9 @@ func (c *ChatService) start(sessionID, model string) error {
 		t.sink = sink
 		c.mu.Unlock()
 		at.Sink = sink
+		if at.Context != nil {
+			c.ContextModels(ctx, &at)
+		}
 		a := &agent.Agent{Log: c.store, Provider: provider}
 		if autonomous {
 			a.RunAutonomous(ctx, at, agent.AutoOptions{Instructions: instructions})

@@ -228,7 +228,9 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 		Session: session, Model: model, Workspace: ws, System: system,
 		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
 		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer, Context: ctxm,
+		Instructions: instr,
 	}
+	a.ContextModels(ctx, &turn) // L2: the windows and the summary model
 	ag := &agent.Agent{Log: st, Provider: provider}
 	var end agent.End
 	if mode == app.ModeAutonomous {

@@ -87,6 +87,17 @@ type Turn struct {
 	Context *compact.Manager
 	// Price returns the cost in US dollars of a call to model with usage u (nil: free).
 	Price func(model string, u llm.Usage) float64
+	// Window is the model's context window in tokens, for L2 (0: the window the last call
+	// reported, else unknown: no automatic summary). SummaryModel writes L2 summaries (the
+	// cheap model; empty: Model), and SummaryWindow is its window (0: unknown), which bounds
+	// what the summariser reads. Instructions are the instruction files (already in System),
+	// re-injected after a summary.
+	Window        int
+	SummaryModel  string
+	SummaryWindow int
+	Instructions  string
+
+	l2Failed bool // a summary failed in this turn: do not try again until the next one
 
 	always map[string]bool // subjects the user allowed for the rest of the turn
 	// project, when set, replaces Messages as the projection of the log onto the request
@@ -189,7 +200,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
 		var out stepOutcome
 		for retry := 0; ; retry++ {
-			req, err := a.request(t, retry)
+			req, err := a.request(ctx, t, retry, step == 0)
 			if err != nil {
 				return End{Reason: "error", Steps: step, Err: err}
 			}
@@ -229,25 +240,52 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 	}
 }
 
-// request builds the next model request from the log.
-func (a *Agent) request(t *Turn, retry int) (llm.Request, error) {
-	events, err := a.Log.Events(t.Session)
-	if err != nil {
-		return llm.Request{}, err
-	}
+// build assembles the next model request from events: the projection of the log, with the L2
+// compaction in force applied (in the main loop), the system message, the tools, and L1 (harder
+// after an overflow).
+func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, view, error) {
 	project := Messages
 	if t.project != nil {
 		project = t.project
 	}
 	msgs := project(events)
 	if len(msgs) == 0 {
-		return llm.Request{}, errors.New("there is no message to answer")
+		return llm.Request{}, view{}, errors.New("there is no message to answer")
 	}
+	v := view{raw: msgs}
+	if t.summarizes() {
+		v.l2 = true
+		v.active, v.undone = ActiveCompaction(events, msgs)
+		id := ""
+		if v.active != nil {
+			msgs = compact.Apply(msgs, v.active, t.Instructions)
+			id = v.active.ID
+		}
+		t.Context.Rebase(id)
+	}
+	var err error
 	if t.Augment != nil {
 		if msgs, err = t.Augment(msgs); err != nil {
-			return llm.Request{}, err
+			return llm.Request{}, view{}, err
 		}
 	}
+	req := a.assemble(t, msgs)
+	if t.Context != nil {
+		// L1 (and the cache breakpoints) on every request; harder after an overflow.
+		prepare := t.Context.Prepare
+		if retry > 0 {
+			cfg := harder(t.Context.Config, retry)
+			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }
+		}
+		if _, err := prepare(&req); err != nil {
+			a.append(t.Session, store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
+		}
+	}
+	return req, v, nil
+}
+
+// assemble puts the system message and the tools around the conversation msgs.
+func (a *Agent) assemble(t *Turn, msgs []llm.Message) llm.Request {
 	req := llm.Request{Model: t.Model, Messages: msgs}
 	if t.System != "" {
 		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: t.System}}, msgs...)
@@ -255,21 +293,65 @@ func (a *Agent) request(t *Turn, retry int) (llm.Request, error) {
 	if t.Tools != nil {
 		req.Tools = t.Tools.Specs()
 	}
-	if t.Context != nil {
-		// L1 (and the cache breakpoints) on every request; harder after an overflow.
-		cfg := t.Context.Config
-		for range retry {
-			cfg = compact.Harder(cfg)
-		}
-		prepare := t.Context.Prepare
-		if retry > 0 {
-			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }
-		}
-		if _, err := prepare(&req); err != nil {
-			a.append(t.Session, store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
-		}
+	return req
+}
+
+// harder is cfg made harder retry times (L3).
+func harder(cfg compact.Config, retry int) compact.Config {
+	for range retry {
+		cfg = compact.Harder(cfg)
 	}
-	return req, nil
+	return cfg
+}
+
+// request builds the next model request from the log. In the main loop with a context
+// manager it also runs L2: near the window (or on the last overflow retry) it summarizes
+// earlier turns, records the compaction, and builds the request again. first says the turn
+// starts with this request: the user is told when it is close to the threshold.
+func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (llm.Request, error) {
+	events, err := a.Log.Events(t.Session)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	req, v, err := a.build(t, events, retry)
+	if err != nil || !v.l2 {
+		return req, err
+	}
+	cfg := harder(t.Context.Config, retry)
+	est := RequestTokens(req, events)
+	window := t.Window
+	if window <= 0 {
+		window = lastWindow(events)
+	}
+	l2 := cfg.L2
+	if v.undone {
+		// The user undid the last compaction: wait until the request fills the usable
+		// window before summarizing again, so the undo is not reversed at once.
+		l2.TriggerRatio = 1
+	}
+	trigger := ""
+	switch {
+	case retry == compact.MaxOverflowRetries && retry > 0:
+		trigger = "overflow"
+	case retry == 0 && !t.l2Failed && compact.ShouldSummarize(est, window, l2):
+		trigger = "auto"
+	}
+	if trigger == "" {
+		if th := compact.Threshold(window, l2); first && retry == 0 && l2.Enabled && th > 0 && est*10 >= th*9 {
+			a.append(t.Session, store.EventNotice, store.Notice{Text: fmt.Sprintf(
+				"Context is at %d%% of the compaction threshold (%s of %s tokens): past it, earlier turns are summarized.",
+				est*100/th, thousands(est), thousands(th))})
+		}
+		return req, nil
+	}
+	if !a.summarize(ctx, t, v, est, window, cfg, trigger) {
+		return req, nil
+	}
+	if events, err = a.Log.Events(t.Session); err != nil {
+		return llm.Request{}, err
+	}
+	req, _, err = a.build(t, events, retry)
+	return req, err
 }
 
 // append records an event; the log is the state, so a failure to record is reported on the

@@ -28,6 +28,9 @@ type Compaction struct {
 	Trigger      string `json:"trigger"`
 	TokensBefore int    `json:"tokens_before"` // of the whole request before
 	TokensAfter  int    `json:"tokens_after"`  // and after
+	// ThresholdTokens is the trigger point (Threshold) for the window it ran with, so the user
+	// sees where compaction fires (0 when the window was unknown).
+	ThresholdTokens int `json:"threshold_tokens,omitempty"`
 }
 
 // ErrNothingToSummarize means every turn but the in-flight one is already kept (or there is no
@@ -36,8 +39,22 @@ var ErrNothingToSummarize = errors.New("compact: nothing to summarize")
 
 // Usable is the part of a window a request may fill: the window less the output and
 // compaction reserves.
+//
+// The reserves scale with the window: a 200k cloud model keeps ToFu's 32k + 8k, but a local
+// model run at 8k or 32k keeps at most a quarter of its window for the reply and an eighth
+// for the summary, so compaction fires near the window and not at a fraction of it.
 func Usable(window int, c L2Config) int {
-	return max(window-c.OutputReserve-c.CompactionReserve, window/4)
+	out := min(c.OutputReserve, window/4)
+	comp := min(c.CompactionReserve, window/8)
+	return max(window-out-comp, window/4)
+}
+
+// Threshold is the request size, in tokens, above which ShouldSummarize fires for window.
+func Threshold(window int, c L2Config) int {
+	if window <= 0 {
+		return 0
+	}
+	return int(float64(Usable(window, c)) * c.TriggerRatio)
 }
 
 // ShouldSummarize reports whether a request of reqTokens should be summarized first.
@@ -104,7 +121,31 @@ func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Mes
 		Model: model, Trigger: trigger, TokensBefore: countMessages(conv)}
 	c.ID = Ref(c.Hash + "\x00" + summary)
 	c.TokensAfter = countMessages(Apply(conv, &c, ""))
+	c.ThresholdTokens = Threshold(window, cfg.L2)
 	return c, nil
+}
+
+// Matches reports whether c still describes conv: its range exists and holds the messages it
+// summarized. Apply ignores a compaction that does not match.
+func (c *Compaction) Matches(conv []llm.Message) bool {
+	return c != nil && c.From >= 0 && c.To <= len(conv) && c.From < c.To && Ref(joinMessages(conv[c.From:c.To])) == c.Hash
+}
+
+// Over maps c, made by Summarize on the view Apply(conv, prev), back onto the raw conv: a
+// second summary (which read the first one) stands for every raw message the two replaced.
+// It reports false when c does not include prev's summary message or prev does not match conv;
+// then c applies to the view only.
+func (c Compaction) Over(conv []llm.Message, prev *Compaction) (Compaction, bool) {
+	if !prev.Matches(conv) || c.From > prev.From || c.To <= prev.From {
+		return c, false
+	}
+	c.To = prev.To + (c.To - prev.From - 1)
+	if c.To > len(conv) {
+		return c, false
+	}
+	c.Hash = Ref(joinMessages(conv[c.From:c.To]))
+	c.ID = Ref(c.Hash + "\x00" + c.Summary)
+	return c, true
 }
 
 var analysisBlock = regexp.MustCompile(`(?s)<analysis>.*?</analysis>`)
@@ -135,7 +176,8 @@ func summaryRange(conv []llm.Message, window int, c L2Config) (from, to int, err
 		used += t
 		to = starts[k]
 	}
-	if to <= from {
+	// A previous summary alone is not worth summarizing again.
+	if to <= from || (to == from+1 && strings.HasPrefix(conv[from].Content, summaryHeader)) {
 		return 0, 0, ErrNothingToSummarize
 	}
 	return from, to, nil
@@ -197,16 +239,19 @@ func joinMessages(msgs []llm.Message) string {
 	return b.String()
 }
 
+// summaryHeader starts the message that stands for the summarized messages.
+const summaryHeader = "[Context compacted —"
+
 // Apply returns the view of conv with c in force: the messages before c.From, one user
 // message with the summary and the re-injected instruction files, then conv[c.To:] (the kept
 // turns, whole). With c nil, or c not matching conv (the log changed), conv is returned as it
 // is: that is also how a compaction is undone.
 func Apply(conv []llm.Message, c *Compaction, instructions string) []llm.Message {
-	if c == nil || c.From < 0 || c.To > len(conv) || c.From >= c.To || Ref(joinMessages(conv[c.From:c.To])) != c.Hash {
+	if !c.Matches(conv) {
 		return conv
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[Context compacted — %d earlier messages summarized; the raw messages stay in the session log]\n\n%s",
+	fmt.Fprintf(&b, summaryHeader+" %d earlier messages summarized; the raw messages stay in the session log]\n\n%s",
 		c.To-c.From, c.Summary)
 	if s := strings.TrimSpace(instructions); s != "" {
 		b.WriteString("\n\n" + s)

@@ -37,7 +37,7 @@ func TestSummarize(t *testing.T) {
 	p := ollama.New(srv.URL)
 	conv := turns(8)
 	cfg := Defaults()
-	window := 60_000 // usable 20k: the preserve budget (30%) holds about one turn
+	window := 32_000 // usable 20k (32k less 8k and 4k reserves): the preserve budget (30%) holds about one turn
 	c, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, window, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestSummarize(t *testing.T) {
 		t.Fatal("a compaction applied to a log it does not match")
 	}
 	// Trigger threshold.
-	if ShouldSummarize(10_000, window, cfg.L2) || !ShouldSummarize(19_000, window, cfg.L2) {
+	if ShouldSummarize(17_000, window, cfg.L2) || !ShouldSummarize(18_500, window, cfg.L2) {
 		t.Fatal("trigger at 90% of usable")
 	}
 	if _, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv[:5], window, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
@@ -179,4 +179,43 @@ func midConv() []llm.Message {
 		}
 	}
 	return conv
+}
+
+func TestSecondSummaryCoversTheFirst(t *testing.T) {
+	srv := llmtest.New(t, llmtest.DemoModel())
+	n := 0
+	srv.DefaultFunc(func(llm.Request) llmtest.Reply { n++; return llmtest.Reply{Text: fmt.Sprintf("SUMMARY %d", n)} })
+	p := ollama.New(srv.URL)
+	cfg := Defaults()
+	conv := turns(6)
+	first, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, 32_000, cfg, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session goes on; the second summary reads the view (with the first summary) and is
+	// mapped back onto the raw conversation.
+	conv = append(conv, turns(5)[1:]...)
+	view := Apply(conv, &first, "")
+	second, err := Summarize(context.Background(), p, llmtest.DemoModelName, view, 32_000, cfg, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(srv.Chats()[1].Request.Messages[1].Content, "SUMMARY 1") {
+		t.Fatal("the second summariser did not read the first summary")
+	}
+	raw, ok := second.Over(conv, &first)
+	if !ok || raw.From != first.From || raw.To <= first.To || !raw.Matches(conv) || raw.ID == second.ID {
+		t.Fatalf("over: %v %+v (first %d..%d)", ok, raw, first.From, first.To)
+	}
+	// The raw messages the two replaced are gone from the new view, the kept turns are whole.
+	got := Apply(conv, &raw, "")
+	if !reflect.DeepEqual(got[2:], conv[raw.To:]) || !strings.Contains(got[1].Content, "SUMMARY 2") {
+		t.Fatal("the chained compaction's view is wrong")
+	}
+	// A summary alone in the range is not summarized again.
+	alone := []llm.Message{got[1], {Role: llm.RoleUser, Content: "now"}}
+	cfg.L2.MaxPreserveTurns = 0
+	if _, err := Summarize(context.Background(), p, llmtest.DemoModelName, alone, 32_000, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
+		t.Fatalf("err = %v", err)
+	}
 }

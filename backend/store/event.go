@@ -29,7 +29,19 @@ const (
 	// moves, so a resumed session rebuilds byte-identical requests.
 	EventContextState EventType = "context_state"
 	EventPhase        EventType = "phase" // Phase: an autonomous run's planner, worker or critic started or ended
+	// EventCompaction records an L2 summary that stands for a range of earlier messages in
+	// later requests (payload: compact.Compaction; store does not decode it). The raw
+	// messages stay in the log.
+	EventCompaction EventType = "compaction"
+	// EventCompactionUndo withdraws a compaction (CompactionUndo): later requests see the raw
+	// messages again.
+	EventCompactionUndo EventType = "compaction_undo"
 )
+
+// CompactionUndo names the compaction a compaction_undo event withdraws.
+type CompactionUndo struct {
+	ID string `json:"id"`
+}
 
 // Phase roles of an autonomous run.
 const (

@@ -247,6 +247,8 @@ export const api = {
     continue: (sessionID: string, model: string) => call<void>('ChatService', 'Continue', sessionID, model),
     approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService', 'Approve', sessionID, callID, decision),
     answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
+    /** Withdraws a compaction: later requests send the raw messages again. Refused while a turn runs. */
+    undoCompaction: (sessionID: string, compactionID: string) => call<void>('ChatService', 'UndoCompaction', sessionID, compactionID),
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),

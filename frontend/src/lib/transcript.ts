@@ -126,7 +126,29 @@ export type InterruptedItem = {
   retryable: boolean
   action: 'retry' | 'continue'
 }
-export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem | TurnItem | PhaseItem
+/**
+ * An L2 compaction (`compaction` event): a summary stands for `messages` earlier messages in
+ * later requests; the raw messages stay in the log. `compaction_undo` withdraws it.
+ */
+export type CompactionItem = {
+  kind: 'compaction'
+  key: string
+  seq: number
+  time: string
+  id: string
+  messages: number
+  tokensBefore: number
+  tokensAfter: number
+  /** The request size above which compaction fires (0: unknown). */
+  threshold: number
+  /** auto (near the window), overflow (the model refused the request), manual. */
+  trigger: string
+  model: string
+  undone: boolean
+  /** Undo is offered: not undone and no turn runs (Go refuses it while one does). */
+  canUndo: boolean
+}
+export type Item = UserItem | AssistantItem | ErrorItem | InterruptedItem | TurnItem | PhaseItem | CompactionItem
 
 export type TranscriptState = {
   events: Event[]
@@ -289,6 +311,8 @@ export function project(state: TranscriptState): Item[] {
   }
   // The log stops in the middle of an agent turn (results the model has not seen yet).
   let midTurn = false
+  // Compaction markers by id, for their undo events.
+  const compactions = new Map<string, CompactionItem>()
 
   state.events.forEach((e, index) => {
     const key = e.seq > 0 ? `e${e.seq}` : `u${index}`
@@ -437,7 +461,41 @@ export function project(state: TranscriptState): Item[] {
         break
       case 'notice': {
         const text = textOf(e.data)
-        if (text) notices = [...notices, text]
+        // The compaction marker says it already.
+        if (text && !(compactions.size && text.startsWith('Context compacted'))) notices = [...notices, text]
+        break
+      }
+      case 'compaction': {
+        const d = isObj(e.data) ? e.data : {}
+        const id = str(d.id)
+        if (!id) break
+        const n = (x: unknown) => (typeof x === 'number' && x > 0 ? x : 0)
+        const from = n(d.from)
+        const item: CompactionItem = {
+          kind: 'compaction',
+          key,
+          seq: e.seq,
+          time: e.time,
+          id,
+          messages: Math.max(0, n(d.to) - from),
+          tokensBefore: n(d.tokens_before),
+          tokensAfter: n(d.tokens_after),
+          threshold: n(d.threshold_tokens),
+          trigger: str(d.trigger),
+          model: str(d.model),
+          undone: false,
+          canUndo: !running,
+        }
+        compactions.set(id, item)
+        items.push(item)
+        break
+      }
+      case 'compaction_undo': {
+        const item = isObj(e.data) ? compactions.get(str(e.data.id)) : undefined
+        if (item) {
+          item.undone = true
+          item.canUndo = false
+        }
         break
       }
       case 'fallback': {
@@ -711,4 +769,25 @@ export function phaseLabel(p: PhaseItem): { text: string; title: string } {
   if (first) text += ` — ${first.length > 140 ? first.slice(0, 139) + '…' : first}`
   const title = [p.feedback.trim(), p.gate ? `Gate: ${p.gate}` : ''].filter(Boolean).join('\n\n')
   return { text, title }
+}
+
+/**
+ * The words of a compaction marker: "Context compacted — 12 messages summarized (41,200 →
+ * 9,800 tokens)", or "Compaction undone"; the title says why it fired and where the threshold is.
+ */
+export function compactionLabel(c: CompactionItem): { text: string; title: string } {
+  const n = (x: number) => x.toLocaleString('en-US')
+  const why =
+    c.trigger === 'overflow'
+      ? 'The model refused the request as too long'
+      : c.trigger === 'manual'
+        ? 'Compacted on request'
+        : c.threshold
+          ? `The request passed the compaction threshold of ${n(c.threshold)} tokens`
+          : 'The request neared the context window'
+  const title = `${why}; ${c.model ? c.model : 'the cheap model'} summarized the earlier messages. The raw messages stay in the log: undo sends them again.`
+  if (c.undone) return { text: 'Compaction undone', title: `Later requests send the ${n(c.messages)} raw messages again.` }
+  const tokens = c.tokensBefore && c.tokensAfter ? ` (${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens)` : ''
+  const what = `${n(c.messages)} message${c.messages === 1 ? '' : 's'}`
+  return { text: `Context compacted — ${what} summarized${tokens}`, title }
 }
