@@ -300,7 +300,7 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 	if err != nil {
 		return nil, "", err
 	}
-	ts := toolset.New(toolset.Options{Asker: uiAsker{t}, Results: c.results()})
+	ts := toolset.New(toolset.Options{Asker: uiAsker{t}, Results: c.results(), Active: agent.UsedTools(events)})
 	at.Context = ctxm
 	system := assets.Prompt("agent")
 	cfgDir, _ := config.Dir()

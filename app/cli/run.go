@@ -217,7 +217,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 			return agent.End{}, fmt.Errorf("--context-config: %w", err)
 		}
 	}
-	ts := toolset.New(toolset.Options{Coding: coding.Options{}, Results: results})
+	ts := toolset.New(toolset.Options{Coding: coding.Options{}, Results: results, Active: agent.UsedTools(events)})
 	defer ts.Close()
 	system := assets.Prompt("agent")
 	instr := agent.Instructions(ws, cfgDir)

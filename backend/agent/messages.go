@@ -129,3 +129,41 @@ func Pending(events []store.Event) []llm.ToolCall {
 	}
 	return open
 }
+
+// UsedTools lists the tools a session's log called or found with tool_search: a toolset for
+// the next turn offers them from the start, so the tool list (part of the cached prefix)
+// does not shrink back between turns.
+func UsedTools(events []store.Event) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, ev := range events {
+		switch ev.Type {
+		case store.EventAssistant:
+			var a store.AssistantMessage
+			if ev.Decode(&a) == nil {
+				for _, c := range a.ToolCalls {
+					add(c.Name)
+				}
+			}
+		case store.EventToolResult:
+			var r struct {
+				Name string `json:"name"`
+				Meta struct {
+					Activated []string `json:"activated"`
+				} `json:"meta"`
+			}
+			if ev.Decode(&r) == nil && r.Name == "tool_search" {
+				for _, n := range r.Meta.Activated {
+					add(n)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -60,3 +60,15 @@ func TestEveryToolCallGetsAResult(t *testing.T) {
 		t.Fatalf("pending after a new message: %+v", p)
 	}
 }
+
+func TestUsedTools(t *testing.T) {
+	t.Parallel()
+	log := []store.Event{
+		ev(store.EventAssistant, store.AssistantMessage{ToolCalls: []llm.ToolCall{{ID: "a", Name: "read_files"}, {ID: "b", Name: "tool_search"}}}),
+		ev(store.EventToolResult, map[string]any{"call_id": "b", "name": "tool_search", "meta": map[string]any{"activated": []string{"job_kill"}}}),
+		ev(store.EventAssistant, store.AssistantMessage{ToolCalls: []llm.ToolCall{{ID: "c", Name: "read_files"}}}),
+	}
+	if got := UsedTools(log); len(got) != 3 || got[0] != "read_files" || got[1] != "tool_search" || got[2] != "job_kill" {
+		t.Fatalf("UsedTools = %v", got)
+	}
+}

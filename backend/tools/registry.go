@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -14,6 +15,9 @@ import (
 type Registry struct {
 	tools map[string]Tool
 	order []string
+
+	mu       sync.Mutex
+	deferred map[string]bool // offered only once found with tool_search (or called)
 }
 
 // NewRegistry returns a registry of ts. It panics on a duplicate name (a wiring bug).
@@ -48,10 +52,64 @@ func (r *Registry) Get(name string) (Tool, bool) {
 func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
 
 // Specs returns what the model is offered, in a stable order (it is part of the cached prefix).
+// Deferred tools are left out until tool_search finds them or the model calls one.
 func (r *Registry) Specs() []llm.ToolSpec {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	out := make([]llm.ToolSpec, 0, len(r.order))
 	for _, n := range r.order {
-		out = append(out, r.tools[n].Spec())
+		if !r.deferred[n] {
+			out = append(out, r.tools[n].Spec())
+		}
+	}
+	return out
+}
+
+// Defer stops offering the named tools in every request: rarely needed tools cost tokens on
+// each call while unused. The tool_search tool (added here) finds them; calling one works
+// and offers it from then on.
+func (r *Registry) Defer(names ...string) {
+	r.mu.Lock()
+	if r.deferred == nil {
+		r.deferred = map[string]bool{}
+	}
+	var hidden []string
+	for _, n := range names {
+		if _, ok := r.tools[n]; ok {
+			r.deferred[n] = true
+			hidden = append(hidden, n)
+		}
+	}
+	r.mu.Unlock()
+	if _, ok := r.tools[searchName]; !ok && len(hidden) > 0 {
+		_ = r.Add(newToolSearch(r, hidden))
+	}
+}
+
+// Activate offers deferred tools from now on (tool_search found them, or a resumed session
+// had found them before); it returns the names it activated.
+func (r *Registry) Activate(names ...string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var done []string
+	for _, n := range names {
+		if r.deferred[n] {
+			delete(r.deferred, n)
+			done = append(done, n)
+		}
+	}
+	return done
+}
+
+// Deferred lists the tools not offered yet, in order.
+func (r *Registry) Deferred() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, n := range r.order {
+		if r.deferred[n] {
+			out = append(out, n)
+		}
 	}
 	return out
 }
@@ -80,6 +138,7 @@ func (r *Registry) Run(ctx context.Context, call Call) (res Result, err error) {
 	if !ok {
 		return r.unknown(call.Name).Result(), nil
 	}
+	r.Activate(call.Name) // a deferred tool the model knew of: offer it from now on
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("tool %s panicked: %v\n%s", call.Name, p, debug.Stack())

@@ -37,9 +37,9 @@ func TestCorrections(t *testing.T) {
 			"Invalid arguments for read_files:\n- arguments must be a JSON object, got array\n" +
 				`Fix them and call read_files again, e.g. {"reads":[{"path":"main.go"},{"path":"util.go","start":40,"end":80}]}.`},
 		{"bash", `{"command":"ls"}`,
-			`Unknown tool "bash": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill.`},
+			`Unknown tool "bash": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search.`},
 		{"edit_file", `{}`,
-			`Unknown tool "edit_file": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill (did you mean edit_files?).`},
+			`Unknown tool "edit_file": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search (did you mean edit_files?).`},
 	}
 	for _, c := range cases {
 		res, err := ts.Run(context.Background(), tools.Call{Name: c.name, Arguments: json.RawMessage(c.args), Workspace: ws})

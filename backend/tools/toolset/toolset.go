@@ -15,7 +15,15 @@ type Options struct {
 	Asker tools.Asker
 	// Results backs read_result; nil leaves the tool out.
 	Results tools.ResultStore
+	// Active lists rarely used tools to offer from the start (a resumed session already used
+	// or found them); the others of Rare wait for tool_search.
+	Active []string
 }
+
+// Rare are the default tools not offered until needed: each is only useful after another
+// step points to it (a background command, an output stored by reference), and the model can
+// still call them directly or find them with tool_search.
+var Rare = []string{"job_output", "job_kill", "read_result"}
 
 // Toolset is a session's registry plus the background jobs its commands started.
 type Toolset struct {
@@ -33,6 +41,8 @@ func New(opts Options) *Toolset {
 	if opts.Results != nil {
 		_ = reg.Add(assist.NewReadResult(opts.Results))
 	}
+	reg.Defer(Rare...)
+	reg.Activate(opts.Active...)
 	return &Toolset{Registry: reg, box: box}
 }
 

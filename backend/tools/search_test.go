@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type noParams struct{}
+
+func tool(name, desc string) Tool {
+	return Define(Def[noParams]{Name: name, Description: desc, ReadOnly: true,
+		Run: func(context.Context, Call, noParams) (Result, error) { return Result{Text: name + " ran"}, nil }})
+}
+
+func specNames(r *Registry) string {
+	var n []string
+	for _, s := range r.Specs() {
+		n = append(n, s.Name)
+	}
+	return strings.Join(n, ",")
+}
+
+func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry(tool("read", "Read files."), tool("job_output", "Output of a background job."), tool("job_kill", "Stop a background job."))
+	r.Defer("job_output", "job_kill", "nope")
+	if got := specNames(r); got != "read,tool_search" {
+		t.Fatalf("offered: %s", got)
+	}
+	search, _ := r.Get("tool_search")
+	if d := search.Spec().Description; !strings.Contains(d, "job_output, job_kill") {
+		t.Fatalf("tool_search description: %q", d)
+	}
+	// Searching enables what matches, from the next request on.
+	res, err := r.Run(context.Background(), Call{Name: "tool_search", Arguments: json.RawMessage(`{"query":"stop a job"}`)})
+	if err != nil || !strings.Contains(res.Text, "job_kill") {
+		t.Fatalf("search: %+v %v", res, err)
+	}
+	if got := specNames(r); got != "read,job_kill,tool_search" {
+		t.Fatalf("offered after search: %s", got)
+	}
+	// A deferred tool the model calls directly runs, and is offered from then on.
+	res, _ = r.Run(context.Background(), Call{Name: "job_output", Arguments: json.RawMessage(`{}`)})
+	if res.Text != "job_output ran" || specNames(r) != "read,job_output,job_kill,tool_search" {
+		t.Fatalf("direct call: %q, offered %s", res.Text, specNames(r))
+	}
+	if res := r.search("zebra"); !strings.Contains(res.Text, "No tool matches") {
+		t.Fatalf("no match: %q", res.Text)
+	}
+}
