@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/sse"
 )
 
 // Stream sends req to /v1/messages and yields the reply as it arrives. Breaking out of the range
@@ -95,13 +96,13 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	}
 
 	var (
-		sse    = newSSEReader(resp.Body)
+		events = sse.NewReader(resp.Body)
 		blocks = map[int]*openBlock{}
 		usage  = llm.Usage{Model: req.Model}
 		stop   string
 	)
 	for {
-		sev, err := sse.Next()
+		sev, err := events.Next()
 		if err == io.EOF {
 			if ctx.Err() != nil {
 				return p.wrap(ctx, ctx.Err())

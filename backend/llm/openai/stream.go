@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/sse"
 )
 
 // Stream sends req to /chat/completions and yields the reply as it arrives. Breaking out of
@@ -97,7 +98,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		usage    *llm.Usage
 		finish   string
 		model    = req.Model
-		sse      = newSSEReader(resp.Body)
+		events   = sse.NewReader(resp.Body)
 		finished bool
 	)
 	emitText := func(segs []segment) bool {
@@ -129,7 +130,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		return true
 	}
 	for {
-		ev, err := sse.Next()
+		ev, err := events.Next()
 		if err == io.EOF {
 			if ctx.Err() != nil {
 				return p.wrap(ctx, ctx.Err(), req.Model)

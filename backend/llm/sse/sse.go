@@ -1,4 +1,6 @@
-package anthropic
+// Package sse reads Server-Sent Events streams, as OpenAI-compatible and Anthropic servers send
+// them: lines of any length, comments skipped, an event cut by the end of the body dropped.
+package sse
 
 import (
 	"bufio"
@@ -7,24 +9,24 @@ import (
 	"strings"
 )
 
-// sseEvent is one server-sent event.
-type sseEvent struct {
+// Event is one server-sent event.
+type Event struct {
 	Event string
 	Data  string
 }
 
-// sseReader reads server-sent events. Lines may be of any length (tool arguments can be large).
-type sseReader struct {
+// Reader reads server-sent events. Lines may be of any length (tool arguments can be large).
+type Reader struct {
 	r *bufio.Reader
 }
 
-func newSSEReader(r io.Reader) *sseReader { return &sseReader{r: bufio.NewReaderSize(r, 64<<10)} }
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 64<<10)} }
 
 // Next returns the next event, io.EOF at the end of the body. An event cut by the end of the
 // body (its last line has no newline) is dropped, as the SSE spec says; one whose lines are
 // complete but lack the blank line after them is kept.
-func (s *sseReader) Next() (sseEvent, error) {
-	var ev sseEvent
+func (s *Reader) Next() (Event, error) {
+	var ev Event
 	var data []string
 	have := false
 	for {
@@ -35,9 +37,9 @@ func (s *sseReader) Next() (sseEvent, error) {
 					ev.Data = strings.Join(data, "\n")
 					return ev, nil
 				}
-				return sseEvent{}, io.EOF
+				return Event{}, io.EOF
 			}
-			return sseEvent{}, err
+			return Event{}, err
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
