@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +18,7 @@ import (
 // sets the workspace, approves the edit on its card, sees the diff, and reloads. Like
 // TestEndToEnd it runs when TOFU_E2E=1, where a missing piece is a failure, not a skip.
 func TestAgentEndToEnd(t *testing.T) {
-	if os.Getenv("TOFU_E2E") == "" {
-		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
-	}
-	root, _ := filepath.Abs("../..")
-	dist := filepath.Join(root, "frontend", "dist")
-	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
-		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
-	}
+	root := e2eRoot(t)
 	ws := t.TempDir()
 	notes := filepath.Join(ws, "notes.txt")
 	if err := os.WriteFile(notes, []byte("# Notes\ntofu is made of soy\nand water\n"), 0o644); err != nil {
@@ -81,43 +70,12 @@ func TestAgentEndToEnd(t *testing.T) {
 	})
 	isolate(t, model.URL)
 
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+	st, url, stop := serveE2E(t, root)
 
-	shot := filepath.Join(root, "build", "bin", "agent-e2e.png")
-	os.MkdirAll(filepath.Dir(shot), 0o755)
-	cmd := exec.Command("node", "e2e/agent.e2e.mjs")
-	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_WORKSPACE="+ws, "TOFU_E2E_SHOT="+shot)
-	out, err := cmd.CombinedOutput()
-	t.Logf("agent.e2e.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("browser test failed: %v", err)
-	}
+	env := []string{"TOFU_E2E_WORKSPACE=" + ws}
+	runBrowser(t, root, url, "agent.e2e.mjs", "agent-e2e.png", env...)
 
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	stop()
 	// The second edit was denied: the first one is what the file holds.
 	if b, _ := os.ReadFile(notes); string(b) != "# Notes\ntofu is made of soybeans\nand water\n" {
 		t.Fatalf("notes.txt = %q", b)

@@ -19,57 +19,16 @@ import (
 // scripted model (frontend/e2e/chat.e2e.mjs). It needs the built front end, Node and Chromium,
 // so it runs when TOFU_E2E=1 (make test-e2e), where a missing piece is a failure, not a skip.
 func TestEndToEnd(t *testing.T) {
-	if os.Getenv("TOFU_E2E") == "" {
-		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
-	}
-	root, _ := filepath.Abs("../..")
-	dist := filepath.Join(root, "frontend", "dist")
-	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
-		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
-	}
+	root := e2eRoot(t)
 	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
 	isolate(t, model.URL)
 
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+	st, url, stop := serveE2E(t, root)
 
-	shot := filepath.Join(root, "build", "bin", "e2e.png")
-	os.MkdirAll(filepath.Dir(shot), 0o755)
-	cmd := exec.Command("node", "e2e/chat.e2e.mjs")
-	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(os.Environ(),
-		"TOFU_URL="+url,
-		"TOFU_E2E_EXPECT=Hello from the scripted model. You said: hello",
-		"TOFU_E2E_SHOT="+shot,
-	)
-	out, err := cmd.CombinedOutput()
-	t.Logf("chat.e2e.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("browser test failed: %v", err)
-	}
+	env := []string{"TOFU_E2E_EXPECT=Hello from the scripted model. You said: hello"}
+	runBrowser(t, root, url, "chat.e2e.mjs", "e2e.png", env...)
 
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	stop()
 	// What the browser did is in the log: two user messages, a full reply, a stopped one.
 	list, _ := st.Sessions()
 	if len(list) == 0 {
@@ -91,4 +50,70 @@ func isolate(t *testing.T, ollamaURL string) {
 	t.Setenv("OLLAMA_HOST", ollamaURL)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("TOFU_KEYRING", "off")
+}
+
+// e2eRoot is the repository root for a browser test; it skips unless TOFU_E2E=1 (make
+// test-e2e), and there a missing front-end build is a failure, not a skip.
+func e2eRoot(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("TOFU_E2E") == "" {
+		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
+	}
+	root, _ := filepath.Abs("../..")
+	if _, err := os.Stat(filepath.Join(root, "frontend", "dist", "index.html")); err != nil {
+		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
+	}
+	return root
+}
+
+// serveE2E runs `tofu serve` on a fresh store with the built front end and returns the
+// store, the address with its token, and stop, which shuts the server down and checks it
+// stopped cleanly (the store stays open for the test to inspect).
+func serveE2E(t *testing.T, root string) (*store.Store, string, func()) {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, st, os.DirFS(filepath.Join(root, "frontend", "dist")), 0, pw) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+	stop := func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Fatalf("serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("serve did not stop")
+		}
+	}
+	return st, url, stop
+}
+
+// runBrowser runs frontend/e2e/<script> (headless Chromium through playwright-core) against
+// url; its screenshot goes to build/bin/<shot>. A failing script fails the test.
+func runBrowser(t *testing.T, root, url, script, shot string, env ...string) {
+	t.Helper()
+	shot = filepath.Join(root, "build", "bin", shot)
+	os.MkdirAll(filepath.Dir(shot), 0o755)
+	cmd := exec.Command("node", "e2e/"+script)
+	cmd.Dir = filepath.Join(root, "frontend")
+	cmd.Env = append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot), env...)
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s:\n%s", script, out)
+	if err != nil {
+		t.Fatalf("browser test failed: %v", err)
+	}
 }

@@ -1,23 +1,17 @@
 package cli
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/shareddata"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/store"
 )
 
 // TestReaderEndToEnd drives the paper reader in headless Chromium (frontend/e2e/reader.e2e.mjs)
@@ -25,14 +19,7 @@ import (
 // retrieval gave it. Like TestEndToEnd it runs when TOFU_E2E=1; the PDF is $TOFU_E2E_PDF or the
 // ICML paper of the shared evaluation set.
 func TestReaderEndToEnd(t *testing.T) {
-	if os.Getenv("TOFU_E2E") == "" {
-		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
-	}
-	root, _ := filepath.Abs("../..")
-	dist := filepath.Join(root, "frontend", "dist")
-	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
-		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
-	}
+	root := e2eRoot(t)
 	pdf := os.Getenv("TOFU_E2E_PDF")
 	question := ""
 	if pdf == "" {
@@ -56,44 +43,14 @@ func TestReaderEndToEnd(t *testing.T) {
 		})
 	isolate(t, model.URL)
 
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+	st, url, stop := serveE2E(t, root)
 
-	shot := filepath.Join(root, "build", "bin", "reader-e2e.png")
-	os.MkdirAll(filepath.Dir(shot), 0o755)
-	cmd := exec.Command("node", "e2e/reader.e2e.mjs")
-	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_PDF="+pdf, "TOFU_E2E_SHOT="+shot)
+	env := []string{"TOFU_E2E_PDF=" + pdf}
 	if question != "" {
-		cmd.Env = append(cmd.Env, "TOFU_E2E_QUESTION="+question)
+		env = append(env, "TOFU_E2E_QUESTION="+question)
 	}
-	out, err := cmd.CombinedOutput()
-	t.Logf("reader.e2e.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("browser test failed: %v", err)
-	}
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	runBrowser(t, root, url, "reader.e2e.mjs", "reader-e2e.png", env...)
+	stop()
 	// The answer's grounding is in the log: a Q&A session linked to the paper, with a retrieval.
 	list, _ := st.Sessions()
 	if len(list) != 1 || list[0].Paper == "" || list[0].Purpose != "qa" {

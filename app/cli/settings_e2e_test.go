@@ -1,20 +1,14 @@
 package cli
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/store"
 )
 
 // TestSettingsEndToEnd drives the Settings view in headless Chromium against `tofu serve`
@@ -24,14 +18,7 @@ import (
 // it runs when TOFU_E2E=1, where a missing piece is a failure, not a skip. Not parallel: it
 // sets environment variables.
 func TestSettingsEndToEnd(t *testing.T) {
-	if os.Getenv("TOFU_E2E") == "" {
-		t.Skip("set TOFU_E2E=1 (make test-e2e) to run the browser test")
-	}
-	root, _ := filepath.Abs("../..")
-	dist := filepath.Join(root, "frontend", "dist")
-	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
-		t.Fatalf("the front end is not built (run `make frontend`): %v", err)
-	}
+	root := e2eRoot(t)
 	// The scripted model answers as Ollama and as an OpenAI-compatible server, so the
 	// provider the browser adds is reachable without leaving the machine.
 	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
@@ -40,47 +27,12 @@ func TestSettingsEndToEnd(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", configHome)
 	t.Setenv("TOFU_KEYRING", "off")
 
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, st, os.DirFS(dist), 0, pw) }()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http"):])
+	_, url, stop := serveE2E(t, root)
 
-	shot := filepath.Join(root, "build", "bin", "settings-e2e.png")
-	os.MkdirAll(filepath.Dir(shot), 0o755)
-	cmd := exec.Command("node", "e2e/settings.e2e.mjs")
-	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(os.Environ(),
-		"TOFU_URL="+url,
-		"TOFU_E2E_OPENAI_URL="+strings.TrimRight(model.URL, "/")+"/v1",
-		"TOFU_E2E_SHOT="+shot,
-	)
-	out, err := cmd.CombinedOutput()
-	t.Logf("settings.e2e.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("browser test failed: %v", err)
-	}
+	env := []string{"TOFU_E2E_OPENAI_URL=" + strings.TrimRight(model.URL, "/") + "/v1"}
+	runBrowser(t, root, url, "settings.e2e.mjs", "settings-e2e.png", env...)
 
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	stop()
 
 	const name, key = "e2e-openai", "sk-e2e-secret-0123456789"
 	dir := filepath.Join(configHome, "tofu")
