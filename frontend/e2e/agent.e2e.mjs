@@ -11,43 +11,19 @@
 // (the card expires, Continue shows) → Continue asks again → Deny → the card says denied →
 // autonomous mode: the planner, worker and critic markers show and the critic's STOP ends it.
 // Exit 0 on success, 1 with a message on failure.
-import { chromium } from 'playwright-core'
+import { Failure, check, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
 
 if (!url || !workspace) {
   console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_WORKSPACE')
   process.exit(2)
 }
 
-class Failure extends Error {}
-function check(cond, msg) {
-  if (!cond) throw new Failure(msg)
-}
-async function step(name, fn) {
-  const t0 = Date.now()
-  try {
-    await fn()
-  } catch (err) {
-    if (err instanceof Failure) throw err
-    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
-  }
-  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
-}
-
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-page.setDefaultTimeout(timeout)
-const pageErrors = []
-page.on('pageerror', (e) => pageErrors.push(String(e)))
-const tid = (id) => page.getByTestId(id)
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const card = (tool, status) => page.locator(`[data-testid="tool-card"][data-tool="${tool}"]${status ? `[data-status="${status}"]` : ''}`)
 
 let code = 0

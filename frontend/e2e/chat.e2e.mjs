@@ -8,43 +8,19 @@
 // the context meter shows, its token panel has a bar per model call ([TOFU_E2E_TOKENS_SHOT=png]) →
 // "long" → Stop while streaming → the reply stops and is marked interrupted → reload → both user
 // messages and both replies are still there. Exit 0 on success, 1 with a message on failure.
-import { chromium } from 'playwright-core'
+import { Failure, check, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const expectText = process.env.TOFU_E2E_EXPECT ?? ''
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
 
 if (!url) {
   console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
   process.exit(2)
 }
 
-class Failure extends Error {}
-function check(cond, msg) {
-  if (!cond) throw new Failure(msg)
-}
-async function step(name, fn) {
-  const t0 = Date.now()
-  try {
-    await fn()
-  } catch (err) {
-    if (err instanceof Failure) throw err
-    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
-  }
-  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
-}
-
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
-const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
-page.setDefaultTimeout(timeout)
-const pageErrors = []
-page.on('pageerror', (e) => pageErrors.push(String(e)))
-const tid = (id) => page.getByTestId(id)
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 860, timeout })
 
 let code = 0
 try {

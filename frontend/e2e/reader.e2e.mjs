@@ -7,43 +7,20 @@
 // Steps: open the PDF with the sidebar's file input → the reader shows it (a page canvas with
 // non-blank pixels, a text layer) → ask a question → an answer with a citation → click it →
 // the PDF scrolls to the cited page. Exit 0 on success, 1 with a message on failure.
-import { chromium } from 'playwright-core'
+import { Failure, check, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const pdf = process.env.TOFU_E2E_PDF
 const question = process.env.TOFU_E2E_QUESTION ?? 'On which date did the Fed warn that the US economy was at risk of a recession?'
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 60000)
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
 
 if (!url || !pdf) {
   console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_PDF (a PDF file)')
   process.exit(2)
 }
 
-class Failure extends Error {}
-function check(cond, msg) {
-  if (!cond) throw new Failure(msg)
-}
-async function step(name, fn) {
-  const t0 = Date.now()
-  try {
-    await fn()
-  } catch (err) {
-    if (err instanceof Failure) throw err
-    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
-  }
-  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
-}
-
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
-const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-page.setDefaultTimeout(timeout)
-const pageErrors = []
-page.on('pageerror', (e) => pageErrors.push(String(e)))
+const { browser, page, pageErrors } = await openPage({ width: 1440, height: 900, timeout })
 const offsite = []
 page.on('request', (r) => {
   const u = new URL(r.url())

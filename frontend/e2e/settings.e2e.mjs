@@ -8,13 +8,12 @@
 // OpenAI-type provider (base URL TOFU_E2E_OPENAI_URL, so nothing leaves the machine) with an API
 // key → Save → reopen: the provider is there with "1 key stored" and the key is nowhere on the
 // page → reload → still there. Exit 0 on success, 1 with a message on failure.
-import { chromium } from 'playwright-core'
+import { Failure, check, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const openaiURL = process.env.TOFU_E2E_OPENAI_URL ?? ''
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
 
 const NAME = 'e2e-openai'
 const KEY = 'sk-e2e-secret-0123456789'
@@ -24,30 +23,7 @@ if (!url) {
   process.exit(2)
 }
 
-class Failure extends Error {}
-function check(cond, msg) {
-  if (!cond) throw new Failure(msg)
-}
-async function step(name, fn) {
-  const t0 = Date.now()
-  try {
-    await fn()
-  } catch (err) {
-    if (err instanceof Failure) throw err
-    throw new Failure(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
-  }
-  console.log(`ok   ${name} (${Date.now() - t0} ms)`)
-}
-
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-page.setDefaultTimeout(timeout)
-const pageErrors = []
-page.on('pageerror', (e) => pageErrors.push(String(e)))
-const tid = (id) => page.getByTestId(id)
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const dialog = () => tid('settings-dialog')
 const rows = () => dialog().getByTestId('settings-provider-row')
 
