@@ -365,11 +365,11 @@ func ContextPolicy(name string) (compact.Config, error) {
 	return compact.Config{}, fmt.Errorf("the context policy must be tofu, off, l0, l1 or l2, not %q", name)
 }
 
-// ContextModels fills in what L2 needs of a turn on at.Model: the model's context window, the
+// contextModels fills in what L2 needs of a turn on at.Model: the model's context window, the
 // model that writes summaries (the cheap one in the settings, else the turn's) and its window.
 // A window the providers do not report stays 0 (the agent then uses what the last call
 // reported).
-func (c *ChatService) ContextModels(ctx context.Context, at *agent.Turn) {
+func (c *ChatService) contextModels(ctx context.Context, at *agent.Turn) {
 	set, _ := c.settings.Get()
 	at.Window = c.window(ctx, at.Model)
 	at.SummaryModel = set.Models.Cheap

@@ -140,8 +140,8 @@ func (c *providerCache) current() (llm.Provider, string, error) {
 }
 
 // ContextModels fills in the context windows and the summary model of a headless turn (see
-// ChatService.ContextModels).
-func (a *App) ContextModels(ctx context.Context, at *agent.Turn) { a.Chat.ContextModels(ctx, at) }
+// ChatService.contextModels).
+func (a *App) ContextModels(ctx context.Context, at *agent.Turn) { a.Chat.contextModels(ctx, at) }
 
 // baseURLOf is the address a provider talks to, when it says.
 func baseURLOf(p llm.Provider) string {

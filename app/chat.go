@@ -176,6 +176,13 @@ func (c *ChatService) start(sessionID, model string) error {
 			release()
 			return err
 		}
+	} else if info.Paper == "" {
+		// A plain conversation: compacted like an agent's (L1 on every request, L2 near the
+		// window), without tools.
+		if at.Context, err = c.contextManager(events); err != nil {
+			release()
+			return err
+		}
 	} else if c.augment != nil {
 		withSystem := append([]llm.Message{{Role: llm.RoleSystem, Content: at.System}}, msgs...)
 		augmented, err := c.augment(sessionID, model, withSystem)
@@ -198,7 +205,7 @@ func (c *ChatService) start(sessionID, model string) error {
 		c.mu.Unlock()
 		at.Sink = sink
 		if at.Context != nil {
-			c.ContextModels(ctx, &at)
+			c.contextModels(ctx, &at)
 		}
 		a := &agent.Agent{Log: c.store, Provider: provider}
 		if autonomous {
