@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/agent"
@@ -77,6 +78,10 @@ func (a *App) ContextManager(events []store.Event, policy string) (*compact.Mana
 	return m, a.Chat.results(), err
 }
 
+// PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
+// server; `tofu serve` mounts the same handler.
+func (a *App) PaperHandler() http.Handler { return a.Papers.handler() }
+
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {
 	return map[string]any{
@@ -92,8 +97,8 @@ func (a *App) Services() map[string]any {
 // itself belongs to the caller.
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
-		a.Chat.Shutdown()
-		a.Papers.Shutdown()
+		a.Chat.shutdown()
+		a.Papers.shutdown()
 		for _, u := range a.unsubs {
 			u()
 		}

@@ -94,8 +94,8 @@ func (c *ChatService) Streaming() []string {
 	return ids
 }
 
-// Shutdown interrupts every reply and waits until each has recorded where it stopped.
-func (c *ChatService) Shutdown() {
+// shutdown interrupts every reply and waits until each has recorded where it stopped.
+func (c *ChatService) shutdown() {
 	c.mu.Lock()
 	for _, t := range c.running {
 		t.cancel(agent.ErrShutdown)

@@ -663,8 +663,8 @@ func (p *PaperService) stopJob(id string, wait bool) {
 	_ = wait
 }
 
-// Shutdown stops background translations and waits for them to save what they have.
-func (p *PaperService) Shutdown() {
+// shutdown stops background translations and waits for them to save what they have.
+func (p *PaperService) shutdown() {
 	p.mu.Lock()
 	for _, c := range p.jobs {
 		c()

@@ -13,14 +13,14 @@ import (
 // maxUpload bounds a PDF sent to /api/paper/import.
 const maxUpload = 512 << 20
 
-// Handler serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
+// handler serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
 // the window's asset server:
 //
 //	GET  /api/paper/<id>.pdf                     the PDF (range requests work: pdf.js streams it)
 //	GET  /api/paper/<id>/report.md               the report, as a download
 //	GET  /api/paper/<id>/translation/<lang>.md   a translation, as a download
 //	POST /api/paper/import?name=<file name>      the PDF as the raw body; answers PaperInfo
-func (p *PaperService) Handler() http.Handler {
+func (p *PaperService) handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest := strings.TrimPrefix(r.URL.Path, "/api/paper/")
 		switch {

@@ -132,7 +132,7 @@ func TestPaperQAGrounded(t *testing.T) {
 	}
 
 	// The PDF is served as it was imported, with range requests.
-	h := g.app.Papers.Handler()
+	h := g.app.Papers.handler()
 	rr := httptest.NewRecorder()
 	h.ServeHTTP(rr, httptest.NewRequest("GET", view.PDFURL, nil))
 	if rr.Code != 200 || rr.Body.Len() != len(pdf) || rr.Header().Get("Content-Type") != "application/pdf" {
@@ -281,7 +281,7 @@ func TestPaperBadInput(t *testing.T) {
 	}
 	// Over HTTP the error answer carries kind and hint.
 	rr := httptest.NewRecorder()
-	f.app.Papers.Handler().ServeHTTP(rr, httptest.NewRequest("POST", "/api/paper/import?name=x.pdf", strings.NewReader("junk")))
+	f.app.Papers.handler().ServeHTTP(rr, httptest.NewRequest("POST", "/api/paper/import?name=x.pdf", strings.NewReader("junk")))
 	var body map[string]string
 	json.NewDecoder(io.Reader(rr.Body)).Decode(&body)
 	if rr.Code != 400 || body["kind"] != "corrupt" || body["hint"] == "" {

@@ -46,7 +46,7 @@ const tokenCookie = "tofu_token"
 func NewServer(a *App, static fs.FS, token string) *Server {
 	return &Server{
 		services: a.Services(),
-		papers:   a.Papers.Handler(),
+		papers:   a.Papers.handler(),
 		static:   http.FileServerFS(static),
 		token:    token,
 		clients:  map[chan []byte]struct{}{},

@@ -71,7 +71,7 @@ func runWindow(frontend fs.FS) error {
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		// The paper routes (the PDF for pdf.js, exports) are the same handler as `tofu serve`'s.
-		AssetServer: &assetserver.Options{Assets: frontend, Handler: a.Papers.Handler()},
+		AssetServer: &assetserver.Options{Assets: frontend, Handler: a.PaperHandler()},
 		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
 		OnStartup:   emit.start,
 		OnShutdown:  func(context.Context) { a.Close() },
