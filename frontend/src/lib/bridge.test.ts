@@ -125,3 +125,27 @@ describe('Wails transport', () => {
     expect(handlers.has('models')).toBe(false)
   })
 })
+
+describe('paper upload over HTTP', () => {
+  it('sends the PDF as the raw body with the token and password headers', async () => {
+    const calls: { url: string; init: RequestInit }[] = []
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init })
+      return new Response(JSON.stringify({ result: { id: 'p1', title: 'T' } }), { status: 200 })
+    }) as unknown as typeof fetch
+    const tr = new HttpTransport('tok', fetchFn, () => ({}) as EventSource)
+    const blob = new Blob(['%PDF-1.7 …'], { type: 'application/pdf' })
+    const info = await tr.uploadPaper(blob, 'a b.pdf', 'pw')
+    expect(info.id).toBe('p1')
+    expect(calls[0]!.url).toBe('/api/paper/import?name=a%20b.pdf')
+    const h = calls[0]!.init.headers as Record<string, string>
+    expect(h['X-Tofu-Token']).toBe('tok')
+    expect(h['X-Tofu-Password']).toBe('pw')
+    expect(calls[0]!.init.body).toBe(blob)
+  })
+  it('turns an error answer into an ApiError with the message', async () => {
+    const fetchFn = (async () => new Response(JSON.stringify({ error: 'the PDF is password-protected', kind: 'encrypted' }), { status: 400 })) as unknown as typeof fetch
+    const tr = new HttpTransport('', fetchFn, () => ({}) as EventSource)
+    await expect(tr.uploadPaper(new Blob(['x']), 'x.pdf', '')).rejects.toThrow('password-protected')
+  })
+})

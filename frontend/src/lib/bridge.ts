@@ -1,5 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
+import { toBase64 } from './papers'
 import type { AgentMode, Decision, Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
@@ -105,6 +106,24 @@ export class HttpTransport implements Transport {
     private fetchFn: typeof fetch = (...a) => fetch(...a),
     private makeSource: (url: string) => EventSource = (url) => new EventSource(url),
   ) {}
+
+  /** Sends a PDF as the raw request body (no base64, no size cap of a JSON call). */
+  async uploadPaper(file: Blob, name: string, password: string): Promise<PaperInfo> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/pdf' }
+    if (this.token) headers['X-Tofu-Token'] = this.token
+    if (password) headers['X-Tofu-Password'] = password
+    let res: Response
+    try {
+      res = await this.fetchFn(`/api/paper/import?name=${encodeURIComponent(name)}`, {
+        method: 'POST', headers, body: file, credentials: 'same-origin',
+      })
+    } catch (err) {
+      throw new ApiError(`cannot reach the Tofu backend (${String(err)})`, 0)
+    }
+    const parsed = (await res.json().catch(() => ({}))) as { result?: PaperInfo; error?: string }
+    if (!res.ok || !parsed.result) throw new ApiError(parsed.error ?? `upload failed (HTTP ${res.status})`, res.status)
+    return parsed.result
+  }
 
   async call(service: string, method: string, args: unknown[]): Promise<unknown> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' }
@@ -263,6 +282,16 @@ export const api = {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],
     /** data is the PDF as base64 (Go's []byte in JSON). */
     importArxiv: (ref: string) => call<PaperInfo>('PaperService', 'ImportArxiv', ref),
+    /** Imports a dropped or chosen PDF: in a browser as the raw body of one request (any size),
+     * in the window through the bound method (bytes as base64; the window has no request cap). */
+    upload: async (file: File, password = ''): Promise<PaperInfo> => {
+      const tr = t()
+      if (tr instanceof HttpTransport) return tr.uploadPaper(file, file.name, password)
+      const data = toBase64(new Uint8Array(await file.arrayBuffer()))
+      return password
+        ? call<PaperInfo>('PaperService', 'ImportWithPassword', file.name, data, password)
+        : call<PaperInfo>('PaperService', 'Import', file.name, data)
+    },
     import: (name: string, data: string, password = '') =>
       password
         ? call<PaperInfo>('PaperService', 'ImportWithPassword', name, data, password)

@@ -1,7 +1,7 @@
 // The paper library and the reader's state and actions (docs/PAPER.md, "Reader").
 import { api, on } from './bridge'
 import { app } from './app.svelte'
-import { defaultLanguage, isPDF, retrievalsByReply, toBase64 } from './papers'
+import { defaultLanguage, isPDF, retrievalsByReply } from './papers'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
 import type { Event, PaperInfo, PaperView, Retrieval, SessionMessage, Translation, TranslationProgress } from './types'
 
@@ -67,8 +67,7 @@ class ReaderState {
     this.problem = null
     this.importing = { name: file.name, done: 0, total: 0 }
     try {
-      const data = toBase64(new Uint8Array(await file.arrayBuffer()))
-      const info = await api.papers.import(file.name, data, password)
+      const info = await api.papers.upload(file, password)
       this.importing = null
       await this.open(info.id)
     } catch (err) {
