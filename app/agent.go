@@ -22,20 +22,24 @@ import (
 // A session with a workspace is an agent session: its turns run the agent loop with the
 // default toolset, the workspace's permission policy, and approvals answered in the UI.
 
-// DirectoryPicker is a native folder dialog (the Wails window provides one). It returns "" when
+// Dialogs are the native file dialogs (the Wails window provides them). Each returns "" when
 // the user cancels.
-type DirectoryPicker interface {
+type Dialogs interface {
 	ChooseDirectory(title, defaultDir string) (string, error)
+	ChooseSaveFile(title, defaultName string) (string, error)
 }
 
 // ErrNoPicker is ChooseWorkspace's answer where there is no native dialog (`tofu serve`).
 var ErrNoPicker = errors.New("there is no folder dialog in the browser: type the workspace path instead")
 
-// SetDirectoryPicker gives SessionService.ChooseWorkspace a native dialog.
-func (a *App) SetDirectoryPicker(p DirectoryPicker) {
+// SetDialogs gives the services the window's native dialogs (workspace folder, export file).
+func (a *App) SetDialogs(d Dialogs) {
 	a.Sessions.mu.Lock()
-	defer a.Sessions.mu.Unlock()
-	a.Sessions.picker = p
+	a.Sessions.picker = d
+	a.Sessions.mu.Unlock()
+	a.Papers.mu.Lock()
+	a.Papers.dialogs = d
+	a.Papers.mu.Unlock()
 }
 
 // ChooseWorkspace opens the native folder dialog and returns the chosen directory, or "" when

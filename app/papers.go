@@ -97,7 +97,8 @@ type PaperService struct {
 	jobs    map[string]context.CancelFunc
 	wg      sync.WaitGroup
 
-	arxiv paper.Arxiv // arxiv.org unless a test points it elsewhere
+	arxiv   paper.Arxiv // arxiv.org unless a test points it elsewhere
+	dialogs Dialogs     // the window's save dialog; nil under `tofu serve` (the browser downloads)
 }
 
 type paperIndex struct {
@@ -142,6 +143,65 @@ func (p *PaperService) ImportPath(path string) (PaperInfo, error) {
 		return PaperInfo{}, err
 	}
 	return p.importPDF(context.Background(), filepath.Base(path), f, st.Size(), "")
+}
+
+// SaveExport writes a paper's report ("report") or its translation into lang ("translation")
+// as Markdown to a file the user picks in the window's save dialog, and returns its path (""
+// when cancelled). In a browser there is no dialog: the page downloads the Markdown instead.
+func (p *PaperService) SaveExport(paperID, what, lang string) (string, error) {
+	p.mu.Lock()
+	d := p.dialogs
+	p.mu.Unlock()
+	if d == nil {
+		return "", errors.New("there is no save dialog in the browser: the page downloads the file")
+	}
+	info, err := p.info(paperID)
+	if err != nil {
+		return "", err
+	}
+	var md, suffix string
+	switch what {
+	case "report":
+		md, err = p.ReportMarkdown(paperID)
+		suffix = "report"
+	case "translation":
+		md, err = p.TranslationMarkdown(paperID, lang)
+		suffix = strings.ToLower(lang)
+	default:
+		return "", fmt.Errorf("export %q: want report or translation", what)
+	}
+	if err != nil {
+		return "", err
+	}
+	path, err := d.ChooseSaveFile("Export "+suffix, exportFileName(info.Title, suffix))
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// exportFileName is "<title, shortened>-<suffix>.md" with only safe characters.
+func exportFileName(title, suffix string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		name = "paper"
+	}
+	return name + "-" + suffix + ".md"
 }
 
 // ImportArxiv downloads a paper from arXiv by id or URL and adds it to the library, with its

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -196,6 +197,26 @@ func TestPaperReportAndTranslation(t *testing.T) {
 	if view, _ := f.app.Papers.Open(info.ID); !strings.Contains(view.Report, "F1 0.9") {
 		t.Fatalf("view.Report = %q", view.Report)
 	}
+	// In the window, export goes through the native save dialog to the chosen file.
+	if _, err := f.app.Papers.SaveExport(info.ID, "report", ""); err == nil {
+		t.Fatal("SaveExport without a dialog (a browser) succeeded")
+	}
+	exported := filepath.Join(t.TempDir(), "out.md")
+	dialogs := &fakeDialogs{path: exported}
+	f.app.SetDialogs(dialogs)
+	if path, err := f.app.Papers.SaveExport(info.ID, "report", ""); err != nil || path != exported {
+		t.Fatalf("SaveExport = %q, %v", path, err)
+	}
+	if b, _ := os.ReadFile(exported); string(b) != md {
+		t.Fatalf("exported file differs from the report markdown")
+	}
+	if !strings.HasSuffix(dialogs.asked, "-report.md") || strings.ContainsAny(dialogs.asked, " :/") {
+		t.Fatalf("suggested name %q", dialogs.asked)
+	}
+	dialogs.path = "" // cancelled
+	if path, err := f.app.Papers.SaveExport(info.ID, "report", ""); err != nil || path != "" {
+		t.Fatalf("cancelled SaveExport = %q, %v", path, err)
+	}
 	var rec store.Retrieval
 	evs := f.events(t, sid)
 	evs[1].Decode(&rec)
@@ -328,4 +349,13 @@ func TestImportArxiv(t *testing.T) {
 	if _, err := f.app.Papers.ImportArxiv("2401.54321"); !errors.Is(err, paper.ErrOffline) {
 		t.Fatalf("offline: %v", err)
 	}
+}
+
+// fakeDialogs answers the save dialog with path ("" = cancelled) and records the suggestion.
+type fakeDialogs struct{ path, asked string }
+
+func (d *fakeDialogs) ChooseDirectory(string, string) (string, error) { return "", nil }
+func (d *fakeDialogs) ChooseSaveFile(_, name string) (string, error) {
+	d.asked = name
+	return d.path, nil
 }

@@ -13,7 +13,7 @@ type SessionService struct {
 	chat  *ChatService
 
 	mu     sync.Mutex
-	picker DirectoryPicker // the window's folder dialog; nil under `tofu serve`
+	picker Dialogs // the window's dialogs; nil under `tofu serve`
 }
 
 // List returns every session, most recent activity first.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"sync"
 
 	"github.com/wailsapp/wails/v2"
@@ -36,7 +37,7 @@ func (w *wailsEmitter) Emit(topic string, data any) {
 	}
 }
 
-// ChooseDirectory is the window's native folder dialog (app.DirectoryPicker).
+// ChooseDirectory is the window's native folder dialog (app.Dialogs).
 func (w *wailsEmitter) ChooseDirectory(title, defaultDir string) (string, error) {
 	w.mu.RLock()
 	ctx := w.ctx
@@ -46,6 +47,21 @@ func (w *wailsEmitter) ChooseDirectory(title, defaultDir string) (string, error)
 	}
 	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{
 		Title: title, DefaultDirectory: defaultDir, CanCreateDirectories: true,
+	})
+}
+
+// ChooseSaveFile is the window's native save dialog (app.Dialogs).
+func (w *wailsEmitter) ChooseSaveFile(title, defaultName string) (string, error) {
+	w.mu.RLock()
+	ctx := w.ctx
+	w.mu.RUnlock()
+	if ctx == nil {
+		return "", errors.New("the window is not ready yet")
+	}
+	home, _ := os.UserHomeDir()
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultFilename: defaultName, DefaultDirectory: home,
+		Filters: []runtime.FileFilter{{DisplayName: "Markdown (*.md)", Pattern: "*.md"}},
 	})
 }
 
@@ -62,7 +78,7 @@ func runWindow(frontend fs.FS) error {
 		return err
 	}
 	defer a.Close()
-	a.SetDirectoryPicker(emit)
+	a.SetDialogs(emit)
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,

@@ -282,6 +282,8 @@ export const api = {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],
     /** data is the PDF as base64 (Go's []byte in JSON). */
     importArxiv: (ref: string) => call<PaperInfo>('PaperService', 'ImportArxiv', ref),
+    /** The window only: writes the report or a translation where the save dialog says; '' = cancelled. */
+    saveExport: (id: string, what: 'report' | 'translation', lang: string) => call<string>('PaperService', 'SaveExport', id, what, lang),
     /** Imports a dropped or chosen PDF: in a browser as the raw body of one request (any size),
      * in the window through the bound method (bytes as base64; the window has no request cap). */
     upload: async (file: File, password = ''): Promise<PaperInfo> => {

@@ -1,5 +1,5 @@
 // The paper library and the reader's state and actions (docs/PAPER.md, "Reader").
-import { api, on } from './bridge'
+import { api, on, transportKind } from './bridge'
 import { app } from './app.svelte'
 import { defaultLanguage, isPDF, retrievalsByReply } from './papers'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
@@ -270,6 +270,12 @@ class ReaderState {
     const v = this.view
     if (!v) return
     try {
+      if (transportKind() === 'wails') {
+        // WebKitGTK ignores download links: the window saves through its native dialog.
+        const path = await api.papers.saveExport(v.info.id, what, this.lang)
+        if (path) app.notice = { message: `Saved to ${path}` }
+        return
+      }
       const md = what === 'report' ? await api.papers.reportMarkdown(v.info.id) : await api.papers.translationMarkdown(v.info.id, this.lang)
       const { exportName } = await import('./papers')
       const a = document.createElement('a')
