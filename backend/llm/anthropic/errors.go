@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -77,7 +76,7 @@ func parseErrorBody(body []byte) apiError {
 func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	e := p.classify(resp.StatusCode, parseErrorBody(body), model)
-	e.RetryAfter = retryAfter(resp.Header, time.Now())
+	e.RetryAfter = llm.RetryAfter(resp.Header, time.Now())
 	if e.Message == "" {
 		e.Message = http.StatusText(resp.StatusCode)
 	}
@@ -117,19 +116,4 @@ func (p *Provider) classify(status int, ae apiError, model string) *llm.Error {
 		e.Kind = llm.ErrBadRequest
 	}
 	return e
-}
-
-// retryAfter reads Retry-After in seconds or as an HTTP date.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Duration(max(s, 0) * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }

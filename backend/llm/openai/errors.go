@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -106,7 +105,7 @@ func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
 		msg = http.StatusText(resp.StatusCode)
 	}
 	e := p.classify(resp.StatusCode, ae, model)
-	e.RetryAfter = retryAfter(resp.Header, time.Now())
+	e.RetryAfter = llm.RetryAfter(resp.Header, time.Now())
 	if e.Message == "" {
 		e.Message = msg
 	}
@@ -155,27 +154,4 @@ func isOverflow(low string) bool {
 		}
 	}
 	return false
-}
-
-// retryAfter reads retry-after-ms (OpenAI) or Retry-After in seconds or as an HTTP date.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }

@@ -448,7 +448,7 @@ func TestRetryAfter(t *testing.T) {
 		{http.Header{"Retry-After": {"soon"}}, 0},
 		{http.Header{}, 0},
 	} {
-		if got := retryAfter(tt.h, now); got != tt.want {
+		if got := llm.RetryAfter(tt.h, now); got != tt.want {
 			t.Errorf("%v: %v, want %v", tt.h, got, tt.want)
 		}
 	}
