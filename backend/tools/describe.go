@@ -11,7 +11,7 @@ import (
 func suggest(k string, fields []field) string {
 	best, bestD := "", 3
 	for _, f := range fields {
-		if d := levenshtein(fold(k), fold(f.name)); d < bestD {
+		if d := Levenshtein(fold(k), fold(f.name)); d < bestD {
 			best, bestD = f.name, d
 		}
 		if strings.Contains(fold(k), fold(f.name)) || strings.Contains(fold(f.name), fold(k)) {
@@ -21,7 +21,8 @@ func suggest(k string, fields []field) string {
 	return best
 }
 
-func levenshtein(a, b string) int {
+// Levenshtein is the edit distance between a and b (insertions, deletions, substitutions).
+func Levenshtein(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -162,7 +162,7 @@ func (r *Registry) closest(name string) string {
 	}
 	var cs []cand
 	for _, n := range r.order {
-		d := levenshtein(fold(name), fold(n))
+		d := Levenshtein(fold(name), fold(n))
 		if strings.Contains(fold(n), fold(name)) || strings.Contains(fold(name), fold(n)) {
 			d = min(d, 1)
 		}

@@ -279,25 +279,9 @@ func nearby(abs string) string {
 
 func editDistance(a, b string) int {
 	if d := len(a) - len(b); d > 2 || d < -2 {
-		return 3
+		return 3 // far apart: not worth the full computation
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return tools.Levenshtein(a, b)
 }
 
 // validPrefix is how much of data to check for UTF-8: the first 8 KB, not splitting a rune.
