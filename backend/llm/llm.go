@@ -171,6 +171,16 @@ func (m ModelInfo) Has(c Capability) bool {
 // range loop cancels the underlying request.
 type Stream = iter.Seq2[Event, error]
 
+// StreamOf turns run, which yields events until it returns, into a Stream; an error run
+// returns is yielded last. Providers write their streaming once as such a function.
+func StreamOf(run func(yield func(Event, error) bool) error) Stream {
+	return func(yield func(Event, error) bool) {
+		if err := run(yield); err != nil {
+			yield(Event{}, err)
+		}
+	}
+}
+
 // Provider is a model backend (Ollama, OpenAI-compatible, Anthropic).
 type Provider interface {
 	Name() string

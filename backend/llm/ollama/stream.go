@@ -22,11 +22,7 @@ var errStop = errors.New("ollama: stream consumer stopped")
 // the model's window fails with ErrContextOverflow before anything is sent. Breaking out of the
 // range loop cancels the HTTP request.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) llm.Stream {
-	return func(yield func(llm.Event, error) bool) {
-		if err := p.stream(ctx, req, yield); err != nil {
-			yield(llm.Event{}, err)
-		}
-	}
+	return llm.StreamOf(func(yield func(llm.Event, error) bool) error { return p.stream(ctx, req, yield) })
 }
 
 // stream runs one chat call; it returns nil once the consumer has stopped.

@@ -17,11 +17,7 @@ import (
 // Stream sends req to /chat/completions and yields the reply as it arrives. Breaking out of
 // the range loop cancels the HTTP request.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) llm.Stream {
-	return func(yield func(llm.Event, error) bool) {
-		if err := p.stream(ctx, req, yield); err != nil {
-			yield(llm.Event{}, err)
-		}
-	}
+	return llm.StreamOf(func(yield func(llm.Event, error) bool) error { return p.stream(ctx, req, yield) })
 }
 
 // chunk is one streamed chat.completion.chunk.
