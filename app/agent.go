@@ -326,7 +326,7 @@ func (c *ChatService) contextManager(events []store.Event) (*compact.Manager, er
 
 // contextManagerWith is contextManager with the policy named by override (empty: settings).
 func (c *ChatService) contextManagerWith(events []store.Event, override string) (*compact.Manager, error) {
-	cfg, err := c.settings.file.Load()
+	cfg, err := c.settings.config()
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +374,7 @@ func ContextPolicy(name string) (compact.Config, error) {
 // A window the providers do not report stays 0 (the agent then uses what the last call
 // reported).
 func (c *ChatService) contextModels(ctx context.Context, at *agent.Turn) {
-	set, _ := c.settings.Get()
+	set, _ := c.settings.config()
 	at.Window = c.window(ctx, at.Model)
 	at.SummaryModel = set.Models.Cheap
 	if at.SummaryModel == "" {

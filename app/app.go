@@ -116,7 +116,7 @@ type providerCache struct {
 }
 
 func (c *providerCache) get() (llm.Provider, error) {
-	cfg, err := c.settings.file.Load()
+	cfg, err := c.settings.config()
 	if err != nil {
 		return nil, err
 	}

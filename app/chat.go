@@ -126,7 +126,7 @@ func (c *ChatService) start(sessionID, model string) error {
 		return err
 	}
 	if model == "" {
-		set, _ := c.settings.Get()
+		set, _ := c.settings.config()
 		model = set.Models.Main
 	}
 	if model == "" {
@@ -268,7 +268,7 @@ func TitleFrom(text string) string {
 
 // price is a call's cost from the price table in the settings (0 for unlisted models).
 func (c *ChatService) price(model string, u llm.Usage) float64 {
-	cfg, err := c.settings.file.Load()
+	cfg, err := c.settings.config()
 	if err != nil {
 		return 0
 	}

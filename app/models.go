@@ -32,7 +32,7 @@ func (m *ModelService) Status() ModelStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st := ModelStatus{Models: []llm.ModelInfo{}}
-	set, err := m.settings.Get()
+	set, err := m.settings.config()
 	if err != nil {
 		st.Error = &llm.Error{Kind: llm.ErrBadRequest, Message: err.Error(), Hint: "Fix the settings file, or delete it to start from the defaults."}
 		m.emit.Emit(TopicModels, st)

@@ -211,7 +211,7 @@ func (p *PaperService) ImportArxiv(ref string) (PaperInfo, error) {
 	if err != nil {
 		return PaperInfo{}, err
 	}
-	cfg, err := p.chat.settings.file.Load()
+	cfg, err := p.chat.settings.config()
 	if err != nil {
 		return PaperInfo{}, err
 	}

@@ -74,6 +74,10 @@ func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, 
 	return s.Get()
 }
 
+// config is the configuration alone: what turns need, without asking the keyring for key
+// counts as Get does.
+func (s *SettingsService) config() (config.Config, error) { return s.file.Load() }
+
 // keys returns a provider's API keys for the gateway.
 func (s *SettingsService) keys(provider string) []string {
 	k, _ := s.secrets.Keys(provider)

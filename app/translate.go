@@ -39,7 +39,7 @@ func (p *PaperService) Translate(paperID, lang, model string) error {
 		return err
 	}
 	if model == "" {
-		set, _ := p.chat.settings.Get()
+		set, _ := p.chat.settings.config()
 		model = set.Models.Main
 	}
 	if model == "" {
