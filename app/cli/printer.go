@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// printer writes a run to the terminal: the reply as it streams, tool calls and results as
+// one-line notes on stderr; or, with --json, every durable event as a JSON line.
+type printer struct {
+	mu      sync.Mutex
+	out     io.Writer
+	errOut  io.Writer
+	json    bool
+	midLine bool
+}
+
+func newPrinter(out, errOut io.Writer, asJSON bool) *printer {
+	return &printer{out: out, errOut: errOut, json: asJSON}
+}
+
+func (p *printer) Delta(text, _ string) {
+	if p.json || text == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.out, text)
+	p.midLine = !strings.HasSuffix(text, "\n")
+}
+
+func (p *printer) Reset(reason string) {
+	if !p.json {
+		p.note("[connection dropped, retrying: %s]", reason)
+	}
+}
+
+func (p *printer) note(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+	fmt.Fprintf(p.errOut, format+"\n", args...)
+}
+
+func (p *printer) event(ev store.Event) {
+	if p.json {
+		b, _ := json.Marshal(ev)
+		p.mu.Lock()
+		fmt.Fprintf(p.out, "%s\n", b)
+		p.mu.Unlock()
+		return
+	}
+	switch ev.Type {
+	case store.EventAssistant:
+		var m store.AssistantMessage
+		ev.Decode(&m)
+		for _, c := range m.ToolCalls {
+			p.note("→ %s %s", c.Name, clip(string(c.Arguments), 160))
+		}
+	case store.EventToolResult:
+		var r store.ToolResult
+		ev.Decode(&r)
+		mark := "✓"
+		if r.IsError {
+			mark = "✗"
+		}
+		p.note("  %s %s: %s", mark, r.Name, clip(firstLine(r.Text), 120))
+	case store.EventApproval:
+		var a store.Approval
+		ev.Decode(&a)
+		if a.Decision != "" {
+			p.note("  approval: %s %s (%s, by %s)", a.Decision, a.Subject, a.Name, a.By)
+		}
+	case store.EventError:
+		var e store.ErrorInfo
+		ev.Decode(&e)
+		p.note("error: %s", e.Message)
+		if e.Hint != "" {
+			p.note("hint: %s", e.Hint)
+		}
+	case store.EventFallback:
+		var f store.Fallback
+		ev.Decode(&f)
+		p.note("[falling back to %s]", f.Model)
+	case store.EventPhase:
+		var ph store.Phase
+		ev.Decode(&ph)
+		if line := phaseNote(ph); line != "" {
+			p.note("%s", line)
+		}
+	}
+}
+
+func (p *printer) finish(session string, end agent.End) {
+	if p.json {
+		return
+	}
+	p.note("(session %s: %s after %d step(s))", session, end.Reason, end.Steps)
+}
+
+// phaseNote is the terminal's line for an autonomous run's phase event ("" for none).
+func phaseNote(ph store.Phase) string {
+	switch {
+	case ph.State == "start" && ph.Role == store.RolePlanner && ph.Iteration > 1:
+		return "── planner (replan) ──"
+	case ph.State == "start" && ph.Role == store.RoleWorker:
+		return fmt.Sprintf("── worker · round %d ──", ph.Iteration)
+	case ph.State == "start":
+		return fmt.Sprintf("── %s ──", ph.Role)
+	case ph.Role == store.RoleCritic:
+		line := "── critic: " + ph.Verdict
+		if ph.Claimed != "" {
+			line += " (" + ph.Claimed + " not accepted: " + ph.Gate + ")"
+		}
+		if f := firstLine(ph.Feedback); f != "" {
+			line += " — " + clip(f, 120)
+		}
+		return line + " ──"
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// terminalApprover asks on the terminal (when --approve=ask); other modes never ask because
+// headlessPolicy already turned "ask" into allow or deny.
+func terminalApprover(o RunOptions, errOut io.Writer) agent.Approver {
+	if o.Approve != "ask" {
+		return nil
+	}
+	return approverFunc(func(ctx context.Context, req store.Approval) (string, error) {
+		fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) [y]es once / [a]lways in this session / [N]o: ", req.Name, req.Subject, req.Reason)
+		answer := make(chan string, 1)
+		go func() {
+			line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
+			answer <- strings.ToLower(strings.TrimSpace(line))
+		}()
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case a := <-answer:
+			switch a {
+			case "y", "yes":
+				return "allow", nil
+			case "a", "always":
+				return "allow_always", nil
+			}
+			return "deny", nil
+		}
+	})
+}
+
+type approverFunc func(ctx context.Context, req store.Approval) (string, error)
+
+func (f approverFunc) Approve(ctx context.Context, _ string, req store.Approval) (string, error) {
+	return f(ctx, req)
+}
