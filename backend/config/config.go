@@ -59,6 +59,8 @@ type Config struct {
 	WebAccess bool `json:"web_access,omitempty"`
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
+	// Permissions are the approval rules (rules.go); "Always allow" adds to them.
+	Permissions Permissions `json:"permissions,omitzero"`
 }
 
 // Price is what a model costs per million tokens.
@@ -129,7 +131,7 @@ func (c Config) Validate() error {
 			return errors.New("a fallback model reference is empty")
 		}
 	}
-	return nil
+	return c.Permissions.Validate()
 }
 
 // normalize trims what users type.
@@ -151,6 +153,7 @@ func (c Config) normalize() Config {
 			out.Fallback = append(out.Fallback, f)
 		}
 	}
+	out.Permissions = c.Permissions.normalize()
 	return out
 }
 
@@ -203,10 +206,12 @@ func Dir() (string, error) {
 // hand edit takes effect without a restart.
 type File struct {
 	path string
-	mu   sync.Mutex
-	mod  int64
-	size int64
-	cur  Config
+	// write serializes Save and Update, so a read-change-write is never lost to another.
+	write sync.Mutex
+	mu    sync.Mutex
+	mod   int64
+	size  int64
+	cur   Config
 }
 
 // Open returns the config file in dir (which need not exist yet).
@@ -251,6 +256,28 @@ func (f *File) Load() (Config, error) {
 // Save validates c and writes it atomically (a temporary file renamed over the old one, so a
 // crash or a full disk never leaves half a file).
 func (f *File) Save(c Config) (Config, error) {
+	f.write.Lock()
+	defer f.write.Unlock()
+	return f.save(c)
+}
+
+// Update changes the current configuration with fn and saves it, as one step with respect to
+// other Saves and Updates through f. An error from fn saves nothing.
+func (f *File) Update(fn func(*Config) error) (Config, error) {
+	f.write.Lock()
+	defer f.write.Unlock()
+	c, err := f.Load()
+	if err != nil {
+		return Config{}, err
+	}
+	c.Permissions.Rules = append([]PermissionRule(nil), c.Permissions.Rules...) // not the cached slice
+	if err := fn(&c); err != nil {
+		return Config{}, err
+	}
+	return f.save(c)
+}
+
+func (f *File) save(c Config) (Config, error) {
 	c = c.normalize()
 	if err := c.Validate(); err != nil {
 		return Config{}, err

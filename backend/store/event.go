@@ -97,12 +97,17 @@ type ToolResult struct {
 
 // Approval records a permission decision on a tool call: asked (Decision empty) and answered.
 type Approval struct {
-	CallID   string `json:"call_id"`
-	Name     string `json:"name"`
-	Subject  string `json:"subject"`            // the exact command or path
-	Reason   string `json:"reason,omitempty"`   // why it needed asking
-	Decision string `json:"decision,omitempty"` // allow, allow_always, deny ("" while asked)
-	By       string `json:"by,omitempty"`       // user, policy, flag
+	CallID  string `json:"call_id"`
+	Name    string `json:"name"`
+	Subject string `json:"subject"`          // the exact command or path
+	Reason  string `json:"reason,omitempty"` // why it needed asking
+	// Decision is "" while asked, then one of permission.Answer: allow (once), allow_session,
+	// allow_workspace, allow_always (a rule for this workspace), allow_always_global, deny.
+	Decision string `json:"decision,omitempty"`
+	By       string `json:"by,omitempty"` // user, policy
+	// Once is set when the call can only be allowed once (it reaches outside the workspace, a
+	// protected or sensitive place, or something only known at run time): no grant is offered.
+	Once bool `json:"once,omitempty"`
 }
 
 // Notice is a note about a model call for the user (a model without tools, …).
