@@ -55,6 +55,7 @@ type terminalEmitter struct {
 	session string
 	out     io.Writer
 	ended   chan struct{}
+	carry   runeCarry // the reply is escaped for the terminal (termsafe.go)
 }
 
 func (t *terminalEmitter) Emit(topic string, data any) {
@@ -64,8 +65,9 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 	}
 	switch {
 	case msg.Kind == "delta":
-		io.WriteString(t.out, msg.Text)
+		io.WriteString(t.out, t.carry.next(msg.Text))
 	case msg.Kind == "stream" && msg.State == "ended":
+		io.WriteString(t.out, t.carry.flush())
 		close(t.ended)
 	}
 }

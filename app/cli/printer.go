@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/store"
@@ -21,6 +22,7 @@ type printer struct {
 	errOut  io.Writer
 	json    bool
 	midLine bool
+	carry   runeCarry // the model's text is escaped for the terminal (termsafe.go)
 }
 
 func newPrinter(out, errOut io.Writer, asJSON bool) *printer {
@@ -33,13 +35,13 @@ func (p *printer) Delta(text, _ string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	io.WriteString(p.out, text)
+	io.WriteString(p.out, p.carry.next(text))
 	p.midLine = !strings.HasSuffix(text, "\n")
 }
 
 func (p *printer) Reset(reason string) {
 	if !p.json {
-		p.note("[connection dropped, retrying: %s]", reason)
+		p.note("[connection dropped, retrying: %s]", termText(reason))
 	}
 }
 
@@ -47,7 +49,7 @@ func (p *printer) note(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.midLine {
-		fmt.Fprintln(p.out)
+		fmt.Fprintln(p.out, p.carry.flush())
 		p.midLine = false
 	}
 	fmt.Fprintf(p.errOut, format+"\n", args...)
@@ -66,7 +68,7 @@ func (p *printer) event(ev store.Event) {
 		var m store.AssistantMessage
 		ev.Decode(&m)
 		for _, c := range m.ToolCalls {
-			p.note("→ %s %s", c.Name, clip(string(c.Arguments), 160))
+			p.note("→ %s %s", termLine(c.Name), termLine(clip(string(c.Arguments), 160)))
 		}
 	case store.EventToolResult:
 		var r store.ToolResult
@@ -75,29 +77,29 @@ func (p *printer) event(ev store.Event) {
 		if r.IsError {
 			mark = "✗"
 		}
-		p.note("  %s %s: %s", mark, r.Name, clip(firstLine(r.Text), 120))
+		p.note("  %s %s: %s", mark, termLine(r.Name), termLine(clip(firstLine(r.Text), 120)))
 	case store.EventApproval:
 		var a store.Approval
 		ev.Decode(&a)
 		if a.Decision != "" {
-			p.note("  approval: %s %s (%s, by %s)", a.Decision, a.Subject, a.Name, a.By)
+			p.note("  approval: %s %s (%s, by %s)", termLine(a.Decision), termLine(a.Subject), termLine(a.Name), termLine(a.By))
 		}
 	case store.EventError:
 		var e store.ErrorInfo
 		ev.Decode(&e)
-		p.note("error: %s", e.Message)
+		p.note("error: %s", termText(e.Message))
 		if e.Hint != "" {
-			p.note("hint: %s", e.Hint)
+			p.note("hint: %s", termText(e.Hint))
 		}
 	case store.EventFallback:
 		var f store.Fallback
 		ev.Decode(&f)
-		p.note("[falling back to %s]", f.Model)
+		p.note("[falling back to %s]", termLine(f.Model))
 	case store.EventPhase:
 		var ph store.Phase
 		ev.Decode(&ph)
 		if line := phaseNote(ph); line != "" {
-			p.note("%s", line)
+			p.note("%s", termText(line))
 		}
 	}
 }
@@ -134,6 +136,9 @@ func phaseNote(ph store.Phase) string {
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // never cut a character in two
+		}
 		return s[:n] + "…"
 	}
 	return s
@@ -151,7 +156,9 @@ func terminalApprover(o RunOptions, errOut io.Writer) agent.Approver {
 		return nil
 	}
 	return approverFunc(func(ctx context.Context, req store.Approval) (string, error) {
-		fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) [y]es once / [a]lways in this session / [N]o: ", req.Name, req.Subject, req.Reason)
+		// The subject is printed exactly (quoted and escaped when it holds anything a terminal
+		// would act on), so the line shows the command that will run.
+		fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) [y]es once / [a]lways in this session / [N]o: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason))
 		answer := make(chan string, 1)
 		go func() {
 			line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
