@@ -12,6 +12,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
+	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -49,9 +50,11 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Settings: settings,
 		store:    st,
 	}
-	a.Papers = &PaperService{store: st, chat: chat, sessions: a.Sessions, emit: emit,
-		indexes: map[string]*paperIndex{}, windows: map[string]int{}, jobs: map[string]context.CancelFunc{}}
-	chat.augment = a.Papers.augment
+	lib := library.New(st, library.Options{
+		Provider: providers.get, Price: chat.price, DeleteSession: a.Sessions.Delete, Emit: emit,
+	})
+	a.Papers = &PaperService{lib: lib, store: st, chat: chat}
+	chat.augment = lib.Augment
 	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
@@ -98,7 +101,7 @@ func (a *App) Services() map[string]any {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Chat.shutdown()
-		a.Papers.shutdown()
+		a.Papers.lib.Shutdown()
 		for _, u := range a.unsubs {
 			u()
 		}

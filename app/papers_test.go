@@ -17,7 +17,6 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -238,69 +237,23 @@ func TestPaperReportAndTranslation(t *testing.T) {
 		}
 		return false
 	})
+	// The details (batches, skipped paragraphs, the logged calls) are tested in
+	// backend/paper/library; here the bound methods reach it.
 	tr, err := f.app.Papers.Translation(info.ID, "French")
-	if err != nil || !tr.Done {
+	if err != nil || !tr.Done || tr.Session == "" {
 		t.Fatalf("translation: %v done=%v", err, tr.Done)
 	}
-	var translated, skippedRefs int
-	for _, it := range tr.Items {
-		switch {
-		case it.Kind == "reference":
-			if !it.Skipped || it.Text != "" {
-				t.Fatalf("a reference was translated: %+v", it)
-			}
-			skippedRefs++
-		case !it.Skipped:
-			if !strings.HasPrefix(it.Text, "FR-") {
-				t.Fatalf("paragraph not translated: %+v", it)
-			}
-			translated++
-		}
-	}
-	if translated < 30 || skippedRefs < 10 {
-		t.Fatalf("%d paragraphs translated, %d references kept", translated, skippedRefs)
-	}
 	out, _ := f.app.Papers.TranslationMarkdown(info.ID, "French")
-	if !strings.Contains(out, "FR-1") || !strings.Contains(out, "<!-- page 2 -->") {
+	if !strings.Contains(out, "FR-1") {
 		t.Fatalf("translation markdown:\n%.500s", out)
 	}
 }
 
-func TestPaperBadInput(t *testing.T) {
+// Over HTTP an import error answer carries its kind and hint (the cases are tested in
+// backend/paper/library).
+func TestPaperImportErrorOverHTTP(t *testing.T) {
 	t.Parallel()
 	f := newPaperFixture(t, t.TempDir())
-	good, err := f.app.Papers.Import("joss.pdf", testPaper(t, "multivae_joss"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blank := []byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
-	cases := []struct {
-		name string
-		data []byte
-		kind error
-		want string
-	}{
-		{"notes.pdf", []byte("this is not a PDF at all"), paper.ErrCorrupt, "corrupt"},
-		{"empty.pdf", nil, paper.ErrCorrupt, "corrupt"},
-		{"truncated.pdf", testPaper(t, "multivae_joss")[:5000], paper.ErrCorrupt, "corrupt"},
-		{"scan.pdf", blank, paper.ErrNoText, "no_text"},
-	}
-	for _, tc := range cases {
-		_, err := f.app.Papers.Import(tc.name, tc.data)
-		if !errors.Is(err, tc.kind) {
-			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.kind)
-			continue
-		}
-		if pe := ExplainError(err); pe.Kind != tc.want || pe.Hint == "" || !strings.Contains(pe.Message, tc.name) {
-			t.Errorf("%s: explained as %+v", tc.name, pe)
-		}
-	}
-	// Nothing was lost or half-added.
-	list, _ := f.app.Papers.List()
-	if len(list) != 1 || list[0].ID != good.ID {
-		t.Fatalf("library after bad imports: %+v", list)
-	}
-	// Over HTTP the error answer carries kind and hint.
 	rr := httptest.NewRecorder()
 	f.app.Papers.handler().ServeHTTP(rr, httptest.NewRequest("POST", "/api/paper/import?name=x.pdf", strings.NewReader("junk")))
 	var body map[string]string
@@ -308,46 +261,18 @@ func TestPaperBadInput(t *testing.T) {
 	if rr.Code != 400 || body["kind"] != "corrupt" || body["hint"] == "" {
 		t.Fatalf("HTTP import of junk: %d %v", rr.Code, body)
 	}
+	if list, _ := f.app.Papers.List(); len(list) != 0 {
+		t.Fatalf("library after a bad import: %+v", list)
+	}
 }
 
-func TestImportArxiv(t *testing.T) {
+// Importing from arXiv needs web access: off by default, nothing is downloaded and the user
+// is told why (the import itself is tested in backend/paper/library).
+func TestImportArxivNeedsWebAccess(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	pdf, err := os.ReadFile("cli/testdata/multivae_joss.pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/pdf/2401.12345", func(w http.ResponseWriter, r *http.Request) { w.Write(pdf) })
-	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>MultiVae: a library</title>
-		<published>2024-03-01T00:00:00Z</published><author><name>Agathe Senellart</name></author></entry></feed>`))
-	})
-	arxiv := httptest.NewServer(mux)
-	defer arxiv.Close()
-	f.app.Papers.arxiv = paper.Arxiv{PDFBase: arxiv.URL, APIBase: arxiv.URL + "/api"}
-
-	// Web access is off by default: nothing is downloaded, and the user is told why.
 	if _, err := f.app.Papers.ImportArxiv("2401.12345"); err == nil || !strings.Contains(err.Error(), "web access is off") {
 		t.Fatalf("import with web access off: %v", err)
-	}
-	if _, err := f.app.Papers.ImportArxiv("not an id"); err == nil {
-		t.Fatal("a bad id was accepted")
-	}
-	set, _ := f.app.Settings.Get()
-	set.WebAccess = true
-	f.app.Settings.Update(set)
-	info, err := f.app.Papers.ImportArxiv("https://arxiv.org/abs/2401.12345")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Title != "MultiVae: a library" || info.Year != 2024 || len(info.Authors) != 1 || info.Pages != 5 {
-		t.Fatalf("info = %+v", info)
-	}
-	// Offline: a clear error.
-	f.app.Papers.arxiv = paper.Arxiv{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1"}
-	if _, err := f.app.Papers.ImportArxiv("2401.54321"); !errors.Is(err, paper.ErrOffline) {
-		t.Fatalf("offline: %v", err)
 	}
 }
 

@@ -38,8 +38,9 @@ type SessionInfo struct {
 	Events  uint64    `json:"events"` // number of events, also the last seq
 	// Workspace is the directory an agent session works in (tools resolve paths against it).
 	Workspace string `json:"workspace,omitempty"`
-	// Paper links the session to a paper of the library (its Q&A or report); Purpose says
-	// which ("qa", "report"). Empty for ordinary conversations.
+	// Paper links the session to a paper of the library (its Q&A, report or a translation's
+	// model calls); Purpose says which ("qa", "report", "translation"). Empty for ordinary
+	// conversations.
 	Paper   string `json:"paper,omitempty"`
 	Purpose string `json:"purpose,omitempty"`
 	// Mode is how an agent session's turns run: "" (chat: the tool loop) or "autonomous"

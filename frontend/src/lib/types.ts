@@ -8,7 +8,7 @@ export type SessionInfo = {
   model?: string
   events: number
   paper?: string
-  purpose?: 'qa' | 'report'
+  purpose?: 'qa' | 'report' | 'translation'
   /** The directory an agent session works in: its turns run the coding agent with tools. */
   workspace?: string
   /** How an agent session's turns run: absent (chat: the tool loop) or 'autonomous' (planner → worker → critic). */

@@ -1,0 +1,106 @@
+package library
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// The Q&A request carries the passages that answer the question (the Fed's warning is on page
+// 4 of the ICML paper), the citation instruction and the question; the log names them.
+func TestAugmentQA(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	info := e.importFile(t, sharedPaper(t, "icml2024_altmeyer_agi_claims"))
+	sid, err := e.lib.Session(info.ID, PurposeQA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := e.lib.Session(info.ID, PurposeQA); again != sid {
+		t.Fatalf("a second Q&A session %s beside %s", again, sid)
+	}
+	q := "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?"
+	msgs := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q}}
+	out, err := e.lib.Augment(sid, llmtest.DemoModelName, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Content != "sys" || msgs[1].Content != q {
+		t.Fatalf("augment changed more than the last message: %+v", out)
+	}
+	sent := out[1].Content
+	if !strings.Contains(sent, `pages="p. 4"`) || !strings.Contains(sent, "27 February 2007") ||
+		!strings.Contains(sent, "[p. N]") || !strings.HasSuffix(sent, "Question: "+q) {
+		t.Fatalf("request:\n%.800s", sent)
+	}
+	evs, _ := e.store.Events(sid)
+	var rec store.Retrieval
+	if len(evs) != 1 || evs[0].Type != store.EventRetrieval || evs[0].Decode(&rec) != nil {
+		t.Fatalf("events: %s", types(evs))
+	}
+	if rec.Method != "bm25" || rec.Paper != info.ID || len(rec.Chunks) == 0 || rec.Chunks[0].Pages[0] != 4 || rec.Chunks[0].Score <= 0 {
+		t.Fatalf("retrieval: %+v", rec)
+	}
+
+	// A question with no word of the paper gets its first chunks.
+	out, err = e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{{Role: llm.RoleUser, Content: "zzzz qqqq"}})
+	if err != nil || !strings.Contains(out[0].Content, "<passage id=0 ") {
+		t.Fatalf("fallback: %v\n%.300s", err, out[0].Content)
+	}
+	evs, _ = e.store.Events(sid)
+	evs[len(evs)-1].Decode(&rec)
+	if rec.Method != "first_chunks" || len(rec.Chunks) != 3 {
+		t.Fatalf("fallback retrieval: %+v", rec)
+	}
+
+	// A session that is not a paper's is left alone, and logs nothing.
+	plain, _ := e.store.CreateSession("chat")
+	if out, err := e.lib.Augment(plain.ID, llmtest.DemoModelName, msgs); err != nil || out[1].Content != q {
+		t.Fatalf("plain session: %v %+v", err, out)
+	}
+	if evs, _ := e.store.Events(plain.ID); len(evs) != 0 {
+		t.Fatalf("plain session events: %s", types(evs))
+	}
+}
+
+// A report request holds the system prompt and the paper within the model's window (8k for
+// the scripted model): every section's first chunk, then the rest in order, never earlier
+// reports.
+func TestAugmentReport(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	info := e.importFile(t, sharedPaper(t, "specter_acl2020"))
+	sid, err := e.lib.Session(info.ID, PurposeReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llm.Message{
+		{Role: llm.RoleSystem, Content: "sys"},
+		{Role: llm.RoleUser, Content: ReportPrompt},
+		{Role: llm.RoleAssistant, Content: "an earlier report"},
+		{Role: llm.RoleUser, Content: ReportPrompt},
+	}
+	out, err := e.lib.Augment(sid, llmtest.DemoModelName, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Role != llm.RoleSystem || !strings.Contains(out[1].Content, "## TL;DR") {
+		t.Fatalf("report request: %d messages\n%.300s", len(out), out[len(out)-1].Content)
+	}
+	budget := (8192 - 2048 - 1024) * 3
+	if n := len(out[1].Content); n > budget+4000 {
+		t.Fatalf("the report request has %d bytes of paper, the budget is %d", n, budget)
+	}
+	evs, _ := e.store.Events(sid)
+	var rec store.Retrieval
+	evs[len(evs)-1].Decode(&rec)
+	if rec.Method != "full_text" || rec.Words < 1500 || rec.Words > 3200 || rec.Chunks[len(rec.Chunks)-1].Pages[0] < 6 {
+		t.Fatalf("report retrieval: %+v", rec)
+	}
+	if s, _ := e.store.Session(sid); s.Paper != info.ID || s.Purpose != PurposeReport {
+		t.Fatalf("session %+v", s)
+	}
+}

@@ -1,0 +1,105 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/paper"
+)
+
+// Import extracts the PDF in r (size bytes, named name) and adds it to the library. The same
+// file imported twice is the same paper: its id is the start of the file's SHA-256.
+func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size int64, password string) (Info, error) {
+	if size == 0 {
+		return Info{}, &paper.Error{Kind: paper.ErrCorrupt, Reason: name + " is empty", Hint: "choose another file"}
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err != nil {
+		return Info{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	id := hex.EncodeToString(h.Sum(nil))[:16]
+	if info, err := l.Info(id); err == nil {
+		return info, nil // already in the library
+	}
+	doc, err := paper.Extract(ctx, r, size, paper.Options{Password: password, Progress: func(done, total int) {
+		l.opts.Emit.Emit(TopicPapers, map[string]any{"kind": "progress", "name": name, "done": done, "total": total})
+	}})
+	if err != nil {
+		return Info{}, fmt.Errorf("%s: %w", name, err)
+	}
+	chunks := doc.Chunks()
+	words := 0
+	for _, c := range chunks {
+		words += c.Words
+	}
+	title := strings.TrimSpace(doc.Meta.Title)
+	if title == "" {
+		title = strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	info := Info{
+		ID: id, Name: name, Title: title, Authors: doc.Meta.Authors, Year: doc.Meta.Year,
+		Pages: len(doc.Pages), Size: size, Words: words, Chunks: len(chunks),
+		Repaired: doc.Meta.Repaired, Added: time.Now().UTC(),
+	}
+	// Blobs first, the record last: a paper is listed only once everything it needs is stored.
+	fail := func(err error) (Info, error) {
+		for _, k := range []string{PDFKey(id), docKey(id), structKey(id)} {
+			l.store.DeleteBlob(k)
+		}
+		return Info{}, fmt.Errorf("save %s: %w", name, err)
+	}
+	if _, err := l.store.PutBlob(PDFKey(id), io.NewSectionReader(r, 0, size)); err != nil {
+		return fail(err)
+	}
+	docJSON, err := json.Marshal(doc)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := l.store.PutBlob(docKey(id), bytes.NewReader(docJSON)); err != nil {
+		return fail(err)
+	}
+	structJSON, err := json.Marshal(structure{Sections: doc.Sections, Chunks: chunks})
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := l.store.PutBlob(structKey(id), bytes.NewReader(structJSON)); err != nil {
+		return fail(err)
+	}
+	if err := l.store.PutJSON(recordKey(id), info); err != nil {
+		return fail(err)
+	}
+	l.announce()
+	return info, nil
+}
+
+// ImportArxiv downloads a paper from arXiv by id or URL and adds it to the library, with its
+// title, authors and year from arXiv. Whether web access is allowed is the caller's to check.
+func (l *Library) ImportArxiv(ctx context.Context, ref string) (Info, error) {
+	id, err := paper.ParseArxivID(ref)
+	if err != nil {
+		return Info{}, err
+	}
+	pdf, meta, err := l.opts.Arxiv.Fetch(ctx, id)
+	if err != nil {
+		return Info{}, err
+	}
+	info, err := l.Import(ctx, "arXiv-"+strings.ReplaceAll(id, "/", "_")+".pdf", bytes.NewReader(pdf), int64(len(pdf)), "")
+	if err != nil || meta.Title == "" {
+		return info, err
+	}
+	// arXiv's own metadata beats what the first page suggests.
+	return l.update(info.ID, func(i *Info) {
+		i.Title, i.Authors = meta.Title, meta.Authors
+		if meta.Year > 0 {
+			i.Year = meta.Year
+		}
+	})
+}
