@@ -39,10 +39,9 @@ type Server struct {
 	clients map[chan []byte]struct{}
 }
 
-const tokenCookie = "tofu_token"
-
 // NewServer serves the services of a and the front-end files in static. Every request must
-// carry token (query ?token=, header X-Tofu-Token, or the cookie set by the first page load).
+// come from the server's own origin (origin.go) and carry token (query ?token=, header
+// X-Tofu-Token, or the cookie set by the first page load).
 func NewServer(a *App, static fs.FS, token string) *Server {
 	return &Server{
 		services: a.Services(),
@@ -54,16 +53,24 @@ func NewServer(a *App, static fs.FS, token string) *Server {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// No other origin may embed or read anything served here, even where a check below is
+	// not reached (browsers that send no fetch metadata).
+	w.Header().Set("Cross-Origin-Resource-Policy", "same-origin")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if bad := checkOrigin(r, s.validToken); bad != nil {
+		http.Error(w, bad.msg, bad.status)
+		return
+	}
 	q := r.URL.Query().Get("token")
-	if !s.authorized(r, q) {
+	cookie := cookieName(localPort(r))
+	if !s.authorized(r, q, cookie) {
 		http.Error(w, "unauthorized: open the address printed by `tofu serve` (it carries the token)", http.StatusUnauthorized)
 		return
 	}
 	if q != "" {
-		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "no-referrer")
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/api/call/"):
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/call/"))
@@ -80,16 +87,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) authorized(r *http.Request, query string) bool {
-	for _, t := range []string{query, r.Header.Get("X-Tofu-Token")} {
-		if t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1 {
-			return true
-		}
+func (s *Server) authorized(r *http.Request, query, cookie string) bool {
+	if s.validToken(query) || s.validToken(r.Header.Get("X-Tofu-Token")) {
+		return true
 	}
-	if c, err := r.Cookie(tokenCookie); err == nil {
-		return subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.token)) == 1
+	if c, err := r.Cookie(cookie); err == nil {
+		return s.validToken(c.Value)
 	}
 	return false
+}
+
+func (s *Server) validToken(t string) bool {
+	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
 }
 
 // call invokes Service.Method with the JSON array in the body as arguments.

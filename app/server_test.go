@@ -30,6 +30,7 @@ func call(t *testing.T, ts *httptest.Server, token, method string, args ...any) 
 	t.Helper()
 	body, _ := json.Marshal(args)
 	req, _ := http.NewRequest("POST", ts.URL+"/api/call/"+method, strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("X-Tofu-Token", token)
 	}
@@ -71,7 +72,7 @@ func TestServerRequiresToken(t *testing.T) {
 	}
 	var cookie *http.Cookie
 	for _, c := range resp.Cookies() {
-		if c.Name == tokenCookie {
+		if strings.HasPrefix(c.Name, "tofu_token_") {
 			cookie = c
 		}
 	}
@@ -79,6 +80,7 @@ func TestServerRequiresToken(t *testing.T) {
 		t.Fatalf("cookie = %+v", cookie)
 	}
 	req, _ := http.NewRequest("POST", ts.URL+"/api/call/SessionService.List", strings.NewReader("[]"))
+	req.Header.Set("Content-Type", "application/json")
 	req.AddCookie(cookie)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != 200 {
