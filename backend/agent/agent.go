@@ -13,10 +13,11 @@ import (
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
-// Log is what the agent needs of the store: appends are durable before they return.
+// Log is what the agent needs of the store: a batch of appends is durable (one sync) before
+// it returns, with gapless seqs, and on a failure it returns the events written before it.
 type Log interface {
-	Append(session string, typ store.EventType, payload any) (store.Event, error)
-	Events(session string) ([]store.Event, error)
+	AppendBatch(session string, entries ...store.Entry) ([]store.Event, error)
+	EventsFrom(session string, from uint64) ([]store.Event, error)
 }
 
 // Tools is what the agent needs of the capability runtime (tools.Registry).
@@ -65,7 +66,11 @@ type Sink interface {
 
 // Turn describes one run of the loop.
 type Turn struct {
-	Session   string
+	Session string
+	// Journal is the session's log in memory, kept by the caller from turn to turn (nil: Run
+	// reads the log into a new one). A turn reads the log once; after that it keeps the
+	// journal up to date with what it appends.
+	Journal   *Journal
 	Model     string
 	Workspace string // where tools resolve relative paths
 	System    string // the stable prefix: system prompt and instruction files
@@ -98,6 +103,8 @@ type Turn struct {
 	Instructions  string
 
 	l2Failed bool // a summary failed in this turn: do not try again until the next one
+
+	j *journal // the turn's view of the log, shared by its copies (phases)
 
 	always map[string]bool // subjects the user allowed for the rest of the turn
 	// project, when set, replaces Messages as the projection of the log onto the request
@@ -138,48 +145,80 @@ type End struct {
 // Run runs the loop until the model ends the turn, a limit or the user stops it, or a call
 // fails. It starts from what the log holds: tool calls left without results (a crash, a stop
 // before they ran) run first, without re-running finished ones; this is Continue.
+//
+// Every event is durable before anyone sees it. When the log cannot be written the turn ends
+// at once with Reason "error" and the failure in Err: the caller must show it, since the log
+// may not be able to say so.
 func (a *Agent) Run(ctx context.Context, t Turn) End {
-	a.recordContext(&t)
+	if end, ok := a.open(&t); !ok {
+		return end
+	}
+	end := a.loop(ctx, &t)
+	return a.finish(ctx, &t, end, t.Tools != nil)
+}
+
+// open prepares t to run: its journal (up to date with the log), defaults, the context
+// manager's moves recorded. It returns false with the End when the log cannot be read.
+func (a *Agent) open(t *Turn) (End, bool) {
+	var err error
+	j := t.Journal
+	switch {
+	case j == nil:
+		j, err = OpenJournal(a.Log, t.Session)
+	case j.session != t.Session:
+		err = fmt.Errorf("the journal of session %s was given for session %s", j.session, t.Session)
+	default:
+		err = j.Sync()
+	}
+	if err != nil {
+		return End{Reason: "error", Err: err}, false
+	}
+	t.j = j
+	a.recordContext(t)
 	if t.MaxSteps <= 0 {
 		t.MaxSteps = DefaultMaxSteps
 	}
 	if t.Sink == nil {
 		t.Sink = nopSink{}
 	}
-	end := a.loop(ctx, &t)
-	a.finish(ctx, &t, end, t.Tools != nil)
-	return end
+	return End{}, true
 }
 
 // finish records how a turn ended: the interruption, if it was one, and turn_end (for agent
-// turns).
-func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) {
+// turns), with whatever was still queued. A turn that ran well but could not record its end
+// ends with that error.
+func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) End {
+	var entries []store.Entry
 	if end.Reason == "interrupted" {
 		reason := "user"
 		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
 			reason = c.Error()
 		}
-		a.append(t.Session, store.EventInterrupted, store.Interruption{Reason: reason})
+		entries = append(entries, store.Entry{Type: store.EventInterrupted, Payload: store.Interruption{Reason: reason}})
 	}
 	if turnEnd {
 		te := store.TurnEnd{Reason: end.Reason, Steps: end.Steps}
 		if end.Err != nil {
 			te.Detail = end.Err.Error()
 		}
-		a.append(t.Session, store.EventTurnEnd, te)
+		entries = append(entries, store.Entry{Type: store.EventTurnEnd, Payload: te})
 	}
+	if _, err := t.j.record(entries...); err != nil && end.Reason != "error" {
+		end = End{Reason: "error", Steps: end.Steps, Err: err, tokens: end.tokens}
+	}
+	return end
 }
 
 func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 	tokens := 0
 	defer func() { end.tokens = tokens }()
 	if t.Tools != nil {
-		events, err := a.Log.Events(t.Session)
-		if err != nil {
-			return End{Reason: "error", Err: err}
-		}
-		if pending := Pending(events); len(pending) > 0 {
-			if !a.runCalls(ctx, t, pending) {
+		if pending := Pending(t.j.snapshot()); len(pending) > 0 {
+			ok := a.runCalls(ctx, t, pending)
+			if err := t.j.err(); err != nil {
+				return End{Reason: "error", Err: err}
+			}
+			if !ok {
 				return End{Reason: "interrupted"}
 			}
 		}
@@ -187,6 +226,9 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 	var lastCalls string
 	repeats, cost := 0, 0.0
 	for step := 0; ; step++ {
+		if err := t.j.err(); err != nil {
+			return End{Reason: "error", Steps: step, Err: err}
+		}
 		if step >= t.MaxSteps {
 			return End{Reason: "max_steps", Steps: step}
 		}
@@ -209,7 +251,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 			if !out.overflow || last {
 				break
 			}
-			a.append(t.Session, store.EventNotice, store.Notice{Text: fmt.Sprintf(
+			t.j.later(store.EventNotice, store.Notice{Text: fmt.Sprintf(
 				"The request did not fit the model's context window; compacting harder and retrying (%d of %d).",
 				retry+1, compact.MaxOverflowRetries)})
 		}
@@ -234,7 +276,11 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		} else {
 			lastCalls, repeats = sig, 0
 		}
-		if !a.runCalls(ctx, t, out.calls) {
+		ok := a.runCalls(ctx, t, out.calls)
+		if err := t.j.err(); err != nil {
+			return End{Reason: "error", Steps: step + 1, Err: err}
+		}
+		if !ok {
 			return End{Reason: "interrupted", Steps: step + 1}
 		}
 	}
@@ -244,11 +290,12 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 // compaction in force applied (in the main loop), the system message, the tools, and L1 (harder
 // after an overflow).
 func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, view, error) {
-	project := Messages
+	var msgs []llm.Message
 	if t.project != nil {
-		project = t.project
+		msgs = t.project(events)
+	} else {
+		msgs = t.j.messages()
 	}
-	msgs := project(events)
 	if len(msgs) == 0 {
 		return llm.Request{}, view{}, errors.New("there is no message to answer")
 	}
@@ -278,7 +325,7 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }
 		}
 		if _, err := prepare(&req); err != nil {
-			a.append(t.Session, store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
+			t.j.later(store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
 		}
 	}
 	return req, v, nil
@@ -309,10 +356,7 @@ func harder(cfg compact.Config, retry int) compact.Config {
 // earlier turns, records the compaction, and builds the request again. first says the turn
 // starts with this request: the user is told when it is close to the threshold.
 func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (llm.Request, error) {
-	events, err := a.Log.Events(t.Session)
-	if err != nil {
-		return llm.Request{}, err
-	}
+	events := t.j.snapshot()
 	req, v, err := a.build(t, events, retry)
 	if err != nil || !v.l2 {
 		return req, err
@@ -338,27 +382,17 @@ func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (ll
 	}
 	if trigger == "" {
 		if th := compact.Threshold(window, l2); first && retry == 0 && l2.Enabled && th > 0 && est*10 >= th*9 {
-			a.append(t.Session, store.EventNotice, store.Notice{Text: fmt.Sprintf(
+			t.j.later(store.EventNotice, store.Notice{Text: fmt.Sprintf(
 				"Context is at %d%% of the compaction threshold (%s of %s tokens): past it, earlier turns are summarized.",
 				est*100/th, thousands(est), thousands(th))})
 		}
 		return req, nil
 	}
 	if !a.summarize(ctx, t, v, est, window, cfg, trigger) {
-		return req, nil
+		return req, t.j.err()
 	}
-	if events, err = a.Log.Events(t.Session); err != nil {
-		return llm.Request{}, err
-	}
-	req, _, err = a.build(t, events, retry)
+	req, _, err = a.build(t, t.j.snapshot(), retry)
 	return req, err
-}
-
-// append records an event; the log is the state, so a failure to record is reported on the
-// live view and the turn goes on (the next append will most likely fail and stop it).
-func (a *Agent) append(session string, typ store.EventType, payload any) error {
-	_, err := a.Log.Append(session, typ, payload)
-	return err
 }
 
 func signature(calls []llm.ToolCall) string {
@@ -374,10 +408,12 @@ type nopSink struct{}
 func (nopSink) Delta(string, string) {}
 func (nopSink) Reset(string)         {}
 
-// recordContext makes the context manager's moves part of the log.
+// recordContext makes the context manager's moves part of the log. A move happens while a
+// request is built: it is written with the step's reply, in the same sync.
 func (a *Agent) recordContext(t *Turn) {
 	if t.Context != nil && t.Context.OnMove == nil {
-		t.Context.OnMove = func(st compact.State) { a.append(t.Session, store.EventContextState, st) }
+		j := t.j
+		t.Context.OnMove = func(st compact.State) { j.later(store.EventContextState, st) }
 	}
 }
 

@@ -72,20 +72,15 @@ func (o AutoOptions) withDefaults() AutoOptions {
 // (a worker round resumes its unfinished tool calls; a planner or critic phase starts again).
 // t.MaxSteps bounds each worker round.
 func (a *Agent) RunAutonomous(ctx context.Context, t Turn, opts AutoOptions) End {
-	a.recordContext(&t)
+	if end, ok := a.open(&t); !ok {
+		return end
+	}
 	opts = opts.withDefaults()
-	if t.MaxSteps <= 0 {
-		t.MaxSteps = DefaultMaxSteps
-	}
-	if t.Sink == nil {
-		t.Sink = nopSink{}
-	}
 	if t.always == nil {
 		t.always = map[string]bool{} // shared by the phases' copies of t
 	}
 	end := a.autonomous(ctx, &t, opts)
-	a.finish(ctx, &t, end, true)
-	return end
+	return a.finish(ctx, &t, end, true)
 }
 
 // autoState is where a run stands, read from the log since the last user message.
@@ -132,10 +127,7 @@ func readAutoState(events []store.Event) autoState {
 }
 
 func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
-	events, err := a.Log.Events(t.Session)
-	if err != nil {
-		return End{Reason: "error", Err: err}
-	}
+	events := t.j.snapshot()
 	s := readAutoState(events)
 	if strings.TrimSpace(s.task) == "" {
 		return End{Reason: "error", Err: fmt.Errorf("there is no task: the session has no user message")}
@@ -183,7 +175,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 			}
 			s.plan = plan
 			s.last = store.Phase{Role: store.RolePlanner, Iteration: iteration, State: "end", Plan: plan, Reason: end.Reason, Steps: end.Steps}
-			if err := a.append(t.Session, store.EventPhase, s.last); err != nil {
+			if err := t.j.add(store.EventPhase, s.last); err != nil {
 				return stop(End{Reason: "error", Err: err})
 			}
 			next = store.RoleWorker
@@ -195,7 +187,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 				}
 				s.round++
 				start := store.Phase{Role: store.RoleWorker, Iteration: s.round, State: "start", Brief: workerBrief(s)}
-				if err := a.append(t.Session, store.EventPhase, start); err != nil {
+				if err := t.j.add(store.EventPhase, start); err != nil {
 					return stop(End{Reason: "error", Err: err})
 				}
 			}
@@ -213,15 +205,13 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 			// A round that hit its step limit or repeated itself is still reviewed: the critic
 			// says what is missing.
 			s.last = store.Phase{Role: store.RoleWorker, Iteration: s.round, State: "end", Reason: end.Reason, Steps: end.Steps}
-			if err := a.append(t.Session, store.EventPhase, s.last); err != nil {
+			if err := t.j.add(store.EventPhase, s.last); err != nil {
 				return stop(End{Reason: "error", Err: err})
 			}
 			next = store.RoleCritic
 
 		case store.RoleCritic:
-			if events, err = a.Log.Events(t.Session); err != nil {
-				return stop(End{Reason: "error", Err: err})
-			}
+			events = t.j.snapshot()
 			end, text := a.phase(ctx, t, opts, store.RoleCritic, s.round, criticBrief(s, events, t.Workspace), tokens)
 			steps, tokens = steps+end.Steps, tokens+end.tokens
 			if fatal(end) {
@@ -233,7 +223,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 				p.Claimed, p.Verdict = p.Verdict, store.VerdictContinueWorker
 				p.Gate = fmt.Sprintf("the replan limit (%d) is reached: the worker goes on", opts.MaxReplans)
 			}
-			if err := a.append(t.Session, store.EventPhase, p); err != nil {
+			if err := t.j.add(store.EventPhase, p); err != nil {
 				return stop(End{Reason: "error", Err: err})
 			}
 			s.last = p
@@ -266,10 +256,11 @@ func maxIterations(o AutoOptions) End {
 // read-only tools (and, for the critic, run_command where the policy allows it without asking),
 // at most opts.PhaseSteps model calls. It returns how the loop ended and the phase's last text.
 func (a *Agent) phase(ctx context.Context, t *Turn, opts AutoOptions, role string, iteration int, brief string, used int) (End, string) {
-	start, err := a.Log.Append(t.Session, store.EventPhase, store.Phase{Role: role, Iteration: iteration, State: "start", Brief: brief})
+	evs, err := t.j.record(store.Entry{Type: store.EventPhase, Payload: store.Phase{Role: role, Iteration: iteration, State: "start", Brief: brief}})
 	if err != nil {
 		return End{Reason: "error", Err: err}, ""
 	}
+	start := evs[len(evs)-1]
 	pt := *t
 	pt.System = opts.PlannerPrompt
 	if role == store.RoleCritic {
@@ -286,11 +277,7 @@ func (a *Agent) phase(ctx context.Context, t *Turn, opts AutoOptions, role strin
 	pt.Augment = nil
 	pt.project = func(events []store.Event) []llm.Message { return phaseMessages(events, start.Seq, brief) }
 	end := a.loop(ctx, &pt)
-	events, err := a.Log.Events(t.Session)
-	if err != nil {
-		return End{Reason: "error", Steps: end.Steps, Err: err, tokens: end.tokens}, ""
-	}
-	return end, lastText(events, start.Seq)
+	return end, lastText(t.j.snapshot(), start.Seq)
 }
 
 // phaseMessages is what a planner or critic phase sends: its brief, then its own tool calls and

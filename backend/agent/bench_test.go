@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
@@ -27,7 +30,10 @@ func (instant) Stream(context.Context, llm.Request) llm.Stream {
 
 // BenchmarkStepAt200Messages is the harness's own cost of one step (read the log, project it,
 // build and count the request, record the reply and usage durably) in a session that already
-// holds 200 messages of realistic size; the model answers instantly and no tool runs.
+// holds 200 messages of realistic size; the model answers instantly and no tool runs. Each
+// iteration also appends the next user message, as Send does. Besides time it reports the
+// process's CPU time (cpu-ns/op, Badger's goroutines and the kernel's sync work included) and
+// the turn's writes to the log (writes/op: each is one transaction and one sync).
 func BenchmarkStepAt200Messages(b *testing.B) {
 	st, err := store.Open(b.TempDir())
 	if err != nil {
@@ -42,13 +48,41 @@ func BenchmarkStepAt200Messages(b *testing.B) {
 		st.Append(info.ID, store.EventToolResult, store.ToolResult{CallID: fmt.Sprint(i), Name: "read_files", Text: body})
 		st.Append(info.ID, store.EventAssistant, store.AssistantMessage{Text: "I see the issue in a.go; here is what I think."})
 	}
-	a := &Agent{Log: st, Provider: instant{}}
-	turn := Turn{Session: info.ID, Model: "m", System: "You are Tofu."}
+	log := &countingLog{Log: st}
+	a := &Agent{Log: log, Provider: instant{}}
+	j, err := OpenJournal(log, info.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	turn := Turn{Session: info.ID, Model: "m", System: "You are Tofu.", Journal: j}
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		st.Append(info.ID, store.EventUser, store.UserMessage{Text: "next"})
 		if end := a.Run(context.Background(), turn); end.Reason != "done" {
 			b.Fatalf("end = %+v", end)
 		}
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(log.writes.Load())/float64(b.N), "writes/op")
+}
+
+// countingLog counts the writes a turn makes.
+type countingLog struct {
+	Log
+	writes atomic.Int64
+}
+
+func (c *countingLog) AppendBatch(session string, entries ...store.Entry) ([]store.Event, error) {
+	c.writes.Add(1)
+	return c.Log.AppendBatch(session, entries...)
+}
+
+// cpuTime is the CPU time the process used so far (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -14,8 +14,10 @@ import (
 )
 
 // runCalls runs one step's tool calls and records their results in call order. Consecutive
-// read-only calls run in parallel; any other call runs alone, in order. It returns false when
-// the turn was interrupted (calls not started by then stay without a result, for Continue).
+// read-only calls run in parallel and their results are written together (one sync); any other
+// call runs alone, in order, and its result is written before the next starts. It returns
+// false when the turn was interrupted (calls not started by then stay without a result, for
+// Continue) or a result could not be written (t.j.err says so).
 func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) bool {
 	modified := map[string]bool{}
 	for i := 0; i < len(calls); {
@@ -37,6 +39,7 @@ func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) boo
 		}
 		wg.Wait()
 		stopped := false
+		var entries []store.Entry
 		for k, r := range results {
 			if r.CallID == "" { // never started: the turn was stopped first
 				stopped = true
@@ -48,10 +51,10 @@ func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) boo
 			if k == len(results)-1 && j == len(calls) && len(modified) > 0 {
 				r.Text += reminder(modified, t.Workspace)
 			}
-			a.append(t.Session, store.EventToolResult, r)
+			entries = append(entries, store.Entry{Type: store.EventToolResult, Payload: r})
 			stopped = stopped || r.Interrupted
 		}
-		if stopped || ctx.Err() != nil {
+		if _, err := t.j.record(entries...); err != nil || stopped || ctx.Err() != nil {
 			return false
 		}
 		i = j
@@ -74,8 +77,8 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		return res
 	}
 	if ok, why := a.permit(ctx, t, call, access); !ok {
-		if ctx.Err() != nil {
-			return store.ToolResult{}
+		if ctx.Err() != nil || t.j.err() != nil {
+			return store.ToolResult{} // stopped, or the log failed: the turn ends
 		}
 		res.Text, res.IsError = why, true
 		return res
@@ -104,7 +107,8 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 }
 
 // permit applies the policy; an "ask" is recorded, put to the approver, and its answer
-// recorded. It returns whether the call may run and, if not, what the model reads.
+// recorded. It returns whether the call may run and, if not, what the model reads. A call
+// whose approval could not be recorded does not run (the turn then ends on t.j.err).
 func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []tools.Access) (bool, string) {
 	if t.Policy == nil {
 		return true, ""
@@ -116,7 +120,7 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 		return true, ""
 	case Deny:
 		ap.Decision, ap.By = "deny", "policy"
-		a.append(t.Session, store.EventApproval, ap)
+		t.j.later(store.EventApproval, ap) // written with the call's result
 		return false, "Not allowed: " + v.Reason + ". Do not retry this call; find another way or ask the user."
 	}
 	if t.always[v.Subject] {
@@ -124,16 +128,21 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 	}
 	if t.Approver == nil {
 		ap.Decision, ap.By = "deny", "policy"
-		a.append(t.Session, store.EventApproval, ap)
+		t.j.later(store.EventApproval, ap)
 		return false, "Not allowed without the user's approval, and nobody can approve it now: " + v.Reason + "."
 	}
-	a.append(t.Session, store.EventApproval, ap) // asked: the UI shows the card
+	// Asked: once durable, the UI shows the card.
+	if t.j.add(store.EventApproval, ap) != nil {
+		return false, ""
+	}
 	decision, err := t.Approver.Approve(ctx, t.Session, ap)
 	if err != nil {
 		return false, ""
 	}
 	ap.Decision, ap.By = decision, "user"
-	a.append(t.Session, store.EventApproval, ap)
+	if t.j.add(store.EventApproval, ap) != nil {
+		return false, ""
+	}
 	if decision == "allow_always" {
 		if t.always == nil {
 			t.always = map[string]bool{}

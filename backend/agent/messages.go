@@ -19,72 +19,89 @@ const notRun = "(not run: the turn was interrupted before this call)"
 // critic phases did is left out, and each worker round starts with its brief (the plan, or the
 // critic's feedback) as a user message. A log without phase events is unaffected.
 func Messages(events []store.Event) []llm.Message {
-	var msgs []llm.Message
-	end := -1
-	aside := false          // inside a planner or critic phase
-	var open []llm.ToolCall // calls of the last assistant message still without a result
-	closeOpen := func() {
-		for _, c := range open {
-			msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: notRun})
-		}
-		open = nil
-	}
+	var p projection
 	for _, ev := range events {
-		if aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolResult) {
-			continue
-		}
-		switch ev.Type {
-		case store.EventPhase:
-			var p store.Phase
-			if ev.Decode(&p) != nil {
-				continue
-			}
-			aside = p.State == "start" && p.Role != store.RoleWorker
-			if p.Role == store.RoleWorker && p.State == "start" && p.Brief != "" {
-				closeOpen()
-				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: p.Brief})
-				end = len(msgs)
-			}
-		case store.EventUser:
-			var u store.UserMessage
-			if ev.Decode(&u) == nil {
-				aside = false
-				closeOpen()
-				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
-				end = len(msgs)
-			}
-		case store.EventAssistant:
-			var a store.AssistantMessage
-			if ev.Decode(&a) != nil || (a.Text == "" && len(a.ToolCalls) == 0) {
-				continue
-			}
-			if a.Interrupted && len(a.ToolCalls) > 0 {
-				// Calls cut off mid-stream may be incomplete: keep the text only.
-				a.ToolCalls = nil
-			}
-			closeOpen()
-			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
-				Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
-			open = append([]llm.ToolCall(nil), a.ToolCalls...)
-		case store.EventToolResult:
-			var r store.ToolResult
-			if ev.Decode(&r) != nil {
-				continue
-			}
-			for i, c := range open {
-				if c.ID == r.CallID {
-					open = append(open[:i], open[i+1:]...)
-					msgs = append(msgs, llm.Message{Role: llm.RoleTool, ToolCallID: r.CallID, ToolName: r.Name, Content: r.Text, Images: r.Images})
-					end = len(msgs)
-					break
-				}
-			}
-		}
+		p.add(ev)
 	}
-	if end < 0 {
+	return p.messages()
+}
+
+// projection is Messages computed one event at a time: a turn keeps it beside its log and
+// adds each event it appends, instead of decoding the whole log again on every step.
+type projection struct {
+	msgs  []llm.Message
+	end   int            // messages up to the last user message or tool result (0: none)
+	aside bool           // inside a planner or critic phase
+	open  []llm.ToolCall // calls of the last assistant message still without a result
+}
+
+// messages is the conversation so far: a fresh slice (the messages may be edited by the
+// caller; their contents are shared and must not be).
+func (p *projection) messages() []llm.Message {
+	if p.end == 0 {
 		return nil
 	}
-	return msgs[:end]
+	return append([]llm.Message(nil), p.msgs[:p.end]...)
+}
+
+func (p *projection) closeOpen() {
+	for _, c := range p.open {
+		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: notRun})
+	}
+	p.open = nil
+}
+
+func (p *projection) add(ev store.Event) {
+	if p.aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolResult) {
+		return
+	}
+	switch ev.Type {
+	case store.EventPhase:
+		var ph store.Phase
+		if ev.Decode(&ph) != nil {
+			return
+		}
+		p.aside = ph.State == "start" && ph.Role != store.RoleWorker
+		if ph.Role == store.RoleWorker && ph.State == "start" && ph.Brief != "" {
+			p.closeOpen()
+			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: ph.Brief})
+			p.end = len(p.msgs)
+		}
+	case store.EventUser:
+		var u store.UserMessage
+		if ev.Decode(&u) == nil {
+			p.aside = false
+			p.closeOpen()
+			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
+			p.end = len(p.msgs)
+		}
+	case store.EventAssistant:
+		var a store.AssistantMessage
+		if ev.Decode(&a) != nil || (a.Text == "" && len(a.ToolCalls) == 0) {
+			return
+		}
+		if a.Interrupted && len(a.ToolCalls) > 0 {
+			// Calls cut off mid-stream may be incomplete: keep the text only.
+			a.ToolCalls = nil
+		}
+		p.closeOpen()
+		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
+			Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
+		p.open = append([]llm.ToolCall(nil), a.ToolCalls...)
+	case store.EventToolResult:
+		var r store.ToolResult
+		if ev.Decode(&r) != nil {
+			return
+		}
+		for i, c := range p.open {
+			if c.ID == r.CallID {
+				p.open = append(p.open[:i], p.open[i+1:]...)
+				p.msgs = append(p.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: r.CallID, ToolName: r.Name, Content: r.Text, Images: r.Images})
+				p.end = len(p.msgs)
+				break
+			}
+		}
+	}
 }
 
 // Pending returns the tool calls of the log's last assistant message that have no result yet

@@ -23,7 +23,7 @@ type stepOutcome struct {
 
 // step runs one model call and records its outcome: the assistant message (complete, or what
 // arrived before a stop or failure), usage, the router's report, retries and fallbacks, and
-// the error.
+// the error, in one write with what the request's building queued (one sync per step).
 // With quietOverflow, a context overflow is not recorded as an error: the caller retries.
 func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflow bool) stepOutcome {
 	reply := store.AssistantMessage{Model: req.Model, Provider: providerOf(a.Provider, req.Model)}
@@ -61,12 +61,12 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 			reasoning.Reset()
 			reply.ToolCalls, reply.ReasoningSignature, out.usage = nil, "", nil
 			t.Sink.Reset(ev.Text)
-			a.append(t.Session, store.EventRetry, store.Retry{Reason: ev.Text})
+			t.j.later(store.EventRetry, store.Retry{Reason: ev.Text})
 		case llm.EventNotice:
-			a.append(t.Session, store.EventNotice, store.Notice{Text: ev.Text})
+			t.j.later(store.EventNotice, store.Notice{Text: ev.Text})
 		case llm.EventFallback:
 			reply.Model = ev.Text
-			a.append(t.Session, store.EventFallback, store.Fallback{Model: ev.Text})
+			t.j.later(store.EventFallback, store.Fallback{Model: ev.Text})
 		}
 	}
 	if failure == nil && ctx.Err() != nil {
@@ -80,8 +80,9 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 	} else if failure != nil {
 		reply.StopReason = "error"
 	}
+	var entries []store.Entry
 	if failure == nil || reply.Text != "" || reply.Reasoning != "" {
-		a.append(t.Session, store.EventAssistant, reply)
+		entries = append(entries, store.Entry{Type: store.EventAssistant, Payload: reply})
 	}
 	if out.usage != nil || failure == nil {
 		var u llm.Usage
@@ -98,25 +99,29 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 			u.CostUSD = t.Price(reply.Model, u)
 		}
 		out.usage = &u
-		a.append(t.Session, store.EventUsage, u)
+		entries = append(entries, store.Entry{Type: store.EventUsage, Payload: u})
 	}
 	if report != nil {
-		a.append(t.Session, store.EventModelCall, report)
+		entries = append(entries, store.Entry{Type: store.EventModelCall, Payload: report})
 	}
+	quiet := false
 	if failure != nil && !out.interrupted && compact.IsOverflow(failure) {
 		out.overflow = true
-		if quietOverflow {
-			out.err = failure
-			return out
-		}
+		quiet = quietOverflow
+		out.err = failure
 	}
-	if failure != nil && !out.interrupted {
+	if failure != nil && !out.interrupted && !quiet {
 		e := asLLMError(failure, reply.Provider)
-		a.append(t.Session, store.EventError, store.ErrorInfo{
+		entries = append(entries, store.Entry{Type: store.EventError, Payload: store.ErrorInfo{
 			Kind: string(e.Kind), Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
 			Model: req.Model, Retryable: e.Kind != llm.ErrBadRequest,
-		})
+		}})
 		out.err = e
+	}
+	if _, err := t.j.record(entries...); err != nil {
+		// Unlogged, the reply did not happen: the turn ends with the failure.
+		out.err, out.overflow, out.interrupted, out.calls = err, false, false, nil
+		return out
 	}
 	if failure == nil {
 		out.calls = reply.ToolCalls

@@ -137,7 +137,7 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, est, window int,
 	if err != nil {
 		if !interrupted(ctx) {
 			t.l2Failed = true
-			a.append(t.Session, store.EventNotice, store.Notice{Text: "Context compaction failed (" + err.Error() + "); the request goes out without it."})
+			t.j.later(store.EventNotice, store.Notice{Text: "Context compaction failed (" + err.Error() + "); the request goes out without it."})
 		}
 		return false
 	}
@@ -149,17 +149,15 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, est, window int,
 	if window > 0 {
 		c.ThresholdTokens = compact.Threshold(window, t.Context.Config.L2)
 	}
-	if a.append(t.Session, store.EventCompaction, c) != nil {
-		return false
-	}
 	why := ""
 	if trigger == "overflow" {
 		why = " after the model refused the request as too long"
 	}
-	a.append(t.Session, store.EventNotice, store.Notice{Text: fmt.Sprintf(
+	notice := store.Notice{Text: fmt.Sprintf(
 		"Context compacted%s: %d earlier messages summarized (%s → %s tokens); undo in the transcript.",
-		why, c.To-c.From, thousands(c.TokensBefore), thousands(c.TokensAfter))})
-	return true
+		why, c.To-c.From, thousands(c.TokensBefore), thousands(c.TokensAfter))}
+	_, err = t.j.record(store.Entry{Type: store.EventCompaction, Payload: c}, store.Entry{Type: store.EventNotice, Payload: notice})
+	return err == nil
 }
 
 // thousands writes n with comma separators.

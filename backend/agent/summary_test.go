@@ -254,6 +254,9 @@ func TestNoticeNearTheThreshold(t *testing.T) {
 	history(t, e, 2)
 	tu := l2Turn(e, 0)
 	evs, _ := e.st.Events(e.sess)
+	if end, ok := e.agent.open(&tu); !ok {
+		t.Fatal(end)
+	}
 	req, _, err := e.agent.build(&tu, evs, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -297,53 +297,10 @@ func clip(s string, n int) string {
 	return s[:i] + "…"
 }
 
-// MessageTokens is the o200k tokens one message adds to a request (tokens.CountRequest's
-// per-message share). Counts are memoised by content hash: a session counts the same messages
-// on every request, and most are too short for tokens.Count's own cache.
-func MessageTokens(m llm.Message) int {
-	var h maphash.Hash
-	h.SetSeed(tokSeed)
-	h.WriteString(string(m.Role))
-	h.WriteByte(0)
-	h.WriteString(m.Content)
-	h.WriteByte(0)
-	h.WriteString(m.Reasoning)
-	h.WriteByte(0)
-	h.WriteString(m.ToolName)
-	for _, tc := range m.ToolCalls {
-		h.WriteByte(1)
-		h.WriteString(tc.Name)
-		h.WriteByte(0)
-		h.Write(tc.Arguments)
-	}
-	key := h.Sum64() ^ uint64(len(m.Images))
-	tokMemo.Lock()
-	n, ok := tokMemo.m[key]
-	tokMemo.Unlock()
-	if ok {
-		return n
-	}
-	n = tokens.PerMessage + tokens.Count(string(m.Role)) + tokens.Count(m.Content) +
-		tokens.Count(m.Reasoning) + tokens.Count(m.ToolName) + len(m.Images)*tokens.PerImage
-	for _, tc := range m.ToolCalls {
-		n += tokens.PerToolCall + tokens.Count(tc.Name) + tokens.Count(string(tc.Arguments))
-	}
-	tokMemo.Lock()
-	if len(tokMemo.m) >= 1<<16 {
-		clear(tokMemo.m)
-	}
-	tokMemo.m[key] = n
-	tokMemo.Unlock()
-	return n
-}
+// MessageTokens is the o200k tokens one message adds to a request (tokens.Message).
+func MessageTokens(m llm.Message) int { return tokens.Message(m) }
 
-var (
-	tokSeed = maphash.MakeSeed()
-	tokMemo = struct {
-		sync.Mutex
-		m map[uint64]int
-	}{m: map[uint64]int{}}
-)
+var tokSeed = maphash.MakeSeed()
 
 func countMessages(msgs []llm.Message) int {
 	n := tokens.PerReply

@@ -237,31 +237,84 @@ func (s *Store) DeleteSession(id string) error {
 // Append adds an event to a session's log. It returns once the event is on disk; subscribers
 // see it only after that.
 func (s *Store) Append(id string, typ EventType, payload any) (Event, error) {
-	data, err := json.Marshal(payload)
+	evs, err := s.AppendBatch(id, Entry{Type: typ, Payload: payload})
 	if err != nil {
-		return Event{}, fmt.Errorf("encode %s event: %w", typ, err)
+		return Event{}, err
 	}
+	return evs[0], nil
+}
+
+// Entry is one event to append: its type and payload.
+type Entry struct {
+	Type    EventType
+	Payload any
+}
+
+// batchBytes is about the most a batch puts in one transaction: Badger refuses a transaction
+// over 15% of a memtable (1.2 MB here), and the session's metadata must fit beside the events.
+// A larger batch is written in several transactions; one event alone always gets its own.
+const batchBytes = 256 << 10
+
+// AppendBatch adds entries to a session's log, in order, with gapless seqs, in one transaction
+// and so one sync (several only when the batch is large): an agent step's events cost one
+// fsync, not one each. It returns once they are on disk; subscribers see them only after that,
+// in order. On an error it returns the events written before it (durable and published).
+func (s *Store) AppendBatch(id string, entries ...Entry) ([]Event, error) {
+	data := make([]json.RawMessage, len(entries))
+	for i, e := range entries {
+		b, err := json.Marshal(e.Payload)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s event: %w", e.Type, err)
+		}
+		data[i] = b
+	}
+	var out []Event
+	var err error
 	s.mu.Lock()
-	var ev Event
-	err = s.db.Update(func(txn *badger.Txn) error {
+	for len(out) < len(entries) && err == nil {
+		var evs []Event
+		evs, err = s.commit(id, entries[len(out):], data[len(out):])
+		out = append(out, evs...)
+	}
+	s.mu.Unlock()
+	for _, ev := range out {
+		s.publish(ev)
+	}
+	if err != nil {
+		return out, fmt.Errorf("append %s to session %s: %w", entries[len(out)].Type, id, err)
+	}
+	return out, nil
+}
+
+// commit writes the first entries that fit in one transaction (at least one) and the session's
+// new metadata. The caller holds s.mu.
+func (s *Store) commit(id string, entries []Entry, data []json.RawMessage) ([]Event, error) {
+	var evs []Event
+	err := s.db.Update(func(txn *badger.Txn) error {
+		evs = evs[:0]
 		var info SessionInfo
 		if err := getJSON(txn, metaKey(id), &info); err != nil {
 			return err
 		}
-		info.Events++
-		ev = Event{Session: id, Seq: info.Events, Time: time.Now().UTC(), Type: typ, Data: data}
-		info.Updated = ev.Time
-		if err := putJSON(txn, eventKey(id, ev.Seq), ev); err != nil {
-			return err
+		now, size := time.Now().UTC(), 0
+		for i, e := range entries {
+			if size += len(data[i]); i > 0 && size > batchBytes {
+				break
+			}
+			info.Events++
+			ev := Event{Session: id, Seq: info.Events, Time: now, Type: e.Type, Data: data[i]}
+			if err := putJSON(txn, eventKey(id, ev.Seq), ev); err != nil {
+				return err
+			}
+			evs = append(evs, ev)
 		}
+		info.Updated = now
 		return putJSON(txn, metaKey(id), info)
 	})
-	s.mu.Unlock()
 	if err != nil {
-		return Event{}, fmt.Errorf("append %s to session %s: %w", typ, id, err)
+		return nil, err
 	}
-	s.publish(ev)
-	return ev, nil
+	return evs, nil
 }
 
 // Events returns a session's whole log in order.

@@ -92,20 +92,85 @@ var (
 func CountRequest(req llm.Request) int {
 	n := PerReply
 	for _, m := range req.Messages {
-		n += PerMessage + Count(string(m.Role)) + Count(m.Content) + Count(m.Reasoning) +
-			Count(m.ToolName) + len(m.Images)*PerImage
-		for _, tc := range m.ToolCalls {
-			n += PerToolCall + Count(tc.Name) + Count(string(tc.Arguments))
-		}
+		n += Message(m)
 	}
 	if len(req.Tools) > 0 {
 		n += ToolsHeader
 		for _, t := range req.Tools {
-			n += PerTool + Count(t.Name) + Count(t.Description) + Count(string(t.Parameters))
+			n += Tool(t)
 		}
 	}
 	return n
 }
+
+// Message is the tokens one message adds to a request (CountRequest's per-message share).
+// Counts are memoised by content hash: a session counts the same messages on every request,
+// and most are too short for Count's own cache.
+func Message(m llm.Message) int {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(string(m.Role))
+	h.WriteByte(0)
+	h.WriteString(m.Content)
+	h.WriteByte(0)
+	h.WriteString(m.Reasoning)
+	h.WriteByte(0)
+	h.WriteString(m.ToolName)
+	for _, tc := range m.ToolCalls {
+		h.WriteByte(1)
+		h.WriteString(tc.Name)
+		h.WriteByte(0)
+		h.Write(tc.Arguments)
+	}
+	h.WriteByte(2)
+	key := h.Sum64() ^ uint64(len(m.Images))
+	return memo(key, func() int {
+		n := PerMessage + Count(string(m.Role)) + Count(m.Content) + Count(m.Reasoning) +
+			Count(m.ToolName) + len(m.Images)*PerImage
+		for _, tc := range m.ToolCalls {
+			n += PerToolCall + Count(tc.Name) + Count(string(tc.Arguments))
+		}
+		return n
+	})
+}
+
+// Tool is the tokens one tool definition adds to a request (memoised like Message).
+func Tool(t llm.ToolSpec) int {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteByte(3)
+	h.WriteString(t.Name)
+	h.WriteByte(0)
+	h.WriteString(t.Description)
+	h.WriteByte(0)
+	h.Write(t.Parameters)
+	return memo(h.Sum64(), func() int {
+		return PerTool + Count(t.Name) + Count(t.Description) + Count(string(t.Parameters))
+	})
+}
+
+// memo returns the count cached under key, computing it with n the first time.
+func memo(key uint64, n func() int) int {
+	msgCache.Lock()
+	v, ok := msgCache.m[key]
+	msgCache.Unlock()
+	if ok {
+		return v
+	}
+	v = n()
+	msgCache.Lock()
+	if len(msgCache.m) >= 1<<16 {
+		clear(msgCache.m)
+	}
+	msgCache.m[key] = v
+	msgCache.Unlock()
+	return v
+}
+
+var msgCache = struct {
+	sync.Mutex
+	m map[uint64]int
+}{m: map[uint64]int{}}
 
 // Estimator is CountRequest plus EstimatorMargin, rounded up: a conservative prompt size for a
 // provider that must refuse a request that would overflow the model's window, e.g.
