@@ -16,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
 )
 
@@ -163,19 +164,15 @@ func (c *ChatService) Continue(sessionID, model string) error {
 }
 
 // Approve answers the approval the session's turn is waiting for on tool call callID:
-// "allow" (once), "allow_always" (this exact command or path, in this workspace, until Tofu
-// closes) or "deny".
+// "allow" (once), "allow_session", "allow_workspace" (until Tofu closes), "allow_always" (a rule
+// for this workspace in the settings), "allow_always_global" (a rule for every workspace) or
+// "deny" (permission.Answer).
 func (c *ChatService) Approve(sessionID, callID, decision string) error {
-	switch decision {
-	case "allow", "allow_always", "deny":
-	default:
-		return fmt.Errorf("decision must be allow, allow_always or deny, not %q", decision)
+	a, err := permission.ParseAnswer(decision)
+	if err != nil {
+		return err
 	}
-	t := c.turnOf(sessionID)
-	if t == nil || !approvalPending(c.store, sessionID, callID) {
-		return errors.New("this approval is no longer pending (the turn ended): press Continue to ask again")
-	}
-	return t.answer("approval:"+callID, decision)
+	return c.approvals.Answer(sessionID, callID, a)
 }
 
 // Answer answers the ask_human question of tool call callID that the session's turn waits for.
@@ -184,7 +181,7 @@ func (c *ChatService) Answer(sessionID, callID, text string) error {
 	if t == nil || !t.agent {
 		return errors.New("this question is no longer open (the turn ended): press Continue to ask again")
 	}
-	return t.answer("question:"+callID, text)
+	return t.answer(callID, text)
 }
 
 func (c *ChatService) turnOf(sessionID string) *turn {
@@ -193,26 +190,7 @@ func (c *ChatService) turnOf(sessionID string) *turn {
 	return c.running[sessionID]
 }
 
-// approvalPending says whether the last approval event of callID is a question not answered.
-func approvalPending(st *store.Store, sessionID, callID string) bool {
-	evs, err := st.Events(sessionID)
-	if err != nil {
-		return false
-	}
-	pending := false
-	for _, ev := range evs {
-		if ev.Type != store.EventApproval {
-			continue
-		}
-		var a store.Approval
-		if ev.Decode(&a) == nil && a.CallID == callID {
-			pending = a.Decision == ""
-		}
-	}
-	return pending
-}
-
-// answer hands a decision or an answer to whoever waits (or will wait) on key.
+// answer hands an answer to whoever waits (or will wait) on key.
 func (t *turn) answer(key, value string) error {
 	select {
 	case t.slot(key) <- value:
@@ -247,45 +225,12 @@ func (t *turn) wait(ctx context.Context, key string) (string, error) {
 	}
 }
 
-// uiApprover puts approvals to the window: the asked event shows the card, Approve answers.
-type uiApprover struct {
-	t      *turn
-	always *alwaysSet
-}
-
-func (u uiApprover) Approve(ctx context.Context, _ string, req store.Approval) (string, error) {
-	d, err := u.t.wait(ctx, "approval:"+req.CallID)
-	if err == nil && d == "allow_always" {
-		u.always.add(req.Subject)
-	}
-	return d, err
-}
-
 // uiAsker puts ask_human's questions to the window: the running call shows the question,
 // Answer answers.
 type uiAsker struct{ t *turn }
 
 func (u uiAsker) Ask(ctx context.Context, q tools.Question) (string, error) {
-	return u.t.wait(ctx, "question:"+q.CallID)
-}
-
-// alwaysFor is the "always allow" set of a workspace, seeded with what the user answered so
-// in the session's log.
-func (c *ChatService) alwaysFor(workspace string, events []store.Event) *alwaysSet {
-	c.mu.Lock()
-	a := c.always[workspace]
-	if a == nil {
-		a = &alwaysSet{}
-		c.always[workspace] = a
-	}
-	c.mu.Unlock()
-	for _, ev := range events {
-		var ap store.Approval
-		if ev.Type == store.EventApproval && ev.Decode(&ap) == nil && ap.Decision == "allow_always" && ap.By == "user" {
-			a.add(ap.Subject)
-		}
-	}
-	return a
+	return u.t.wait(ctx, q.CallID)
 }
 
 // agentTurn fills in the agent parts of a turn in workspace; the returned function releases
@@ -295,8 +240,9 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 	if _, err := ResolveWorkspace(workspace); err != nil {
 		return nil, "", fmt.Errorf("the workspace is gone (%v): choose another one", err)
 	}
-	always := c.alwaysFor(workspace, events)
-	pol, err := newPolicy(workspace, "ask", always)
+	// The session's and the workspace's grants come back from the log (a restart, Continue).
+	c.approvals.Restore(at.Session, workspace, events)
+	gate, err := NewGate(c.approvals, at.Session, workspace, string(permission.ModeAsk), nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -313,7 +259,7 @@ func (c *ChatService) agentTurn(at *agent.Turn, t *turn, workspace string, event
 		system += "\n\n" + instr
 	}
 	at.Workspace, at.System, at.Instructions = workspace, system, instr
-	at.Tools, at.Policy, at.Approver = ts, pol, uiApprover{t: t, always: always}
+	at.Tools, at.Policy, at.Approver = ts, gate, gate
 	t.agent = true
 	return ts.Close, instr, nil
 }

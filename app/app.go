@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
 // ProviderFactory builds the model provider for a configuration; keys gives each provider's
@@ -33,6 +34,8 @@ type App struct {
 	Models   *ModelService
 	Settings *SettingsService
 	Papers   *PaperService
+	// Approvals is the approval service every turn asks (the window's and `tofu run`'s).
+	Approvals *permission.Service
 
 	store     *store.Store
 	unsubs    []func()
@@ -42,13 +45,15 @@ type App struct {
 // New wires the services on one store and one settings service. Events go to emit.
 func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
 	providers := &providerCache{factory: factory, settings: settings}
-	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}, always: map[string]*alwaysSet{}}
+	approvals := permission.NewService(settings.file)
+	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}, approvals: approvals}
 	a := &App{
 		Sessions: &SessionService{store: st, emit: emit, chat: chat},
 		Chat:     chat,
 		Models:   &ModelService{providers: providers, settings: settings, emit: emit},
-		Settings: settings,
-		store:    st,
+		Settings:  settings,
+		Approvals: approvals,
+		store:     st,
 	}
 	lib := library.New(st, library.Options{
 		Provider: providers.get, Price: chat.price, DeleteSession: a.Sessions.Delete, Emit: emit,

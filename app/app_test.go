@@ -102,13 +102,25 @@ func newFixture(t *testing.T) *fixture {
 // real gateway) against the scripted model server srv.
 func newFixtureWith(t *testing.T, srv *llmtest.Server, storeDir string) *fixture {
 	t.Helper()
+	f, closeApp := openFixture(t, srv, storeDir, t.TempDir())
+	t.Cleanup(closeApp)
+	return f
+}
+
+// openFixture is newFixtureWith with the settings in cfgDir; the caller closes it (a test of
+// a restart opens the same directories again).
+func openFixture(t *testing.T, srv *llmtest.Server, storeDir, cfgDir string) (*fixture, func()) {
+	t.Helper()
 	st, err := store.Open(storeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	settings := NewSettingsService(config.Open(dir), config.FileSecrets(dir))
-	cfg := config.Default()
+	settings := NewSettingsService(config.Open(cfgDir), config.FileSecrets(cfgDir))
+	cfg, err := settings.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Providers = append([]config.Provider(nil), cfg.Providers...)
 	cfg.Providers[0].BaseURL = srv.URL
 	if _, err := settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
@@ -117,8 +129,7 @@ func newFixtureWith(t *testing.T, srv *llmtest.Server, storeDir string) *fixture
 	fan := &Fanout{}
 	fan.Add(rec)
 	a := New(st, fan, settings, fastGateway)
-	t.Cleanup(func() { a.Close(); st.Close() })
-	return &fixture{app: a, store: st, rec: rec, fan: fan, model: srv}
+	return &fixture{app: a, store: st, rec: rec, fan: fan, model: srv}, func() { a.Close(); st.Close() }
 }
 
 // fastGateway is the real gateway with a retry policy that does not make tests wait.

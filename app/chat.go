@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
 // ErrBusy means a reply is already streaming in the session.
@@ -26,8 +27,8 @@ type ChatService struct {
 	mu      sync.Mutex
 	running map[string]*turn
 	wg      sync.WaitGroup
-	// always holds, per workspace, the subjects the user answered "Always allow" to.
-	always map[string]*alwaysSet
+	// approvals decides tool calls and holds the approvals turns wait on.
+	approvals *permission.Service
 	// windows caches the context window of each model for the provider configuration windowsOf.
 	windows   map[string]int
 	windowsOf string
@@ -44,7 +45,7 @@ type turn struct {
 	sink   *streamSink // the live view, once the turn streams
 
 	mu      sync.Mutex
-	answers map[string]chan string // approvals and ask_human answers, by "approval:"/"question:" + call id
+	answers map[string]chan string // ask_human answers, by call id (approvals wait in the approval service)
 }
 
 // Send appends the user's message (durably) and starts the reply in the background.

@@ -1,74 +1,67 @@
 package app
 
 import (
-	"sync"
+	"context"
+	"errors"
 
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
-// policy adapts the permission package to the agent: the workspace policy, then an approval
-// mode (`tofu run --approve`, "ask" in the window) on top, then the subjects the user chose to
-// always allow in this workspace.
-type policy struct {
-	p      *permission.Policy
-	mode   permission.Mode
-	always *alwaysSet // nil: none
+// Gate is the approval service seen from one turn: the agent's Policy (the settings' rules,
+// the user's grants, the approval mode) and its Approver (a pending request the window's card
+// or the terminal answers through the service).
+type Gate struct {
+	svc                *permission.Service
+	session, workspace string
+	mode               permission.Mode
+	// prompt, when set, is called once the asked event is durable (the terminal's question);
+	// the window needs nothing: the event shows the card.
+	prompt func(req store.Approval)
 }
 
-func (p policy) Check(call tools.Call, access []tools.Access) agent.Verdict {
-	d := p.mode.Apply(p.p.Decide(call.Name, access))
-	v := agent.Verdict{Action: agent.Action(d.Action), Subject: d.Subject, Reason: d.Reason}
-	if v.Action == agent.Ask && p.always.has(v.Subject) {
-		v.Action = agent.Allow
-	}
-	return v
-}
-
-// NewPolicy is the default policy for a workspace (reads allowed, writes and commands ask,
-// outside the workspace asks) under an approval mode: ask, safe, all or never (see
-// permission.Mode).
-func NewPolicy(workspace, approve string) (agent.Policy, error) {
-	return newPolicy(workspace, approve, nil)
-}
-
-func newPolicy(workspace, approve string, always *alwaysSet) (agent.Policy, error) {
+// NewGate binds the service to a turn of session in workspace under an approval mode (ask,
+// safe, all, never: see permission.Mode). prompt may be nil.
+func NewGate(svc *permission.Service, session, workspace, approve string, prompt func(store.Approval)) (*Gate, error) {
 	mode, err := permission.ParseMode(approve)
 	if err != nil {
 		return nil, err
 	}
-	p, err := permission.New(permission.Config{Workspace: workspace})
-	if err != nil {
-		return nil, err
-	}
-	return policy{p: p, mode: mode, always: always}, nil
+	return &Gate{svc: svc, session: session, workspace: workspace, mode: mode, prompt: prompt}, nil
 }
 
-// alwaysSet is what the user answered "Always allow" to in one workspace: exact subjects (a
-// command line, resolved paths), never patterns.
-type alwaysSet struct {
-	mu  sync.Mutex
-	set map[string]bool
+// Check is the agent's Policy.
+func (g *Gate) Check(call tools.Call, access []tools.Access) agent.Verdict {
+	d := g.svc.Check(g.session, g.workspace, g.mode, call.Name, access)
+	return agent.Verdict{Action: agent.Action(d.Action), Subject: d.Subject, Reason: d.Reason, Once: !d.Rememberable(), Detail: d}
 }
 
-func (a *alwaysSet) has(subject string) bool {
-	if a == nil || subject == "" {
-		return false
+// Approve is the agent's Approver: the request is pending in the service from before the asked
+// event is written until it is answered or the turn stops.
+func (g *Gate) Approve(ctx context.Context, session string, v agent.Verdict, req store.Approval, announce func() error) (string, error) {
+	d, ok := v.Detail.(permission.Decision)
+	if !ok {
+		return "", errors.New("the verdict did not come from the approval service")
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.set[subject]
+	a, err := g.svc.Ask(ctx, session, g.workspace, req.CallID, d, func() error {
+		if err := announce(); err != nil {
+			return err
+		}
+		if g.prompt != nil {
+			g.prompt(req)
+		}
+		return nil
+	})
+	return string(a), err
 }
 
-func (a *alwaysSet) add(subject string) {
-	if a == nil || subject == "" {
-		return
+// Approver is the gate as an agent.Approver, or nil when the mode never asks (a headless run
+// under safe, all or never has nobody to ask).
+func (g *Gate) Approver() agent.Approver {
+	if g.mode != permission.ModeAsk {
+		return nil
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.set == nil {
-		a.set = map[string]bool{}
-	}
-	a.set[subject] = true
+	return g
 }

@@ -48,6 +48,7 @@ func (s *SessionService) Delete(id string) error {
 	s.chat.stopAndWait(id)
 	err := s.store.DeleteSession(id)
 	if err == nil {
+		s.chat.approvals.Forget(id) // its "for this session" grants
 		s.announce()
 	}
 	return err

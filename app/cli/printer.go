@@ -2,8 +2,8 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
 // printer writes a run to the terminal: the reply as it streams, tool calls and results as
@@ -149,38 +150,48 @@ func firstLine(s string) string {
 	return line
 }
 
-// terminalApprover asks on the terminal (when --approve=ask); other modes never ask because
-// headlessPolicy already turned "ask" into allow or deny.
-func terminalApprover(o RunOptions, errOut io.Writer) agent.Approver {
-	if o.Approve != "ask" {
-		return nil
-	}
-	return approverFunc(func(ctx context.Context, req store.Approval) (string, error) {
-		// The subject is printed exactly (quoted and escaped when it holds anything a terminal
-		// would act on), so the line shows the command that will run.
-		fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) [y]es once / [a]lways in this session / [N]o: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason))
-		answer := make(chan string, 1)
+// terminalPrompt asks on the terminal (under --approve=ask) once the asked approval event is
+// written, and gives the answer to the approval service: y (once), s (for this session), a
+// (always in this workspace: writes a rule to the settings), anything else denies. Prompts
+// are put one at a time, each reading one line of in.
+func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a permission.Answer) error) func(store.Approval) {
+	var mu sync.Mutex // one prompt on the terminal at a time
+	lines := bufio.NewReader(in)
+	return func(req store.Approval) {
 		go func() {
-			line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
-			answer <- strings.ToLower(strings.TrimSpace(line))
-		}()
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case a := <-answer:
-			switch a {
-			case "y", "yes":
-				return "allow", nil
-			case "a", "always":
-				return "allow_always", nil
+			mu.Lock()
+			choices := "[y]es once / [s]ession / [a]lways in this workspace (writes a rule) / [N]o"
+			if req.Once {
+				choices = "[y]es once / [N]o"
 			}
-			return "deny", nil
-		}
-	})
+			// The subject is printed exactly (quoted and escaped when it holds anything a
+			// terminal would act on), so the line shows the command that will run.
+			fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) %s: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason), choices)
+			line, _ := lines.ReadString('\n')
+			mu.Unlock()
+			a := terminalAnswer(line)
+			if req.Once && a.Allows() && a != permission.AllowOnce {
+				fmt.Fprintln(errOut, "  (allowed once: this call cannot be remembered)")
+				a = permission.AllowOnce
+			}
+			if err := answer(req.CallID, a); err != nil && !errors.Is(err, permission.ErrNotPending) && !errors.Is(err, permission.ErrAnswered) {
+				// The rule could not be written: the user still allowed this call.
+				fmt.Fprintf(errOut, "  %s; allowed once\n", termText(err.Error()))
+				answer(req.CallID, permission.AllowOnce)
+			}
+		}()
+	}
 }
 
-type approverFunc func(ctx context.Context, req store.Approval) (string, error)
-
-func (f approverFunc) Approve(ctx context.Context, _ string, req store.Approval) (string, error) {
-	return f(ctx, req)
+// terminalAnswer reads a line typed at the approval prompt.
+func terminalAnswer(line string) permission.Answer {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return permission.AllowOnce
+	case "s", "session":
+		return permission.AllowSession
+	case "a", "always":
+		return permission.AlwaysWorkspace
+	}
+	return permission.DenyOnce
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/coding"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
 )
 
@@ -150,8 +151,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
 		return agent.End{}, fmt.Errorf("the workspace %s is not a directory", ws)
 	}
-	pol, err := app.NewPolicy(ws, o.Approve)
-	if err != nil {
+	if _, err := permission.ParseMode(o.Approve); err != nil {
 		return agent.End{}, err
 	}
 	a, err := newApp(st, nopEmitter{}, nil)
@@ -220,9 +220,18 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if instr != "" {
 		system += "\n\n" + instr
 	}
+	// The session's grants come back from its log; the approval service decides and asks.
+	a.Approvals.Restore(session, ws, events)
+	prompt := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
+		return a.Approvals.Answer(session, callID, ans)
+	})
+	gate, err := app.NewGate(a.Approvals, session, ws, o.Approve, prompt)
+	if err != nil {
+		return agent.End{}, err
+	}
 	turn := agent.Turn{
 		Session: session, Model: model, Workspace: ws, System: system,
-		Tools: ts, Policy: pol, Approver: terminalApprover(o, errOut),
+		Tools: ts, Policy: gate, Approver: gate.Approver(),
 		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer, Context: ctxm,
 		Instructions: instr,
 	}

@@ -43,6 +43,11 @@ type Verdict struct {
 	Action  Action
 	Subject string
 	Reason  string
+	// Once is set when no grant beyond this call may be offered (outside the workspace, a
+	// protected place, something only known at run time).
+	Once bool
+	// Detail is the policy's own record of the decision, handed back to the Approver.
+	Detail any
 }
 
 // Policy decides whether a call may run, from the call and what it would touch only: nothing
@@ -51,10 +56,12 @@ type Policy interface {
 	Check(call tools.Call, access []tools.Access) Verdict
 }
 
-// Approver puts an "ask" verdict to the user and waits. It returns "allow", "allow_always"
-// or "deny", or ctx's error when the turn is interrupted.
+// Approver puts an "ask" verdict to the user and waits: announce records the asked approval
+// event (the window shows its card from it, and may answer before the wait starts). It returns
+// the answer as the log records it ("allow", "allow_session", …, "deny": permission.Answer),
+// or ctx's cause when the turn is interrupted.
 type Approver interface {
-	Approve(ctx context.Context, session string, req store.Approval) (string, error)
+	Approve(ctx context.Context, session string, v Verdict, req store.Approval, announce func() error) (string, error)
 }
 
 // Sink receives the live (not durable) view of a model's reply.
@@ -106,7 +113,6 @@ type Turn struct {
 
 	j *journal // the turn's view of the log, shared by its copies (phases)
 
-	always map[string]bool // subjects the user allowed for the rest of the turn
 	// project, when set, replaces Messages as the projection of the log onto the request
 	// (an autonomous run's planner and critic see their own view).
 	project func([]store.Event) []llm.Message

@@ -216,7 +216,10 @@ func (f policyFunc) Check(c tools.Call, a []tools.Access) Verdict { return f(c, 
 
 type approverFunc func(store.Approval) (string, error)
 
-func (f approverFunc) Approve(_ context.Context, _ string, a store.Approval) (string, error) {
+func (f approverFunc) Approve(_ context.Context, _ string, _ Verdict, a store.Approval, announce func() error) (string, error) {
+	if err := announce(); err != nil {
+		return "", err
+	}
 	return f(a)
 }
 
@@ -245,7 +248,7 @@ func TestApprovals(t *testing.T) {
 			e.agent.Run(context.Background(), Turn{
 				Session: e.sess, Model: llmtest.DemoModelName, Tools: ft,
 				Policy: policyFunc(func(c tools.Call, a []tools.Access) Verdict {
-					return Verdict{Action: tc.action, Subject: a[0].Path, Reason: "outside the workspace"}
+					return Verdict{Action: tc.action, Subject: a[0].Path, Reason: "outside the workspace", Once: true}
 				}),
 				Approver: approverFunc(func(a store.Approval) (string, error) { asked = append(asked, a); return tc.answer, nil }),
 			})
@@ -256,7 +259,7 @@ func TestApprovals(t *testing.T) {
 			if ran := len(ft.ran()) == 1; ran != tc.ran {
 				t.Fatalf("ran = %v", ran)
 			}
-			if tc.action == Ask && (len(asked) != 1 || asked[0].Subject != "/etc/passwd") {
+			if tc.action == Ask && (len(asked) != 1 || asked[0].Subject != "/etc/passwd" || !asked[0].Once) {
 				t.Fatalf("asked %+v", asked)
 			}
 			if res := e.results(t); res[0].IsError == tc.ran {

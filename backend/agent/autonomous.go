@@ -76,9 +76,6 @@ func (a *Agent) RunAutonomous(ctx context.Context, t Turn, opts AutoOptions) End
 		return end
 	}
 	opts = opts.withDefaults()
-	if t.always == nil {
-		t.always = map[string]bool{} // shared by the phases' copies of t
-	}
 	end := a.autonomous(ctx, &t, opts)
 	return a.finish(ctx, &t, end, true)
 }

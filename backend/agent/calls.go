@@ -123,31 +123,24 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 		t.j.later(store.EventApproval, ap) // written with the call's result
 		return false, "Not allowed: " + v.Reason + ". Do not retry this call; find another way or ask the user."
 	}
-	if t.always[v.Subject] {
-		return true, ""
-	}
 	if t.Approver == nil {
 		ap.Decision, ap.By = "deny", "policy"
 		t.j.later(store.EventApproval, ap)
 		return false, "Not allowed without the user's approval, and nobody can approve it now: " + v.Reason + "."
 	}
-	// Asked: once durable, the UI shows the card.
-	if t.j.add(store.EventApproval, ap) != nil {
-		return false, ""
-	}
-	decision, err := t.Approver.Approve(ctx, t.Session, ap)
+	ap.Once = v.Once
+	decision, err := t.Approver.Approve(ctx, t.Session, v, ap, func() error {
+		return t.j.add(store.EventApproval, ap) // asked: once durable, the UI shows the card
+	})
 	if err != nil {
-		return false, ""
+		if ctx.Err() != nil || t.j.err() != nil { // a stop, or a failed write that ends the turn
+			return false, ""
+		}
+		return false, "The approval could not be asked (" + err.Error() + "); the call did not run."
 	}
 	ap.Decision, ap.By = decision, "user"
 	if t.j.add(store.EventApproval, ap) != nil {
 		return false, ""
-	}
-	if decision == "allow_always" {
-		if t.always == nil {
-			t.always = map[string]bool{}
-		}
-		t.always[v.Subject] = true
 	}
 	if decision == "deny" {
 		return false, "The user denied this call (" + v.Subject + "). Do not retry it; ask the user how to proceed if needed."
