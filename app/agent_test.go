@@ -423,7 +423,7 @@ func TestSetModeAndAutonomousTurn(t *testing.T) {
 		if ev.Type == store.EventPhase {
 			var p store.Phase
 			ev.Decode(&p)
-			phases = append(phases, p.Role+":"+p.State+p.Verdict)
+			phases = append(phases, string(p.Role)+":"+string(p.State)+string(p.Verdict))
 		}
 	}
 	if got := strings.Join(phases, " "); got != "planner:start planner:end worker:start worker:end critic:start critic:endSTOP" {

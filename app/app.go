@@ -64,7 +64,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
 		chat.settle(ev) // no streamed text may arrive after its reply
-		emit.Emit(SessionTopic(ev.Session), SessionMessage{Kind: "event", Event: ev})
+		emit.Emit(SessionTopic(ev.Session), SessionMessage{Kind: MessageEvent, Event: ev})
 		if ev.Type == store.EventUser || ev.Type == store.EventAssistant {
 			a.Sessions.announce() // order by last activity changed
 		}

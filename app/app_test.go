@@ -206,7 +206,7 @@ func TestSendStreamsAndRecords(t *testing.T) {
 	var streamed strings.Builder
 	var kinds []string
 	for _, m := range f.rec.sessionMsgs(info.ID) {
-		kinds = append(kinds, m.Kind)
+		kinds = append(kinds, string(m.Kind))
 		if m.Kind == "delta" {
 			streamed.WriteString(m.Text)
 		}

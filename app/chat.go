@@ -199,7 +199,7 @@ func (c *ChatService) start(sessionID, model string) error {
 
 	go func() {
 		topic := SessionTopic(sessionID)
-		c.emit.Emit(topic, SessionMessage{Kind: "stream", State: "started"})
+		c.emit.Emit(topic, SessionMessage{Kind: MessageStream, State: StreamStarted})
 		sink := newStreamSink(c.emit, topic)
 		c.mu.Lock()
 		t.sink = sink
@@ -218,7 +218,7 @@ func (c *ChatService) start(sessionID, model string) error {
 		sink.close()
 		// Free the session before saying so: a Send on "ended" must not find it busy.
 		release()
-		c.emit.Emit(topic, SessionMessage{Kind: "stream", State: "ended"})
+		c.emit.Emit(topic, SessionMessage{Kind: MessageStream, State: StreamEnded})
 		close(t.done)
 	}()
 	return nil

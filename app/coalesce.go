@@ -84,14 +84,14 @@ type streamSink struct {
 
 func newStreamSink(emit Emitter, topic string) *streamSink {
 	return &streamSink{emit: emit, topic: topic, co: newCoalescer(DeltaInterval, func(text, reasoning string) {
-		emit.Emit(topic, SessionMessage{Kind: "delta", Text: text, Reasoning: reasoning})
+		emit.Emit(topic, SessionMessage{Kind: MessageDelta, Text: text, Reasoning: reasoning})
 	})}
 }
 
 func (s *streamSink) Delta(text, reasoning string) { s.co.add(text, reasoning) }
 
 func (s *streamSink) Reset(reason string) {
-	s.co.discard(func() { s.emit.Emit(s.topic, SessionMessage{Kind: "reset", Text: reason}) })
+	s.co.discard(func() { s.emit.Emit(s.topic, SessionMessage{Kind: MessageReset, Text: reason}) })
 }
 
 func (s *streamSink) close() { s.co.close() }

@@ -42,9 +42,28 @@ func SessionTopic(id string) string { return "session:" + id }
 
 // SessionMessage is the payload on a SessionTopic.
 type SessionMessage struct {
-	Kind      string `json:"kind"` // "event", "delta", "stream"
-	Event     any    `json:"event,omitempty"`
-	Text      string `json:"text,omitempty"`
-	Reasoning string `json:"reasoning,omitempty"`
-	State     string `json:"state,omitempty"` // "started", "ended"
+	Kind      MessageKind `json:"kind"`
+	Event     any         `json:"event,omitempty"`
+	Text      string      `json:"text,omitempty"`
+	Reasoning string      `json:"reasoning,omitempty"`
+	State     StreamState `json:"state,omitempty"`
 }
+
+// MessageKind says what a SessionMessage carries. The front end's copy is generated
+// (backend/protocol).
+type MessageKind string
+
+const (
+	MessageEvent  MessageKind = "event"  // Event: an event of the log, once it is durable
+	MessageDelta  MessageKind = "delta"  // Text, Reasoning: more of the reply streaming
+	MessageStream MessageKind = "stream" // State: a reply started or ended
+	MessageReset  MessageKind = "reset"  // Text (why): the call is re-run, what streamed is void
+)
+
+// StreamState is the State of a stream message.
+type StreamState string
+
+const (
+	StreamStarted StreamState = "started"
+	StreamEnded   StreamState = "ended"
+)

@@ -104,7 +104,7 @@ func (p *PaperService) Delete(id string) error { return p.lib.Delete(id) }
 // answer streams on the session's topic like any chat reply, grounded by the library's
 // augment hook (which logs a `retrieval` event).
 func (p *PaperService) Ask(paperID, question, model string) (string, error) {
-	sid, err := p.lib.Session(paperID, library.PurposeQA)
+	sid, err := p.lib.Session(paperID, store.PurposeQA)
 	if err != nil {
 		return "", err
 	}
@@ -114,7 +114,7 @@ func (p *PaperService) Ask(paperID, question, model string) (string, error) {
 // Report generates the paper's structured report (streamed in its report session, whose id
 // is returned); the last complete one is the paper's report.
 func (p *PaperService) Report(paperID, model string) (string, error) {
-	sid, err := p.lib.Session(paperID, library.PurposeReport)
+	sid, err := p.lib.Session(paperID, store.PurposeReport)
 	if err != nil {
 		return "", err
 	}

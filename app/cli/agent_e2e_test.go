@@ -129,7 +129,7 @@ func TestAgentEndToEnd(t *testing.T) {
 	for _, ev := range evs {
 		var p store.Phase
 		if ev.Type == store.EventPhase && ev.Decode(&p) == nil {
-			phases = append(phases, p.Role+":"+p.State+p.Verdict)
+			phases = append(phases, string(p.Role)+":"+string(p.State)+string(p.Verdict))
 		}
 	}
 	if got := strings.Join(phases, " "); got != "planner:start planner:end worker:start worker:end critic:start critic:endSTOP" {

@@ -122,9 +122,9 @@ func phaseNote(ph store.Phase) string {
 	case ph.State == "start":
 		return fmt.Sprintf("── %s ──", ph.Role)
 	case ph.Role == store.RoleCritic:
-		line := "── critic: " + ph.Verdict
+		line := "── critic: " + string(ph.Verdict)
 		if ph.Claimed != "" {
-			line += " (" + ph.Claimed + " not accepted: " + ph.Gate + ")"
+			line += " (" + string(ph.Claimed) + " not accepted: " + ph.Gate + ")"
 		}
 		if f := firstLine(ph.Feedback); f != "" {
 			line += " — " + clip(f, 120)

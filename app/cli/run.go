@@ -104,7 +104,7 @@ func endError(end agent.End) error {
 	case "error":
 		return end.Err
 	}
-	msg := "the turn stopped: " + end.Reason
+	msg := "the turn stopped: " + string(end.Reason)
 	if end.Err != nil {
 		msg += ": " + end.Err.Error()
 	}

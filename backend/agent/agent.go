@@ -134,14 +134,13 @@ type Agent struct {
 // Interruption causes: cancel a turn's context with one of these (context.WithCancelCause)
 // and the log says why it stopped.
 var (
-	ErrStoppedByUser = errors.New("user")
-	ErrShutdown      = errors.New("shutdown")
+	ErrStoppedByUser = errors.New(string(store.InterruptUser))
+	ErrShutdown      = errors.New(string(store.InterruptShutdown))
 )
 
-// End is why a turn ended: "done", "max_steps", "max_tokens", "max_cost", "repeated_call",
-// "interrupted", "error".
+// End is why a turn ended (store.EndDone, EndMaxSteps, …, EndError).
 type End struct {
-	Reason string
+	Reason store.EndReason
 	Steps  int
 	Err    error // the failure for "error"
 
@@ -177,7 +176,7 @@ func (a *Agent) open(t *Turn) (End, bool) {
 		err = j.Sync()
 	}
 	if err != nil {
-		return End{Reason: "error", Err: err}, false
+		return End{Reason: store.EndError, Err: err}, false
 	}
 	t.j = j
 	a.recordContext(t)
@@ -195,10 +194,10 @@ func (a *Agent) open(t *Turn) (End, bool) {
 // ends with that error.
 func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) End {
 	var entries []store.Entry
-	if end.Reason == "interrupted" {
-		reason := "user"
+	if end.Reason == store.EndInterrupted {
+		reason := store.InterruptUser
 		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
-			reason = c.Error()
+			reason = store.InterruptReason(c.Error())
 		}
 		entries = append(entries, store.Entry{Type: store.EventInterrupted, Payload: store.Interruption{Reason: reason}})
 	}
@@ -210,7 +209,7 @@ func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) End 
 		entries = append(entries, store.Entry{Type: store.EventTurnEnd, Payload: te})
 	}
 	if _, err := t.j.record(entries...); err != nil && end.Reason != "error" {
-		end = End{Reason: "error", Steps: end.Steps, Err: err, tokens: end.tokens}
+		end = End{Reason: store.EndError, Steps: end.Steps, Err: err, tokens: end.tokens}
 	}
 	return end
 }
@@ -222,10 +221,10 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		if pending := Pending(t.j.snapshot()); len(pending) > 0 {
 			ok := a.runCalls(ctx, t, pending)
 			if err := t.j.err(); err != nil {
-				return End{Reason: "error", Err: err}
+				return End{Reason: store.EndError, Err: err}
 			}
 			if !ok {
-				return End{Reason: "interrupted"}
+				return End{Reason: store.EndInterrupted}
 			}
 		}
 	}
@@ -233,16 +232,16 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 	repeats, cost := 0, 0.0
 	for step := 0; ; step++ {
 		if err := t.j.err(); err != nil {
-			return End{Reason: "error", Steps: step, Err: err}
+			return End{Reason: store.EndError, Steps: step, Err: err}
 		}
 		if step >= t.MaxSteps {
-			return End{Reason: "max_steps", Steps: step}
+			return End{Reason: store.EndMaxSteps, Steps: step}
 		}
 		if t.MaxTokens > 0 && tokens >= t.MaxTokens {
-			return End{Reason: "max_tokens", Steps: step}
+			return End{Reason: store.EndMaxTokens, Steps: step}
 		}
 		if t.MaxCostUSD > 0 && cost >= t.MaxCostUSD {
-			return End{Reason: "max_cost", Steps: step}
+			return End{Reason: store.EndMaxCost, Steps: step}
 		}
 		// L3: a request the provider refuses as too long is rebuilt harder, at most
 		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
@@ -250,7 +249,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		for retry := 0; ; retry++ {
 			req, err := a.request(ctx, t, retry, step == 0)
 			if err != nil {
-				return End{Reason: "error", Steps: step, Err: err}
+				return End{Reason: store.EndError, Steps: step, Err: err}
 			}
 			last := t.Context == nil || retry >= compact.MaxOverflowRetries
 			out = a.step(ctx, t, req, !last)
@@ -267,16 +266,16 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		}
 		switch {
 		case out.interrupted:
-			return End{Reason: "interrupted", Steps: step + 1}
+			return End{Reason: store.EndInterrupted, Steps: step + 1}
 		case out.err != nil:
-			return End{Reason: "error", Steps: step + 1, Err: out.err}
+			return End{Reason: store.EndError, Steps: step + 1, Err: out.err}
 		case len(out.calls) == 0 || t.Tools == nil:
-			return End{Reason: "done", Steps: step + 1}
+			return End{Reason: store.EndDone, Steps: step + 1}
 		}
 		if sig := signature(out.calls); sig == lastCalls {
 			repeats++
 			if repeats >= repeatLimit-1 {
-				return End{Reason: "repeated_call", Steps: step + 1,
+				return End{Reason: store.EndRepeatedCall, Steps: step + 1,
 					Err: fmt.Errorf("the model made the same tool calls %d times in a row", repeatLimit)}
 			}
 		} else {
@@ -284,10 +283,10 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		}
 		ok := a.runCalls(ctx, t, out.calls)
 		if err := t.j.err(); err != nil {
-			return End{Reason: "error", Steps: step + 1, Err: err}
+			return End{Reason: store.EndError, Steps: step + 1, Err: err}
 		}
 		if !ok {
-			return End{Reason: "interrupted", Steps: step + 1}
+			return End{Reason: store.EndInterrupted, Steps: step + 1}
 		}
 	}
 }

@@ -83,11 +83,11 @@ func (a *Agent) RunAutonomous(ctx context.Context, t Turn, opts AutoOptions) End
 // autoState is where a run stands, read from the log since the last user message.
 type autoState struct {
 	task      string
-	round     int         // the last worker round started
-	plan      string      // the current plan
-	open      string      // the role of a phase started and not ended
-	last      store.Phase // the last phase ended
-	critiques []string    // the critic's feedback, in order
+	round     int             // the last worker round started
+	plan      string          // the current plan
+	open      store.PhaseRole // the role of a phase started and not ended
+	last      store.Phase     // the last phase ended
+	critiques []string        // the critic's feedback, in order
 }
 
 func readAutoState(events []store.Event) autoState {
@@ -104,7 +104,7 @@ func readAutoState(events []store.Event) autoState {
 			if ev.Decode(&p) != nil {
 				continue
 			}
-			if p.State == "start" {
+			if p.State == store.PhaseStart {
 				s.open = p.Role
 				if p.Role == store.RoleWorker && p.Iteration > s.round {
 					s.round = p.Iteration
@@ -127,7 +127,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 	events := t.j.snapshot()
 	s := readAutoState(events)
 	if strings.TrimSpace(s.task) == "" {
-		return End{Reason: "error", Err: fmt.Errorf("there is no task: the session has no user message")}
+		return End{Reason: store.EndError, Err: fmt.Errorf("there is no task: the session has no user message")}
 	}
 	next := store.RolePlanner
 	switch {
@@ -140,7 +140,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 	case s.last.Role == store.RoleCritic:
 		switch s.last.Verdict {
 		case store.VerdictStop:
-			return End{Reason: "done"}
+			return End{Reason: store.EndDone}
 		case store.VerdictContinuePlanner:
 			next = store.RolePlanner
 		default:
@@ -153,7 +153,7 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 	stop := func(e End) End { e.Steps, e.tokens = steps, tokens; return e }
 	for {
 		if t.MaxTokens > 0 && tokens >= t.MaxTokens {
-			return stop(End{Reason: "max_tokens"})
+			return stop(End{Reason: store.EndMaxTokens})
 		}
 		switch next {
 		case store.RolePlanner:
@@ -171,9 +171,9 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 				plan = "(The planner wrote no plan: work on the task directly.)"
 			}
 			s.plan = plan
-			s.last = store.Phase{Role: store.RolePlanner, Iteration: iteration, State: "end", Plan: plan, Reason: end.Reason, Steps: end.Steps}
+			s.last = store.Phase{Role: store.RolePlanner, Iteration: iteration, State: store.PhaseEnd, Plan: plan, Reason: end.Reason, Steps: end.Steps}
 			if err := t.j.add(store.EventPhase, s.last); err != nil {
-				return stop(End{Reason: "error", Err: err})
+				return stop(End{Reason: store.EndError, Err: err})
 			}
 			next = store.RoleWorker
 
@@ -183,9 +183,9 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 					return stop(maxIterations(opts))
 				}
 				s.round++
-				start := store.Phase{Role: store.RoleWorker, Iteration: s.round, State: "start", Brief: workerBrief(s)}
+				start := store.Phase{Role: store.RoleWorker, Iteration: s.round, State: store.PhaseStart, Brief: workerBrief(s)}
 				if err := t.j.add(store.EventPhase, start); err != nil {
-					return stop(End{Reason: "error", Err: err})
+					return stop(End{Reason: store.EndError, Err: err})
 				}
 			}
 			resume = false
@@ -201,9 +201,9 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 			}
 			// A round that hit its step limit or repeated itself is still reviewed: the critic
 			// says what is missing.
-			s.last = store.Phase{Role: store.RoleWorker, Iteration: s.round, State: "end", Reason: end.Reason, Steps: end.Steps}
+			s.last = store.Phase{Role: store.RoleWorker, Iteration: s.round, State: store.PhaseEnd, Reason: end.Reason, Steps: end.Steps}
 			if err := t.j.add(store.EventPhase, s.last); err != nil {
-				return stop(End{Reason: "error", Err: err})
+				return stop(End{Reason: store.EndError, Err: err})
 			}
 			next = store.RoleCritic
 
@@ -221,14 +221,14 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 				p.Gate = fmt.Sprintf("the replan limit (%d) is reached: the worker goes on", opts.MaxReplans)
 			}
 			if err := t.j.add(store.EventPhase, p); err != nil {
-				return stop(End{Reason: "error", Err: err})
+				return stop(End{Reason: store.EndError, Err: err})
 			}
 			s.last = p
 			if p.Verdict == store.VerdictStop {
-				return stop(End{Reason: "done"})
+				return stop(End{Reason: store.EndDone})
 			}
 			if n := len(s.critiques); n > 0 && sameCritique(s.critiques[n-1], p.Feedback) {
-				return stop(End{Reason: "stuck", Err: fmt.Errorf("the critic repeated its critique: %s", clipLine(p.Feedback, 200))})
+				return stop(End{Reason: store.EndStuck, Err: fmt.Errorf("the critic repeated its critique: %s", clipLine(p.Feedback, 200))})
 			}
 			s.critiques = append(s.critiques, p.Feedback)
 			next = store.RoleWorker
@@ -242,20 +242,20 @@ func (a *Agent) autonomous(ctx context.Context, t *Turn, opts AutoOptions) End {
 
 // fatal says whether a phase's ending ends the whole run.
 func fatal(e End) bool {
-	return e.Reason == "interrupted" || e.Reason == "error" || e.Reason == "max_tokens"
+	return e.Reason == store.EndInterrupted || e.Reason == store.EndError || e.Reason == store.EndMaxTokens
 }
 
 func maxIterations(o AutoOptions) End {
-	return End{Reason: "max_iterations", Err: fmt.Errorf("%d worker rounds and the critic still asks for more", o.MaxIterations)}
+	return End{Reason: store.EndMaxIterations, Err: fmt.Errorf("%d worker rounds and the critic still asks for more", o.MaxIterations)}
 }
 
 // phase runs a planner or critic phase: its own prompt, the brief as its only message, the
 // read-only tools (and, for the critic, run_command where the policy allows it without asking),
 // at most opts.PhaseSteps model calls. It returns how the loop ended and the phase's last text.
-func (a *Agent) phase(ctx context.Context, t *Turn, opts AutoOptions, role string, iteration int, brief string, used int) (End, string) {
-	evs, err := t.j.record(store.Entry{Type: store.EventPhase, Payload: store.Phase{Role: role, Iteration: iteration, State: "start", Brief: brief}})
+func (a *Agent) phase(ctx context.Context, t *Turn, opts AutoOptions, role store.PhaseRole, iteration int, brief string, used int) (End, string) {
+	evs, err := t.j.record(store.Entry{Type: store.EventPhase, Payload: store.Phase{Role: role, Iteration: iteration, State: store.PhaseStart, Brief: brief}})
 	if err != nil {
-		return End{Reason: "error", Err: err}, ""
+		return End{Reason: store.EndError, Err: err}, ""
 	}
 	start := evs[len(evs)-1]
 	pt := *t
@@ -307,7 +307,7 @@ func lastText(events []store.Event, after uint64) string {
 // phaseTools offers a planner the read-only tools, and a critic run_command besides.
 type phaseTools struct {
 	Tools
-	role string
+	role store.PhaseRole
 }
 
 func (p phaseTools) allowed(name string) bool {
@@ -330,7 +330,7 @@ func (p phaseTools) refuse(name string) *tools.ArgError {
 		names = append(names, s.Name)
 	}
 	return &tools.ArgError{Tool: name, Unknown: true, Problems: []tools.Problem{{
-		Message: "the " + p.role + " does not change anything; its tools are " + strings.Join(names, ", "),
+		Message: "the " + string(p.role) + " does not change anything; its tools are " + strings.Join(names, ", "),
 	}}}
 }
 
@@ -465,7 +465,7 @@ func workSummary(events []store.Event, workspace string) string {
 			if ev.Decode(&p) != nil {
 				continue
 			}
-			worker = p.Role == store.RoleWorker && p.State == "start"
+			worker = p.Role == store.RoleWorker && p.State == store.PhaseStart
 			if worker && p.Iteration != round {
 				round = p.Iteration
 				lines = append(lines, fmt.Sprintf("Round %d:", round))
@@ -528,7 +528,7 @@ func workerAnswer(events []store.Event, round int) string {
 		case store.EventPhase:
 			var p store.Phase
 			if ev.Decode(&p) == nil {
-				in = p.Role == store.RoleWorker && p.State == "start" && p.Iteration == round
+				in = p.Role == store.RoleWorker && p.State == store.PhaseStart && p.Iteration == round
 			}
 		case store.EventAssistant:
 			var m store.AssistantMessage
@@ -585,7 +585,7 @@ var verdictLine = regexp.MustCompile(`(?im)^[\s>*_#\x60-]*verdict[\s*_\x60]*[:=\
 // and the gate: a STOP whose feedback still lists failures is CONTINUE_WORKER, and so is a
 // critique without a verdict.
 func judge(text string) store.Phase {
-	p := store.Phase{Role: store.RoleCritic, State: "end"}
+	p := store.Phase{Role: store.RoleCritic, State: store.PhaseEnd}
 	locs := verdictLine.FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		p.Feedback = strings.TrimSpace(text)

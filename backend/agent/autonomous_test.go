@@ -14,7 +14,7 @@ import (
 )
 
 // roleOf tells the phase of a request from its system prompt.
-func roleOf(r llm.Request) string {
+func roleOf(r llm.Request) store.PhaseRole {
 	if len(r.Messages) > 0 && r.Messages[0].Role == llm.RoleSystem {
 		switch {
 		case strings.Contains(r.Messages[0].Content, "You are the planner"):
@@ -44,11 +44,11 @@ type autoScript struct {
 	critiques []string
 	reviews   int
 	plans     int
-	requests  map[string][]llm.Request
+	requests  map[store.PhaseRole][]llm.Request
 }
 
 func (s *autoScript) install(e *env) {
-	s.requests = map[string][]llm.Request{}
+	s.requests = map[store.PhaseRole][]llm.Request{}
 	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -93,7 +93,7 @@ func phaseLine(ps []store.Phase) string {
 	for _, p := range ps {
 		x := fmt.Sprintf("%s%d", p.Role, p.Iteration)
 		if p.State == "end" {
-			x += ":" + p.Reason
+			x += ":" + string(p.Reason)
 			if p.Verdict != "" {
 				x = fmt.Sprintf("%s%d:%s", p.Role, p.Iteration, p.Verdict)
 			}
@@ -419,7 +419,7 @@ func TestJudge(t *testing.T) {
 		{"Done, but 2 tests failed.\nVERDICT: STOP", "CONTINUE_WORKER", "STOP", "Done, but 2 tests failed."},
 	} {
 		p := judge(c.text)
-		if p.Verdict != c.verdict || p.Claimed != c.claimed || p.Feedback != c.feedback {
+		if string(p.Verdict) != c.verdict || string(p.Claimed) != c.claimed || p.Feedback != c.feedback {
 			t.Errorf("%q: %+v", c.text, p)
 		}
 	}

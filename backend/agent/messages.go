@@ -121,7 +121,7 @@ func Pending(events []store.Event) []llm.ToolCall {
 		case store.EventPhase:
 			var p store.Phase
 			if ev.Decode(&p) == nil {
-				aside = p.State == "start" && p.Role != store.RoleWorker
+				aside = p.State == store.PhaseStart && p.Role != store.RoleWorker
 			}
 			open = nil
 		case store.EventAssistant:

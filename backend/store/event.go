@@ -43,28 +43,14 @@ type CompactionUndo struct {
 	ID string `json:"id"`
 }
 
-// Phase roles of an autonomous run.
-const (
-	RolePlanner = "planner"
-	RoleWorker  = "worker"
-	RoleCritic  = "critic"
-)
-
-// Verdicts a critic ends with.
-const (
-	VerdictStop            = "STOP"
-	VerdictContinueWorker  = "CONTINUE_WORKER"
-	VerdictContinuePlanner = "CONTINUE_PLANNER"
-)
-
 // Phase marks the start or the end of one phase of an autonomous run (planner → worker →
 // critic). The model calls and tool results of the phase are the events between the two.
 type Phase struct {
-	Role string `json:"role"` // planner, worker, critic
+	Role PhaseRole `json:"role"`
 	// Iteration is the worker round the phase belongs to: the planner plans round n, the
 	// worker works it, the critic reviews it (1-based).
-	Iteration int    `json:"iteration"`
-	State     string `json:"state"` // start, end
+	Iteration int        `json:"iteration"`
+	State     PhaseState `json:"state"`
 	// Brief (start) is the message the phase's model was given: the plan or the critic's
 	// feedback for a worker, the task, plan and work done for a critic.
 	Brief string `json:"brief,omitempty"`
@@ -73,12 +59,12 @@ type Phase struct {
 	// Verdict (critic end) is what the run does next, after the gate: STOP, CONTINUE_WORKER,
 	// CONTINUE_PLANNER. Claimed is the critic's own verdict when the gate overrode it, and
 	// Gate says why.
-	Verdict  string `json:"verdict,omitempty"`
-	Claimed  string `json:"claimed,omitempty"`
-	Gate     string `json:"gate,omitempty"`
-	Feedback string `json:"feedback,omitempty"` // critic end: the critique without its verdict line
-	Reason   string `json:"reason,omitempty"`   // end: how the phase's loop ended (done, max_steps, …)
-	Steps    int    `json:"steps,omitempty"`    // end: model calls of the phase
+	Verdict  Verdict   `json:"verdict,omitempty"`
+	Claimed  Verdict   `json:"claimed,omitempty"`
+	Gate     string    `json:"gate,omitempty"`
+	Feedback string    `json:"feedback,omitempty"` // critic end: the critique without its verdict line
+	Reason   EndReason `json:"reason,omitempty"`   // end: how the phase's loop ended
+	Steps    int       `json:"steps,omitempty"`    // end: model calls of the phase
 }
 
 // ToolResult is a tool's answer to one call of an assistant event.
@@ -115,13 +101,11 @@ type Notice struct {
 	Text string `json:"text"`
 }
 
-// TurnEnd says why an agent turn ended: done, max_steps, max_tokens, repeated_call,
-// interrupted, error; and for an autonomous run, stuck (the critic repeated itself) and
-// max_iterations (the worker rounds ran out).
+// TurnEnd says why an agent turn, or an autonomous run, ended.
 type TurnEnd struct {
-	Reason string `json:"reason"`
-	Steps  int    `json:"steps"`
-	Detail string `json:"detail,omitempty"`
+	Reason EndReason `json:"reason"`
+	Steps  int       `json:"steps"`
+	Detail string    `json:"detail,omitempty"`
 }
 
 // Retry records that a model call was re-run after its stream broke; the text streamed
@@ -183,7 +167,7 @@ type ErrorInfo struct {
 
 // Interruption records that a turn stopped before the model ended it.
 type Interruption struct {
-	Reason string `json:"reason"` // "user" (stop button), "shutdown"
+	Reason InterruptReason `json:"reason"`
 }
 
 // EventRetrieval records the passages retrieved for a turn and put into its request, so what
@@ -194,7 +178,7 @@ const EventRetrieval EventType = "retrieval" // Retrieval
 type Retrieval struct {
 	Paper  string           `json:"paper"`
 	Query  string           `json:"query"`
-	Method string           `json:"method"` // "bm25" (Q&A), "full_text" (report), "first_chunks" (no term matched)
+	Method RetrievalMethod  `json:"method"`
 	Chunks []RetrievedChunk `json:"chunks"`
 	Words  int              `json:"words"` // words of paper text put into the request
 }

@@ -41,8 +41,8 @@ type SessionInfo struct {
 	// Paper links the session to a paper of the library (its Q&A, report or a translation's
 	// model calls); Purpose says which ("qa", "report", "translation"). Empty for ordinary
 	// conversations.
-	Paper   string `json:"paper,omitempty"`
-	Purpose string `json:"purpose,omitempty"`
+	Paper   string  `json:"paper,omitempty"`
+	Purpose Purpose `json:"purpose,omitempty"`
 	// Mode is how an agent session's turns run: "" (chat: the tool loop) or "autonomous"
 	// (planner → worker → critic).
 	Mode string `json:"mode,omitempty"`

@@ -61,7 +61,7 @@ func (l *Library) Augment(sessionID, model string, msgs []llm.Message) ([]llm.Me
 	if err != nil {
 		return nil, fmt.Errorf("the paper of this conversation: %w", err)
 	}
-	report := info.Purpose == PurposeReport
+	report := info.Purpose == store.PurposeReport
 	last := len(msgs) - 1
 	question := msgs[last].Content
 	// What fits: the model's window less the reply's reserve and the conversation so far.
@@ -76,14 +76,14 @@ func (l *Library) Augment(sessionID, model string, msgs []llm.Message) ([]llm.Me
 	var b strings.Builder
 	var chosen []paper.Chunk
 	if report {
-		rec.Method = "full_text"
+		rec.Method = store.RetrievalFullText
 		chosen = fitReport(ix.chunks, budget, cost)
 		b.WriteString(strings.ReplaceAll(assets.Prompt("paper_report"), "{{title}}", ix.title))
 		// The report is made from the paper alone, not from earlier reports.
 		msgs = append(systemOnly(msgs), llm.Message{Role: llm.RoleUser})
 		last = len(msgs) - 1
 	} else {
-		rec.Method = "bm25"
+		rec.Method = store.RetrievalBM25
 		used := 0
 		for _, h := range ix.index.Search(question, qaChunks) {
 			if len(chosen) > 0 && used+cost(h.Chunk) > budget {
@@ -94,7 +94,7 @@ func (l *Library) Augment(sessionID, model string, msgs []llm.Message) ([]llm.Me
 			rec.Chunks = append(rec.Chunks, store.RetrievedChunk{ID: h.Chunk.ID, Pages: h.Chunk.Pages, Section: h.Chunk.Section, Score: round3(h.Score)})
 		}
 		if len(chosen) == 0 { // no term of the question is in the paper ("summarize this")
-			rec.Method = "first_chunks"
+			rec.Method = store.RetrievalFirstChunks
 			chosen = ix.chunks[:min(3, len(ix.chunks))]
 		}
 		b.WriteString(strings.ReplaceAll(assets.Prompt("paper_qa"), "{{title}}", ix.title))

@@ -15,11 +15,11 @@ func TestAugmentQA(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	info := e.importFile(t, sharedPaper(t, "icml2024_altmeyer_agi_claims"))
-	sid, err := e.lib.Session(info.ID, PurposeQA)
+	sid, err := e.lib.Session(info.ID, store.PurposeQA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := e.lib.Session(info.ID, PurposeQA); again != sid {
+	if again, _ := e.lib.Session(info.ID, store.PurposeQA); again != sid {
 		t.Fatalf("a second Q&A session %s beside %s", again, sid)
 	}
 	q := "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?"
@@ -73,7 +73,7 @@ func TestAugmentReport(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	info := e.importFile(t, sharedPaper(t, "specter_acl2020"))
-	sid, err := e.lib.Session(info.ID, PurposeReport)
+	sid, err := e.lib.Session(info.ID, store.PurposeReport)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestAugmentReport(t *testing.T) {
 	if rec.Method != "full_text" || rec.Words < 1500 || rec.Words > 3200 || rec.Chunks[len(rec.Chunks)-1].Pages[0] < 6 {
 		t.Fatalf("report retrieval: %+v", rec)
 	}
-	if s, _ := e.store.Session(sid); s.Paper != info.ID || s.Purpose != PurposeReport {
+	if s, _ := e.store.Session(sid); s.Paper != info.ID || s.Purpose != store.PurposeReport {
 		t.Fatalf("session %+v", s)
 	}
 }

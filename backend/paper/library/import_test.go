@@ -37,7 +37,7 @@ func TestImportOpenDelete(t *testing.T) {
 	if b, err := e.store.BlobBytes(PDFKey(info.ID)); err != nil || !bytes.Equal(b, pdf) {
 		t.Fatalf("stored PDF: %v, %d bytes", err, len(b))
 	}
-	qa, _ := e.lib.Session(info.ID, PurposeQA)
+	qa, _ := e.lib.Session(info.ID, store.PurposeQA)
 	if err := e.lib.Delete(info.ID); err != nil {
 		t.Fatal(err)
 	}

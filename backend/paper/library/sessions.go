@@ -6,41 +6,34 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// Purposes of the sessions linked to a paper (store.SessionInfo.Purpose).
-const (
-	PurposeQA          = "qa"          // the paper's Q&A conversation
-	PurposeReport      = "report"      // the paper's reports
-	PurposeTranslation = "translation" // the model calls of one translation
-)
-
-// Session returns the paper's Q&A or report session (purpose PurposeQA or PurposeReport),
+// Session returns the paper's Q&A or report session (store.PurposeQA or PurposeReport),
 // creating it on first use.
-func (l *Library) Session(paperID, purpose string) (string, error) {
+func (l *Library) Session(paperID string, purpose store.Purpose) (string, error) {
 	info, err := l.Info(paperID)
 	if err != nil {
 		return "", err
 	}
 	var existing string
 	switch purpose {
-	case PurposeQA:
+	case store.PurposeQA:
 		existing = info.QA
-	case PurposeReport:
+	case store.PurposeReport:
 		existing = info.Report
 	default:
-		return "", fmt.Errorf("paper session %q: want %s or %s", purpose, PurposeQA, PurposeReport)
+		return "", fmt.Errorf("paper session %q: want %s or %s", purpose, store.PurposeQA, store.PurposeReport)
 	}
 	if existing != "" {
 		if _, err := l.store.Session(existing); err == nil {
 			return existing, nil
 		}
 	}
-	label := map[string]string{PurposeQA: "Q&A", PurposeReport: "Report"}[purpose]
+	label := map[store.Purpose]string{store.PurposeQA: "Q&A", store.PurposeReport: "Report"}[purpose]
 	id, err := l.newSession(paperID, purpose, label+": "+info.Title)
 	if err != nil {
 		return "", err
 	}
 	_, err = l.update(paperID, func(i *Info) {
-		if purpose == PurposeReport {
+		if purpose == store.PurposeReport {
 			i.Report = id
 		} else {
 			i.QA = id
@@ -50,7 +43,7 @@ func (l *Library) Session(paperID, purpose string) (string, error) {
 }
 
 // newSession creates a session linked to the paper.
-func (l *Library) newSession(paperID, purpose, title string) (string, error) {
+func (l *Library) newSession(paperID string, purpose store.Purpose, title string) (string, error) {
 	s, err := l.store.CreateSession(title)
 	if err != nil {
 		return "", fmt.Errorf("create the %s session of paper %s: %w", purpose, paperID, err)

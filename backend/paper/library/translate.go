@@ -97,7 +97,7 @@ func (l *Library) Translate(paperID, lang, model string) error {
 		l.wg.Done()
 	}
 	if _, err := l.store.Session(tr.Session); tr.Session == "" || err != nil {
-		if tr.Session, err = l.newSession(paperID, PurposeTranslation, "Translation ("+lang+"): "+info.Title); err != nil {
+		if tr.Session, err = l.newSession(paperID, store.PurposeTranslation, "Translation ("+lang+"): "+info.Title); err != nil {
 			release()
 			return err
 		}

@@ -75,7 +75,7 @@ func TestTranslateLogsEveryCall(t *testing.T) {
 	}
 
 	s, err := e.store.Session(tr.Session)
-	if err != nil || s.Paper != info.ID || s.Purpose != PurposeTranslation {
+	if err != nil || s.Paper != info.ID || s.Purpose != store.PurposeTranslation {
 		t.Fatalf("translation session: %v %+v", err, s)
 	}
 	evs, _ := e.store.Events(tr.Session)

@@ -1,0 +1,73 @@
+package store
+
+// The log's vocabulary: the values a payload field may take, as typed constants. The front
+// end's copy (frontend/src/lib/protocol.gen.ts) is generated from these declarations by
+// backend/protocol, and its test fails when the two drift apart; EventType is in event.go.
+
+// EndReason says why an agent turn (or an autonomous run, or one of its phases) ended
+// (TurnEnd.Reason, Phase.Reason).
+type EndReason string
+
+const (
+	EndDone          EndReason = "done"           // the model ended the turn
+	EndMaxSteps      EndReason = "max_steps"      // the step limit
+	EndMaxTokens     EndReason = "max_tokens"     // the token budget
+	EndMaxCost       EndReason = "max_cost"       // the cost budget
+	EndRepeatedCall  EndReason = "repeated_call"  // the model repeated the same calls
+	EndInterrupted   EndReason = "interrupted"    // the user or the app closing stopped it
+	EndError         EndReason = "error"          // a call or the log failed
+	EndStuck         EndReason = "stuck"          // autonomous: the critic repeated its critique
+	EndMaxIterations EndReason = "max_iterations" // autonomous: the worker rounds ran out
+)
+
+// InterruptReason says who stopped a reply (Interruption.Reason).
+type InterruptReason string
+
+const (
+	InterruptUser     InterruptReason = "user"     // the stop button
+	InterruptShutdown InterruptReason = "shutdown" // the app closing
+)
+
+// PhaseRole is the role of a phase of an autonomous run.
+type PhaseRole string
+
+const (
+	RolePlanner PhaseRole = "planner"
+	RoleWorker  PhaseRole = "worker"
+	RoleCritic  PhaseRole = "critic"
+)
+
+// PhaseState marks a phase event as the phase's start or end.
+type PhaseState string
+
+const (
+	PhaseStart PhaseState = "start"
+	PhaseEnd   PhaseState = "end"
+)
+
+// Verdict is what a critic decides an autonomous run does next.
+type Verdict string
+
+const (
+	VerdictStop            Verdict = "STOP"
+	VerdictContinueWorker  Verdict = "CONTINUE_WORKER"
+	VerdictContinuePlanner Verdict = "CONTINUE_PLANNER"
+)
+
+// RetrievalMethod is how a paper session's passages were chosen (Retrieval.Method).
+type RetrievalMethod string
+
+const (
+	RetrievalBM25        RetrievalMethod = "bm25"         // Q&A: the best passages for the question
+	RetrievalFullText    RetrievalMethod = "full_text"    // report: as much of the paper as fits
+	RetrievalFirstChunks RetrievalMethod = "first_chunks" // Q&A: no term of the question matched
+)
+
+// Purpose says what a session linked to a paper is for (SessionInfo.Purpose).
+type Purpose string
+
+const (
+	PurposeQA          Purpose = "qa"          // the paper's Q&A conversation
+	PurposeReport      Purpose = "report"      // the paper's reports
+	PurposeTranslation Purpose = "translation" // the model calls of one translation
+)
