@@ -436,7 +436,7 @@ func lastGate(events []store.Event) string {
 		var p store.Phase
 		if ev.Type == store.EventUser {
 			gate = ""
-		} else if ev.Type == store.EventPhase && ev.Decode(&p) == nil && p.Role == store.RoleCritic && p.State == "end" {
+		} else if ev.Type == store.EventPhase && ev.Decode(&p) == nil && p.Role == store.RoleCritic && p.State == store.PhaseEnd {
 			gate = ""
 			if p.Claimed == store.VerdictStop {
 				gate = p.Gate

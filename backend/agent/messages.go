@@ -61,8 +61,8 @@ func (p *projection) add(ev store.Event) {
 		if ev.Decode(&ph) != nil {
 			return
 		}
-		p.aside = ph.State == "start" && ph.Role != store.RoleWorker
-		if ph.Role == store.RoleWorker && ph.State == "start" && ph.Brief != "" {
+		p.aside = ph.State == store.PhaseStart && ph.Role != store.RoleWorker
+		if ph.Role == store.RoleWorker && ph.State == store.PhaseStart && ph.Brief != "" {
 			p.closeOpen()
 			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: ph.Brief})
 			p.end = len(p.msgs)
