@@ -66,7 +66,7 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 	switch {
 	case msg.Kind == "delta":
 		io.WriteString(t.out, t.carry.next(msg.Text))
-	case msg.Kind == "stream" && msg.State == "ended":
+	case msg.Kind == app.MessageStream && msg.State == app.StreamEnded:
 		io.WriteString(t.out, t.carry.flush())
 		close(t.ended)
 	}

@@ -115,11 +115,11 @@ func (p *printer) finish(session string, end agent.End) {
 // phaseNote is the terminal's line for an autonomous run's phase event ("" for none).
 func phaseNote(ph store.Phase) string {
 	switch {
-	case ph.State == "start" && ph.Role == store.RolePlanner && ph.Iteration > 1:
+	case ph.State == store.PhaseStart && ph.Role == store.RolePlanner && ph.Iteration > 1:
 		return "── planner (replan) ──"
-	case ph.State == "start" && ph.Role == store.RoleWorker:
+	case ph.State == store.PhaseStart && ph.Role == store.RoleWorker:
 		return fmt.Sprintf("── worker · round %d ──", ph.Iteration)
-	case ph.State == "start":
+	case ph.State == store.PhaseStart:
 		return fmt.Sprintf("── %s ──", ph.Role)
 	case ph.Role == store.RoleCritic:
 		line := "── critic: " + string(ph.Verdict)
