@@ -41,6 +41,8 @@ type PaperService struct {
 
 	mu      sync.Mutex
 	dialogs Dialogs // the window's save dialog; nil under `tofu serve` (the browser downloads)
+
+	imports importSlots // at most maxImports imports run at once (papers_upload.go)
 }
 
 func pdfKey(id string) string { return library.PDFKey(id) }
@@ -48,6 +50,11 @@ func pdfKey(id string) string { return library.PDFKey(id) }
 func (p *PaperService) info(id string) (PaperInfo, error) { return p.lib.Info(id) }
 
 func (p *PaperService) importPDF(ctx context.Context, name string, r io.ReaderAt, size int64, password string) (PaperInfo, error) {
+	release, err := p.imports.acquire(ctx)
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	defer release()
 	return p.lib.Import(ctx, name, r, size, password)
 }
 

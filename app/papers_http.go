@@ -10,16 +10,14 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// maxUpload bounds a PDF sent to /api/paper/import.
-const maxUpload = 512 << 20
-
 // handler serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
 // the window's asset server:
 //
 //	GET  /api/paper/<id>.pdf                     the PDF (range requests work: pdf.js streams it)
 //	GET  /api/paper/<id>/report.md               the report, as a download
 //	GET  /api/paper/<id>/translation/<lang>.md   a translation, as a download
-//	POST /api/paper/import?name=<file name>      the PDF as the raw body; answers PaperInfo
+//	POST /api/paper/import?name=<file name>      the PDF as the raw body; answers PaperInfo (413 over
+//	                                             512 MB, 503 while two imports run)
 func (p *PaperService) handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest := strings.TrimPrefix(r.URL.Path, "/api/paper/")
@@ -29,20 +27,7 @@ func (p *PaperService) handler() http.Handler {
 				writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use POST"})
 				return
 			}
-			data, err := io.ReadAll(io.LimitReader(r.Body, maxUpload+1))
-			if err == nil && len(data) > maxUpload {
-				err = errors.New("the file is larger than 512 MB")
-			}
-			if err != nil {
-				writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-				return
-			}
-			info, err := p.ImportWithPassword(r.URL.Query().Get("name"), data, r.Header.Get("X-Tofu-Password"))
-			if err != nil {
-				writeError(w, err)
-				return
-			}
-			writeJSON(w, http.StatusOK, map[string]any{"result": info})
+			p.upload(w, r) // papers_upload.go
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use GET"})
 		case strings.HasSuffix(rest, ".pdf") && !strings.Contains(rest, "/"):

@@ -34,6 +34,9 @@ type Server struct {
 	papers   http.Handler
 	static   http.Handler
 	token    string
+	// largeBodies holds a token per call reading a body over smallBody bytes (or of unknown
+	// length), so many concurrent large calls wait instead of each holding up to maxCallBody.
+	largeBodies chan struct{}
 
 	mu      sync.Mutex
 	clients map[chan []byte]struct{}
@@ -49,6 +52,8 @@ func NewServer(a *App, static fs.FS, token string) *Server {
 		static:   http.FileServerFS(static),
 		token:    token,
 		clients:  map[chan []byte]struct{}{},
+
+		largeBodies: make(chan struct{}, 2),
 	}
 }
 
@@ -101,6 +106,13 @@ func (s *Server) validToken(t string) bool {
 	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
 }
 
+// Bodies of calls: any call may send smallBody bytes; larger ones (a PDF as base64) take one
+// of two slots while they are read and decoded.
+const (
+	smallBody   = 1 << 20
+	maxCallBody = 32 << 20
+)
+
 // call invokes Service.Method with the JSON array in the body as arguments.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	if r.Method != http.MethodPost {
@@ -119,7 +131,22 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	var raw []json.RawMessage
-	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	limit := int64(smallBody)
+	if r.ContentLength < 0 || r.ContentLength > smallBody {
+		select {
+		case s.largeBodies <- struct{}{}:
+			defer func() { <-s.largeBodies }()
+		case <-r.Context().Done():
+			return
+		}
+		limit = maxCallBody
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if _, over := errors.AsType[*http.MaxBytesError](err); over {
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf(
+			"the call's body is over %d MB: send a PDF to /api/paper/import instead", maxCallBody>>20)})
+		return
+	}
 	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
 		err = json.Unmarshal(body, &raw)
 	}
