@@ -48,7 +48,8 @@ func newRunCmd() *cobra.Command {
 		Short: "Run the coding agent headless on a task in a workspace",
 		Long: "Runs the agent loop (tools, approvals, limits) on a task and streams its reply.\n" +
 			"The session is recorded like any other and shows in the window afterwards;\n" +
-			"--continue ID resumes it (tool calls left unfinished run first).\n" +
+			"--continue ID resumes it (tool calls that never started run first; one that was running when\n" +
+			"Tofu died is not run again: the model is told it may have run partly).\n" +
 			"--mode autonomous plans, works and has a critic verify, in rounds, until the critic's STOP holds.\n" +
 			"Exit status: 0 when the model finished the turn, 1 on an error or a limit, 130 when interrupted.",
 		Args: cobra.MaximumNArgs(1),

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -321,7 +322,7 @@ func TestRunInterruptThenContinue(t *testing.T) {
 		t.Fatalf("end %+v, %v", end, err)
 	}
 	session := onlySession(t, st)
-	if got := eventTypes(t, st, session); got != "user,assistant,usage,model_call,tool_result,interrupted,turn_end" {
+	if got := eventTypes(t, st, session); got != "user,assistant,usage,model_call,tool_start,process,tool_result,interrupted,turn_end" {
 		t.Fatalf("events: %s", got)
 	}
 	if endError(end).(*exitError).code != 130 {
@@ -339,9 +340,10 @@ func TestRunInterruptThenContinue(t *testing.T) {
 	}
 }
 
-// TestRunSurvivesSIGKILL kills a real `tofu run` process in the middle of a tool call and
-// continues the session: everything up to the kill is in the log, and the unfinished call
-// runs once more (it never finished), finished ones do not.
+// TestRunSurvivesSIGKILL kills a real `tofu run` process in the middle of a command and
+// continues the session: everything up to the kill is in the log, the command's process
+// group (which outlived the kill) is killed, and the command is not run again: the model reads
+// that it may have run partly, with what it printed.
 func TestRunSurvivesSIGKILL(t *testing.T) {
 	st, srv := runEnv(t)
 	dataDir := t.TempDir()
@@ -349,7 +351,7 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	ws := repo(t)
 	script(srv, "Resumed and done.",
 		[]llm.ToolCall{tc("a", "read_files", map[string]any{"reads": []map[string]any{{"path": "test.sh"}}})},
-		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "if [ -f started ]; then echo resumed; else touch started; sleep 20; fi"})},
+		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "echo half way; echo run >> runs; sleep 1000 & echo $! > child.pid; wait"})},
 	)
 	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
 	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
@@ -357,12 +359,7 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(ws, "started")); err == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	child := waitPIDFile(t, filepath.Join(ws, "child.pid"))
 	cmd.Process.Kill()
 	cmd.Wait()
 
@@ -372,13 +369,19 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	}
 	defer st2.Close()
 	session := onlySession(t, st2)
-	if got := eventTypes(t, st2, session); got != "user,assistant,usage,model_call,tool_result,assistant,usage,model_call" {
+	if got := eventTypes(t, st2, session); got != "user,assistant,usage,model_call,tool_result,assistant,usage,model_call,tool_start,process" {
 		t.Fatalf("events after kill: %s", got)
 	}
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st2, RunOptions{Continue: session, Approve: "all"}, &out, &errOut)
 	if err != nil || end.Reason != "done" {
 		t.Fatalf("continue: %+v, %v\n%s", end, err, errOut.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "runs")); string(b) != "run\n" {
+		t.Fatalf("the command ran %q", b)
+	}
+	if alive(child) {
+		t.Fatalf("the command's child %d outlived the continue", child)
 	}
 	evs, _ := st2.Events(session)
 	reads, runs := 0, 0
@@ -390,8 +393,8 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 				reads++
 			case "run_command":
 				runs++
-				if !strings.Contains(r.Text, "resumed") {
-					t.Fatalf("the resumed command said %q", r.Text)
+				if !r.Unfinished || !strings.Contains(r.Text, "may have run partly") || !strings.Contains(r.Text, "half way") {
+					t.Fatalf("the unfinished command's answer: %q", r.Text)
 				}
 			}
 		}
@@ -399,6 +402,33 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	if reads != 1 || runs != 1 || !strings.Contains(out.String(), "Resumed and done.") {
 		t.Fatalf("reads %d, runs %d, out %q", reads, runs, out.String())
 	}
+}
+
+// waitPIDFile polls for a pid file a command writes (a hung test fails after a minute).
+func waitPIDFile(t *testing.T, path string) int {
+	t.Helper()
+	for range 6000 {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never written", path)
+	return 0
+}
+
+// alive reports whether pid runs (a zombie awaiting its reaper is dead).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
 }
 
 // TestCLIHelper is not a test: TestRunSurvivesSIGKILL runs the test binary as `tofu`.

@@ -112,6 +112,8 @@ type Turn struct {
 	l2Failed bool // a summary failed in this turn: do not try again until the next one
 
 	j *journal // the turn's view of the log, shared by its copies (phases)
+	// unfinished answers the calls that were running when Tofu stopped (see resume).
+	unfinished map[string]store.ToolResult
 
 	// project, when set, replaces Messages as the projection of the log onto the request
 	// (an autonomous run's planner and critic see their own view).
@@ -149,7 +151,8 @@ type End struct {
 
 // Run runs the loop until the model ends the turn, a limit or the user stops it, or a call
 // fails. It starts from what the log holds: tool calls left without results (a crash, a stop
-// before they ran) run first, without re-running finished ones; this is Continue.
+// before they ran) run first, without re-running finished ones; a call that had started when
+// Tofu stopped is answered as "may have run partly" instead (resume); this is Continue.
 //
 // Every event is durable before anyone sees it. When the log cannot be written the turn ends
 // at once with Reason "error" and the failure in Err: the caller must show it, since the log
@@ -218,14 +221,12 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 	tokens := 0
 	defer func() { end.tokens = tokens }()
 	if t.Tools != nil {
-		if pending := Pending(t.j.snapshot()); len(pending) > 0 {
-			ok := a.runCalls(ctx, t, pending)
-			if err := t.j.err(); err != nil {
-				return End{Reason: store.EndError, Err: err}
-			}
-			if !ok {
-				return End{Reason: store.EndInterrupted}
-			}
+		ok := a.resume(ctx, t, t.j.snapshot())
+		if err := t.j.err(); err != nil {
+			return End{Reason: store.EndError, Err: err}
+		}
+		if !ok {
+			return End{Reason: store.EndInterrupted}
 		}
 	}
 	var lastCalls string

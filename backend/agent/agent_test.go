@@ -163,7 +163,7 @@ func TestLoopRunsToolsUntilTheModelEnds(t *testing.T) {
 	if end.Reason != "done" || end.Steps != 3 {
 		t.Fatalf("end = %+v", end)
 	}
-	want := "user,assistant,usage,tool_result,tool_result,assistant,usage,tool_result,assistant,usage,turn_end"
+	want := "user,assistant,usage,tool_result,tool_result,assistant,usage,tool_start,tool_result,assistant,usage,turn_end"
 	if got := e.types(); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}
@@ -230,9 +230,9 @@ func TestApprovals(t *testing.T) {
 		action                   Action
 		ran                      bool
 	}{
-		{"allowed by policy", "", "tool_result", Allow, true},
+		{"allowed by policy", "", "tool_start,tool_result", Allow, true},
 		{"denied by policy", "", "approval,tool_result", Deny, false},
-		{"user allows", "allow", "approval,approval,tool_result", Ask, true},
+		{"user allows", "allow", "approval,approval,tool_start,tool_result", Ask, true},
 		{"user denies", "deny", "approval,approval,tool_result", Ask, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestInterruptDuringToolThenContinue(t *testing.T) {
 	if end.Reason != "interrupted" {
 		t.Fatalf("end = %+v", end)
 	}
-	if got := e.types(); got != "user,assistant,usage,tool_result,tool_result,interrupted,turn_end" {
+	if got := e.types(); got != "user,assistant,usage,tool_start,tool_result,tool_result,interrupted,turn_end" {
 		t.Fatalf("events = %s", got)
 	}
 	res := e.results(t)
@@ -310,7 +310,7 @@ func TestInterruptDuringToolThenContinue(t *testing.T) {
 	if len(runs) != 3 || runs[2] != `write {"path":"b"}` {
 		t.Fatalf("runs = %v", runs)
 	}
-	if got := e.types(); !strings.HasSuffix(got, "turn_end,tool_result,assistant,usage,turn_end") {
+	if got := e.types(); !strings.HasSuffix(got, "turn_end,tool_start,tool_result,assistant,usage,turn_end") {
 		t.Fatalf("after continue: %s", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // runCalls runs one step's tool calls and records their results in call order. Consecutive
@@ -68,6 +69,9 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 	if ctx.Err() != nil {
 		return store.ToolResult{}
 	}
+	if r, ok := t.unfinished[tc.ID]; ok {
+		return r // it was running when Tofu stopped: never run twice
+	}
 	call := tools.CallOf(tc, t.Workspace)
 	res := store.ToolResult{CallID: tc.ID, Name: tc.Name}
 	access, argErr := t.Tools.Access(call)
@@ -82,6 +86,17 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		}
 		res.Text, res.IsError = why, true
 		return res
+	}
+	if !t.Tools.ReadOnly(tc.Name) {
+		// Durable before the call can change anything: after a crash, a call with a start
+		// and no result is answered as "may have run partly", not run again.
+		if t.j.add(store.EventToolStart, store.ToolStart{CallID: tc.ID, Name: tc.Name}) != nil {
+			return store.ToolResult{} // the log failed: the call does not run, the turn ends
+		}
+	}
+	call.Launched = func(g procgroup.Group) error {
+		g.CallID = tc.ID
+		return t.j.add(store.EventProcess, g)
 	}
 	start := time.Now()
 	r, err := t.Tools.Run(ctx, call)

@@ -9,6 +9,10 @@ import (
 // stopped before it, and the conversation went on without Continue).
 const notRun = "(not run: the turn was interrupted before this call)"
 
+// mayHaveRun is the result the model reads for a call that was running when Tofu stopped (a
+// crash) and the conversation went on without Continue.
+const mayHaveRun = "(unfinished: Tofu stopped while this call was running; it may have run partly or completely)"
+
 // Messages projects a session's log onto the conversation sent to the model: user, assistant
 // (with its tool calls) and tool results in order, up to the last user message or tool result.
 // An interrupted reply stays (the user saw it); what follows the last user message or tool
@@ -33,6 +37,8 @@ type projection struct {
 	end   int            // messages up to the last user message or tool result (0: none)
 	aside bool           // inside a planner or critic phase
 	open  []llm.ToolCall // calls of the last assistant message still without a result
+	// started are the calls of the last assistant message that recorded a start (tool_start).
+	started map[string]bool
 }
 
 // messages is the conversation so far: a fresh slice (the messages may be edited by the
@@ -46,13 +52,17 @@ func (p *projection) messages() []llm.Message {
 
 func (p *projection) closeOpen() {
 	for _, c := range p.open {
-		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: notRun})
+		text := notRun
+		if p.started[c.ID] {
+			text = mayHaveRun
+		}
+		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: text})
 	}
 	p.open = nil
 }
 
 func (p *projection) add(ev store.Event) {
-	if p.aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolResult) {
+	if p.aside && (ev.Type == store.EventAssistant || ev.Type == store.EventToolStart || ev.Type == store.EventToolResult) {
 		return
 	}
 	switch ev.Type {
@@ -85,9 +95,18 @@ func (p *projection) add(ev store.Event) {
 			a.ToolCalls = nil
 		}
 		p.closeOpen()
+		p.started = nil
 		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
 			Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
 		p.open = append([]llm.ToolCall(nil), a.ToolCalls...)
+	case store.EventToolStart:
+		var st store.ToolStart
+		if ev.Decode(&st) == nil {
+			if p.started == nil {
+				p.started = map[string]bool{}
+			}
+			p.started[st.CallID] = true
+		}
 	case store.EventToolResult:
 		var r store.ToolResult
 		if ev.Decode(&r) != nil {

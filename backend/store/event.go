@@ -36,7 +36,21 @@ const (
 	// EventCompactionUndo withdraws a compaction (CompactionUndo): later requests see the raw
 	// messages again.
 	EventCompactionUndo EventType = "compaction_undo"
+	// EventToolStart records that a call of a tool that is not read-only is about to run
+	// (ToolStart). A call with a start and no result was running when Tofu stopped: it may
+	// have run partly, so Continue answers it instead of running it again.
+	EventToolStart EventType = "tool_start"
+	// EventProcess records a process group a call started, before the group runs anything
+	// (payload: procgroup.Group; store does not decode it): a later Tofu kills the group if it
+	// outlived the one that started it.
+	EventProcess EventType = "process"
 )
+
+// ToolStart says a call is about to run.
+type ToolStart struct {
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+}
 
 // CompactionUndo names the compaction a compaction_undo event withdraws.
 type CompactionUndo struct {
@@ -79,6 +93,9 @@ type ToolResult struct {
 	Duration int64    `json:"duration_ms"`
 	// Interrupted marks a call stopped while it ran; Text holds what it had produced.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Unfinished marks the answer to a call that was running when Tofu stopped (a crash, a
+	// kill): it was not run again; Text says it may have run partly, with the output captured.
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // Approval records a permission decision on a tool call: asked (Decision empty) and answered.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // Tool is one capability offered to the model.
@@ -34,6 +35,10 @@ type Call struct {
 	Arguments json.RawMessage
 	// Workspace is the absolute directory relative paths resolve against.
 	Workspace string
+	// Launched, when set, is called by a tool that starts a process group, after the group
+	// exists and before it runs anything: the loop records it durably, so a Tofu restarted
+	// after a crash can kill it. An error stops the group before it runs.
+	Launched func(procgroup.Group) error
 }
 
 // CallOf builds a Call from a model's llm.ToolCall.

@@ -33,6 +33,9 @@ type Options struct {
 	KillGrace time.Duration
 	// OutputCap is the most characters of command output the model sees (default 30,000).
 	OutputCap int
+	// SpoolDir receives a copy of each recorded foreground command's output while it runs,
+	// for a Tofu restarted after a crash (default: the system's temporary directory).
+	SpoolDir string
 }
 
 func (o Options) withDefaults() Options {

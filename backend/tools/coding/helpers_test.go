@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -67,3 +69,8 @@ func read(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// sleepTick is the pause between two looks at a condition being polled.
+func sleepTick() { time.Sleep(10 * time.Millisecond) }

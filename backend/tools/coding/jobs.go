@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // MaxJobs is how many background jobs may run at once.
@@ -14,9 +16,12 @@ const MaxJobs = 8
 // Jobs is the table of background commands of a session.
 type Jobs struct {
 	opts Options
-	mu   sync.Mutex
-	next int
-	jobs map[string]*job
+	// spawner starts every command of the toolbox (foreground ones too) from one thread, so
+	// that they die with Tofu (see procgroup.Spawner).
+	spawner *procgroup.Spawner
+	mu      sync.Mutex
+	next    int
+	jobs    map[string]*job
 }
 
 type job struct {
@@ -28,11 +33,11 @@ type job struct {
 
 // NewJobs returns an empty job table.
 func NewJobs(opts Options) *Jobs {
-	return &Jobs{opts: opts.withDefaults(), jobs: map[string]*job{}}
+	return &Jobs{opts: opts.withDefaults(), spawner: &procgroup.Spawner{}, jobs: map[string]*job{}}
 }
 
-// start runs command in dir as a background job.
-func (js *Jobs) start(command, dir string) (*job, error) {
+// start runs command in dir as a background job; launched records its process group.
+func (js *Jobs) start(command, dir string, launched func(procgroup.Group) error) (*job, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	running := 0
@@ -44,12 +49,13 @@ func (js *Jobs) start(command, dir string) (*job, error) {
 	if running >= MaxJobs {
 		return nil, fmt.Errorf("%d background jobs are running, the limit; stop one with job_kill first", running)
 	}
-	proc, err := startProcess(command, dir)
+	id := "j" + strconv.Itoa(js.next+1)
+	proc, err := startProcess(js.spawner, launch{command: command, dir: dir, job: id, launched: launched})
 	if err != nil {
 		return nil, fmt.Errorf("start job: %w", err)
 	}
 	js.next++
-	j := &job{id: "j" + strconv.Itoa(js.next), command: command, dir: dir, proc: proc}
+	j := &job{id: id, command: command, dir: dir, proc: proc}
 	js.jobs[j.id] = j
 	return j, nil
 }
@@ -96,7 +102,7 @@ func (js *Jobs) listLocked() string {
 	return b.String()
 }
 
-// Close stops every job that is still running.
+// Close stops every job that is still running; commands started afterwards are refused.
 func (js *Jobs) Close() {
 	js.mu.Lock()
 	jobs := make([]*job, 0, len(js.jobs))
@@ -109,6 +115,7 @@ func (js *Jobs) Close() {
 		wg.Go(func() { j.proc.stop(js.opts.KillGrace) })
 	}
 	wg.Wait()
+	js.spawner.Close()
 }
 
 // unread returns the job's output since the last call (at most limit bytes) and advances.

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sync"
 	"time"
+
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // Command limits: ToFu's run_command caps output at 100k characters; Tofu shows 30k (a third
@@ -29,6 +31,7 @@ var commandEnv = []string{"PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0",
 type process struct {
 	cmd     *exec.Cmd
 	out     *outBuf
+	spool   *spool // a copy of the output for a Tofu restarted after a crash; nil for none
 	start   time.Time
 	done    chan struct{} // closed once the command exited and its output is drained
 	mu      sync.Mutex
@@ -38,24 +41,80 @@ type process struct {
 	waitErr error
 }
 
-func startProcess(command, dir string) (*process, error) {
-	cmd := exec.Command("bash", "-c", command)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), commandEnv...)
-	setGroup(cmd)
+// launch is what starts one command.
+type launch struct {
+	command, dir string
+	job          string                      // the background job's id; "" in the foreground
+	launched     func(procgroup.Group) error // records the group before it runs; nil: nobody does
+	spoolDir     string                      // where the output copy goes (only when recorded)
+}
+
+// gate holds a command until its group is recorded: bash waits for "go" on fd 3, then replaces
+// itself with the real `bash -c command` (same pid: still the group's leader, still under the
+// parent-death signal). If Tofu dies before saying "go", the pipe ends and nothing runs.
+const gate = `IFS= read -r -u 3 tofu_gate && [ "$tofu_gate" = go ] || exit 125; exec 3<&-; exec bash -c "$1"`
+
+// startProcess starts l.command in a new process group from sp's thread (so it dies with
+// Tofu), records the group through l.launched, and only then lets it run.
+func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
+	marker := procgroup.NewMarker()
+	cmd := exec.Command("bash", "-c", gate, "bash", l.command)
+	cmd.Dir = l.dir
+	cmd.Env = append(append(os.Environ(), commandEnv...), procgroup.MarkerEnv+"="+marker)
+	procgroup.Prepare(cmd)
+	gateR, gateW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer gateR.Close()
+	defer gateW.Close()
+	cmd.ExtraFiles = []*os.File{gateR}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = w, w // stdin is /dev/null: nothing waits for input
 	p := &process{cmd: cmd, out: newOutBuf(), done: make(chan struct{})}
+	if l.launched != nil && l.job == "" {
+		if p.spool, err = newSpool(l.spoolDir, marker); err != nil {
+			r.Close()
+			w.Close()
+			return nil, err
+		}
+	}
 	p.start = time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := sp.Start(cmd); err != nil {
 		r.Close()
 		w.Close()
+		p.spool.remove()
 		return nil, err
 	}
 	w.Close()
+	gateR.Close()
+	go p.copyAndWait(r)
+	if l.launched != nil {
+		g := procgroup.Describe(cmd.Process.Pid, marker)
+		g.Job = l.job
+		if p.spool != nil {
+			g.Output = p.spool.path
+		}
+		if err := l.launched(g); err != nil {
+			gateW.Close() // bash reads the end of the pipe and exits without running anything
+			<-p.done
+			p.spool.remove()
+			return nil, fmt.Errorf("record the command's process group: %w", err)
+		}
+	}
+	if _, err := gateW.Write([]byte("go\n")); err != nil {
+		<-p.done
+		p.spool.remove()
+		return nil, fmt.Errorf("start the command: %w", err)
+	}
+	return p, nil
+}
+
+// copyAndWait copies the output from r until the command ends, then records how it ended.
+func (p *process) copyAndWait(r *os.File) {
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -63,28 +122,27 @@ func startProcess(command, dir string) (*process, error) {
 		for {
 			n, err := r.Read(buf)
 			p.out.Write(buf[:n])
+			p.spool.write(buf[:n])
 			if err != nil {
 				return
 			}
 		}
 	}()
-	go func() {
-		err := cmd.Wait()
-		// Children left running (a forgotten `&`) would hold the output open forever.
-		signalGroup(cmd.Process.Pid, sigKill)
-		select {
-		case <-copied:
-		case <-time.After(drainWait): // a process that left the group still holds the pipe
-			r.Close()
-			<-copied
-		}
+	err := p.cmd.Wait()
+	// Children left running (a forgotten `&`) would hold the output open forever.
+	signalGroup(p.cmd.Process.Pid, sigKill)
+	select {
+	case <-copied:
+	case <-time.After(drainWait): // a process that left the group still holds the pipe
 		r.Close()
-		p.mu.Lock()
-		p.end, p.waitErr, p.exit = time.Now(), err, exitCode(cmd, err)
-		p.mu.Unlock()
-		close(p.done)
-	}()
-	return p, nil
+		<-copied
+	}
+	r.Close()
+	p.spool.close()
+	p.mu.Lock()
+	p.end, p.waitErr, p.exit = time.Now(), err, exitCode(p.cmd, err)
+	p.mu.Unlock()
+	close(p.done)
 }
 
 func exitCode(cmd *exec.Cmd, err error) int {

@@ -4,11 +4,8 @@ package coding
 
 import (
 	"os"
-	"os/exec"
 	"syscall"
 )
-
-func setGroup(*exec.Cmd) {}
 
 // signalGroup kills the process itself: without process groups, children may outlive it.
 func signalGroup(pid int, _ syscall.Signal) {

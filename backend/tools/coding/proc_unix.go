@@ -2,14 +2,7 @@
 
 package coding
 
-import (
-	"os/exec"
-	"syscall"
-)
-
-// setGroup makes the command the leader of a new process group, so a signal reaches every
-// process it started.
-func setGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+import "syscall"
 
 // signalGroup sends sig to the process group led by pid; a group already gone is not an error.
 func signalGroup(pid int, sig syscall.Signal) {

@@ -56,7 +56,7 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 	}
 	meta := RunMeta{Command: p.Command, Dir: dir}
 	if p.Background {
-		j, err := jobs.start(p.Command, dir)
+		j, err := jobs.start(p.Command, dir, call.Launched)
 		if err != nil {
 			return tools.Errorf(err.Error()), nil
 		}
@@ -72,10 +72,11 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		timeout = opts.MaxTimeout
 		note = fmt.Sprintf("[timeout lowered to the maximum, %s]\n", opts.MaxTimeout)
 	}
-	proc, err := startProcess(p.Command, dir)
+	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("run_command: start bash: %w", err)
 	}
+	defer proc.spool.remove() // the result holds the output from here on
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
