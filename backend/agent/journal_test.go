@@ -29,9 +29,9 @@ func (f *failingLog) AppendBatch(session string, entries ...store.Entry) ([]stor
 	return f.Store.AppendBatch(session, entries...)
 }
 
-// TestFailedWriteEndsTheTurn: whichever write fails (the reply, the tool results, the asked
-// approval, the answer), the turn ends at once with that error, and no call runs whose approval
-// could not be recorded.
+// TestFailedWriteEndsTheTurn: whichever write fails (the reply, the call's start, the tool
+// results, the asked approval, the answer), the turn ends at once with that error, and no call
+// runs whose approval or start could not be recorded.
 func TestFailedWriteEndsTheTurn(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -43,10 +43,11 @@ func TestFailedWriteEndsTheTurn(t *testing.T) {
 		written string
 	}{
 		{"the reply", 1, false, 0, false, "user"},
-		{"the tool results", 2, false, 1, false, "user,assistant,usage"},
+		{"the call's start", 2, false, 0, false, "user,assistant,usage"},
+		{"the tool results", 3, false, 1, false, "user,assistant,usage,tool_start"},
 		{"the asked approval", 2, true, 0, false, "user,assistant,usage"},
 		{"the answer", 3, true, 0, true, "user,assistant,usage,approval"},
-		{"the next reply", 3, false, 1, false, "user,assistant,usage,tool_result"},
+		{"the next reply", 4, false, 1, false, "user,assistant,usage,tool_start,tool_result"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
