@@ -33,7 +33,23 @@ func startGroup(t *testing.T) (Group, int, int) {
 		sp.Close()
 	})
 	g := Describe(cmd.Process.Pid, marker)
-	return g, readPID(t, filepath.Join(dir, "marked")), readPID(t, filepath.Join(dir, "unmarked"))
+	marked, unmarked := readPID(t, filepath.Join(dir, "marked")), readPID(t, filepath.Join(dir, "unmarked"))
+	// Until `env` has run, the unmarked child is a copy of bash that still has the marker.
+	waitComm(t, marked, "sleep")
+	waitComm(t, unmarked, "sleep")
+	return g, marked, unmarked
+}
+
+// waitComm polls until pid runs the program name.
+func waitComm(t *testing.T, pid int, name string) {
+	t.Helper()
+	for range 6000 {
+		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); strings.TrimSpace(string(b)) == name {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d never ran %s", pid, name)
 }
 
 func readPID(t *testing.T, path string) int {
