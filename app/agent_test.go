@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/store"
@@ -441,27 +440,12 @@ func TestSetModeAndAutonomousTurn(t *testing.T) {
 	}
 }
 
-func TestContextPolicyFromSettings(t *testing.T) {
+func TestUnknownContextPolicyIsRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	set, _ := f.app.Settings.Get()
-	set.Context = "l1"
-	set.ContextTuning = json.RawMessage(`{"l1": {"hot_results": 7}}`)
-	if _, err := f.app.Settings.Update(set); err != nil {
-		t.Fatal(err)
-	}
-	m, err := f.app.Chat.contextManager(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Config.L0.Enabled || !m.Config.L1.Enabled || m.Config.L1.HotResults != 7 || m.Config.L1.MinChars != compact.Defaults().L1.MinChars {
-		t.Fatalf("config = %+v", m.Config)
-	}
 	set.Context = "bogus"
 	if _, err := f.app.Settings.Update(set); err == nil {
 		t.Fatal("an unknown policy was accepted")
-	}
-	if _, _, err := f.app.ContextManager(nil, "nope"); err == nil {
-		t.Fatal("an unknown --context was accepted")
 	}
 }

@@ -1,18 +1,16 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
 
-	"github.com/tofu-research/tofu/backend/agent"
-	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
@@ -34,8 +32,9 @@ type App struct {
 	Models   *ModelService
 	Settings *SettingsService
 	Papers   *PaperService
-	// Approvals is the approval service every turn asks (the window's and `tofu run`'s).
-	Approvals *permission.Service
+	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
+	// `tofu chat`'s.
+	Runner *session.Runner
 
 	store     *store.Store
 	unsubs    []func()
@@ -45,21 +44,26 @@ type App struct {
 // New wires the services on one store and one settings service. Events go to emit.
 func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
 	providers := &providerCache{factory: factory, settings: settings}
-	approvals := permission.NewService(settings.file)
-	chat := &ChatService{store: st, providers: providers, settings: settings, emit: emit, running: map[string]*turn{}, approvals: approvals}
-	a := &App{
-		Sessions: &SessionService{store: st, emit: emit, chat: chat},
-		Chat:     chat,
-		Models:   &ModelService{providers: providers, settings: settings, emit: emit},
-		Settings:  settings,
-		Approvals: approvals,
-		store:     st,
+	price := func(model string, u llm.Usage) float64 {
+		cfg, err := settings.config()
+		if err != nil {
+			return 0
+		}
+		return session.Price(cfg, model, u)
 	}
+	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st}
 	lib := library.New(st, library.Options{
-		Provider: providers.get, Price: chat.price, DeleteSession: a.Sessions.Delete, Emit: emit,
+		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
-	a.Papers = &PaperService{lib: lib, store: st, chat: chat}
-	chat.augment = lib.Augment
+	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
+	a.Runner = session.New(session.Options{
+		Store: st, Provider: providers.current, Config: settings.config,
+		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
+	})
+	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
+	a.Chat = chat
+	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner}
+	a.Papers = &PaperService{lib: lib, store: st, chat: chat, settings: settings}
 	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
@@ -70,20 +74,6 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		}
 	}))
 	return a
-}
-
-// Provider is the model provider for the current settings (the gateway), for headless
-// commands that drive the agent themselves.
-func (a *App) Provider() (llm.Provider, error) { return a.Chat.providers.get() }
-
-// Price is a call's cost from the settings' price table, for headless commands.
-func (a *App) Price(model string, u llm.Usage) float64 { return a.Chat.price(model, u) }
-
-// ContextManager is the context manager for a headless turn on a session's log, with the
-// compaction policy named by policy (empty: the settings'), and the store read_result reads.
-func (a *App) ContextManager(events []store.Event, policy string) (*compact.Manager, compact.ResultStore, error) {
-	m, err := a.Chat.contextManagerWith(events, policy)
-	return m, a.Chat.results(), err
 }
 
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
@@ -105,7 +95,7 @@ func (a *App) Services() map[string]any {
 // itself belongs to the caller.
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
-		a.Chat.shutdown()
+		a.Runner.Shutdown()
 		a.Papers.lib.Shutdown()
 		for _, u := range a.unsubs {
 			u()
@@ -151,10 +141,6 @@ func (c *providerCache) current() (llm.Provider, string, error) {
 	defer c.mu.Unlock()
 	return p, c.key, nil
 }
-
-// ContextModels fills in the context windows and the summary model of a headless turn (see
-// ChatService.contextModels).
-func (a *App) ContextModels(ctx context.Context, at *agent.Turn) { a.Chat.contextModels(ctx, at) }
 
 // baseURLOf is the address a provider talks to, when it says.
 func baseURLOf(p llm.Provider) string {

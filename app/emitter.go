@@ -47,6 +47,9 @@ type SessionMessage struct {
 	Text      string      `json:"text,omitempty"`
 	Reasoning string      `json:"reasoning,omitempty"`
 	State     StreamState `json:"state,omitempty"`
+	// Error (on "ended") is why the turn stopped when its log could not say it: the session's
+	// log could not be read or written.
+	Error string `json:"error,omitempty"`
 }
 
 // MessageKind says what a SessionMessage carries. The front end's copy is generated

@@ -35,9 +35,10 @@ type (
 // Q&A, report and translation. The work is backend/paper/library's; Q&A and report answers
 // are chat turns of the paper's sessions.
 type PaperService struct {
-	lib   *library.Library
-	store *store.Store // the PDF route reads the blob
-	chat  *ChatService
+	lib      *library.Library
+	store    *store.Store // the PDF route reads the blob
+	chat     *ChatService
+	settings *SettingsService
 
 	mu      sync.Mutex
 	dialogs Dialogs // the window's save dialog; nil under `tofu serve` (the browser downloads)
@@ -86,7 +87,7 @@ func (p *PaperService) ImportPath(path string) (PaperInfo, error) {
 // ImportArxiv downloads a paper from arXiv by id or URL and adds it to the library, with its
 // title, authors and year from arXiv. It needs web access turned on in the settings.
 func (p *PaperService) ImportArxiv(ref string) (PaperInfo, error) {
-	cfg, err := p.chat.settings.config()
+	cfg, err := p.settings.config()
 	if err != nil {
 		return PaperInfo{}, err
 	}

@@ -3,14 +3,15 @@ package app
 import (
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 // SessionService lists, creates, renames and deletes conversations.
 type SessionService struct {
-	store *store.Store
-	emit  Emitter
-	chat  *ChatService
+	store  *store.Store
+	emit   Emitter
+	runner *session.Runner
 
 	mu     sync.Mutex
 	picker Dialogs // the window's dialogs; nil under `tofu serve`
@@ -45,10 +46,10 @@ func (s *SessionService) Rename(id, title string) error {
 
 // Delete removes a conversation, stopping its reply first if one is streaming.
 func (s *SessionService) Delete(id string) error {
-	s.chat.stopAndWait(id)
+	s.runner.StopAndWait(id)
 	err := s.store.DeleteSession(id)
 	if err == nil {
-		s.chat.approvals.Forget(id) // its "for this session" grants
+		s.runner.Forget(id) // its log kept in memory, its "for this session" grants
 		s.announce()
 	}
 	return err

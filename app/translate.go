@@ -5,7 +5,7 @@ package app
 // are logged in the translation's session.
 func (p *PaperService) Translate(paperID, lang, model string) error {
 	if model == "" {
-		set, _ := p.chat.settings.config()
+		set, _ := p.settings.config()
 		model = set.Models.Main
 	}
 	return p.lib.Translate(paperID, lang, model)

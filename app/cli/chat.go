@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -56,6 +57,7 @@ type terminalEmitter struct {
 	out     io.Writer
 	ended   chan struct{}
 	carry   runeCarry // the reply is escaped for the terminal (termsafe.go)
+	failure string    // why the turn stopped, when its log could not say it
 }
 
 func (t *terminalEmitter) Emit(topic string, data any) {
@@ -68,6 +70,7 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 		io.WriteString(t.out, t.carry.next(msg.Text))
 	case msg.Kind == app.MessageStream && msg.State == app.StreamEnded:
 		io.WriteString(t.out, t.carry.flush())
+		t.failure = msg.Error
 		close(t.ended)
 	}
 }
@@ -114,6 +117,9 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	<-term.ended
 	fmt.Fprintln(out)
+	if term.failure != "" {
+		return errors.New(term.failure)
+	}
 
 	// The outcome is in the log: report an error event written by this turn.
 	events, err := st.EventsFrom(sessionID, before.Events+1)

@@ -13,14 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
-	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
-	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
-	"github.com/tofu-research/tofu/backend/tools/coding"
 	"github.com/tofu-research/tofu/backend/tools/permission"
-	"github.com/tofu-research/tofu/backend/tools/toolset"
 )
 
 // RunOptions are the inputs of one `tofu run`.
@@ -138,7 +135,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 			}
 		}
 	}
-	mode, err := app.NormalizeMode(o.Mode)
+	mode, err := session.NormalizeMode(o.Mode)
 	if err != nil {
 		return agent.End{}, err
 	}
@@ -155,15 +152,19 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if _, err := permission.ParseMode(o.Approve); err != nil {
 		return agent.End{}, err
 	}
+	var ctxCfg *compact.Config
+	if o.ContextConfig != "" {
+		c, err := compact.LoadConfig(o.ContextConfig)
+		if err != nil {
+			return agent.End{}, fmt.Errorf("--context-config: %w", err)
+		}
+		ctxCfg = &c
+	}
 	a, err := newApp(st, nopEmitter{}, nil)
 	if err != nil {
 		return agent.End{}, err
 	}
 	defer a.Close()
-	provider, err := a.Provider()
-	if err != nil {
-		return agent.End{}, err
-	}
 	model := o.Model
 	if model == "" {
 		status := a.Models.Status()
@@ -173,78 +174,45 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 		model = status.DefaultModel
 	}
 
-	session := o.Continue
-	if session == "" {
+	sid := o.Continue
+	if sid == "" {
 		info, err := st.CreateSession(app.TitleFrom(o.Task))
 		if err != nil {
 			return agent.End{}, err
 		}
-		session = info.ID
-	} else if _, err := st.Session(session); err != nil {
+		sid = info.ID
+	} else if _, err := st.Session(sid); err != nil {
 		return agent.End{}, err
 	}
-	if _, err := st.UpdateSession(session, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = ws, model, mode }); err != nil {
+	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = ws, model, mode }); err != nil {
 		return agent.End{}, err
 	}
 
 	printer := newPrinter(out, errOut, o.JSON)
 	unsub := st.Subscribe(func(ev store.Event) {
-		if ev.Session == session {
+		if ev.Session == sid {
 			printer.event(ev)
 		}
 	})
 	defer unsub()
 	if o.Task != "" {
-		if _, err := st.Append(session, store.EventUser, store.UserMessage{Text: o.Task}); err != nil {
+		if _, err := st.Append(sid, store.EventUser, store.UserMessage{Text: o.Task}); err != nil {
 			return agent.End{}, err
 		}
 	}
-
-	cfgDir, _ := config.Dir()
-	events, err := st.Events(session)
-	if err != nil {
-		return agent.End{}, err
-	}
-	ctxm, results, err := a.ContextManager(events, o.Context)
-	if err != nil {
-		return agent.End{}, err
-	}
-	if o.ContextConfig != "" {
-		if ctxm.Config, err = compact.LoadConfig(o.ContextConfig); err != nil {
-			return agent.End{}, fmt.Errorf("--context-config: %w", err)
-		}
-	}
-	ts := toolset.New(toolset.Options{Coding: coding.Options{}, Results: results, Active: agent.UsedTools(events)})
-	defer ts.Close()
-	system := assets.Prompt("agent")
-	instr := agent.Instructions(ws, cfgDir)
-	if instr != "" {
-		system += "\n\n" + instr
-	}
-	// The session's grants come back from its log; the approval service decides and asks.
-	a.Approvals.Restore(session, ws, events)
+	// The runner builds the turn as the window's (prompt, instruction files, tools, context
+	// manager, windows); the terminal answers the approvals.
 	prompt := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
-		return a.Approvals.Answer(session, callID, ans)
+		return a.Runner.Approve(sid, callID, string(ans))
 	})
-	gate, err := app.NewGate(a.Approvals, session, ws, o.Approve, prompt)
+	end, err := a.Runner.Run(ctx, session.Request{
+		Session: sid, Model: model, Approve: o.Approve, Prompt: prompt, Sink: printer,
+		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Context: o.Context, ContextConfig: ctxCfg,
+	})
 	if err != nil {
 		return agent.End{}, err
 	}
-	turn := agent.Turn{
-		Session: session, Model: model, Workspace: ws, System: system,
-		Tools: ts, Policy: gate, Approver: gate.Approver(),
-		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Price: a.Price, Sink: printer, Context: ctxm,
-		Instructions: instr,
-	}
-	a.ContextModels(ctx, &turn) // L2: the windows and the summary model
-	ag := &agent.Agent{Log: st, Provider: provider}
-	var end agent.End
-	if mode == app.ModeAutonomous {
-		end = ag.RunAutonomous(ctx, turn, agent.AutoOptions{Instructions: instr})
-	} else {
-		end = ag.Run(ctx, turn)
-	}
-	printer.finish(session, end)
+	printer.finish(sid, end)
 	return end, nil
 }
 

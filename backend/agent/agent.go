@@ -211,7 +211,7 @@ func (a *Agent) finish(ctx context.Context, t *Turn, end End, turnEnd bool) End 
 		}
 		entries = append(entries, store.Entry{Type: store.EventTurnEnd, Payload: te})
 	}
-	if _, err := t.j.record(entries...); err != nil && end.Reason != "error" {
+	if _, err := t.j.record(entries...); err != nil && end.Reason != store.EndError {
 		end = End{Reason: store.EndError, Steps: end.Steps, Err: err, tokens: end.tokens}
 	}
 	return end

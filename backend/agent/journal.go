@@ -1,12 +1,17 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 )
+
+// ErrLog is in the error of a turn that stopped because its session's log could not be read
+// or written: the log cannot say so, the caller must show it.
+var ErrLog = errors.New("the session's log could not be read or written")
 
 // Journal is a session's log held in memory for its turns: read once, then every event a turn
 // appends is added as it is written, with the conversation projected one event at a time. A
@@ -48,7 +53,7 @@ func (j *journal) Sync() error {
 	j.failed, j.pending = nil, nil
 	evs, err := j.log.EventsFrom(j.session, j.lastSeq()+1)
 	if err != nil {
-		return fmt.Errorf("read the session's log: %w", err)
+		return fmt.Errorf("%w: %w", ErrLog, err)
 	}
 	j.apply(evs)
 	return nil
@@ -109,7 +114,7 @@ func (j *journal) record(entries ...store.Entry) ([]store.Event, error) {
 		j.apply(evs)
 	}
 	if err != nil && j.failed == nil {
-		j.failed = fmt.Errorf("the session's log could not be written, so the turn stopped: %w", err)
+		j.failed = fmt.Errorf("%w, so the turn stopped: %w", ErrLog, err)
 	}
 	if j.failed != nil {
 		return evs, j.failed

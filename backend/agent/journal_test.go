@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -72,7 +71,7 @@ func TestFailedWriteEndsTheTurn(t *testing.T) {
 				}),
 				Approver: approverFunc(func(store.Approval) (string, error) { asked = true; return "allow", nil }),
 			})
-			if end.Reason != "error" || !errors.Is(end.Err, errDiskFull) || !strings.Contains(end.Err.Error(), "could not be written") {
+			if end.Reason != store.EndError || !errors.Is(end.Err, errDiskFull) || !errors.Is(end.Err, ErrLog) {
 				t.Fatalf("end = %+v", end)
 			}
 			if got := len(ft.ran()); got != tc.ran {
@@ -104,7 +103,7 @@ func TestClosedStoreEndsTheTurn(t *testing.T) {
 	}
 	e.st.Close()
 	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Journal: j})
-	if end.Reason != "error" || end.Err == nil {
+	if end.Reason != store.EndError || !errors.Is(end.Err, ErrLog) {
 		t.Fatalf("end = %+v", end)
 	}
 }
@@ -121,11 +120,11 @@ func TestJournalFollowsOtherWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	turn := Turn{Session: e.sess, Model: llmtest.DemoModelName, Journal: j}
-	if end := e.agent.Run(context.Background(), turn); end.Reason != "done" {
+	if end := e.agent.Run(context.Background(), turn); end.Reason != store.EndDone {
 		t.Fatal(end)
 	}
 	e.say(t, "two")
-	if end := e.agent.Run(context.Background(), turn); end.Reason != "done" {
+	if end := e.agent.Run(context.Background(), turn); end.Reason != store.EndDone {
 		t.Fatal(end)
 	}
 	e.say(t, "three") // not seen by the journal yet

@@ -189,6 +189,7 @@ class AppState {
         if (msg.state === 'ended') {
           this.buffer.discard()
           this.streaming = false
+          if (msg.error) this.notice = { message: `The reply stopped: ${msg.error}` }
         }
         this.transcript = apply(this.transcript, msg)
         return

@@ -155,7 +155,8 @@ export type Decision = 'allow' | 'allow_always' | 'deny'
 export type SessionMessage =
   | { kind: 'event'; event: Event }
   | { kind: 'delta'; text?: string; reasoning?: string }
-  | { kind: 'stream'; state: 'started' | 'ended' }
+  /** error (on ended): the turn stopped because its log could not be written; the log cannot say so. */
+  | { kind: 'stream'; state: 'started' | 'ended'; error?: string }
   /** The router re-runs a call whose stream broke: what streamed so far is void. */
   | { kind: 'reset'; text?: string }
 

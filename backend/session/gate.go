@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // Gate is the approval service seen from one turn: the agent's Policy (the settings' rules,
 // the user's grants, the approval mode) and its Approver (a pending request the window's card
-// or the terminal answers through the service).
+// or the terminal answers through the service, with Runner.Approve).
 type Gate struct {
 	svc                *permission.Service
 	session, workspace string

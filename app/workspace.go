@@ -1,0 +1,95 @@
+package app
+
+import (
+	"errors"
+	"os"
+
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// A session with a workspace is an agent session: its turns run the agent loop with the
+// default toolset, the approval service, and approvals answered in the UI (backend/session).
+
+// Dialogs are the native file dialogs (the Wails window provides them). Each returns "" when
+// the user cancels.
+type Dialogs interface {
+	ChooseDirectory(title, defaultDir string) (string, error)
+	ChooseSaveFile(title, defaultName string) (string, error)
+}
+
+// ErrNoPicker is ChooseWorkspace's answer where there is no native dialog (`tofu serve`).
+var ErrNoPicker = errors.New("there is no folder dialog in the browser: type the workspace path instead")
+
+// SetDialogs gives the services the window's native dialogs (workspace folder, export file).
+func (a *App) SetDialogs(d Dialogs) {
+	a.Sessions.mu.Lock()
+	a.Sessions.picker = d
+	a.Sessions.mu.Unlock()
+	a.Papers.mu.Lock()
+	a.Papers.dialogs = d
+	a.Papers.mu.Unlock()
+}
+
+// ChooseWorkspace opens the native folder dialog and returns the chosen directory, or "" when
+// the user cancelled. It does not change any session: pass the answer to SetWorkspace.
+func (s *SessionService) ChooseWorkspace() (string, error) {
+	s.mu.Lock()
+	p := s.picker
+	s.mu.Unlock()
+	if p == nil {
+		return "", ErrNoPicker
+	}
+	home, _ := os.UserHomeDir()
+	return p.ChooseDirectory("Choose the workspace folder", home)
+}
+
+// SetWorkspace makes dir the session's workspace: its turns then run the coding agent with
+// tools in that directory. dir must be an existing directory ("~" is the home directory); it is
+// stored absolute. An empty dir clears the workspace (plain chat again).
+func (s *SessionService) SetWorkspace(sessionID, dir string) error {
+	ws, err := session.ResolveWorkspace(dir)
+	if err != nil {
+		return err
+	}
+	info, err := s.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	if info.Paper != "" && ws != "" {
+		return errors.New("a paper's conversation cannot have a workspace")
+	}
+	if s.runner.Busy(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Workspace = ws }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
+
+// SetMode sets how the session's agent turns run: "chat" (the tool loop) or "autonomous"
+// (planner → worker → critic with a verification gate). It matters once the session has a
+// workspace. Refused while a turn runs, and autonomous for a paper's sessions.
+func (s *SessionService) SetMode(sessionID, mode string) error {
+	m, err := session.NormalizeMode(mode)
+	if err != nil {
+		return err
+	}
+	info, err := s.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	if info.Paper != "" && m != "" {
+		return errors.New("a paper's conversation has no autonomous mode")
+	}
+	if s.runner.Busy(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Mode = m }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
