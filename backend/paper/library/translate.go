@@ -197,18 +197,24 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 		progress("error", err.Error())
 		return
 	}
+	// The translation's session is read once; each batch then adds only its own events.
+	j, err := agent.OpenJournal(l.store, tr.Session)
+	if err != nil {
+		progress("error", err.Error())
+		return
+	}
 	progress("running", "")
 	for {
 		batch := nextBatch(tr.Items)
 		if len(batch) == 0 {
 			break
 		}
-		texts, err := l.translateBatch(ctx, provider, tr, batch)
+		texts, err := l.translateBatch(ctx, provider, tr, j, batch)
 		if err == nil && len(texts) != len(batch) && len(batch) > 1 {
 			// The model merged or dropped markers: one paragraph at a time instead.
 			texts = nil
 			for _, i := range batch {
-				one, e := l.translateBatch(ctx, provider, tr, []int{i})
+				one, e := l.translateBatch(ctx, provider, tr, j, []int{i})
 				if e != nil {
 					err = e
 					break
@@ -246,14 +252,14 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 // translation's session like a chat turn (the batch as the user's message, then the reply,
 // usage, the router's report, and the error if it failed). It returns the texts in order; a
 // reply whose markers do not match returns fewer texts.
-func (l *Library) translateBatch(ctx context.Context, provider llm.Provider, tr *Translation, batch []int) ([]string, error) {
+func (l *Library) translateBatch(ctx context.Context, provider llm.Provider, tr *Translation, j *agent.Journal, batch []int) ([]string, error) {
 	if _, err := l.store.Append(tr.Session, store.EventUser, store.UserMessage{Text: numbered(tr.Items, batch)}); err != nil {
 		return nil, fmt.Errorf("log the translation request: %w", err)
 	}
 	var reply replyText
 	a := &agent.Agent{Log: l.store, Provider: provider}
 	end := a.Run(ctx, agent.Turn{
-		Session: tr.Session, Model: tr.Model, Price: l.opts.Price, Sink: &reply,
+		Session: tr.Session, Journal: j, Model: tr.Model, Price: l.opts.Price, Sink: &reply,
 		System: strings.ReplaceAll(assets.Prompt("paper_translate"), "{{lang}}", tr.Lang),
 		// Each batch is a request of its own: the batches before it are not sent again.
 		Augment: func(msgs []llm.Message) ([]llm.Message, error) { return msgs[len(msgs)-1:], nil },
