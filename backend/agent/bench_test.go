@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -34,7 +35,22 @@ func (instant) Stream(context.Context, llm.Request) llm.Stream {
 // iteration also appends the next user message, as Send does. Besides time it reports the
 // process's CPU time (cpu-ns/op, Badger's goroutines and the kernel's sync work included) and
 // the turn's writes to the log (writes/op: each is one transaction and one sync).
-func BenchmarkStepAt200Messages(b *testing.B) {
+func BenchmarkStepAt200Messages(b *testing.B) { benchStep(b, nil) }
+
+// BenchmarkStepAt200MessagesCompacted is the same step with the context manager on (the
+// default policy: L0, L1 on every request, the L2 check against a 32k window).
+func BenchmarkStepAt200MessagesCompacted(b *testing.B) {
+	benchStep(b, func(t *Turn, st *store.Store) {
+		put := compact.BlobPut(func(key, text string) error {
+			_, err := st.PutBlob(key, strings.NewReader(text))
+			return err
+		})
+		t.Context = compact.NewManager(compact.Defaults(), put, compact.State{})
+		t.Window, t.SummaryWindow = 32768, 32768
+	})
+}
+
+func benchStep(b *testing.B, setup func(*Turn, *store.Store)) {
 	st, err := store.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -55,11 +71,14 @@ func BenchmarkStepAt200Messages(b *testing.B) {
 		b.Fatal(err)
 	}
 	turn := Turn{Session: info.ID, Model: "m", System: "You are Tofu.", Journal: j}
+	if setup != nil {
+		setup(&turn, st)
+	}
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		st.Append(info.ID, store.EventUser, store.UserMessage{Text: "next"})
-		if end := a.Run(context.Background(), turn); end.Reason != "done" {
+		if end := a.Run(context.Background(), turn); end.Reason != store.EndDone {
 			b.Fatalf("end = %+v", end)
 		}
 	}
