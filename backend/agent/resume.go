@@ -30,6 +30,7 @@ func (a *Agent) resume(ctx context.Context, t *Turn, events []store.Event) bool 
 	}
 	pending := Pending(events)
 	if len(pending) == 0 {
+		r.removeOutputs()
 		return true
 	}
 	t.unfinished = map[string]store.ToolResult{}
@@ -40,14 +41,21 @@ func (a *Agent) resume(ctx context.Context, t *Turn, events []store.Event) bool 
 	}
 	ok := a.runCalls(ctx, t, pending)
 	t.unfinished = nil
-	for _, c := range pending {
-		for _, g := range r.groups[c.ID] {
-			if g.Output != "" {
-				os.Remove(g.Output) // the recorded answer holds it now
-			}
-		}
+	if ok {
+		r.removeOutputs()
 	}
 	return ok
+}
+
+// removeOutputs deletes the output copies of the commands an earlier Tofu left running, once
+// their calls are answered (now, or closed by a later message): a stop or a crash before that
+// leaves them for the next Continue.
+func (r recovery) removeOutputs() {
+	for _, g := range r.orphans {
+		if g.Output != "" {
+			os.Remove(g.Output)
+		}
+	}
 }
 
 // recovery is what a log says about calls and process groups Tofu may have left behind.

@@ -76,17 +76,12 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 	cmd.Stdout, cmd.Stderr = w, w // stdin is /dev/null: nothing waits for input
 	p := &process{cmd: cmd, out: newOutBuf(), done: make(chan struct{})}
 	if l.launched != nil && l.job == "" {
-		if p.spool, err = newSpool(l.spoolDir, marker); err != nil {
-			r.Close()
-			w.Close()
-			return nil, err
-		}
+		p.spool = &spool{path: spoolPath(l.spoolDir, marker)}
 	}
 	p.start = time.Now()
 	if err := sp.Start(cmd); err != nil {
 		r.Close()
 		w.Close()
-		p.spool.remove()
 		return nil, err
 	}
 	w.Close()
@@ -101,9 +96,11 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 		if err := l.launched(g); err != nil {
 			gateW.Close() // bash reads the end of the pipe and exits without running anything
 			<-p.done
-			p.spool.remove()
 			return nil, fmt.Errorf("record the command's process group: %w", err)
 		}
+		// Created once recorded, so a crash never leaves a copy nobody knows of. Without it
+		// only the copy is lost.
+		p.spool.open()
 	}
 	if _, err := gateW.Write([]byte("go\n")); err != nil {
 		<-p.done

@@ -23,16 +23,25 @@ type spool struct {
 	dropped int64 // bytes of output no longer in the file
 }
 
-func newSpool(dir, marker string) (*spool, error) {
+func spoolPath(dir, marker string) string {
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	path := filepath.Join(dir, "tofu-output-"+marker)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("create the command's output copy: %w", err)
+	return filepath.Join(dir, "tofu-output-"+marker)
+}
+
+// open creates the file; until then (or when it cannot be created) nothing is copied.
+func (s *spool) open() {
+	if s == nil {
+		return
 	}
-	return &spool{path: path, f: f}, nil
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.f = f
+	s.mu.Unlock()
 }
 
 // write appends p; a failing disk only loses the copy, never the command's output.
