@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,17 +107,33 @@ func TestRunCommandNotRecordedNotRun(t *testing.T) {
 	}
 }
 
-// TestCommandsDieWithTheirThread: the parent-death signal fires when the spawner's thread
-// ends (here without stopping the job first, as when Tofu dies).
-func TestCommandsDieWithTheirThread(t *testing.T) {
+// TestCommandsDieWithTofu: a process that runs a command and is SIGKILLed takes the command
+// along (the parent-death signal), with nobody left to stop it.
+func TestCommandsDieWithTofu(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, nil)
+	helper := exec.Command(os.Args[0], "-test.run=^TestProcHelper$")
+	helper.Env = append(os.Environ(), "TOFU_PROC_HELPER="+ws)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitPID(t, filepath.Join(ws, "job.pid"))
+	helper.Process.Kill()
+	helper.Wait()
+	waitGone(t, pid)
+}
+
+// TestProcHelper is not a test: TestCommandsDieWithTofu runs the test binary as a Tofu that
+// starts a background command and waits to be killed.
+func TestProcHelper(t *testing.T) {
+	ws := os.Getenv("TOFU_PROC_HELPER")
+	if ws == "" {
+		t.Skip("helper process only")
+	}
 	jobs := NewJobs(testOpts)
 	res := call(t, NewRunCommand(testOpts, jobs), ws, `{"command":"echo $$ > job.pid; exec sleep 1000","background":true}`)
 	if res.IsError {
 		t.Fatal(res.Text)
 	}
-	pid := waitPID(t, filepath.Join(ws, "job.pid"))
-	jobs.spawner.Close()
-	waitGone(t, pid)
+	select {} // until killed
 }

@@ -74,7 +74,9 @@ func (s *Spawner) loop() {
 	}
 }
 
-// Close ends the spawner's thread; commands it started that still run are killed.
+// Close ends the spawner's goroutine. Its thread usually ends with it, which kills the
+// commands it started that still run; not when it is the main thread, which Go never ends, so
+// callers stop their commands first (Jobs.Close does).
 func (s *Spawner) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
