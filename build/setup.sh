@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 need=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config)
 if [ "${1:-run}" = test ]; then
-  need+=(chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils iproute2 util-linux fonts-noto-color-emoji)
+  # gcc: the Go tests run with the race detector, which needs cgo.
+  need+=(gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils iproute2 util-linux fonts-noto-color-emoji)
 fi
 
 missing=()

@@ -1,6 +1,7 @@
 // Pure helpers of the Settings view: Settings ↔ form, the hints shown before saving (the same
 // rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
 // API key changes to send after the configuration is saved.
+import { fromRows, toRows, validateRules, type RuleHints, type RuleRow } from './rules'
 import type { ProviderType, Settings, Thinking } from './types'
 
 export const PROVIDER_TYPES: { value: ProviderType; label: string }[] = [
@@ -57,6 +58,8 @@ export type SettingsForm = {
   /** As typed; empty means 0 (the default). */
   contextCap: string
   webAccess: boolean
+  /** The approval rules, in order. */
+  rules: RuleRow[]
 }
 
 let nextId = 1
@@ -84,6 +87,7 @@ export function toForm(s: Settings | null): SettingsForm {
     thinking: asThinking(s?.thinking),
     contextCap: s?.context_window_cap ? String(s.context_window_cap) : '',
     webAccess: !!s?.web_access,
+    rules: toRows(s?.permissions?.rules),
   }
 }
 
@@ -126,6 +130,8 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   }
   // Go omits web_access when it is off: keep the round trip exact.
   if (f.webAccess || base?.web_access !== undefined) out.web_access = f.webAccess
+  // Rules are sent whole (an empty list clears them); Go omits them when there are none.
+  if (f.rules.length > 0 || base?.permissions !== undefined) out.permissions = { rules: fromRows(f.rules) }
   return out
 }
 
@@ -167,12 +173,13 @@ export function keysStoreLabel(store: string | undefined): string {
 export type Hints = {
   providers: Record<number, { name?: string; base_url?: string; key?: string }>
   fallback: Record<number, string>
+  rules: RuleHints
   contextCap?: string
   form?: string
 }
 
 export function hasHints(h: Hints): boolean {
-  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || !!h.contextCap || !!h.form
+  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || Object.keys(h.rules).length > 0 || !!h.contextCap || !!h.form
 }
 
 function isHttpURL(s: string): boolean {
@@ -186,7 +193,7 @@ function isHttpURL(s: string): boolean {
 
 /** Problems to fix before saving, per field (ids of rows as keys). */
 export function validate(f: SettingsForm): Hints {
-  const h: Hints = { providers: {}, fallback: {} }
+  const h: Hints = { providers: {}, fallback: {}, rules: validateRules(f.rules) }
   const hint = (id: number, field: 'name' | 'base_url' | 'key', msg: string) => {
     h.providers[id] = { ...h.providers[id], [field]: msg }
   }

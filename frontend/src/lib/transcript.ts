@@ -42,8 +42,10 @@ export type ToolStatus = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'in
 export type ApprovalInfo = {
   subject: string
   reason: string
-  /** '' while asked; then allow, allow_always or deny. */
+  /** '' while asked; then a Decision: allow, allow_session, allow_workspace, allow_always, allow_always_global or deny. */
   decision: string
+  /** Only "Allow once" can be offered (it reaches outside the workspace, or a protected place). */
+  once?: boolean
   /** user, policy */
   by: string
   /** pending: the turn waits for an answer · expired: the turn ended first (Continue asks again). */
@@ -393,7 +395,7 @@ export function project(state: TranscriptState): Item[] {
         const c = calls.get(str(d.call_id))
         if (c) {
           const decision = str(d.decision)
-          c.approval = { subject: str(d.subject), reason: str(d.reason), decision, by: str(d.by), state: decision ? 'answered' : 'pending' }
+          c.approval = { subject: str(d.subject), reason: str(d.reason), decision, by: str(d.by), state: decision ? 'answered' : 'pending', ...(d.once === true ? { once: true } : {}) }
           c.closed = false
         }
         midTurn = true

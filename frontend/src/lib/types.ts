@@ -101,12 +101,28 @@ export type Settings = {
   context_window_cap?: number
   /** Lets Tofu itself reach the web (arXiv downloads); off by default. */
   web_access?: boolean
+  /** Approval rules (docs/TOOLS.md#rules); "Always allow" adds to them. */
+  permissions?: { rules?: PermissionRule[] | null }
   /** Read-only: how many API keys each provider has stored (never the keys). */
   api_keys?: Record<string, number> | null
   /** Read-only: where config.json lives. */
   config_path?: string
   /** Read-only: "keyring" or the path of the 0600 file keeping the keys. */
   keys_store?: string
+}
+
+export type RuleAction = 'allow' | 'ask' | 'deny'
+
+/** One approval rule of the settings (backend/config.PermissionRule). */
+export type PermissionRule = {
+  /** A tool (run_command, edit_files…) or an access kind (read, write, exec, network). */
+  tool: string
+  pattern: string
+  action: RuleAction
+  /** "global" (or absent) for every workspace, else a workspace's absolute path. */
+  scope?: string
+  /** Where it came from: "settings", "always-allow on … in session …"; absent: by hand. */
+  source?: string
 }
 
 /** One request the router sent (`model_call` event; durations in nanoseconds). */
@@ -148,8 +164,8 @@ export type Usage = {
   cost_usd?: number
 }
 
-/** An approval's answer (ChatService.Approve). */
-export type Decision = 'allow' | 'allow_always' | 'deny'
+/** An approval's answer (ChatService.Approve; backend/tools/permission.Answer). */
+export type Decision = 'allow' | 'allow_session' | 'allow_workspace' | 'allow_always' | 'allow_always_global' | 'deny'
 
 /** What arrives on the `session:<id>` topic. */
 export type SessionMessage =
