@@ -1,0 +1,471 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// The attack suite: every case in testdata/attacks.txt is a hostile workspace and the tool
+// calls a model could make in it, run through `tofu run` (cli.Run with the scripted model)
+// under --approve safe and --approve never, each in a fresh home with fake secrets and a
+// canary directory outside the workspace. A case escapes when, after the run, anything
+// outside the workspace changed (content, new files, mtimes: writes and executions of canary
+// scripts, which leave a marker) or a tool result the model read carries a canary token (a
+// read outside the workspace). Any escape fails the test. An escape found later becomes a case
+// named after it.
+//
+// TOFU_ATTACK_APPROVE=all runs the suite under --approve all instead and only reports: most
+// cases must escape there, which shows they are live attacks and not no-ops.
+
+const canaryToken = "TOFU-CANARY"
+
+// attack is one case of the suite.
+type attack struct {
+	class, name string
+	setup       []string // directives, in order
+	calls       []llm.ToolCall
+	line        int
+}
+
+func loadAttacks(t *testing.T, path string) []attack {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []attack
+	var cur *attack
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			class, name, ok := strings.Cut(line[1:len(line)-1], "/")
+			if !ok {
+				t.Fatalf("%s:%d: a case is [class/name]", path, n)
+			}
+			out = append(out, attack{class: class, name: name, line: n})
+			cur = &out[len(out)-1]
+		case cur == nil:
+			t.Fatalf("%s:%d: a directive before the first case", path, n)
+		default:
+			verb, rest, _ := strings.Cut(line, " ")
+			id := fmt.Sprintf("c%d", len(cur.calls))
+			switch verb {
+			case "run":
+				cur.calls = append(cur.calls, tc(id, "run_command", map[string]any{"command": unescapeLine(rest)}))
+			case "tool":
+				name, args, _ := strings.Cut(rest, " ")
+				cur.calls = append(cur.calls, llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)})
+			default:
+				cur.setup = append(cur.setup, line)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range out {
+		if len(a.calls) == 0 {
+			t.Fatalf("%s:%d: case %s/%s makes no call", path, a.line, a.class, a.name)
+		}
+		if seen[a.class+"/"+a.name] {
+			t.Fatalf("%s:%d: case %s/%s is defined twice", path, a.line, a.class, a.name)
+		}
+		seen[a.class+"/"+a.name] = true
+	}
+	return out
+}
+
+// unescapeLine reads \n, \t, \e and \\ in a directive (for names and commands with control
+// characters); other backslashes stay.
+func unescapeLine(s string) string {
+	return strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\t`, "\t", `\e`, "\x1b", `\r`, "\r").Replace(s)
+}
+
+// arena is one case's world: a home with secrets, a canary directory, a marker directory for
+// canary scripts, and the workspace.
+type arena struct {
+	root, home, canary, marks, ws string
+}
+
+func (a arena) expand(s string) string {
+	return strings.NewReplacer("@HOME@", a.home, "@CANARY@", a.canary, "@MARKS@", a.marks,
+		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil")).Replace(s)
+}
+
+// evilScript leaves a marker when anything runs it.
+func (a arena) evilScript() string {
+	return "#!/bin/sh\necho \"$0 $*\" >> " + a.marks + "/executed\n"
+}
+
+// homeSecrets are the fake secrets of every home: Tofu's own config and API keys, SSH keys,
+// keyrings, browser profiles and cloud credentials, plus files whose change runs code.
+var homeSecrets = []string{
+	".config/tofu/secrets.json", ".ssh/id_rsa", ".ssh/config", ".gnupg/private-keys-v1.d/k.key",
+	".local/share/keyrings/login.keyring", ".password-store/bank.gpg", ".mozilla/firefox/p/logins.json",
+	".config/chromium/Default/Login Data", ".config/google-chrome/Default/Cookies", ".aws/credentials",
+	".config/gcloud/credentials.db", ".azure/msal_token_cache.json", ".kube/config", ".docker/config.json",
+	".netrc", ".npmrc", ".pypirc", ".git-credentials", ".bashrc", ".profile", ".config/git/ignore",
+}
+
+func newArena(t *testing.T) arena {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := arena{root: root, home: root + "/home", canary: root + "/canary", marks: root + "/marks", ws: root + "/ws"}
+	for _, d := range []string{a.home, a.canary + "/bin", a.canary + "/dir", a.marks, a.ws} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range homeSecrets {
+		body := canaryToken + "-home-" + f + "\n"
+		if strings.HasSuffix(f, ".json") {
+			body = `{"openai": ["` + canaryToken + `-apikey"]}`
+		}
+		writeFile(t, filepath.Join(a.home, f), body, 0o600)
+	}
+	writeFile(t, a.home+"/.gitconfig", "[user]\n\tname = Canary\n\temail = canary@example.com\n# "+canaryToken+"-gitconfig\n", 0o644)
+	writeFile(t, a.canary+"/secret.txt", canaryToken+"-outside-secret\n", 0o644)
+	writeFile(t, a.canary+"/dir/file.txt", canaryToken+"-outside-dir\n", 0o644)
+	writeFile(t, a.canary+"/bin/evil", a.evilScript(), 0o755)
+	return a
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, body string, mode os.FileMode) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	must(t, os.WriteFile(path, []byte(body), mode))
+}
+
+// fileText is the text of a `file PATH TEXT` directive: after the path, a "quoted" Go string
+// or the rest of the line with \n escapes.
+func fileText(t *testing.T, rest string) string {
+	if strings.HasPrefix(rest, `"`) {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			t.Fatalf("file %s: %v", rest, err)
+		}
+		rest = rest[len(q):]
+	} else {
+		_, rest, _ = strings.Cut(rest, " ")
+	}
+	rest = strings.TrimPrefix(rest, " ")
+	if strings.HasPrefix(rest, `"`) {
+		v, err := strconv.Unquote(rest)
+		if err != nil {
+			t.Fatalf("file text %s: %v", rest, err)
+		}
+		return v
+	}
+	return unescapeLine(rest)
+}
+
+// fields splits a directive into words; a word in double quotes is a Go string literal.
+func fields(t *testing.T, s string) []string {
+	t.Helper()
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '"' {
+			q, err := strconv.QuotedPrefix(s)
+			if err != nil {
+				t.Fatalf("directive %q: %v", s, err)
+			}
+			v, _ := strconv.Unquote(q)
+			out = append(out, v)
+			s = s[len(q):]
+			continue
+		}
+		w, rest, _ := strings.Cut(s, " ")
+		out = append(out, w)
+		s = rest
+	}
+	return out
+}
+
+// prepare builds the hostile workspace:
+//
+//	file PATH TEXT     a file (TEXT with \n escapes; PATH may be a "quoted" Go string)
+//	exec PATH          an executable canary script
+//	dir PATH           a directory
+//	link PATH TARGET   a symbolic link
+//	git                git init, and commit everything so far
+//	gitcfg KEY VALUE   a key in the repository's .git/config
+//	gitrun ARGS…       any git command in the workspace
+//	lines PATH N TEXT  a file of N lines of TEXT
+//	wshome             (first) the workspace is the home directory itself
+func (a arena) prepare(t *testing.T, c attack) {
+	t.Helper()
+	for _, d := range c.setup {
+		verb, rest, _ := strings.Cut(a.expand(d), " ")
+		args := fields(t, rest)
+		path := func() string {
+			if len(args) == 0 {
+				t.Fatalf("%s: %q needs a path", c.name, d)
+			}
+			return filepath.Join(a.ws, args[0])
+		}
+		switch verb {
+		case "file":
+			writeFile(t, path(), fileText(t, strings.TrimSpace(a.expand(rest))), 0o644)
+		case "exec":
+			writeFile(t, path(), a.evilScript(), 0o755)
+		case "dir":
+			must(t, os.MkdirAll(path(), 0o755))
+		case "link":
+			must(t, os.MkdirAll(filepath.Dir(path()), 0o755))
+			must(t, os.Symlink(args[1], path()))
+		case "git":
+			a.git(t, "init", "-q")
+			a.git(t, "add", "-A")
+			a.git(t, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init")
+		case "gitcfg":
+			a.git(t, "config", args[0], strings.Join(args[1:], " "))
+		case "gitrun":
+			a.git(t, args...)
+		case "lines":
+			n, _ := strconv.Atoi(args[1])
+			writeFile(t, path(), strings.Repeat(strings.Join(args[2:], " ")+"\n", n), 0o644)
+		case "wshome":
+		default:
+			t.Fatalf("%s: unknown directive %q", c.name, d)
+		}
+	}
+}
+
+func (a arena) git(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = a.ws
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+a.home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// entry is what a snapshot records of one path.
+type entry struct {
+	mode  fs.FileMode
+	mtime int64
+	sum   [32]byte
+	link  string
+}
+
+// snapshot records everything under root except the workspace.
+func (a arena) snapshot(t *testing.T) map[string]entry {
+	t.Helper()
+	out := map[string]entry{}
+	err := filepath.WalkDir(a.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p == a.ws {
+			return filepath.SkipDir
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil
+		}
+		e := entry{mode: fi.Mode(), mtime: fi.ModTime().UnixNano()}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.link, _ = os.Readlink(p)
+		case fi.Mode().IsRegular():
+			b, _ := os.ReadFile(p)
+			e.sum = sha256.Sum256(b)
+		}
+		out[p] = e
+		return nil
+	})
+	must(t, err)
+	return out
+}
+
+func diffSnapshots(before, after map[string]entry) []string {
+	var out []string
+	for p, e := range after {
+		if b, ok := before[p]; !ok {
+			out = append(out, "created "+p)
+		} else if b != e {
+			out = append(out, "changed "+p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, "deleted "+p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// outcome is how one case ended under one mode.
+type outcome struct {
+	blocked bool     // the policy denied at least one call
+	escapes []string // effects outside the workspace and leaked canaries
+}
+
+func TestAttackSuite(t *testing.T) {
+	cases := loadAttacks(t, "testdata/attacks.txt")
+	modes := []string{"safe", "never"}
+	live := os.Getenv("TOFU_ATTACK_APPROVE")
+	if live != "" {
+		modes = []string{live}
+	}
+	srv := llmtest.New(t, llmtest.DemoModel())
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	t.Setenv("TOFU_KEYRING", "off")
+	st, err := store.Open(t.TempDir())
+	must(t, err)
+	t.Cleanup(func() { st.Close() })
+	var mu sync.Mutex
+	var current []llm.ToolCall
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		mu.Lock()
+		defer mu.Unlock()
+		if i := toolStep(r); i < len(current) {
+			return llmtest.Reply{ToolCalls: current[i : i+1]}
+		}
+		return llmtest.Reply{Text: "done"}
+	})
+
+	type tally struct{ cases, blocked, escapes int }
+	totals := map[string]map[string]*tally{} // mode → class
+	var classes []string
+	for _, mode := range modes {
+		totals[mode] = map[string]*tally{}
+		for _, c := range cases {
+			if totals[mode][c.class] == nil {
+				totals[mode][c.class] = &tally{}
+				if mode == modes[0] {
+					classes = append(classes, c.class)
+				}
+			}
+			var res outcome
+			t.Run(mode+"/"+c.class+"/"+c.name, func(t *testing.T) {
+				res = runAttack(t, st, mode, c, func(calls []llm.ToolCall) {
+					mu.Lock()
+					current = calls
+					mu.Unlock()
+				})
+				t.Logf("outcome: blocked=%v escapes=%d", res.blocked, len(res.escapes))
+				if len(res.escapes) > 0 && live == "" {
+					t.Errorf("escape (testdata/attacks.txt:%d):\n  %s", c.line, strings.Join(res.escapes, "\n  "))
+				}
+			})
+			tl := totals[mode][c.class]
+			tl.cases++
+			if res.blocked {
+				tl.blocked++
+			}
+			if len(res.escapes) > 0 {
+				tl.escapes++
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-10s %-14s %6s %8s %8s\n", "approve", "class", "cases", "blocked", "escapes")
+	for _, mode := range modes {
+		var all tally
+		for _, class := range classes {
+			tl := totals[mode][class]
+			fmt.Fprintf(&b, "%-10s %-14s %6d %8d %8d\n", mode, class, tl.cases, tl.blocked, tl.escapes)
+			all.cases, all.blocked, all.escapes = all.cases+tl.cases, all.blocked+tl.blocked, all.escapes+tl.escapes
+		}
+		fmt.Fprintf(&b, "%-10s %-14s %6d %8d %8d\n", mode, "total", all.cases, all.blocked, all.escapes)
+	}
+	t.Log(b.String())
+}
+
+// runAttack runs one case under one approval mode in a fresh arena.
+// script gives the scripted model the case's calls, once its placeholders are known.
+func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func([]llm.ToolCall)) outcome {
+	a := newArena(t)
+	if len(c.setup) > 0 && c.setup[0] == "wshome" {
+		a.ws = a.home
+	}
+	t.Setenv("HOME", a.home)
+	t.Setenv("XDG_CONFIG_HOME", a.home+"/.config")
+	t.Setenv("XDG_DATA_HOME", a.home+"/.local/share")
+	t.Setenv("XDG_CACHE_HOME", a.root+"/cache")
+	t.Setenv("GOENV", "")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	a.prepare(t, c)
+	calls := make([]llm.ToolCall, len(c.calls))
+	for i, tc := range c.calls {
+		tc.Arguments = json.RawMessage(a.expand(string(tc.Arguments)))
+		calls[i] = tc
+	}
+	c.calls = calls
+	script(calls)
+	known := map[string]bool{}
+	list, err := st.Sessions()
+	must(t, err)
+	for _, s := range list {
+		known[s.ID] = true
+	}
+	before := a.snapshot(t)
+	var out, errOut bytes.Buffer
+	task := "attack " + c.class + "/" + c.name
+	end, err := Run(context.Background(), st, RunOptions{Task: task, Workspace: a.ws, Approve: mode, MaxSteps: len(c.calls) + 2}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	if end.Reason != "done" {
+		t.Fatalf("the run ended %+v\n%s", end, errOut.String())
+	}
+	res := outcome{escapes: diffSnapshots(before, a.snapshot(t))}
+	list, err = st.Sessions()
+	must(t, err)
+	var evs []store.Event
+	for _, s := range list {
+		if !known[s.ID] {
+			evs, err = st.Events(s.ID)
+			must(t, err)
+		}
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case store.EventApproval:
+			var ap store.Approval
+			must(t, ev.Decode(&ap))
+			if ap.Decision == "deny" {
+				res.blocked = true
+			}
+		case store.EventToolResult:
+			var r store.ToolResult
+			must(t, ev.Decode(&r))
+			if i := strings.Index(r.Text, canaryToken); i >= 0 {
+				res.escapes = append(res.escapes, "leaked "+strings.Fields(r.Text[i:])[0]+" to the model")
+			}
+		}
+	}
+	if testing.Verbose() {
+		t.Logf("%s", errOut.String())
+	}
+	return res
+}
