@@ -22,22 +22,50 @@ func AbsPath(workspace, p string) string {
 	return filepath.Clean(p)
 }
 
-// RealPath resolves symlinks and ".." the way the OS would in the longest existing prefix of
-// the absolute path p and appends the rest, so a file about to be created under a symlinked
-// directory resolves to where it will really be written. p need not be clean: a shell resolves
-// "link/../x" through the link, not lexically.
+// RealPath resolves symlinks and ".." the way the OS would, component by component, so that
+// a path through a symlinked directory, a link whose target does not exist yet (a write
+// through it creates the target), or "link/.." all name where the kernel would really go.
+// Where a component does not exist the rest is taken as written. p must be absolute; it need
+// not be clean: a shell resolves "link/../x" through the link, not lexically.
 func RealPath(p string) string {
-	parts := strings.Split(p, string(filepath.Separator))
-	for i := len(parts); i > 0; i-- {
-		prefix := strings.Join(parts[:i], string(filepath.Separator))
-		if prefix == "" {
-			prefix = string(filepath.Separator)
+	hops := 0
+	return realPath(p, &hops)
+}
+
+// maxLinks is how many symlinks one resolution follows, as Linux's ELOOP limit.
+const maxLinks = 40
+
+func realPath(p string, hops *int) string {
+	sep := string(filepath.Separator)
+	cur := sep
+	parts := strings.Split(p, sep)
+	for i, part := range parts {
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
 		}
-		if r, err := filepath.EvalSymlinks(prefix); err == nil {
-			return filepath.Clean(filepath.Join(append([]string{r}, parts[i:]...)...))
+		next := filepath.Join(cur, part)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Clean(filepath.Join(append([]string{next}, parts[i+1:]...)...))
 		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if *hops++; err != nil || *hops > maxLinks {
+			return filepath.Clean(filepath.Join(append([]string{next}, parts[i+1:]...)...))
+		}
+		if !filepath.IsAbs(target) {
+			target = cur + sep + target
+		}
+		cur = realPath(target, hops)
 	}
-	return filepath.Clean(p)
+	return cur
 }
 
 // Within reports whether path is dir or inside it (both absolute and clean).

@@ -22,6 +22,7 @@ type Jobs struct {
 	mu      sync.Mutex
 	next    int
 	jobs    map[string]*job
+	git     gitEnv // every command of the table runs with git hardened
 }
 
 type job struct {
@@ -50,7 +51,7 @@ func (js *Jobs) start(command, dir string, launched func(procgroup.Group) error)
 		return nil, fmt.Errorf("%d background jobs are running, the limit; stop one with job_kill first", running)
 	}
 	id := "j" + strconv.Itoa(js.next+1)
-	proc, err := startProcess(js.spawner, launch{command: command, dir: dir, job: id, launched: launched})
+	proc, err := startProcess(js.spawner, launch{command: command, dir: dir, job: id, launched: launched, env: js.git.env()})
 	if err != nil {
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -116,6 +117,7 @@ func (js *Jobs) Close() {
 	}
 	wg.Wait()
 	js.spawner.Close()
+	js.git.close()
 }
 
 // unread returns the job's output since the last call (at most limit bytes) and advances.

@@ -47,6 +47,7 @@ type launch struct {
 	job          string                      // the background job's id; "" in the foreground
 	launched     func(procgroup.Group) error // records the group before it runs; nil: nobody does
 	spoolDir     string                      // where the output copy goes (only when recorded)
+	env          []string                    // appended to the environment (gitenv.go's hardening)
 }
 
 // gate holds a command until its group is recorded: bash waits for "go" on fd 3, then replaces
@@ -61,6 +62,7 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 	cmd := exec.Command("bash", "-c", gate, "bash", l.command)
 	cmd.Dir = l.dir
 	cmd.Env = append(append(os.Environ(), commandEnv...), procgroup.MarkerEnv+"="+marker)
+	cmd.Env = append(cmd.Env, l.env...)
 	procgroup.Prepare(cmd)
 	gateR, gateW, err := os.Pipe()
 	if err != nil {

@@ -72,7 +72,7 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		timeout = opts.MaxTimeout
 		note = fmt.Sprintf("[timeout lowered to the maximum, %s]\n", opts.MaxTimeout)
 	}
-	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir})
+	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env()})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("run_command: start bash: %w", err)
 	}

@@ -8,132 +8,197 @@ import (
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
-// argCheck says whether a command on the allow-list is safe with these arguments; "" is yes,
-// otherwise the reason it asks.
-type argCheck func(p *Policy, c simpleCmd) string
-
-// safeCommands is the built-in allow-list: commands that only read, allowed when every path
-// they name is inside the workspace and no option makes them write or run something.
-var safeCommands = map[string]argCheck{
-	"ls": pathArgs, "cat": pathArgs, "head": pathArgs, "tail": pathArgs, "wc": pathArgs,
-	"file": pathArgs, "stat": pathArgs, "du": pathArgs, "diff": pathArgs, "cmp": pathArgs,
-	"nl": pathArgs, "cut": pathArgs, "realpath": pathArgs, "readlink": pathArgs,
-	"grep": pathArgs, "egrep": pathArgs, "fgrep": pathArgs,
-	"rg":   without("--pre", "--search-zip", "-z"),
-	"tree": without("-o"),
-	"sort": without("-o", "--output", "--compress-program"),
-	"find": without("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
-	"pwd":  noCheck, "echo": noCheck, "printf": noCheck, "true": noCheck, "false": noCheck,
-	"basename": noCheck, "dirname": noCheck, "uname": noCheck, "whoami": noCheck,
-	"which": noCheck, "test": noCheck, "[": noCheck, "tr": noCheck, "cd": noCheck,
-	"date": without("-s", "--set"),
-	"git":  gitArgs,
-	"go":   subcommands("version", "env"),
+// cmdSpec is what the built-in allow-list knows of a command that only reads.
+type cmdSpec struct {
+	// noFiles: the command opens no file (echo, pwd…); its words are not paths.
+	noFiles bool
+	// deny lists options that make it write files or run programs ("--output", "-o",
+	// "-exec"): using one asks. Long options match their unambiguous abbreviations too.
+	deny []string
+	// recursive and follow say whether these arguments make it walk directories, and
+	// follow the symlinks it meets there.
+	recursive, follow func(args []string) bool
+	// check is a further check of the arguments ("" allows).
+	check func(p *Policy, c simpleCmd, args []string) string
 }
 
-func noCheck(*Policy, simpleCmd) string { return "" }
+// safeCommands is the built-in allow-list: commands that only read, allowed when every path
+// they can reach is inside the workspace and outside secret places, and no option makes them
+// write or run something. Build tools, package managers and language toolchains are not on
+// it: they run code named by the workspace (Makefiles, scripts, generators, tests).
+var safeCommands = map[string]cmdSpec{
+	"cat": {}, "head": {}, "tail": {}, "nl": {}, "cut": {}, "cmp": {}, "stat": {},
+	"realpath": {}, "readlink": {}, "test": {}, "[": {}, "cd": {},
+	"wc":   {deny: []string{"--files0-from"}},
+	"file": {deny: []string{"-C", "--compile"}},
+	"ls":   {recursive: anyOpt("-R", "--recursive"), follow: anyOpt("-L", "--dereference")},
+	"du":   {deny: []string{"--files0-from"}, recursive: always, follow: anyOpt("-L", "--dereference")},
+	"diff": {recursive: anyOpt("-r", "--recursive"), follow: not(anyOpt("--no-dereference"))},
+	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
+	"rg": {deny: []string{"--pre", "-z", "--search-zip", "--hostname-bin"},
+		recursive: always, follow: anyOpt("-L", "--follow")},
+	"tree": {deny: []string{"-o", "-R"}, recursive: always, follow: anyOpt("-l")},
+	"sort": {deny: []string{"-o", "--output", "-T", "--temporary-directory", "--compress-program", "--files0-from"}},
+	"find": {deny: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0",
+		"-fprintf", "-fls", "-files0-from"}, recursive: always, follow: anyOpt("-L", "-follow")},
+	"date": {deny: []string{"-s", "--set"}},
+	"pwd":  {noFiles: true}, "echo": {noFiles: true}, "true": {noFiles: true}, "false": {noFiles: true},
+	"basename": {noFiles: true}, "dirname": {noFiles: true}, "uname": {noFiles: true},
+	"whoami": {noFiles: true}, "which": {noFiles: true}, "tr": {noFiles: true},
+	"printf": {noFiles: true, deny: []string{"-v"}}, // printf -v PATH … sets a variable
+	"git":    {check: gitCheck},
+}
 
-// pathArgs asks when an argument names a path outside the workspace.
-func pathArgs(p *Policy, c simpleCmd) string {
-	for _, a := range c.args[1:] {
-		val := a
-		if strings.HasPrefix(a, "-") {
-			_, v, ok := strings.Cut(a, "=")
-			if !ok || !looksLikePath(v) {
-				continue
-			}
-			val = v
+var grepSpec = cmdSpec{
+	recursive: func(args []string) bool {
+		return anyOpt("-r", "-R", "--recursive", "--dereference-recursive")(args) ||
+			hasWord(args, "recurse") || hasWord(args, "--directories=recurse")
+	},
+	follow: anyOpt("-R", "--dereference-recursive"),
+}
+
+func always([]string) bool { return true }
+
+func not(f func([]string) bool) func([]string) bool {
+	return func(a []string) bool { return !f(a) }
+}
+
+func hasWord(args []string, w string) bool {
+	for _, a := range args[1:] {
+		if a == w {
+			return true
 		}
-		real := tools.RealPath(joinPath(c.dir, val))
-		if !tools.Within(p.ws, real) {
-			return fmt.Sprintf("`%s` reads %s, outside the workspace", c.text(), real)
+	}
+	return false
+}
+
+// anyOpt reports whether args use one of opts (see optIn).
+func anyOpt(opts ...string) func([]string) bool {
+	return func(args []string) bool { return optIn(args, opts) != "" }
+}
+
+// optIn returns the first of opts that args use, before "--": a long option ("--output")
+// as itself, with "=value", or abbreviated ("--outp"), as getopt_long accepts; a short one
+// ("-o") anywhere in a cluster ("-no", "-mofile"); a word option ("-exec") exactly.
+func optIn(args []string, opts []string) string {
+	for _, a := range args[1:] {
+		if a == "--" {
+			return ""
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		for _, o := range opts {
+			switch {
+			case strings.HasPrefix(o, "--"):
+				if long(a, o[2:]) {
+					return o
+				}
+			case len(o) == 2:
+				if !strings.HasPrefix(a, "--") && strings.Contains(a[1:], o[1:]) {
+					return o
+				}
+			case a == o:
+				return o
+			}
 		}
 	}
 	return ""
 }
 
-func looksLikePath(s string) bool {
-	return strings.ContainsAny(s, "/~") || strings.HasPrefix(s, ".")
+// long reports whether a is the long option name, with a value or abbreviated (at least
+// two letters).
+func long(a, name string) bool {
+	if !strings.HasPrefix(a, "--") {
+		return false
+	}
+	n, _, _ := strings.Cut(a[2:], "=")
+	return n == name || (len(n) >= 2 && strings.HasPrefix(name, n))
 }
 
-// joinPath resolves a word naming a file against the directory the command runs in, without
-// cleaning: "link/../x" must go through the link as the shell does.
-func joinPath(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
+// onList says why a command is not allowed by the built-in allow-list ("" when it is),
+// judging its options; what it can reach is checked apart.
+func (p *Policy) onList(c simpleCmd, args []string) (cmdSpec, string) {
+	spec, ok := safeCommands[args[0]]
+	if !ok {
+		return spec, fmt.Sprintf("`%s` is not on the allow-list", c.text())
 	}
-	return dir + string(filepath.Separator) + p
+	if o := optIn(args, spec.deny); o != "" {
+		return spec, fmt.Sprintf("`%s` uses %s, which can write files or run commands", c.text(), o)
+	}
+	if spec.check != nil {
+		return spec, spec.check(p, c, args)
+	}
+	return spec, ""
 }
 
-// without is pathArgs plus a list of options that make the command write or execute.
-func without(opts ...string) argCheck {
-	return func(p *Policy, c simpleCmd) string {
-		for _, a := range c.args[1:] {
-			for _, o := range opts {
-				if a == o || strings.HasPrefix(a, o+"=") || (len(o) == 2 && strings.HasPrefix(a, o) && !strings.HasPrefix(a, "--")) {
-					return fmt.Sprintf("`%s` uses %s, which can write files or run commands", c.text(), o)
-				}
+// genericSpec is what any command allowed by a rule is taken to do: read every path its
+// words name, and recurse and follow links when its options look like it (-r, -R, -L,
+// --recursive, --dereference, --follow, --copy-links…).
+var genericSpec = cmdSpec{
+	recursive: func(args []string) bool {
+		return anyOpt("-r", "-R", "-a", "--recursive", "--archive")(args)
+	},
+	follow: func(args []string) bool {
+		if anyOpt("-L", "-h", "-k", "--dereference", "--follow", "--copy-links", "--copy-dirlinks", "--copy-unsafe-links")(args) {
+			return true
+		}
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a, "--") && (strings.Contains(a, "deref") || strings.Contains(a, "follow")) {
+				return true
 			}
 		}
-		return pathArgs(p, c)
-	}
+		return false
+	},
 }
 
-func subcommands(allowed ...string) argCheck {
-	return func(_ *Policy, c simpleCmd) string {
-		if len(c.args) > 1 {
-			for _, s := range allowed {
-				if c.args[1] == s {
-					return ""
-				}
+// configWriter says why a command writes the user's configuration outside the workspace,
+// which always asks, whatever the rules: toolchain settings read by every later build, and
+// credentials ("" when it does not).
+func configWriter(args []string) string {
+	name := filepath.Base(args[0])
+	sub := ""
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	if name == "python" || name == "python3" {
+		for i, a := range args {
+			if a == "-m" && i+1 < len(args) {
+				return configWriter(args[i+1:])
 			}
 		}
-		return fmt.Sprintf("`%s` is not on the allow-list", c.text())
 	}
-}
-
-// gitArgs allows git's reading subcommands, named right after `git` (so `git -c …` and
-// `git -C dir …` ask), without options that write files or run programs.
-func gitArgs(p *Policy, c simpleCmd) string {
-	if len(c.args) < 2 {
-		return "`git` alone is not on the allow-list"
+	writes := false
+	switch name {
+	case "git":
+		if sub == "config" {
+			writes = !anyOpt("--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--get-urlmatch")(args)
+		}
+	case "go":
+		writes = sub == "env" && anyOpt("-w", "-u")(args) || sub == "telemetry"
+	case "npm", "pnpm", "yarn", "bun":
+		writes = sub == "config" || sub == "c" || sub == "set" || sub == "login" || sub == "adduser" ||
+			sub == "logout" || sub == "token" || sub == "set-script"
+	case "pip", "pip3", "conda", "poetry", "pdm", "uv":
+		writes = sub == "config" || sub == "init" && name == "conda"
+	case "cargo", "docker", "podman", "helm":
+		writes = sub == "login" || sub == "logout" || sub == "config" || sub == "context"
+	case "gh", "gcloud", "az":
+		writes = sub == "auth" || sub == "config" || sub == "login"
+	case "aws":
+		writes = sub == "configure" || sub == "sso"
+	case "kubectl":
+		writes = sub == "config"
+	case "rustup":
+		writes = sub == "default" || sub == "set" || sub == "override"
+	case "corepack":
+		writes = sub == "enable" || sub == "install"
 	}
-	sub, rest := c.args[1], c.args[2:]
-	listOnly := func(flags ...string) bool {
-		for _, a := range rest {
-			ok := false
-			for _, f := range flags {
-				ok = ok || a == f
-			}
-			if !ok {
-				return false
-			}
-		}
-		return true
-	}
-	switch sub {
-	case "status", "diff", "log", "show", "ls-files", "rev-parse", "blame", "shortlog", "describe", "grep":
-	case "branch":
-		if !listOnly("-a", "-v", "-vv", "-r", "--all", "--list", "-l", "--show-current") {
-			return fmt.Sprintf("`%s` can change branches", c.text())
-		}
-	case "remote":
-		if !listOnly("-v") {
-			return fmt.Sprintf("`%s` can change remotes", c.text())
-		}
-	case "tag":
-		if !listOnly("-l", "--list") {
-			return fmt.Sprintf("`%s` can change tags", c.text())
-		}
-	default:
-		return fmt.Sprintf("`git %s` is not on the allow-list", sub)
-	}
-	for _, a := range rest {
-		for _, bad := range []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--exec"} {
-			if a == bad || strings.HasPrefix(a, bad+"=") || (bad == "-O" && strings.HasPrefix(a, "-O")) {
-				return fmt.Sprintf("`%s` uses %s, which can write files or run programs", c.text(), bad)
-			}
-		}
+	if writes {
+		return fmt.Sprintf("`%s` writes the user's configuration outside the workspace", strings.Join(args, " "))
 	}
 	return ""
 }

@@ -48,7 +48,7 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		files = append(files, fv)
 	}
 
-	var reasons []string
+	var reasons, notes []string
 	remember := map[string][]Rule{}
 	rememberable := len(scan.asks) == 0
 	reasons = append(reasons, scan.asks...)
@@ -56,43 +56,26 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		if c.nested || c.wrapper {
 			continue
 		}
-		if c.dir == "" {
-			reasons = append(reasons, fmt.Sprintf("`%s` runs in a directory only known at run time", c.text()))
-			rememberable = false
-			continue
-		}
-		if real := tools.RealPath(c.dir); !tools.Within(p.ws, real) {
-			reasons = append(reasons, fmt.Sprintf("`%s` runs in %s, outside the workspace", c.text(), real))
-			rememberable = false
-			continue
-		}
-		r, ok := firstRule(rules, c)
-		switch {
-		case ok && r.Action == Allow:
-			// A rule names a command, not the places it may reach: a path outside the
-			// workspace in its arguments still asks.
-			if why := p.outsideArgs(c); why != "" {
-				reasons = append(reasons, why)
-				rememberable = false
-			} else if v.rule == "" {
-				v.rule = r.String()
+		why, canRemember, once, rule := p.command(tool, c, rules)
+		v.once = v.once || once
+		notes = append(notes, p.linkNotes(c)...)
+		if why == "" {
+			if v.rule == "" {
+				v.rule = rule
 			}
-		case ok && r.Action == Ask:
-			reasons = append(reasons, fmt.Sprintf("`%s` (rule %q)", c.text(), r.String()))
+			continue
+		}
+		reasons = append(reasons, why)
+		if canRemember {
 			remember[tool] = append(remember[tool], Rule{Pattern: c.text(), Action: Allow})
-		default:
-			if why := p.safe(c); why != "" {
-				reasons = append(reasons, why)
-				if c.dynamic || p.outsideArgs(c) != "" {
-					rememberable = false
-				}
-				remember[tool] = append(remember[tool], Rule{Pattern: c.text(), Action: Allow})
-			}
+		} else {
+			rememberable = false
 		}
 	}
-	for _, fv := range files {
-		if fv.action == Ask {
+	for _, f := range scan.files {
+		if fv := p.redirect(f); fv.action == Ask {
 			reasons = append(reasons, fv.reason)
+			v.once = v.once || fv.once
 			if fv.remember == nil {
 				rememberable = false
 			}
@@ -100,6 +83,15 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 				remember[k] = append(remember[k], rs...)
 			}
 		}
+		if !f.dynamic && f.dir != "" && f.write {
+			if n := p.linkNote(f.dir, f.word); n != "" {
+				notes = append(notes, n)
+			}
+		}
+	}
+	// The approval names the real file a write through a symlink lands in.
+	if notes = dedupe(notes); len(notes) > 0 {
+		v.subject += "\n" + strings.Join(notes, "\n")
 	}
 	if len(reasons) == 0 {
 		v.action = Allow
@@ -111,43 +103,87 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		return v
 	}
 	v.action, v.reason = Ask, strings.Join(dedupe(reasons), "; ")
-	if rememberable && len(remember) > 0 {
+	if rememberable && !v.once && len(remember) > 0 {
 		v.remember = remember
 	}
 	return v
 }
 
-// safe says why a command is not on the built-in allow-list ("" when it is).
-func (p *Policy) safe(c simpleCmd) string {
-	if c.dynamic {
-		return fmt.Sprintf("`%s` depends on values only known at run time", c.text())
+// command judges one simple command of a line: why it asks ("" when it may run), whether
+// "Always allow" may remember it, whether it touches secrets (an approval holds once), and
+// the rule that allowed it.
+func (p *Policy) command(tool string, c simpleCmd, rules []keyedRule) (why string, remember, once bool, rule string) {
+	if c.dir == "" {
+		return fmt.Sprintf("`%s` runs in a directory only known at run time", c.text()), false, false, ""
 	}
-	check, ok := safeCommands[c.args[0]]
-	if !ok {
-		return fmt.Sprintf("`%s` is not on the allow-list", c.text())
+	if real := tools.RealPath(c.dir); !tools.Within(p.ws, real) {
+		return fmt.Sprintf("`%s` runs in %s, outside the workspace", c.text(), real), false, false, ""
+	} else if s := p.secret(real); s != "" {
+		return fmt.Sprintf("`%s` runs in %s, which holds secrets", c.text(), real), false, true, ""
 	}
-	return check(p, c)
+	if c.unknown != "" {
+		// What such a command reaches is only known when it runs: no rule can allow it.
+		return fmt.Sprintf("`%s` %s", c.text(), c.unknown), false, true, ""
+	}
+	args, why := expand(c)
+	if why != "" {
+		return why, false, false, ""
+	}
+	if w := configWriter(args); w != "" {
+		return w, false, false, ""
+	}
+	r, ok := firstRule(rules, c)
+	switch {
+	case ok && r.Action == Allow:
+		// A rule names a command, not the places it may reach.
+		if why, secret := p.reachCheck(c, args, genericSpec); why != "" {
+			return why, false, secret, ""
+		}
+		return "", false, false, r.String()
+	case ok && r.Action == Ask:
+		return fmt.Sprintf("`%s` (rule %q)", c.text(), r.String()), true, false, ""
+	}
+	spec, why := p.onList(c, args)
+	reach, secret := p.reachCheck(c, args, spec)
+	switch {
+	case reach != "":
+		return reach, false, secret, ""
+	case why != "":
+		return why, true, false, ""
+	}
+	return "", false, false, ""
 }
 
-// outsideArgs says which argument of c names a path outside the workspace ("" if none). Only
-// arguments that are unmistakably paths count: absolute, ~, or climbing with "..".
-func (p *Policy) outsideArgs(c simpleCmd) string {
-	for _, a := range c.args[1:] {
-		val := a
-		if strings.HasPrefix(a, "-") {
-			_, val, _ = strings.Cut(a, "=")
-		}
-		if !filepath.IsAbs(val) && !strings.HasPrefix(val, "~") && !strings.Contains(val, "..") {
+// linkNote names the real target of a path word that goes through a symlink ("" when it
+// does not): what an approval of a write through it really approves.
+func (p *Policy) linkNote(dir, word string) string {
+	raw := joinPath(dir, expandHome(word, p.home))
+	real := tools.RealPath(raw)
+	if real == filepath.Clean(raw) || harmlessDevice(word) {
+		return ""
+	}
+	return fmt.Sprintf("(%s is a link: writes reach %s)", word, real)
+}
+
+// linkNotes are the link notes of the operands of a command that may write (one not on the
+// allow-list).
+func (p *Policy) linkNotes(c simpleCmd) []string {
+	if c.dir == "" || c.unknown != "" || len(c.args) == 0 {
+		return nil
+	}
+	if _, ok := safeCommands[c.args[0]]; ok {
+		return nil
+	}
+	var out []string
+	for i, a := range c.args[1:] {
+		if c.globs[i+1] || strings.HasPrefix(a, "-") {
 			continue
 		}
-		if harmlessDevice(val) {
-			continue
-		}
-		if real := tools.RealPath(joinPath(c.dir, val)); !tools.Within(p.ws, real) {
-			return fmt.Sprintf("`%s` names %s, outside the workspace", c.text(), real)
+		if n := p.linkNote(c.dir, a); n != "" {
+			out = append(out, n)
 		}
 	}
-	return ""
+	return out
 }
 
 // redirect decides a file a redirection reads or writes, as a read or write access.
@@ -157,7 +193,7 @@ func (p *Policy) redirect(f fileRef) verdict {
 		kind = tools.AccessWrite
 	}
 	if f.dynamic || f.dir == "" {
-		return verdict{action: Ask, reason: fmt.Sprintf("%s a file only known at run time (%s)", verb(kind), f.word), subject: f.word}
+		return verdict{action: Ask, once: true, reason: fmt.Sprintf("%s a file only known at run time (%s)", verb(kind), f.word), subject: f.word}
 	}
 	v := p.path("", kind, filepath.Clean(joinPath(f.dir, f.word)))
 	// path resolved lexically; a shell resolves "link/.." through the link: judge both.

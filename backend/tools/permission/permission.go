@@ -22,6 +22,10 @@ type Config struct {
 	AllowWorkspaceWrites bool `json:"allow_workspace_writes,omitempty"`
 	// Home is the directory "~" means; empty is the user's home directory.
 	Home string `json:"-"`
+	// Secrets are more places (absolute) that reading or writing always asks about, besides
+	// the built-in ones under Home (keys, credentials, keyrings, browser profiles, Tofu's
+	// own settings).
+	Secrets []string `json:"-"`
 }
 
 // Decision is the policy's answer for one call.
@@ -37,15 +41,21 @@ type Decision struct {
 	// Remember is what "Always allow in this project" adds, per rules key, for an Ask; empty
 	// when no rule can allow it (outside the workspace, a substitution…).
 	Remember map[string][]Rule `json:"remember,omitempty"`
+	// Once is true for an Ask whose approval must hold for this call only: it touches
+	// secrets or depends on values only known when it runs, so "Always allow" (by rule or by
+	// subject) must not be offered or remembered.
+	Once bool `json:"once,omitempty"`
 	// ReadOnly is true when the call only reads.
 	ReadOnly bool `json:"read_only"`
 }
 
 // Policy decides calls for one workspace. It is immutable and safe for concurrent use.
 type Policy struct {
-	cfg  Config
-	ws   string // the workspace, absolute with symlinks resolved
-	home string
+	cfg      Config
+	ws       string // the workspace, absolute with symlinks resolved
+	home     string
+	secrets  []string // places reading or writing always asks about
+	startups []string // files whose writing always asks
 }
 
 // New returns the policy of cfg.
@@ -62,7 +72,15 @@ func New(cfg Config) (*Policy, error) {
 			return nil, fmt.Errorf("permission rules for %s: %w", key, err)
 		}
 	}
-	return &Policy{cfg: cfg, ws: tools.RealPath(filepath.Clean(cfg.Workspace)), home: home}, nil
+	p := &Policy{cfg: cfg, ws: tools.RealPath(filepath.Clean(cfg.Workspace)), home: home}
+	p.secrets = places(home, homeSecrets, true)
+	for _, s := range cfg.Secrets {
+		if filepath.IsAbs(s) {
+			p.secrets = append(p.secrets, filepath.Clean(s), tools.RealPath(s))
+		}
+	}
+	p.startups = places(home, homeStartup, false)
+	return p, nil
 }
 
 // Check decides call against reg's description of what it touches. A call with malformed
@@ -84,6 +102,7 @@ type verdict struct {
 	rule     string
 	subject  string
 	remember map[string][]Rule // for an ask that a rule could allow
+	once     bool              // an ask that must never be remembered
 }
 
 // Decide combines the verdicts on each access of a call to tool: any deny denies, else any
@@ -101,6 +120,7 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 			d.ReadOnly = false
 		}
 		v := p.access(tool, a)
+		v.subject, v.reason = Escape(v.subject), Escape(v.reason)
 		subjects = append(subjects, v.subject)
 		switch v.action {
 		case Deny:
@@ -122,7 +142,8 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 	d.Remember = map[string][]Rule{}
 	for _, v := range asks {
 		reasons = append(reasons, v.reason)
-		if v.remember == nil {
+		d.Once = d.Once || v.once
+		if v.remember == nil || v.once {
 			d.Remember = nil
 		} else if d.Remember != nil {
 			for k, rs := range v.remember {
@@ -131,6 +152,9 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 		}
 	}
 	d.Reason = strings.Join(dedupe(reasons), "; ")
+	if d.Once {
+		d.Remember = nil
+	}
 	return d
 }
 
@@ -177,6 +201,12 @@ func (p *Policy) path(tool string, kind tools.AccessKind, abs string) verdict {
 			return v
 		}
 	}
+	// Secrets ask whatever the rules say, and an approval holds once.
+	if s := p.secret(real); s != "" {
+		v.action, v.once = Ask, true
+		v.reason = fmt.Sprintf("%s %s, in %s, which holds secrets", verb(kind), real, s)
+		return v
+	}
 	protected := kind == tools.AccessWrite && p.protected(real)
 	for _, r := range rules {
 		if r.Action == Deny || !p.matchPath(r.Pattern, real) {
@@ -217,9 +247,13 @@ func (p *Policy) path(tool string, kind tools.AccessKind, abs string) verdict {
 	return v
 }
 
-// protected paths inside the workspace run code (git hooks and config) or hold Tofu's own
-// settings, where a write could approve later calls: writing them always asks.
+// protected paths inside the workspace run code (git hooks and config, shell startup files
+// when the workspace is the home) or hold Tofu's own settings, where a write could approve
+// later calls: writing them always asks.
 func (p *Policy) protected(real string) bool {
+	if p.startup(real) {
+		return true
+	}
 	for _, d := range []string{".git", ".tofu"} {
 		if tools.Within(filepath.Join(p.ws, d), real) {
 			return true

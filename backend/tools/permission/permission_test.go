@@ -98,7 +98,7 @@ func TestCommandDefaults(t *testing.T) {
 		{rc, cmd("cd src && ls"), Allow, ""},
 		{rc, cmd("bash -c 'ls src'"), Allow, ""},
 		{rc, cmd("eval ls"), Allow, ""},
-		{rc, cmd("FOO=1 ls"), Allow, ""},
+		{rc, cmd("LC_ALL=C ls"), Allow, ""},
 		{rc, cmd("ls > /dev/null"), Allow, ""},
 		{rc, cmd("cat inner/x"), Allow, ""}, // a symlink that stays inside
 
@@ -132,7 +132,7 @@ func TestCommandDefaults(t *testing.T) {
 		{rc, cmd("echo $(whoami)"), Ask, "command substitution"},
 		{rc, cmd("echo `id`"), Ask, "command substitution"},
 		{rc, cmd("diff <(ls) <(ls src)"), Ask, "process substitution"},
-		{rc, cmd("cat $HOME/.ssh/id_rsa"), Ask, "only known at run time"},
+		{rc, cmd("cat $HOME/.ssh/id_rsa"), Ask, "only known when it runs"},
 		{rc, cmd("eval \"$CMD\""), Ask, "evaluates a string"},
 		{rc, cmd("PATH=/tmp:$PATH ls"), Ask, "sets PATH"},
 		{rc, cmd("LD_PRELOAD=/tmp/x.so ls"), Ask, "sets LD_PRELOAD"},
@@ -191,7 +191,7 @@ func TestCommandRules(t *testing.T) {
 		{rc, cmd("git push origin main"), Ask, `rule "run_command: git push*"`},
 		{rc, cmd("cd / && npm test"), Ask, "outside the workspace"},
 		{rc, cmd("git status > /etc/motd"), Ask, "writes /etc/motd"},
-		{rc, cmd("npm test --config=/etc/npmrc"), Ask, "names /etc/npmrc, outside the workspace"},
+		{rc, cmd("npm test --config=/etc/npmrc"), Ask, "reads /etc/npmrc, outside the workspace"},
 		{rc, cmd("git status ../../.."), Ask, "outside the workspace"},
 		{rc, cmd("npm test -- --out=/dev/null"), Allow, ""},
 		{rc, cmd("ls"), Ask, `rule "run_command: *"`}, // the catch-all ask comes before the allow-list

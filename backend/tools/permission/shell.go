@@ -14,7 +14,12 @@ const maxShellDepth = 6
 // simpleCmd is one command a shell line would run.
 type simpleCmd struct {
 	args []string // words with quotes removed; a dynamic word keeps its source text
-	// dynamic: some word is only known when it runs ($VAR, $(…), $((…))).
+	// globs marks the words with unquoted glob characters: expanded before they are judged.
+	globs []bool
+	// unknown says why some word is only known when it runs ($VAR, $(…), $((…)), {a,b},
+	// ~user, $'…'); "" when every word is known.
+	unknown string
+	// dynamic: some word is only known when it runs.
 	dynamic bool
 	// dir is where it runs, absolute but unresolved; "" when unknown (cd to a variable).
 	dir string
@@ -129,6 +134,14 @@ func (s *shellScan) stmt(st *syntax.Stmt, dir *string, nested bool) {
 		s.stmt(c.Stmt, dir, nested)
 	case *syntax.DeclClause:
 		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				// declare "NAME=value": the assignment is a word, judged by its text.
+				w := s.word(a.Value, *dir)
+				if n, _, ok := strings.Cut(w.text, "="); w.unknown != "" || !ok || riskyName(n) {
+					s.ask("declares variables from the word %s", w.text)
+				}
+				continue
+			}
 			s.assign(a, *dir)
 		}
 	case *syntax.FuncDecl:
@@ -153,7 +166,8 @@ func (s *shellScan) redirect(r *syntax.Redirect, dir string) {
 	if r.Word == nil {
 		return
 	}
-	val, dyn := s.word(r.Word, dir)
+	w := s.word(r.Word, dir)
+	val, dyn := w.text, w.unknown != "" || w.glob
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
@@ -191,9 +205,32 @@ func isDigits(s string) bool {
 	return true
 }
 
-// Environment variables that change which program runs or what a shell executes.
-var riskyEnv = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true, "IFS": true,
-	"PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "CDPATH": true}
+// safeEnv are environment variables a command may set without asking: they change how
+// output looks, never which program runs, which files are read or what a shell executes.
+// Any other name with an upper-case letter may be an environment variable some program
+// obeys (PATH, LD_PRELOAD, BASH_ENV, GIT_*, HOME, BASH_FUNC_*…), so setting it asks.
+var safeEnv = map[string]bool{"LANG": true, "LANGUAGE": true, "TZ": true, "NO_COLOR": true,
+	"TERM": true, "COLUMNS": true, "LINES": true, "CLICOLOR": true, "FORCE_COLOR": true,
+	"GREP_COLOR": true, "GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true,
+	"QUOTING_STYLE": true, "POSIXLY_CORRECT": true}
+
+// riskyName reports whether setting the variable n could change what the line runs or
+// reads.
+func riskyName(n string) bool {
+	if safeEnv[n] || strings.HasPrefix(n, "LC_") {
+		return false
+	}
+	return n != strings.ToLower(n) || !validName(n)
+}
+
+func validName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return n != ""
+}
 
 func (s *shellScan) assign(a *syntax.Assign, dir string) {
 	if a.Value != nil {
@@ -206,11 +243,11 @@ func (s *shellScan) assign(a *syntax.Assign, dir string) {
 		s.substIn(a.Index, dir)
 	}
 	if a.Name == nil {
+		s.ask("declares variables from a word only known when it runs")
 		return
 	}
-	n := a.Name.Value
-	if riskyEnv[n] || strings.HasPrefix(n, "LD_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "GIT_") {
-		s.ask("sets %s, which changes what the commands run", n)
+	if n := a.Name.Value; riskyName(n) {
+		s.ask("sets %s, which can change what the commands run or read", n)
 	}
 }
 
@@ -221,26 +258,32 @@ func (s *shellScan) call(c *syntax.CallExpr, dir *string, nested bool) {
 	if len(c.Args) == 0 {
 		return
 	}
-	args := make([]string, len(c.Args))
-	dyn := make([]bool, len(c.Args))
+	words := make([]shellWord, len(c.Args))
 	for i, w := range c.Args {
-		args[i], dyn[i] = s.word(w, *dir)
+		words[i] = s.word(w, *dir)
 	}
-	s.command(args, dyn, dir, nested)
+	s.command(words, dir, nested)
 }
 
 // command records a command and looks inside the ones that run other commands.
-func (s *shellScan) command(args []string, dyn []bool, dir *string, nested bool) {
-	if len(args) == 0 {
+func (s *shellScan) command(words []shellWord, dir *string, nested bool) {
+	if len(words) == 0 {
 		return
 	}
-	anyDyn := false
-	for _, d := range dyn {
-		anyDyn = anyDyn || d
+	c := simpleCmd{dir: *dir, nested: nested}
+	for _, w := range words {
+		c.args = append(c.args, w.text)
+		c.globs = append(c.globs, w.glob)
+		if w.unknown != "" && c.unknown == "" {
+			c.unknown = w.unknown
+		}
 	}
+	c.dynamic = c.unknown != ""
+	args := c.args
+	known := func(i int) bool { return words[i].unknown == "" && !words[i].glob }
 	idx := len(s.cmds)
-	s.cmds = append(s.cmds, simpleCmd{args: args, dynamic: anyDyn, dir: *dir, nested: nested})
-	if dyn[0] {
+	s.cmds = append(s.cmds, c)
+	if !known(0) {
 		return // the program itself is decided at run time
 	}
 	name := filepath.Base(args[0])
@@ -249,7 +292,7 @@ func (s *shellScan) command(args []string, dyn []bool, dir *string, nested bool)
 		switch {
 		case len(args) == 1:
 			*dir = s.home
-		case dyn[1] || args[1] == "-" || *dir == "":
+		case !known(1) || args[1] == "-" || *dir == "":
 			*dir = ""
 		default:
 			*dir = joinDir(*dir, expandHome(args[1], s.home))
@@ -257,7 +300,7 @@ func (s *shellScan) command(args []string, dyn []bool, dir *string, nested bool)
 	case "pushd", "popd":
 		*dir = ""
 	case "eval":
-		if anyDyn {
+		if c.dynamic {
 			s.ask("evaluates a string only known when it runs")
 			return
 		}
@@ -268,27 +311,65 @@ func (s *shellScan) command(args []string, dyn []bool, dir *string, nested bool)
 		if i < 0 {
 			return // a shell reading a file or stdin: judged as a command
 		}
-		if dyn[i] {
+		if !known(i) {
 			s.ask("runs a shell script only known when it runs")
 			return
 		}
 		s.cmds[idx].wrapper = clean
 		s.script(script, *dir, nested || !clean)
 	case "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout", "stdbuf":
+		if name == "env" {
+			if why := s.envArgs(args); why != "" {
+				s.ask("%s", why)
+				return
+			}
+		}
 		i := wrappedStart(name, args)
 		if i >= len(args) {
 			return // `env` alone prints the environment: judged as a command
 		}
 		s.cmds[idx].wrapper = true
-		s.command(args[i:], dyn[i:], dir, nested)
+		s.command(words[i:], dir, nested)
 	case "sudo", "doas", "xargs", "find", "parallel", "watch", "ssh":
 		// They run other commands; those are checked against deny rules, and the whole asks
 		// unless a rule allows it.
 		if i := innerStart(name, args); i > 0 && i < len(args) {
 			d := *dir
-			s.command(args[i:], dyn[i:], &d, true)
+			s.command(words[i:], &d, true)
 		}
 	}
+}
+
+// envArgs says why `env …` must ask before its command is judged: it changes directory,
+// splits a string into a command, or sets a variable that changes what runs.
+func (s *shellScan) envArgs(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return ""
+		case a == "-u" || a == "--unset":
+			i++
+		case strings.HasPrefix(a, "--"):
+			if long(a, "chdir") || long(a, "split-string") {
+				return fmt.Sprintf("`env %s` changes the directory or splits a string into a command", a)
+			}
+		case strings.HasPrefix(a, "-"):
+			if strings.ContainsAny(a[1:], "CS") {
+				return fmt.Sprintf("`env %s` changes the directory or splits a string into a command", a)
+			}
+			if strings.ContainsAny(a[1:], "u") {
+				i++
+			}
+		case strings.Contains(a, "="):
+			if n, _, _ := strings.Cut(a, "="); riskyName(n) {
+				return fmt.Sprintf("`env` sets %s, which can change what the command runs or reads", n)
+			}
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // shellScript finds the script of `bash -c SCRIPT`; clean is false when other options could
@@ -371,14 +452,29 @@ func innerStart(name string, args []string) int {
 	return -1
 }
 
-// word returns a word's value with quotes removed, and whether it is only known at run time.
-// Command and process substitutions inside it are scanned (as nested) and make the line ask.
-func (s *shellScan) word(w *syntax.Word, dir string) (string, bool) {
+// word reads a word as the shell would see it: its value with quotes removed, whether it
+// globs, and why its value is only known when it runs. Command and process substitutions
+// inside it are scanned (as nested) and make the line ask.
+func (s *shellScan) word(w *syntax.Word, dir string) shellWord {
 	var b strings.Builder
-	dyn := false
+	var out shellWord
+	unknown := func(why string) {
+		if out.unknown == "" {
+			out.unknown = why
+		}
+	}
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
+			if i == 0 {
+				if t := tildePrefix(p.Value); t != "" && t != "~" {
+					unknown(fmt.Sprintf("uses %s, a tilde expansion", t))
+				}
+			}
+			if t := assignedTilde(p.Value); t != "" {
+				unknown(fmt.Sprintf("uses %s, a tilde expansion", t))
+			}
+			out.glob = out.glob || litGlob(p.Value)
 			v := unescape(p.Value)
 			if i == 0 {
 				v = expandHome(v, s.home)
@@ -386,26 +482,33 @@ func (s *shellScan) word(w *syntax.Word, dir string) (string, bool) {
 			b.WriteString(v)
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				dyn = true
+				unknown("uses $'…' quoting")
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				unknown(`uses $"…" quoting`)
+			}
 			for _, q := range p.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
 					b.WriteString(unescapeDouble(l.Value))
 					continue
 				}
-				dyn = true
+				unknown(expansion(q))
 				b.WriteString(source(q))
 				s.substIn(q, dir)
 			}
 		default:
-			dyn = true
+			unknown(expansion(part))
 			b.WriteString(source(part))
 			s.substIn(part, dir)
 		}
 	}
-	return b.String(), dyn
+	if braces(w) {
+		unknown("uses brace expansion")
+	}
+	out.text = b.String()
+	return out
 }
 
 // substIn scans the command and process substitutions anywhere inside node.
