@@ -22,7 +22,10 @@ setup:
 setup-test:
 	build/setup.sh test
 
+# protocol.gen.ts is generated from the Go protocol (backend/protocol); the build type-checks
+# the front end against it.
 frontend:
+	$(GO) run ./backend/protocol/cmd/gen-ts
 	cd frontend && npm run build
 
 test: setup-test frontend vet test-go test-frontend build test-e2e test-window

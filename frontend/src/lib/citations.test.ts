@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { allCitedPages, citedPages, linkCitations, parseCitations } from './citations'
 import { filterPapers, highlightBoxes, retrievalsByReply, toBase64, boxStyle, byline } from './papers'
-import type { Event, PaperInfo } from './types'
+import type { Event, EventType, PaperInfo } from './types'
 
 describe('citations', () => {
   it('parses the forms models write', () => {
@@ -42,11 +42,11 @@ describe('papers', () => {
     expect(byline(p('x', []))).toBe('')
   })
   it('pairs replies with their retrieval and finds the boxes of a cited page', () => {
-    const ev = (seq: number, type: string, data: unknown): Event => ({ session: 's', seq, time: '', type, data })
+    const ev = (seq: number, type: EventType, data: unknown): Event => ({ session: 's', seq, time: '', type, data })
     const r = { paper: 'x', query: 'q', method: 'bm25', words: 10, chunks: [{ id: 2, pages: [4] }, { id: 1, pages: [3, 4] }] }
     const events = [ev(1, 'user', { text: 'q' }), ev(2, 'retrieval', r), ev(3, 'assistant', { text: 'a [p. 4]' }), ev(4, 'user', { text: 'q2' }), ev(5, 'assistant', { text: 'b' })]
     const m = retrievalsByReply(events)
-    expect(m.get(3)?.chunks[0].id).toBe(2)
+    expect(m.get(3)?.chunks?.[0]?.id).toBe(2)
     expect(m.has(5)).toBe(false)
     const chunks = [
       { id: 1, pages: [3, 4], text: '', words: 1, boxes: [{ page: 3, bbox: { x0: 0, y0: 0, x1: 1, y1: 1 } }] },

@@ -42,7 +42,7 @@ export function retrievalsByReply(events: Event[]): Map<number, Retrieval> {
 export function highlightBoxes(chunks: Chunk[], retrieval: Retrieval | undefined, page: number): BBox[] {
   if (!retrieval) return []
   const byId = new Map(chunks.map((c) => [c.id, c]))
-  for (const r of retrieval.chunks) {
+  for (const r of retrieval.chunks ?? []) {
     const c = byId.get(r.id)
     if (!c || !c.pages.includes(page)) continue
     return (c.boxes ?? []).filter((b) => b.page === page).map((b) => b.bbox)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { apply, emptyTranscript, project, turnEndLabel, turnLine, withEvents, type AssistantItem, type InterruptedItem, type TurnItem } from './transcript'
-import type { Event } from './types'
+import type { Event, EventType } from './types'
 
 let seq = 0
-function ev(type: string, data: unknown): Event {
+function ev(type: EventType, data: unknown): Event {
   seq++
   return { session: 's1', seq, time: `2025-01-01T00:00:${String(seq).padStart(2, '0')}Z`, type, data }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { apply, emptyTranscript, phaseLabel, project, turnEndLabel, withEvents, type AssistantItem, type PhaseItem, type TurnItem } from './transcript'
-import type { Event } from './types'
+import type { Event, EventType } from './types'
 
 let seq = 0
-function ev(type: string, data: unknown): Event {
+function ev(type: EventType, data: unknown): Event {
   seq++
   return { session: 's1', seq, time: `2025-01-01T00:00:${String(seq).padStart(2, '0')}Z`, type, data }
 }
@@ -79,7 +79,7 @@ describe('project: autonomous runs', () => {
   })
 
   it('labels a replan, long feedback, and a critique without feedback', () => {
-    const base = { kind: 'phase' as const, key: 'k', seq: 1, time: '', iteration: 2, verdict: '', claimed: '', gate: '', feedback: '' }
+    const base = { kind: 'phase' as const, key: 'k', seq: 1, time: '', iteration: 2, verdict: '' as const, claimed: '' as const, gate: '', feedback: '' }
     expect(phaseLabel({ ...base, role: 'planner', state: 'start' }).text).toBe('Planner · replan')
     const long = 'x'.repeat(200)
     const text = phaseLabel({ ...base, role: 'critic', state: 'end', verdict: 'CONTINUE_PLANNER', feedback: `${long}\nsecond line` }).text

@@ -12,10 +12,10 @@ import {
   type AssistantItem,
   type TranscriptState,
 } from './transcript'
-import type { Event } from './types'
+import type { Event, EventType } from './types'
 
 let seq = 0
-function ev(type: string, data: unknown): Event {
+function ev(type: EventType, data: unknown): Event {
   seq++
   return { session: 's1', seq, time: `2025-01-01T00:00:${String(seq).padStart(2, '0')}Z`, type, data }
 }
@@ -274,6 +274,7 @@ describe('router events (retry, fallback, model_call)', () => {
       model: 'gpt',
       target: 'openai/gpt',
       outcome: 'ok',
+      duration: 0,
       attempts: [
         { target: 'openai/gpt', key: 0, events: 0, fault: 'rate_limited', status: 429, next: 'rotate_key' },
         { target: 'openai/gpt', key: 1, events: 12 },
@@ -289,11 +290,11 @@ describe('router events (retry, fallback, model_call)', () => {
         ev('user', { text: 'q' }),
         ev('compaction', { summary: 'x' }),
         ev('retrieval', { paper: 'p', query: 'q', method: 'bm25', chunks: [], words: 0 }),
-        ev('tool_call', null),
+        ev('tool_call' as EventType, null), // not a Go type: skipped
         ev('assistant', { text: 'a' }),
         ev('model_call', 'garbage'),
         ev('fallback', null),
-        ev('something_new', [1, 2]),
+        ev('something_new' as EventType, [1, 2]), // a newer Tofu's type: skipped
       ]),
     )
     expect(items.map((i) => i.kind)).toEqual(['user', 'assistant'])

@@ -1,6 +1,6 @@
 // The transcript is a projection of the session's event log (plus the reply streaming right now).
 // Pure functions only: components render what `project` returns.
-import type { CallAttempt, CallReport, Event, ProviderError, SessionMessage, Usage } from './types'
+import type { CallAttempt, CallReport, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
 import type { Delta } from './stream'
 import { argsOf } from './tools'
 
@@ -75,7 +75,8 @@ export type TurnItem = {
   key: string
   seq: number
   time: string
-  reason: string
+  /** '' when the log says nothing (an older Tofu). */
+  reason: EndReason | ''
   steps: number
   detail: string
   tokens: { input: number; output: number; reasoning: number; calls: number }
@@ -95,13 +96,13 @@ export type PhaseItem = {
   key: string
   seq: number
   time: string
-  role: 'planner' | 'worker' | 'critic'
+  role: PhaseRole
   iteration: number
-  state: 'start' | 'end'
+  state: PhaseState
   /** Critic end: what the run does next (after the gate). */
-  verdict: string
+  verdict: Verdict | ''
   /** Critic end: the critic's own verdict when the gate overrode it, and why. */
-  claimed: string
+  claimed: Verdict | ''
   gate: string
   feedback: string
 }
@@ -405,7 +406,7 @@ export function project(state: TranscriptState): Item[] {
         const d = isObj(e.data) ? e.data : {}
         for (const c of calls.values()) if (!c.result) c.closed = true
         for (const a of segAssistants) a.agent = true
-        const reason = str(d.reason)
+        const reason = str(d.reason) as EndReason | ''
         const last = items[items.length - 1]
         if (last && (last.kind === 'error' || last.kind === 'interrupted')) last.action = 'continue'
         const t0 = Date.parse(segStart)
@@ -451,8 +452,8 @@ export function project(state: TranscriptState): Item[] {
           role,
           iteration,
           state,
-          verdict: str(d.verdict),
-          claimed: str(d.claimed),
+          verdict: str(d.verdict) as Verdict | '',
+          claimed: str(d.claimed) as Verdict | '',
           gate: str(d.gate),
           feedback: str(d.feedback),
         })
@@ -747,7 +748,7 @@ export function turnEndLabel(t: TurnItem): string {
   return `Stopped: ${t.reason.replace(/_/g, ' ')}`
 }
 
-const VERDICTS: Record<string, string> = { STOP: 'STOP', CONTINUE_WORKER: 'CONTINUE_WORKER', CONTINUE_PLANNER: 'CONTINUE_PLANNER' }
+const VERDICTS: Record<Verdict, string> = { STOP: 'STOP', CONTINUE_WORKER: 'CONTINUE_WORKER', CONTINUE_PLANNER: 'CONTINUE_PLANNER' }
 
 /**
  * The words of a phase marker: "Planner", "Planner · replan", "Worker · round 2",
@@ -765,7 +766,7 @@ export function phaseLabel(p: PhaseItem): { text: string; title: string } {
         return { text: `Critic · round ${p.iteration}`, title: 'The critic checks the work and gives a verdict' }
     }
   }
-  let text = `Critic: ${VERDICTS[p.verdict] ?? (p.verdict || 'no verdict')}`
+  let text = `Critic: ${(p.verdict && VERDICTS[p.verdict]) ?? (p.verdict || 'no verdict')}`
   if (p.claimed) text += ` (${p.claimed} not accepted)`
   const first = p.feedback.trim().split('\n')[0].trim()
   if (first) text += ` — ${first.length > 140 ? first.slice(0, 139) + '…' : first}`

@@ -1,44 +1,43 @@
 // Shapes of the Go services' JSON, as documented in docs/API.md.
 
-export type SessionInfo = {
-  id: string
-  title: string
-  created: string
-  updated: string
-  model?: string
-  events: number
-  paper?: string
-  purpose?: 'qa' | 'report' | 'translation'
-  /** The directory an agent session works in: its turns run the coding agent with tools. */
-  workspace?: string
-  /** How an agent session's turns run: absent (chat: the tool loop) or 'autonomous' (planner → worker → critic). */
-  mode?: string
-}
+// The protocol's values and the event payloads are generated from the Go types
+// (protocol.gen.ts, by backend/protocol): import them from here or from there, never copy them.
+import type { ErrorKind as GoErrorKind, EventType, MessageKind, StreamState } from './protocol.gen'
+export type {
+  Answer,
+  Approval,
+  AssistantMessage,
+  Attempt as CallAttempt,
+  CallReport,
+  Compaction,
+  EndReason,
+  EventPayloads,
+  EventType,
+  InterruptReason,
+  MessageKind,
+  Phase,
+  PhaseRole,
+  PhaseState,
+  Purpose,
+  Retrieval,
+  RetrievalMethod,
+  SessionInfo,
+  StreamState,
+  ToolResult,
+  TurnEnd,
+  Usage,
+  Verdict,
+} from './protocol.gen'
 
 /** The modes of an agent session (SessionService.SetMode). */
 export type AgentMode = 'chat' | 'autonomous'
-
-export type EventType =
-  | 'user'
-  | 'assistant'
-  | 'usage'
-  | 'error'
-  | 'interrupted'
-  | 'retry'
-  | 'fallback'
-  | 'model_call'
-  | 'retrieval'
-  | 'tool_result'
-  | 'approval'
-  | 'turn_end'
-  | 'notice'
-  | 'phase'
 
 export type Event = {
   session: string
   seq: number
   time: string
-  type: EventType | string
+  /** A front end skips types it does not know (a newer Tofu wrote them). */
+  type: EventType
   data: unknown
 }
 
@@ -55,16 +54,7 @@ export type ModelInfo = {
   size_bytes?: number
 }
 
-export type ErrorKind =
-  | 'unreachable'
-  | 'no_models'
-  | 'model_not_found'
-  | 'context_overflow'
-  | 'rate_limited'
-  | 'auth'
-  | 'bad_request'
-  | 'server'
-  | 'interrupted'
+export type ErrorKind = GoErrorKind
 
 export type ProviderError = {
   kind: ErrorKind | string
@@ -125,56 +115,17 @@ export type PermissionRule = {
   source?: string
 }
 
-/** One request the router sent (`model_call` event; durations in nanoseconds). */
-export type CallAttempt = {
-  target: string
-  key: number
-  wait?: number
-  events: number
-  fault?: string
-  status?: number
-  message?: string
-  next?: string
-}
-
-/** Payload of a `model_call` event: the router's report of one model call (docs/ROUTER.md). */
-export type CallReport = {
-  model: string
-  target: string
-  attempts: CallAttempt[] | null
-  restarts?: number
-  fallback?: number
-  outcome: string
-  duration?: number
-}
-
-export type Usage = {
-  model?: string
-  input_tokens: number
-  output_tokens: number
-  reasoning_tokens?: number
-  cache_read_tokens?: number
-  cache_write_tokens?: number
-  context_window?: number
-  duration_ms?: number
-  /** Tofu's own o200k count of the request and of the reply. */
-  local_input_tokens?: number
-  local_output_tokens?: number
-  /** The price from the settings' price table (absent for unpriced calls). */
-  cost_usd?: number
-}
-
-/** An approval's answer (ChatService.Approve; backend/tools/permission.Answer). */
-export type Decision = 'allow' | 'allow_session' | 'allow_workspace' | 'allow_always' | 'allow_always_global' | 'deny'
+/** An approval's answer (ChatService.Approve): backend/tools/permission.Answer. */
+export type { Answer as Decision } from './protocol.gen'
 
 /** What arrives on the `session:<id>` topic. */
 export type SessionMessage =
-  | { kind: 'event'; event: Event }
-  | { kind: 'delta'; text?: string; reasoning?: string }
+  | { kind: typeof MessageKind.Event; event: Event }
+  | { kind: typeof MessageKind.Delta; text?: string; reasoning?: string }
   /** error (on ended): the turn stopped because its log could not be written; the log cannot say so. */
-  | { kind: 'stream'; state: 'started' | 'ended'; error?: string }
+  | { kind: typeof MessageKind.Stream; state: StreamState; error?: string }
   /** The router re-runs a call whose stream broke: what streamed so far is void. */
-  | { kind: 'reset'; text?: string }
+  | { kind: typeof MessageKind.Reset; text?: string }
 
 export type PaperInfo = {
   id: string
@@ -200,15 +151,6 @@ export type Section = { title: string; level: number; page: number; kind?: strin
 
 export type PaperView = { info: PaperInfo; pdf_url: string; sections: Section[] | null; chunks: Chunk[] | null; report?: string }
 
-/** Payload of a `retrieval` event (docs/EVENTS.md). */
-export type Retrieval = {
-  paper: string
-  query: string
-  method: 'bm25' | 'full_text' | 'first_chunks'
-  chunks: { id: number; pages: number[]; section?: string; score?: number }[]
-  words: number
-}
-
 export type TranslationItem = { page: number; kind: string; source: string; text?: string; skipped?: boolean }
-export type Translation = { lang: string; model: string; done: boolean; items: TranslationItem[] }
+export type Translation = { lang: string; model: string; done: boolean; session?: string; items: TranslationItem[] }
 export type TranslationProgress = { kind: 'translation'; lang: string; done: number; total: number; state: 'running' | 'done' | 'stopped' | 'error'; error?: string }
