@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // Module is the Go module the source directories below belong to.
@@ -68,6 +69,8 @@ var Payloads = map[store.EventType]Payload{
 	store.EventCompaction:     payload[compact.Compaction](""),
 	store.EventCompactionUndo: payload[store.CompactionUndo](""),
 	store.EventRetrieval:      payload[store.Retrieval](""),
+	store.EventToolStart:      payload[store.ToolStart](""),
+	store.EventProcess:        payload[procgroup.Group]("ProcessGroup"),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

@@ -37,6 +37,10 @@ export const EventType = {
   Compaction: 'compaction',
   /** EventCompactionUndo withdraws a compaction (CompactionUndo): later requests see the raw messages again. */
   CompactionUndo: 'compaction_undo',
+  /** EventToolStart records that a call of a tool that is not read-only is about to run (ToolStart). A call with a start and no result was running when Tofu stopped: it may have run partly, so Continue answers it instead of running it again. */
+  ToolStart: 'tool_start',
+  /** EventProcess records a process group a call started, before the group runs anything (payload: procgroup.Group; store does not decode it): a later Tofu kills the group if it outlived the one that started it. */
+  Process: 'process',
   /** Retrieval */
   Retrieval: 'retrieval',
 } as const
@@ -274,6 +278,7 @@ export interface ToolResult {
   files?: string[]
   duration_ms: number
   interrupted?: boolean
+  unfinished?: boolean
 }
 
 /** store.Approval */
@@ -341,6 +346,25 @@ export interface CompactionUndo {
   id: string
 }
 
+/** store.ToolStart */
+export interface ToolStart {
+  call_id: string
+  name: string
+}
+
+/** procgroup.Group */
+export interface ProcessGroup {
+  call_id: string
+  pgid: number
+  start: number
+  boot?: string
+  marker: string
+  owner: number
+  owner_start: number
+  output?: string
+  job?: string
+}
+
 /** store.Retrieval */
 export interface Retrieval {
   paper: string
@@ -390,5 +414,7 @@ export interface EventPayloads {
   phase: Phase
   compaction: Compaction
   compaction_undo: CompactionUndo
+  tool_start: ToolStart
+  process: ProcessGroup
   retrieval: Retrieval
 }
