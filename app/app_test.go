@@ -334,7 +334,7 @@ func TestServerDownThenRetry(t *testing.T) {
 	}
 	var e store.ErrorInfo
 	evs[2].Decode(&e)
-	if e.Kind != string(llm.ErrUnreachable) || !e.Retryable || !strings.Contains(e.Hint, "ollama serve") {
+	if e.Kind != llm.ErrUnreachable || !e.Retryable || !strings.Contains(e.Hint, "ollama serve") {
 		t.Fatalf("error event = %+v", e)
 	}
 
@@ -363,7 +363,7 @@ func TestModelMissing(t *testing.T) {
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
 	var e store.ErrorInfo
-	if len(evs) != 3 || evs[2].Decode(&e) != nil || e.Kind != string(llm.ErrModelNotFound) || !strings.Contains(e.Hint, "ollama pull llama9:70b") {
+	if len(evs) != 3 || evs[2].Decode(&e) != nil || e.Kind != llm.ErrModelNotFound || !strings.Contains(e.Hint, "ollama pull llama9:70b") {
 		t.Fatalf("events %s, error %+v", types(evs), e)
 	}
 }
@@ -386,7 +386,7 @@ func TestServerDiesMidStream(t *testing.T) {
 	evs[len(evs)-3].Decode(&reply)
 	var e store.ErrorInfo
 	evs[len(evs)-1].Decode(&e)
-	if reply.Text == "" || reply.StopReason != "error" || e.Kind != string(llm.ErrServer) {
+	if reply.Text == "" || reply.StopReason != "error" || e.Kind != llm.ErrServer {
 		t.Fatalf("reply %+v, error %+v", reply, e)
 	}
 }

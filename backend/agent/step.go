@@ -113,7 +113,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 	if failure != nil && !out.interrupted && !quiet {
 		e := asLLMError(failure, reply.Provider)
 		entries = append(entries, store.Entry{Type: store.EventError, Payload: store.ErrorInfo{
-			Kind: string(e.Kind), Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
+			Kind: e.Kind, Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
 			Model: req.Model, Retryable: e.Kind != llm.ErrBadRequest,
 		}})
 		out.err = e

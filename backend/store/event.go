@@ -174,12 +174,12 @@ type AssistantMessage struct {
 // ErrorInfo is a failure the user should see; Kind and Hint come from llm.Error when the model
 // side failed.
 type ErrorInfo struct {
-	Kind      string `json:"kind"`
-	Message   string `json:"message"`
-	Hint      string `json:"hint,omitempty"`
-	Provider  string `json:"provider,omitempty"`
-	Model     string `json:"model,omitempty"`
-	Retryable bool   `json:"retryable"`
+	Kind      llm.ErrorKind `json:"kind"`
+	Message   string        `json:"message"`
+	Hint      string        `json:"hint,omitempty"`
+	Provider  string        `json:"provider,omitempty"`
+	Model     string        `json:"model,omitempty"`
+	Retryable bool          `json:"retryable"`
 }
 
 // Interruption records that a turn stopped before the model ended it.

@@ -221,7 +221,7 @@ export interface Usage {
 
 /** store.ErrorInfo */
 export interface ErrorInfo {
-  kind: string
+  kind: ErrorKind
   message: string
   hint?: string
   provider?: string
