@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/paper/papertest"
 )
 
 func newDevCmd() *cobra.Command {
@@ -40,6 +42,32 @@ func newDevCmd() *cobra.Command {
 	fake.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	fake.Flags().StringVar(&script, "script", "", "JSON script file (default: the demo script)")
 	fake.Flags().IntVar(&ctxLen, "context", 8192, "context length the fake model reports")
-	cmd.AddCommand(fake)
+	cmd.AddCommand(fake, newHostilePDFCmd())
+	return cmd
+}
+
+// newHostilePDFCmd writes the PDFs the extractor's resource bounds are measured on.
+func newHostilePDFCmd() *cobra.Command {
+	var size int64
+	cmd := &cobra.Command{
+		Use:   "hostile-pdf KIND FILE",
+		Short: "Write a hostile PDF (" + strings.Join(papertest.Kinds, ", ") + ") to measure extraction on",
+		Long: "Writes a PDF made to exhaust a reader: bomb (a stream inflating to --size bytes, 1 GB by\n" +
+			"default), pages and text-pages (--size pages, 20,000 by default), cyclic-kids, dag-kids,\n" +
+			"parent-loop. Measure with: /usr/bin/time -v tofu paper extract FILE",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Create(args[1])
+			if err != nil {
+				return err
+			}
+			if err := papertest.WriteKind(f, args[0], size); err != nil {
+				f.Close()
+				return fmt.Errorf("write %s: %w", args[1], err)
+			}
+			return f.Close()
+		},
+	}
+	cmd.Flags().Int64Var(&size, "size", 0, "inflated bytes (bomb) or pages (pages, text-pages); 0: the default")
 	return cmd
 }

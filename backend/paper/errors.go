@@ -15,6 +15,10 @@ var (
 	ErrNoText = errors.New("the PDF has no text layer (it looks scanned)")
 	// ErrCorrupt: the file is not a PDF, is truncated or damaged beyond repair.
 	ErrCorrupt = errors.New("the PDF is damaged and could not be repaired")
+	// ErrTooLarge: the file goes past a resource bound of the extractor (a stream that
+	// inflates too far, too much text, a page tree too large); errors.Is(err, ErrCorrupt)
+	// holds too.
+	ErrTooLarge = errors.New("the PDF is beyond the extractor's limits")
 )
 
 // Error carries the kind (one of the sentinels), the reason and a hint for
@@ -23,6 +27,7 @@ type Error struct {
 	Kind   error
 	Reason string // what went wrong, e.g. "missing %%EOF"
 	Hint   string // what the user can do
+	cause  error  // another sentinel errors.Is also finds (ErrCorrupt for ErrTooLarge), or nil
 }
 
 func (e *Error) Error() string {
@@ -37,7 +42,12 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-func (e *Error) Unwrap() error { return e.Kind }
+func (e *Error) Unwrap() []error {
+	if e.cause != nil {
+		return []error{e.Kind, e.cause}
+	}
+	return []error{e.Kind}
+}
 
 func corrupt(reason string) error {
 	return &Error{Kind: ErrCorrupt, Reason: reason, Hint: "re-download the file or re-export it from its source"}

@@ -23,6 +23,8 @@ type Options struct {
 	// Progress is called after each page with the number of pages done and
 	// the number to do; it runs on the extracting goroutine.
 	Progress func(done, total int)
+
+	bounds *bounds // nil: the defaults of bounds.go (tests shrink them)
 }
 
 var disableConfig sync.Once
@@ -78,19 +80,35 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if !bytes.Contains(head, []byte("%PDF-")) {
 		return nil, corrupt("not a PDF file (no %PDF- header)")
 	}
-	rd, repaired, err := openReader(r, size, opts.Password)
+	// Resource bounds (bounds.go): every compressed stream is inflated once, keeping
+	// nothing, before either PDF library reads the file.
+	b := opts.bounds
+	if b == nil {
+		b = defaultBounds(size)
+	}
+	if err := checkInflation(r, size, b.inflate); err != nil {
+		return nil, err
+	}
+	rd, repaired, err := openReader(r, size, opts.Password, b.repair)
 	if err != nil {
 		return nil, err
 	}
-	return extractPages(ctx, rd, repaired, opts)
+	return extractPages(ctx, rd, repaired, opts, newBudget(b.inflate), newBudget(b.glyphs))
 }
 
 // openReader opens the file with ledongthuc/pdf, falling back to pdfcpu to
 // decrypt or rebuild it in memory when the direct read fails.
-func openReader(r io.ReaderAt, size int64, password string) (*pdf.Reader, bool, error) {
+func openReader(r io.ReaderAt, size int64, password string, maxRepair int64) (*pdf.Reader, bool, error) {
 	rd, err := newReader(r, size, password)
-	if err == nil && readable(rd) {
-		return rd, false, nil
+	if err == nil {
+		ok, terr := readable(rd)
+		if ok {
+			return rd, false, nil
+		}
+		if terr != nil {
+			// The file parsed, its page tree loops: nothing to repair.
+			return nil, false, corrupt(terr.Error())
+		}
 	}
 	direct := "unreadable page tree"
 	if err != nil {
@@ -98,6 +116,9 @@ func openReader(r io.ReaderAt, size int64, password string) (*pdf.Reader, bool, 
 	}
 	if errors.Is(err, pdf.ErrInvalidPassword) && password == "" {
 		return nil, false, encrypted(false)
+	}
+	if size > maxRepair {
+		return nil, false, overLimit(fmt.Sprintf("%s; a file over %d MB is not repaired in memory", clip120(direct), maxRepair>>20))
 	}
 	data := make([]byte, size)
 	if n, rerr := r.ReadAt(data, 0); rerr != nil && !errors.Is(rerr, io.EOF) {
@@ -116,10 +137,13 @@ func openReader(r io.ReaderAt, size int64, password string) (*pdf.Reader, bool, 
 		return nil, false, corrupt(shortReason(direct, ferr.Error()))
 	}
 	rd, err = newReader(bytes.NewReader(fixed), int64(len(fixed)), "")
-	if err != nil || !readable(rd) {
+	if err != nil {
+		return nil, false, corrupt(shortReason(direct, err.Error()))
+	}
+	if ok, terr := readable(rd); !ok {
 		reason := "unreadable after repair"
-		if err != nil {
-			reason = err.Error()
+		if terr != nil {
+			reason = terr.Error()
 		}
 		return nil, false, corrupt(shortReason(direct, reason))
 	}
@@ -142,14 +166,16 @@ func newReader(r io.ReaderAt, size int64, password string) (rd *pdf.Reader, err 
 	})
 }
 
-// readable reports whether the page tree can be walked at all.
-func readable(rd *pdf.Reader) (ok bool) {
+// readable reports whether the page tree can be walked and has pages; err says why a tree
+// that could be read is refused (a loop), nil when it could not be read at all.
+func readable(rd *pdf.Reader) (ok bool, err error) {
 	defer func() {
 		if recover() != nil {
-			ok = false
+			ok, err = false, nil
 		}
 	}()
-	return len(pageList(rd)) > 0
+	pages, err := pageTree(rd)
+	return err == nil && len(pages) > 0, err
 }
 
 // rewrite lets pdfcpu parse, decrypt and write the file again; its reader
@@ -182,36 +208,13 @@ func rewrite(data []byte, password string) (out []byte, err error) {
 }
 
 func shortReason(direct, repair string) string {
-	trim := func(s string) string {
-		s = strings.TrimPrefix(s, "pdfcpu: ")
-		if len(s) > 120 {
-			s = s[:120] + "…"
-		}
-		return s
-	}
-	return trim(direct) + "; repair failed: " + trim(repair)
+	return clip120(direct) + "; repair failed: " + clip120(repair)
 }
 
-// pageList walks the page tree once; ledongthuc/pdf's Page(i) walks it from
-// the root for every page, which is quadratic on long books.
-func pageList(rd *pdf.Reader) []pdf.Value {
-	var out []pdf.Value
-	seen := 0
-	var walk func(v pdf.Value, depth int)
-	walk = func(v pdf.Value, depth int) {
-		seen++
-		if depth > 64 || seen > 1<<20 {
-			return
-		}
-		kids := v.Key("Kids")
-		if v.Key("Type").Name() == "Page" || (kids.IsNull() && !v.Key("Contents").IsNull()) {
-			out = append(out, v)
-			return
-		}
-		for i := 0; i < kids.Len(); i++ {
-			walk(kids.Index(i), depth+1)
-		}
+func clip120(s string) string {
+	s = strings.TrimPrefix(s, "pdfcpu: ")
+	if len(s) > 120 {
+		s = s[:120] + "…"
 	}
-	walk(rd.Trailer().Key("Root").Key("Pages"), 0)
-	return out
+	return s
 }

@@ -27,26 +27,40 @@ type fontInfo struct {
 	cache    map[string]string
 }
 
-// fontCache shares parsed fonts across pages; the key is the font dictionary
-// as printed by ledongthuc/pdf, which keeps indirect references unresolved
-// and so tells two fonts apart cheaply.
+// fontCache shares parsed fonts across pages. A font that is an object of its own is known by
+// its object number; one written inside its resources dictionary (holder, the object that
+// holds that dictionary) by the dictionary as printed by ledongthuc/pdf, which keeps
+// indirect references unresolved. Printing every font for every page, as before, cost the
+// size of its dictionary (an inline /Widths array can be large) once per page.
 type fontCache struct {
-	m map[string]*fontInfo
+	byObj  map[objKey]*fontInfo
+	byText map[string]*fontInfo
+	spent  *budget // ToUnicode streams read count against the document's budget
 }
 
-func newFontCache() *fontCache { return &fontCache{m: map[string]*fontInfo{}} }
+func newFontCache(spent *budget) *fontCache {
+	return &fontCache{byObj: map[objKey]*fontInfo{}, byText: map[string]*fontInfo{}, spent: spent}
+}
 
-func (c *fontCache) get(v pdf.Value) *fontInfo {
-	key := v.String()
-	if f, ok := c.m[key]; ok {
+func (c *fontCache) get(v pdf.Value, holder objKey) *fontInfo {
+	if k := keyOf(v); k != (objKey{}) && k != holder {
+		if f, ok := c.byObj[k]; ok {
+			return f
+		}
+		f := parseFont(v, c.spent)
+		c.byObj[k] = f
 		return f
 	}
-	f := parseFont(v)
-	c.m[key] = f
+	key := v.String()
+	if f, ok := c.byText[key]; ok {
+		return f
+	}
+	f := parseFont(v, c.spent)
+	c.byText[key] = f
 	return f
 }
 
-func parseFont(v pdf.Value) *fontInfo {
+func parseFont(v pdf.Value, spent *budget) *fontInfo {
 	f := &fontInfo{dw: 1000, scale: 1, cache: map[string]string{}}
 	base := v.Key("BaseFont").Name()
 	lb := strings.ToLower(base)
@@ -82,7 +96,7 @@ func parseFont(v pdf.Value) *fontInfo {
 		}
 	}
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		f.toUni = parseToUnicode(tu)
+		f.toUni = parseToUnicode(tu, spent)
 	}
 	// The library's encoder would run its own CMap parser over ToUnicode
 	// (Encoding absent or Identity-H); ours is already parsed and that
@@ -90,7 +104,7 @@ func parseFont(v pdf.Value) *fontInfo {
 	enc := v.Key("Encoding")
 	usesCMap := enc.IsNull() || encName == "Identity-H"
 	if !f.twoByte && !(usesCMap && f.toUni != nil) {
-		if !usesCMap || streamSafe(v.Key("ToUnicode")) {
+		if !usesCMap || checkContent(v.Key("ToUnicode"), spent) == nil {
 			pf := pdf.Font{V: v}
 			f.enc = pf.Encoder()
 		}
@@ -187,15 +201,21 @@ func decodeUTF16(b string) string {
 	return string(utf16.Decode(u))
 }
 
+// maxCMapEntries bounds the codes a ToUnicode map's ranges expand to: a range spans up to
+// 65,536 codes, and a 4 MB CMap of ranges would otherwise take billions of steps. The
+// largest real fonts map some tens of thousands of codes.
+const maxCMapEntries = 1 << 18
+
 // parseToUnicode reads bfchar and bfrange entries of a ToUnicode CMap.
-func parseToUnicode(v pdf.Value) map[string]string {
+func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 	rc := v.Reader()
-	data, err := io.ReadAll(io.LimitReader(rc, 4<<20))
+	data, err := io.ReadAll(&counter{r: io.LimitReader(rc, 4<<20), spent: spent})
 	rc.Close()
 	m := map[string]string{}
 	if err != nil && len(data) == 0 {
 		return m
 	}
+	steps := 0
 	toks := cmapTokens(data)
 	for i := 0; i < len(toks); i++ {
 		switch toks[i].kw {
@@ -222,7 +242,8 @@ func parseToUnicode(v pdf.Value) map[string]string {
 				if len(lo) != len(hi) || len(lo) == 0 {
 					continue
 				}
-				for j := 0; j < 65536; j++ {
+				for j := 0; j < 65536 && steps < maxCMapEntries; j++ {
+					steps++
 					code := addCode(lo, j)
 					if code > hi {
 						break

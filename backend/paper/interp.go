@@ -1,6 +1,7 @@
 package paper
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ledongthuc/pdf"
@@ -49,21 +50,14 @@ const maxFormDepth = 8
 type interpreter struct {
 	fonts  *fontCache
 	glyphs []glyph
+	spent  *budget // content bytes read, shared by the document's pages
+	chars  *budget // glyphs kept, shared by the document's pages
 }
 
-func (in *interpreter) run(page pdf.Page) {
-	res := inheritedResources(page.V)
-	in.content(page.V.Key("Contents"), res, ident, 0)
-}
-
-func inheritedResources(v pdf.Value) pdf.Value {
-	for i := 0; i < 32 && !v.IsNull(); i++ {
-		if r := v.Key("Resources"); !r.IsNull() {
-			return r
-		}
-		v = v.Key("Parent")
-	}
-	return pdf.Value{}
+// run interprets a page with the resources it inherits. A limit reached panics with the
+// error, which readPage recovers.
+func (in *interpreter) run(page pageRef) {
+	in.content(page.v.Key("Contents"), page.resources, ident, 0)
 }
 
 func num(v pdf.Value) float64 {
@@ -77,8 +71,8 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 	if strm.IsNull() || depth > maxFormDepth {
 		return
 	}
-	if !streamSafe(strm) {
-		panic("malformed content stream: unterminated hex string")
+	if err := checkContent(strm, in.spent); err != nil {
+		panic(err)
 	}
 	g := gstate{Th: 1, CTM: ctm, Tm: ident, Tlm: ident}
 	var stack []gstate
@@ -102,7 +96,14 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 				} else {
 					gl.W = w0 / 1000 * a
 				}
-				in.glyphs = append(in.glyphs, gl)
+				// Past maxPageGlyphs a page's text is noise; past the document's count it
+				// is an attack on memory.
+				if len(in.glyphs) < maxPageGlyphs {
+					if in.chars != nil && !in.chars.take(1) {
+						panic(overLimit(fmt.Sprintf("it has more than %d characters of text", in.chars.limit)))
+					}
+					in.glyphs = append(in.glyphs, gl)
+				}
 			}
 			if f.vertical {
 				ty := -(w0/1000*g.Tfs + g.Tc)
@@ -200,7 +201,8 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 			name := args[0].Name()
 			f, ok := fontsByName[name]
 			if !ok {
-				f = in.fonts.get(res.Key("Font").Key(name))
+				fonts := res.Key("Font")
+				f = in.fonts.get(fonts.Key(name), keyOf(fonts))
 				fontsByName[name] = f
 			}
 			g.Tf = f

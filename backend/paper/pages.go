@@ -2,6 +2,7 @@ package paper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -101,8 +102,13 @@ type rawPage struct {
 	err    error
 }
 
-func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Options) (*Document, error) {
-	all := pageList(rd)
+// extractPages reads the selected pages; spent counts content bytes read and chars glyphs
+// kept, against the document's bounds.
+func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Options, spent, chars *budget) (*Document, error) {
+	all, err := pageTree(rd)
+	if err != nil {
+		return nil, corrupt(err.Error())
+	}
 	var sel []int
 	for i := range all {
 		if opts.Pages.Contains(i + 1) {
@@ -123,12 +129,12 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fonts := newFontCache()
+			fonts := newFontCache(spent)
 			for k := range next {
-				if ctx.Err() != nil {
-					continue // cancelled: drain without reading
+				if ctx.Err() != nil || spent.left.Load() < 0 || chars.left.Load() < 0 {
+					continue // cancelled or over a limit: drain without reading
 				}
-				raws[k] = readPage(all[sel[k]], sel[k]+1, fonts)
+				raws[k] = readPage(all[sel[k]], sel[k]+1, fonts, spent, chars)
 				mu.Lock()
 				done++
 				if opts.Progress != nil {
@@ -150,6 +156,15 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 	if cancelled != nil {
 		return nil, cancelled
 	}
+	// A limit reached on any page refuses the whole file: its text would be partial.
+	for _, rp := range raws {
+		if errors.Is(rp.err, ErrTooLarge) {
+			return nil, rp.err
+		}
+	}
+	if spent.left.Load() < 0 {
+		return nil, spent.err()
+	}
 	glyphs := 0
 	for _, rp := range raws {
 		glyphs += rp.glyphs
@@ -168,37 +183,25 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 	return doc, nil
 }
 
-// readPage interprets one page; a panic in the parser becomes the page's error.
-func readPage(v pdf.Value, number int, fonts *fontCache) (rp rawPage) {
+// readPage interprets one page; a panic in the parser becomes the page's error (a limit
+// reached stays recognisable with errors.Is(err, ErrTooLarge)).
+func readPage(ref pageRef, number int, fonts *fontCache, spent, chars *budget) (rp rawPage) {
 	rp.number = number
-	rp.box = pageBox(v)
-	in := &interpreter{fonts: fonts}
+	rp.box = ref.box
+	in := &interpreter{fonts: fonts, spent: spent, chars: chars}
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
+				if err, ok := p.(error); ok && errors.Is(err, ErrTooLarge) {
+					rp.err = err
+					return
+				}
 				rp.err = fmt.Errorf("page %d: %v", number, p)
 			}
 		}()
-		in.run(pdf.Page{V: v})
+		in.run(ref)
 	}()
 	rp.glyphs = len(in.glyphs)
 	rp.lines = layoutPage(in.glyphs, rp.box)
 	return rp
-}
-
-func pageBox(v pdf.Value) BBox {
-	for i := 0; i < 32 && !v.IsNull(); i++ {
-		box := v.Key("CropBox")
-		if box.Len() != 4 {
-			box = v.Key("MediaBox")
-		}
-		if box.Len() == 4 {
-			b := BBox{num(box.Index(0)), num(box.Index(1)), num(box.Index(2)), num(box.Index(3))}
-			if b.X1 > b.X0 && b.Y1 > b.Y0 {
-				return b
-			}
-		}
-		v = v.Key("Parent")
-	}
-	return BBox{0, 0, 612, 792}
 }

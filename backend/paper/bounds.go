@@ -1,0 +1,175 @@
+package paper
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+)
+
+// Resource bounds of one extraction. A PDF is mostly compressed streams, and a small file can
+// hold a stream that inflates to gigabytes; its page tree can be huge or loop. With these
+// bounds any input extracts in memory under ~512 MB and in time linear in its size (see
+// TestHostilePDFs and docs/PAPER.md for the figures).
+const (
+	// maxStreamInflate bounds what one stream inflates to.
+	maxStreamInflate = 256 << 20
+	// maxObjStmInflate bounds an object stream: ledongthuc/pdf inflates it again from the
+	// start for every object it reads from it.
+	maxObjStmInflate = 16 << 20
+	// Every file may inflate to minInflate in all, a larger one to inflateRatio times its
+	// size, never to more than maxInflate: real papers inflate 2–20 times, a page of
+	// flat-coloured image far more, a bomb a thousand times.
+	minInflate   = 256 << 20
+	inflateRatio = 100
+	maxInflate   = 2 << 30
+	// maxRepairSize bounds the files handed to pdfcpu for repair, which holds the whole
+	// file and its decoded object streams in memory.
+	maxRepairSize = 128 << 20
+	// A content stream's tokens: the lexer holds one token whole, the operand stack holds
+	// every operand up to the next operator, and a shown string becomes one glyph per byte.
+	maxToken    = 1 << 20
+	maxString   = 256 << 10
+	maxOperands = 1 << 16
+	// Glyphs kept per page and per document (a dense page has 5,000).
+	maxPageGlyphs = 100_000
+	maxDocGlyphs  = 8_000_000
+)
+
+// bounds are the budgets of one extraction that depend on the file or that tests shrink.
+type bounds struct {
+	inflate int64 // inflated bytes in all, and content bytes read in all
+	glyphs  int64 // glyphs kept in all
+	repair  int64 // the largest file handed to pdfcpu for repair
+}
+
+func defaultBounds(size int64) *bounds {
+	return &bounds{
+		inflate: min(maxInflate, max(minInflate, size*inflateRatio)),
+		glyphs:  maxDocGlyphs,
+		repair:  maxRepairSize,
+	}
+}
+
+// overLimit is the error for a file refused by a bound: its kind is ErrTooLarge, and
+// errors.Is finds ErrCorrupt too (the kind the UI already knows).
+func overLimit(reason string) error {
+	return &Error{Kind: ErrTooLarge, Reason: reason, cause: ErrCorrupt,
+		Hint: "the file may be made to exhaust memory; if it is genuine, re-export or split it (qpdf --pages) and import the parts"}
+}
+
+// budget counts bytes against a limit shared by the page workers.
+type budget struct {
+	left  atomic.Int64
+	limit int64
+}
+
+func newBudget(limit int64) *budget {
+	b := &budget{limit: limit}
+	b.left.Store(limit)
+	return b
+}
+
+// take spends n bytes and reports whether the budget still holds.
+func (b *budget) take(n int64) bool { return b.left.Add(-n) >= 0 }
+
+func (b *budget) err() error {
+	return overLimit(fmt.Sprintf("its content inflates to more than %d MB", b.limit>>20))
+}
+
+// checkInflation inflates every zlib stream in the raw file once, keeping nothing, and
+// refuses the file when one stream inflates past its bound or all of them past limit. It
+// looks for the data after each "stream" keyword itself, so the bound holds for whatever
+// later reads the file (ledongthuc/pdf streams it, pdfcpu decodes it in memory). Streams
+// nested in another's stored bytes are inflated too, and count: the work stays within
+// size + limit.
+func checkInflation(r io.ReaderAt, size, limit int64) error {
+	spent := newBudget(limit)
+	var zr io.ReadCloser // reused: a reader per "stream" keyword would allocate per keyword
+	sink := make([]byte, 32<<10)
+	const overlap = 8
+	chunk := make([]byte, 1<<20+overlap)
+	for base := int64(0); base < size; base += 1 << 20 {
+		n, err := r.ReadAt(chunk[:min(int64(len(chunk)), size-base)], base)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read paper: %w", err)
+		}
+		data := chunk[:n]
+		for i := 0; ; {
+			j := bytes.Index(data[i:], []byte("stream"))
+			if j < 0 || int64(i+j) >= 1<<20 { // past the chunk: the next one finds it
+				break
+			}
+			at := base + int64(i+j) + 6
+			i += j + 6
+			start, ok := streamStart(r, at, size)
+			if !ok {
+				continue
+			}
+			src := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 4096)
+			if zr == nil {
+				if zr, err = zlib.NewReader(src); err != nil {
+					zr = nil
+					continue
+				}
+			} else if zr.(zlib.Resetter).Reset(src, nil) != nil {
+				continue
+			}
+			cap := int64(maxStreamInflate)
+			if isObjStm(r, base+int64(i-6)) {
+				cap = maxObjStmInflate
+			}
+			var got int64
+			for {
+				m, rerr := zr.Read(sink)
+				got += int64(m)
+				if got > cap {
+					return overLimit(fmt.Sprintf("a stream at byte %d inflates to more than %d MB", start, cap>>20))
+				}
+				if !spent.take(int64(m)) {
+					return spent.err()
+				}
+				if rerr != nil {
+					break // the end of the stream, or damaged data: either way it stops here
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// streamStart finds where a stream's data begins after the "stream" keyword ending at at:
+// after CRLF or LF (the standard), or a lone CR or spaces that lenient readers accept. It
+// reports false unless the data starts like a zlib stream.
+func streamStart(r io.ReaderAt, at, size int64) (int64, bool) {
+	var head [8]byte
+	n, _ := r.ReadAt(head[:min(int64(len(head)), size-at)], at)
+	k := 0
+	for k < n && k < 4 && (head[k] == ' ' || head[k] == '\r' || head[k] == '\n') {
+		k++
+	}
+	if k+2 > n {
+		return 0, false
+	}
+	cmf, flg := head[k], head[k+1]
+	if cmf&0x0f != 8 || (uint16(cmf)<<8|uint16(flg))%31 != 0 {
+		return 0, false
+	}
+	return at + int64(k), true
+}
+
+// isObjStm reports whether the dictionary just before the "stream" keyword at kw declares
+// an object stream.
+func isObjStm(r io.ReaderAt, kw int64) bool {
+	from := max(0, kw-4096)
+	buf := make([]byte, kw-from)
+	n, _ := r.ReadAt(buf, from)
+	buf = buf[:n]
+	if o := bytes.LastIndex(buf, []byte(" obj")); o >= 0 {
+		buf = buf[o:]
+	}
+	return bytes.Contains(buf, []byte("/ObjStm"))
+}

@@ -1,0 +1,237 @@
+package paper
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/paper/papertest"
+)
+
+// hostile generates a papertest PDF once per process (a bomb takes a while to compress).
+var hostile = struct {
+	sync.Mutex
+	m map[string][]byte
+}{m: map[string][]byte{}}
+
+func hostilePDF(t testing.TB, key string, write func(io.Writer) error) []byte {
+	t.Helper()
+	hostile.Lock()
+	defer hostile.Unlock()
+	if b, ok := hostile.m[key]; ok {
+		return b
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		t.Fatal(err)
+	}
+	hostile.m[key] = b.Bytes()
+	return b.Bytes()
+}
+
+// countingReader counts the bytes read through it: a deterministic measure of the work done.
+type countingReader struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// A megabyte that inflates past 256 MB is refused by the scan of its streams, with the
+// bomb's kind, and never inflated into memory. Not parallel: it measures allocations.
+func TestDecompressionBombIsRefused(t *testing.T) {
+	data := hostilePDF(t, "bomb", func(w io.Writer) error { return papertest.Bomb(w, maxStreamInflate+1<<20, '0') })
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := extractBytes(data, Options{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "inflates to more than 256 MB") {
+		t.Fatalf("bomb of %d KB: %v", len(data)>>10, err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("refusing the bomb allocated %d MB", alloc>>20)
+	}
+}
+
+// Under the per-stream bound, a stream of one endless number would be held whole by the PDF
+// lexer (and before, by the content check too): the content check refuses the token and
+// the extraction allocates a fraction of the stream.
+func TestEndlessTokenIsRefusedInConstantMemory(t *testing.T) {
+	const inflated = 64 << 20
+	data := hostilePDF(t, "token", func(w io.Writer) error { return papertest.Bomb(w, inflated, '0') })
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := extractBytes(data, Options{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "a token longer than") {
+		t.Fatalf("endless token: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > inflated/4 {
+		t.Errorf("a %d MB token allocated %d MB", inflated>>20, alloc>>20)
+	}
+}
+
+// The file's streams in all count: a budget smaller than what they inflate to refuses it,
+// whether the bytes come from one stream or from content shared by every page.
+func TestInflationBudget(t *testing.T) {
+	t.Parallel()
+	bomb := hostilePDF(t, "bomb4", func(w io.Writer) error { return papertest.Bomb(w, 4<<20, ' ') })
+	if _, err := extractBytes(bomb, Options{}); err != nil {
+		t.Fatalf("a 4 MB stream of spaces is fine: %v", err)
+	}
+	_, err := extractBytes(bomb, Options{bounds: &bounds{inflate: 2 << 20, glyphs: maxDocGlyphs, repair: maxRepairSize}})
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("4 MB with a 2 MB budget: %v", err)
+	}
+	// 300 pages sharing one content stream of 100 KB: 30 MB to read.
+	dense := hostilePDF(t, "dense300", func(w io.Writer) error { return papertest.Dense(w, 300) })
+	_, err = extractBytes(dense, Options{bounds: &bounds{inflate: 1 << 20, glyphs: maxDocGlyphs, repair: maxRepairSize}})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "content inflates") {
+		t.Fatalf("shared content past the budget: %v", err)
+	}
+}
+
+// Text past the document's glyph bound refuses the file; under it, the file extracts.
+func TestGlyphBudget(t *testing.T) {
+	t.Parallel()
+	dense := hostilePDF(t, "dense1", func(w io.Writer) error { return papertest.Dense(w, 1) })
+	doc, err := extractBytes(dense, Options{})
+	if err != nil || len(doc.Pages) != 1 {
+		t.Fatalf("a dense page: %v", err)
+	}
+	_, err = extractBytes(dense, Options{bounds: &bounds{inflate: 1 << 30, glyphs: 10_000, repair: maxRepairSize}})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "more than 10000 characters") {
+		t.Fatalf("a dense page with a 10,000-glyph bound: %v", err)
+	}
+}
+
+// Pages whose attributes are inherited from one /Pages node with a flat /Kids array: every
+// page is extracted, and the bytes read per byte of file stay the same from 2,000 to 8,000
+// pages (reading each page's attributes through /Parent re-read the whole array per page, so
+// four times the pages read sixteen times the bytes).
+func TestManyPagesReadInLinearWork(t *testing.T) {
+	t.Parallel()
+	ratio := func(pages int) float64 {
+		data := hostilePDF(t, "pages"+strconv.Itoa(pages), func(w io.Writer) error { return papertest.ManyPages(w, pages, true) })
+		cr := &countingReader{r: bytes.NewReader(data)}
+		doc, err := Extract(context.Background(), cr, int64(len(data)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Pages) != pages || !strings.Contains(doc.Text(), "Page bx of many.") {
+			t.Fatalf("%d of %d pages extracted", len(doc.Pages), pages)
+		}
+		r := float64(cr.n.Load()) / float64(len(data))
+		t.Logf("%d pages, %d KB: read %.1f times the file", pages, len(data)>>10, r)
+		return r
+	}
+	small, large := ratio(2000), ratio(8000)
+	if large > 1.5*small {
+		t.Errorf("bytes read per byte of file grew from %.1f to %.1f with four times the pages: not linear", small, large)
+	}
+}
+
+// Broken page trees give an error that names the fault; a /Parent chain that loops is not
+// followed (attributes come down the tree), so that file extracts.
+func TestBrokenPageTrees(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		write func(io.Writer) error
+		want  string // in the error; "" for success
+	}{
+		{"cyclic kids", papertest.CyclicKids, "the page tree reaches object 2 twice"},
+		{"a lattice of kids", func(w io.Writer) error { return papertest.DAGKids(w, 64) }, "twice"},
+		{"a tree deeper than the limit", deepTree, "deeper than 64 levels"},
+		{"a parent loop", papertest.ParentLoop, ""},
+	} {
+		var b bytes.Buffer
+		if err := tc.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := extractBytes(b.Bytes(), Options{})
+		switch {
+		case tc.want == "" && (err != nil || !strings.Contains(doc.Text(), "Parent loop.")):
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// deepTree is a chain of 100 /Pages nodes, each the only kid of the one above.
+func deepTree(w io.Writer) error {
+	var b strings.Builder
+	var offs []int
+	obj := func(s string) {
+		offs = append(offs, b.Len())
+		b.WriteString(strconv.Itoa(len(offs)) + " 0 obj\n" + s + "\nendobj\n")
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	for i := range 100 {
+		obj("<< /Type /Pages /Kids [" + strconv.Itoa(3+i) + " 0 R] /Count 1 >>")
+	}
+	obj("<< /Type /Page /MediaBox [0 0 612 792] >>")
+	xref := b.Len()
+	b.WriteString("xref\n0 " + strconv.Itoa(len(offs)+1) + "\n0000000000 65535 f \n")
+	for _, o := range offs {
+		s := strconv.Itoa(o)
+		b.WriteString(strings.Repeat("0", 10-len(s)) + s + " 00000 n \n")
+	}
+	b.WriteString("trailer\n<< /Size " + strconv.Itoa(len(offs)+1) + " /Root 1 0 R >>\nstartxref\n" + strconv.Itoa(xref) + "\n%%EOF\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// A damaged file over the repair bound is refused instead of loaded whole into pdfcpu.
+func TestRepairIsBounded(t *testing.T) {
+	t.Parallel()
+	data := textPDF("Damaged but small")
+	broken := bytes.Replace(data, []byte("xref"), []byte("xxxx"), 1)
+	if _, err := extractBytes(broken, Options{}); err != nil {
+		t.Fatalf("a small damaged file is repaired: %v", err)
+	}
+	_, err := extractBytes(broken, Options{bounds: &bounds{inflate: 1 << 30, glyphs: maxDocGlyphs, repair: 100}})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "not repaired in memory") {
+		t.Fatalf("damaged file over the repair bound: %v", err)
+	}
+}
+
+// The content check stops on what would make the lexer spin or hold too much, and only then.
+func TestScanContent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in, want string // want "" = accepted
+	}{
+		{"text", "BT /F1 12 Tf (Hello \\) world) Tj [(a) -20 (b)] TJ <48656c6c6f> Tj ET", ""},
+		{"dictionary operands", "/Span << /ActualText (x) >> BDC EMC", ""},
+		{"an open literal string ends with the stream", "BT (never closed", ""},
+		{"an open hex string", "BT <48656c", "unterminated hex string"},
+		{"an endless number", strings.Repeat("0", maxToken+1), "a token longer than"},
+		{"an endless name", "/" + strings.Repeat("n", maxToken+1), "a token longer than"},
+		{"an endless string", "(" + strings.Repeat("s", maxString+1) + ")", "a string longer than"},
+		{"operands without an operator", strings.Repeat("1 ", maxOperands+1), "operands without an operator"},
+		{"operands with operators", strings.Repeat("1 2 m ", maxOperands), ""},
+	} {
+		err := checkContentBytes(tc.in)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func checkContentBytes(s string) error { return scanContent(strings.NewReader(s)) }

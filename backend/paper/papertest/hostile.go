@@ -1,0 +1,265 @@
+// Package papertest writes hostile PDFs for the extractor's resource-bound tests and for
+// measuring it (`tofu dev hostile-pdf`): a decompression bomb, very many pages, cyclic trees.
+package papertest
+
+import (
+	"bufio"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Kinds names the generators WriteKind knows, for the command line.
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "cyclic-kids", "parent-loop", "dag-kids"}
+
+// WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
+// and the page count for "pages", "text-pages" (0: 1 GB, 20,000 pages) and "dense" (0: 50).
+func WriteKind(w io.Writer, kind string, n int64) error {
+	switch kind {
+	case "bomb":
+		if n <= 0 {
+			n = 1 << 30
+		}
+		return Bomb(w, n, '0')
+	case "pages", "text-pages":
+		if n <= 0 {
+			n = 20000
+		}
+		return ManyPages(w, int(n), kind == "text-pages")
+	case "dense":
+		if n <= 0 {
+			n = 50
+		}
+		return Dense(w, int(n))
+	case "cyclic-kids":
+		return CyclicKids(w)
+	case "parent-loop":
+		return ParentLoop(w)
+	case "dag-kids":
+		return DAGKids(w, 64)
+	}
+	return fmt.Errorf("unknown hostile PDF %q (one of %s)", kind, strings.Join(Kinds, ", "))
+}
+
+// builder writes numbered objects and the cross-reference table that finds them.
+type builder struct {
+	w    *bufio.Writer
+	n    int64
+	offs []int64
+	err  error
+}
+
+func newBuilder(w io.Writer) *builder {
+	b := &builder{w: bufio.NewWriterSize(w, 1<<16)}
+	b.printf("%%PDF-1.4\n")
+	return b
+}
+
+func (b *builder) Write(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.w.Write(p)
+	b.n += int64(n)
+	b.err = err
+	return n, err
+}
+
+func (b *builder) printf(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+
+// obj writes object number len(offs)+1 with body.
+func (b *builder) obj(body string) int {
+	b.offs = append(b.offs, b.n)
+	id := len(b.offs)
+	b.printf("%d 0 obj\n%s\nendobj\n", id, body)
+	return id
+}
+
+// stream writes a stream object whose data comes from fill (already encoded as dict says).
+func (b *builder) stream(dict string, fill func(w io.Writer) error) int {
+	b.offs = append(b.offs, b.n)
+	id := len(b.offs)
+	// The length is an indirect object written after the data, so the data can stream.
+	b.printf("%d 0 obj\n<< %s /Length %d 0 R >>\nstream\n", id, dict, id+1)
+	start := b.n
+	if err := fill(b); err != nil && b.err == nil {
+		b.err = err
+	}
+	length := b.n - start
+	b.printf("\nendstream\nendobj\n")
+	b.obj(fmt.Sprint(length))
+	return id
+}
+
+// finish writes the cross-reference table and trailer for the catalog object root.
+func (b *builder) finish(root int) error {
+	xref := b.n
+	b.printf("xref\n0 %d\n0000000000 65535 f \n", len(b.offs)+1)
+	for _, o := range b.offs {
+		b.printf("%010d 00000 n \n", o)
+	}
+	b.printf("trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(b.offs)+1, root, xref)
+	if b.err != nil {
+		return b.err
+	}
+	return b.w.Flush()
+}
+
+const font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+
+// Bomb writes a one-page PDF whose content stream is a FlateDecode stream inflating to
+// inflated bytes of fill (a run of '0' is one endless number token to a PDF lexer). A
+// gigabyte compresses to about a megabyte.
+func Bomb(w io.Writer, inflated int64, fill byte) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 page, 4 font, 5 content, 6 its length.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj(font)
+	b.stream("/Filter /FlateDecode", func(w io.Writer) error {
+		zw, err := zlib.NewWriterLevel(w, zlib.BestCompression)
+		if err != nil {
+			return err
+		}
+		head := "BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n"
+		if _, err := io.WriteString(zw, head); err != nil {
+			return err
+		}
+		chunk := []byte(strings.Repeat(string(fill), 1<<20))
+		for left := inflated - int64(len(head)); left > 0; left -= int64(len(chunk)) {
+			if _, err := zw.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+				return err
+			}
+		}
+		return zw.Close()
+	})
+	return b.finish(1)
+}
+
+// ManyPages writes n pages under one /Pages node with a flat /Kids array, every page
+// inheriting its resources and media box from that node (so reading a page's attributes
+// meets the whole array); withText gives each page a line of its own.
+func ManyPages(w io.Writer, n int, withText bool) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 font, then each page and, withText, its content and
+	// the content's length.
+	per := 1
+	if withText {
+		per = 3
+	}
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	var kids strings.Builder
+	for i := range n {
+		fmt.Fprintf(&kids, "%d 0 R ", 4+per*i)
+	}
+	b.obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> >>", kids.String(), n))
+	b.obj(font)
+	for i := range n {
+		if !withText {
+			b.obj("<< /Type /Page /Parent 2 0 R >>")
+			continue
+		}
+		b.obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /Contents %d 0 R >>", len(b.offs)+2))
+		b.stream("", func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "BT /F1 12 Tf 72 720 Td (Page %s of many.) Tj ET", letters(i))
+			return err
+		})
+	}
+	return b.finish(1)
+}
+
+// letters spells i in base 26 with lowercase letters, so no two pages read alike (running
+// headers are recognised by their text with the digits left out).
+func letters(i int) string {
+	s := ""
+	for {
+		s = string(rune('a'+i%26)) + s
+		if i /= 26; i == 0 {
+			return s
+		}
+	}
+}
+
+// Dense writes n pages that share one content stream of 1,000 lines of 100 characters: the
+// most text a page keeps (backend/paper's maxPageGlyphs), to measure memory per character.
+func Dense(w io.Writer, n int) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 font, 4 content, 5 its length, 6.. pages.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	var kids strings.Builder
+	for i := range n {
+		fmt.Fprintf(&kids, "%d 0 R ", 6+i)
+	}
+	b.obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> >>", kids.String(), n))
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		bw.WriteString("BT /F1 1 Tf 0.8 TL 10 780 Td\n")
+		for l := range 1000 {
+			line := strings.Repeat(letters(l)+" ", 100)[:100]
+			fmt.Fprintf(bw, "(%s) Tj T*\n", line)
+		}
+		bw.WriteString("ET")
+		return bw.Flush()
+	})
+	for range n {
+		b.obj("<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>")
+	}
+	return b.finish(1)
+}
+
+// CyclicKids writes a page tree whose two /Pages nodes list each other as kids, beside one
+// real page.
+func CyclicKids(w io.Writer) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 pages (kid of 2, lists 2), 4 page, 5 font, 6 content, 7.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 2 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>")
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Cyclic kids.) Tj ET")
+		return err
+	})
+	return b.finish(1)
+}
+
+// DAGKids writes a page tree of depth levels where each /Pages node lists the next one
+// twice: no cycle, but 2^depth paths to the one page at the bottom.
+func DAGKids(w io.Writer, depth int) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2..depth+1 pages nodes, depth+2 page, depth+3 font, depth+4 content.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	for i := range depth {
+		next := 3 + i
+		b.obj(fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R %d 0 R] /Count 1 >>", next, next))
+	}
+	page := depth + 2
+	b.obj(fmt.Sprintf("<< /Type /Page /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >> /Contents %d 0 R >>", page+1, page+2))
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Many paths.) Tj ET")
+		return err
+	})
+	return b.finish(1)
+}
+
+// ParentLoop writes a valid tree whose page's /Parent chain loops (page → 3 → 4 → 3), with
+// the resources and media box only reachable through /Parent in a well-formed file.
+func ParentLoop(w io.Writer) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 page, 4 a fake node, 5 font, 6 content, 7.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> >>")
+	b.obj("<< /Type /Page /Parent 4 0 R /Contents 6 0 R >>")
+	b.obj("<< /Type /Pages /Parent 4 0 R /Kids [3 0 R] /Count 1 >>")
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Parent loop.) Tj ET")
+		return err
+	})
+	return b.finish(1)
+}
