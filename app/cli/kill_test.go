@@ -29,6 +29,7 @@ type killFigures struct {
 	runs, kills, doubleRuns, lostEvents      int
 	orphans, unfinished, unended, printedEvs int
 	leftCopies                               int // output copies left in the temporary directory
+	failedRuns                               int // runs not killed that did not exit 0
 }
 
 func (f *killFigures) add(o killFigures) {
@@ -41,6 +42,7 @@ func (f *killFigures) add(o killFigures) {
 	f.unended += o.unended
 	f.printedEvs += o.printedEvs
 	f.leftCopies += o.leftCopies
+	f.failedRuns += o.failedRuns
 }
 
 // TestKillAndContinue SIGKILLs real `tofu run` processes at random points, many times, and
@@ -88,11 +90,11 @@ func TestKillAndContinue(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("kill test: %d runs, %d kills, %d unfinished calls answered, %d events printed by killed processes; "+
-		"%d double runs, %d lost events, %d orphans, %d sessions not ended, %d output copies left",
-		total.runs, total.kills, total.unfinished, total.printedEvs, total.doubleRuns, total.lostEvents, total.orphans, total.unended, total.leftCopies)
-	if total.doubleRuns+total.lostEvents+total.orphans+total.unended+total.leftCopies > 0 {
-		t.Fatalf("%d double runs, %d lost events, %d orphans, %d sessions not ended, %d output copies left",
-			total.doubleRuns, total.lostEvents, total.orphans, total.unended, total.leftCopies)
+		"%d double runs, %d lost events, %d orphans, %d sessions not ended, %d output copies left, %d failed runs",
+		total.runs, total.kills, total.unfinished, total.printedEvs, total.doubleRuns, total.lostEvents, total.orphans,
+		total.unended, total.leftCopies, total.failedRuns)
+	if total.doubleRuns+total.lostEvents+total.orphans+total.unended+total.leftCopies+total.failedRuns > 0 {
+		t.Fatal("the kill test found the failures above")
 	}
 }
 
@@ -144,6 +146,7 @@ func killRun(t *testing.T, rng *rand.Rand) killFigures {
 		}
 		if !killed {
 			t.Errorf("a run that was not killed exited %d", code)
+			f.failedRuns++
 		}
 	}
 	st, err := store.Open(filepath.Join(data, "tofu"))

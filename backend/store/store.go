@@ -63,6 +63,9 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir %s: %w", dir, err)
 	}
+	if err := removeEmptyMemtables(dir); err != nil {
+		return nil, fmt.Errorf("open database %s: %w", dir, err)
+	}
 	opts := badger.DefaultOptions(dir).
 		WithSyncWrites(true). // an append is durable before anyone sees it
 		WithLogger(nil).

@@ -28,8 +28,17 @@ func TestRunCommandRecordsGroupFirst(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(ws, "ran")); !os.IsNotExist(err) {
 			t.Errorf("the command ran before its group was recorded: %v", err)
 		}
-		if m := procgroup.Members(g); len(m) != 1 || m[0] != g.PGID {
-			t.Errorf("members of %+v: %v", g, m)
+		// Recognisable at the gate (once exec has set up bash's environment, a moment after
+		// the start returned).
+		for i := 0; ; i++ {
+			m := procgroup.Members(g)
+			if len(m) == 1 && m[0] == g.PGID {
+				break
+			}
+			if i == 6000 {
+				t.Fatalf("members of %+v: %v", g, m)
+			}
+			sleepTick()
 		}
 		rec = g
 		return nil

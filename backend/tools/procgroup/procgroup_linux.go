@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -126,11 +127,16 @@ func bootID() string {
 // Members lists the live processes of g: in its group, started no earlier than its leader,
 // and carrying its marker. A process that fits none of that is never counted, whatever its
 // pid: pids and group ids are reused once free.
-func Members(g Group) []int { return members([]Group{g})[0] }
+func Members(g Group) []int {
+	m, _ := members([]Group{g})
+	return m[0]
+}
 
-// members lists the live processes of each group, reading /proc once.
-func members(gs []Group) [][]int {
+// members lists the live processes of each group, reading /proc once, and counts the
+// processes it could not tell yet (see check).
+func members(gs []Group) ([][]int, int) {
 	out := make([][]int, len(gs))
+	undecided := 0
 	byPGID := map[string][]int{} // group id → indexes in gs
 	for i, g := range gs {
 		if g.Start != 0 && g.Marker != "" {
@@ -139,11 +145,11 @@ func members(gs []Group) [][]int {
 		}
 	}
 	if len(byPGID) == 0 {
-		return out
+		return out, 0
 	}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return out
+		return out, 0
 	}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
@@ -155,28 +161,48 @@ func members(gs []Group) [][]int {
 			continue
 		}
 		for _, i := range byPGID[f[2]] {
-			if member(pid, gs[i]) {
+			switch check(pid, gs[i]) {
+			case isMember:
 				out[i] = append(out[i], pid)
+			case unsure:
+				undecided++
 			}
 		}
 	}
-	return out
+	return out, undecided
 }
 
-func member(pid int, g Group) bool {
+type verdict int
+
+const (
+	notMember verdict = iota
+	isMember
+	// unsure: in the group, but its environment reads empty, as it does for a moment while a
+	// process is being replaced by exec (the kernel sets the new one up last).
+	unsure
+)
+
+func check(pid int, g Group) verdict {
 	f, ok := stat(pid)
 	if !ok || f[0] == "Z" || f[2] != strconv.Itoa(g.PGID) {
-		return false
+		return notMember
 	}
 	if st, err := strconv.ParseUint(f[19], 10, 64); err != nil || st < g.Start {
-		return false
+		return notMember
 	}
 	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
+	switch {
+	case err != nil:
+		return notMember
+	case len(env) == 0:
+		return unsure
+	case bytes.Contains(append([]byte{0}, env...), []byte("\x00"+MarkerEnv+"="+g.Marker+"\x00")):
+		return isMember
 	}
-	return bytes.Contains(append([]byte{0}, env...), []byte("\x00"+MarkerEnv+"="+g.Marker+"\x00"))
+	return notMember
 }
+
+func member(pid int, g Group) bool { return check(pid, g) == isMember }
 
 // Reap kills what is left of the groups that outlived the Tofu that started them (Orphaned),
 // and returns how many processes it killed. Each process is checked again through a pidfd
@@ -189,9 +215,10 @@ func Reap(groups ...Group) (int, error) {
 		}
 	}
 	killed := 0
-	for range 20 { // members may fork while being killed: look again until none is left
+	for range 50 { // members may fork while being killed: look again until none is left
 		found := 0
-		for i, pids := range members(gs) {
+		all, undecided := members(gs)
+		for i, pids := range all {
 			for _, pid := range pids {
 				ok, err := killExactly(pid, gs[i])
 				if err != nil {
@@ -203,8 +230,11 @@ func Reap(groups ...Group) (int, error) {
 				}
 			}
 		}
-		if found == 0 {
+		if found == 0 && undecided == 0 {
 			return killed, nil
+		}
+		if found == 0 {
+			time.Sleep(time.Millisecond) // let an exec in progress finish, then look again
 		}
 	}
 	return killed, errors.New("processes of an earlier command keep starting new ones")
