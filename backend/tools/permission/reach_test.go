@@ -104,6 +104,17 @@ func TestReach(t *testing.T) {
 		{rc, cmd("HOME=/tmp; cat ~/x"), Ask, "sets HOME"},
 		{rc, cmd("timeout 5 cat {a,b}"), Ask, "brace expansion"},
 		{rc, cmd("bash -c 'cat ~+/x'"), Ask, "tilde expansion"},
+
+		// Where a command runs: a cd that may fail or may not run leaves it unknown.
+		{rc, cmd("cd src && ls && cd .. && cat main.go"), Allow, ""},
+		{rc, cmd("cd -P .. && cat x"), Ask, "`cat x` runs in a directory only known at run time"},
+		{rc, cmd("if false; then cd src; fi; cd ..; cat outside/secret"), Ask, "only known at run time"},
+		{rc, cmd("cd nope || cd ..; cat outside/secret"), Ask, "only known at run time"},
+		{rc, cmd("cd src || true; cat x"), Ask, "only known at run time"},
+		{rc, cmd("for i in 1 2; do cat main.go; cd ../outside; done"), Ask, "only known at run time"},
+		{rc, cmd("true && cd ..; cat outside/secret"), Ask, "only known at run time"},
+		{rc, cmd("cd inner && cd .. && ls"), Allow, ""}, // logically back in the workspace
+		{rc, cmd("cd inner && cd ../.. && ls"), Ask, "outside the workspace"},
 	})
 }
 

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -104,8 +105,7 @@ func (s *shellScan) stmt(st *syntax.Stmt, dir *string, nested bool) {
 	case *syntax.CallExpr:
 		s.call(c, dir, nested)
 	case *syntax.BinaryCmd:
-		s.stmt(c.X, dir, nested)
-		s.stmt(c.Y, dir, nested)
+		_, *dir = s.binary(c, *dir, nested)
 	case *syntax.Subshell:
 		d := *dir
 		s.stmts(c.Stmts, &d, nested)
@@ -113,22 +113,26 @@ func (s *shellScan) stmt(st *syntax.Stmt, dir *string, nested bool) {
 		s.stmts(c.Stmts, dir, nested)
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
-			s.stmts(ic.Cond, dir, nested)
-			s.stmts(ic.Then, dir, nested)
+			s.maybe(dir, func(d *string) {
+				s.stmts(ic.Cond, d, nested)
+				s.stmts(ic.Then, d, nested)
+			})
 		}
 	case *syntax.WhileClause:
-		s.stmts(c.Cond, dir, nested)
-		s.stmts(c.Do, dir, nested)
+		s.loop(dir, func(d *string) {
+			s.stmts(c.Cond, d, nested)
+			s.stmts(c.Do, d, nested)
+		})
 	case *syntax.ForClause:
 		s.substIn(c.Loop, *dir)
-		s.stmts(c.Do, dir, nested)
+		s.loop(dir, func(d *string) { s.stmts(c.Do, d, nested) })
 	case *syntax.CaseClause:
 		s.substIn(c.Word, *dir)
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				s.substIn(p, *dir)
 			}
-			s.stmts(it.Stmts, dir, nested)
+			s.maybe(dir, func(d *string) { s.stmts(it.Stmts, d, nested) })
 		}
 	case *syntax.TimeClause:
 		s.stmt(c.Stmt, dir, nested)
@@ -155,6 +159,66 @@ func (s *shellScan) stmt(st *syntax.Stmt, dir *string, nested bool) {
 	default: // (( )), [[ ]], let: arithmetic can run code through array subscripts
 		s.ask("uses a shell construct that is not checked (%T)", c)
 		s.substIn(c, *dir)
+	}
+}
+
+// binary scans X && Y, X || Y and pipes, and returns the directory when the whole
+// succeeded (what a following && sees) and after it whatever happened (what a following ;
+// sees); "" where a cd may or may not have happened.
+func (s *shellScan) binary(c *syntax.BinaryCmd, dir string, nested bool) (ok, after string) {
+	side := func(st *syntax.Stmt, d string) (string, string) {
+		if b, isBin := st.Cmd.(*syntax.BinaryCmd); isBin && len(st.Redirs) == 0 {
+			return s.binary(b, d, nested)
+		}
+		s.stmt(st, &d, nested)
+		return d, d
+	}
+	same := func(a ...string) string {
+		for _, x := range a[1:] {
+			if x != a[0] {
+				return ""
+			}
+		}
+		return a[0]
+	}
+	switch c.Op {
+	case syntax.AndStmt:
+		okX, afterX := side(c.X, dir)
+		okY, afterY := side(c.Y, okX)
+		return okY, same(afterX, okX, afterY)
+	case syntax.OrStmt:
+		okX, afterX := side(c.X, dir)
+		start := dir
+		if afterX != dir {
+			start = "" // X may have failed before or after its cd
+		}
+		okY, afterY := side(c.Y, start)
+		return same(okX, okY), same(afterX, afterY)
+	}
+	// A pipeline: each side runs in a subshell, so no cd outlives it.
+	side(c.X, dir)
+	side(c.Y, dir)
+	return dir, dir
+}
+
+// maybe scans a part that may or may not run: if it changes the directory, the directory
+// after it is unknown.
+func (s *shellScan) maybe(dir *string, part func(*string)) {
+	d := *dir
+	part(&d)
+	if d != *dir {
+		*dir = ""
+	}
+}
+
+// loop scans a loop body: if it changes the directory, its second pass runs elsewhere, so
+// the body is scanned again from an unknown directory.
+func (s *shellScan) loop(dir *string, body func(*string)) {
+	d := *dir
+	body(&d)
+	if d != *dir {
+		*dir = ""
+		body(dir)
 	}
 }
 
@@ -289,14 +353,7 @@ func (s *shellScan) command(words []shellWord, dir *string, nested bool) {
 	name := filepath.Base(args[0])
 	switch name {
 	case "cd":
-		switch {
-		case len(args) == 1:
-			*dir = s.home
-		case !known(1) || args[1] == "-" || *dir == "":
-			*dir = ""
-		default:
-			*dir = joinDir(*dir, expandHome(args[1], s.home))
-		}
+		*dir = s.cd(words, *dir)
 	case "pushd", "popd":
 		*dir = ""
 	case "eval":
@@ -338,6 +395,27 @@ func (s *shellScan) command(words []shellWord, dir *string, nested bool) {
 			s.command(words[i:], &d, true)
 		}
 	}
+}
+
+// cd returns where `cd …` from dir lands, or "" when that is unknown: an option (-P
+// resolves links first), a word only known at run time, "-", or a target that does not
+// exist or cannot be entered (cd would fail and stay, so what follows runs elsewhere than
+// a successful cd would put it).
+func (s *shellScan) cd(words []shellWord, dir string) string {
+	if len(words) == 1 {
+		return s.home
+	}
+	w := words[1]
+	if dir == "" || len(words) > 2 || w.unknown != "" || w.glob || strings.HasPrefix(w.text, "-") {
+		return ""
+	}
+	// bash's cd is logical: "link/.." is the directory holding link, not its target's parent.
+	target := filepath.Clean(joinDir(dir, expandHome(w.text, s.home)))
+	fi, err := os.Stat(target)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return target
 }
 
 // envArgs says why `env …` must ask before its command is judged: it changes directory,
@@ -585,8 +663,8 @@ func expandHome(p, home string) string {
 	return p
 }
 
-// joinDir is where `cd target` from dir lands, lexically; symlinks are resolved when judged.
-// It keeps ".." after a symlinked component unresolved by joining without cleaning.
+// joinDir joins a cd target to the directory it is relative to, without cleaning (cd cleans
+// it logically, as bash does; symlinks are resolved when a directory is judged).
 func joinDir(dir, target string) string {
 	if filepath.IsAbs(target) {
 		return target
