@@ -9,6 +9,7 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -38,6 +39,7 @@ var Enums = []Enum{
 	{"backend/store", "Purpose"},
 	{"backend/tools/permission", "Answer"}, // approval decisions (store.Approval.Decision)
 	{"backend/llm", "ErrorKind"},
+	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic
 	{"app", "StreamState"},
 }
@@ -76,4 +78,7 @@ var Payloads = map[store.EventType]Payload{
 // Shapes are other types the front end reads, written after the payloads.
 var Shapes = []Payload{
 	payload[store.SessionInfo](""),
+	payload[library.Info]("PaperInfo"),
+	payload[library.Translation](""),
+	payload[library.TranslationProgress](""), // on the paper:<id> topic
 }

@@ -38,13 +38,23 @@ type TranslationItem struct {
 
 // TranslationProgress is sent on PaperTopic(id) while a translation runs.
 type TranslationProgress struct {
-	Kind  string `json:"kind"` // "translation"
-	Lang  string `json:"lang"`
-	Done  int    `json:"done"`  // paragraphs translated or skipped so far
-	Total int    `json:"total"` // paragraphs in the paper
-	State string `json:"state"` // running, done, stopped, error
-	Error string `json:"error,omitempty"`
+	Kind  string           `json:"kind"` // "translation"
+	Lang  string           `json:"lang"`
+	Done  int              `json:"done"`  // paragraphs translated or skipped so far
+	Total int              `json:"total"` // paragraphs in the paper
+	State TranslationState `json:"state"`
+	Error string           `json:"error,omitempty"`
 }
+
+// TranslationState is where a translation stands (TranslationProgress.State).
+type TranslationState string
+
+const (
+	TranslationRunning TranslationState = "running"
+	TranslationDone    TranslationState = "done"
+	TranslationStopped TranslationState = "stopped" // by the user or the app closing; resumable
+	TranslationError   TranslationState = "error"   // Error says why; resumable
+)
 
 // job is a running translation.
 type job struct {
@@ -183,7 +193,7 @@ func (l *Library) saveTranslation(id string, tr *Translation) error {
 }
 
 func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation) {
-	progress := func(state, msg string) {
+	progress := func(state TranslationState, msg string) {
 		done := 0
 		for _, it := range tr.Items {
 			if it.Skipped || it.Text != "" {
@@ -194,16 +204,16 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 	}
 	provider, err := l.opts.Provider()
 	if err != nil {
-		progress("error", err.Error())
+		progress(TranslationError, err.Error())
 		return
 	}
 	// The translation's session is read once; each batch then adds only its own events.
 	j, err := agent.OpenJournal(l.store, tr.Session)
 	if err != nil {
-		progress("error", err.Error())
+		progress(TranslationError, err.Error())
 		return
 	}
-	progress("running", "")
+	progress(TranslationRunning, "")
 	for {
 		batch := nextBatch(tr.Items)
 		if len(batch) == 0 {
@@ -232,20 +242,20 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 		}
 		switch {
 		case err != nil && ctx.Err() != nil:
-			progress("stopped", "")
+			progress(TranslationStopped, "")
 			return
 		case err != nil:
-			progress("error", err.Error())
+			progress(TranslationError, err.Error())
 			return
 		}
-		progress("running", "")
+		progress(TranslationRunning, "")
 	}
 	tr.Done = true
 	if err := l.saveTranslation(id, tr); err != nil {
-		progress("error", err.Error())
+		progress(TranslationError, err.Error())
 		return
 	}
-	progress("done", "")
+	progress(TranslationDone, "")
 }
 
 // translateBatch translates the items at indexes batch in one model call, logged in the

@@ -160,6 +160,17 @@ export const ErrorKind = {
 } as const
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind]
 
+/** TranslationState is where a translation stands (TranslationProgress.State). (backend/paper/library.TranslationState) */
+export const TranslationState = {
+  Running: 'running',
+  Done: 'done',
+  /** by the user or the app closing; resumable */
+  Stopped: 'stopped',
+  /** Error says why; resumable */
+  Error: 'error',
+} as const
+export type TranslationState = (typeof TranslationState)[keyof typeof TranslationState]
+
 /** MessageKind says what a SessionMessage carries. The front end's copy is generated (backend/protocol). (app.MessageKind) */
 export const MessageKind = {
   /** Event: an event of the log, once it is durable */
@@ -394,6 +405,53 @@ export interface SessionInfo {
   paper?: string
   purpose?: Purpose
   mode?: string
+}
+
+/** library.Info */
+export interface PaperInfo {
+  id: string
+  name: string
+  title: string
+  authors?: string[]
+  year?: number
+  pages: number
+  size: number
+  words: number
+  chunks: number
+  repaired?: boolean
+  added: string
+  opened?: string
+  qa?: string
+  report?: string
+  translations?: string[]
+}
+
+/** library.Translation */
+export interface Translation {
+  lang: string
+  model: string
+  done: boolean
+  session?: string
+  items: TranslationItem[] | null
+}
+
+/** library.TranslationItem */
+export interface TranslationItem {
+  page: number
+  kind: string
+  source: string
+  text?: string
+  skipped?: boolean
+}
+
+/** library.TranslationProgress */
+export interface TranslationProgress {
+  kind: string
+  lang: string
+  done: number
+  total: number
+  state: TranslationState
+  error?: string
 }
 
 /** The payload (`data`) of each event type (docs/EVENTS.md). */

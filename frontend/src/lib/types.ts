@@ -2,7 +2,7 @@
 
 // The protocol's values and the event payloads are generated from the Go types
 // (protocol.gen.ts, by backend/protocol): import them from here or from there, never copy them.
-import type { ErrorKind as GoErrorKind, EventType, MessageKind, StreamState } from './protocol.gen'
+import type { ErrorKind as GoErrorKind, EventType, MessageKind, PaperInfo, StreamState } from './protocol.gen'
 export type {
   Answer,
   Approval,
@@ -15,6 +15,7 @@ export type {
   EventType,
   InterruptReason,
   MessageKind,
+  PaperInfo,
   Phase,
   PhaseRole,
   PhaseState,
@@ -24,6 +25,10 @@ export type {
   SessionInfo,
   StreamState,
   ToolResult,
+  Translation,
+  TranslationItem,
+  TranslationProgress,
+  TranslationState,
   TurnEnd,
   Usage,
   Verdict,
@@ -127,30 +132,9 @@ export type SessionMessage =
   /** The router re-runs a call whose stream broke: what streamed so far is void. */
   | { kind: typeof MessageKind.Reset; text?: string }
 
-export type PaperInfo = {
-  id: string
-  name: string
-  title: string
-  authors?: string[]
-  year?: number
-  pages: number
-  size: number
-  words: number
-  chunks: number
-  repaired?: boolean
-  added: string
-  opened?: string
-  qa?: string
-  report?: string
-  translations?: string[]
-}
-
 export type BBox = { x0: number; y0: number; x1: number; y1: number }
 export type Chunk = { id: number; section?: string; pages: number[]; text: string; words: number; boxes?: { page: number; bbox: BBox }[] }
 export type Section = { title: string; level: number; page: number; kind?: string }
 
 export type PaperView = { info: PaperInfo; pdf_url: string; sections: Section[] | null; chunks: Chunk[] | null; report?: string }
 
-export type TranslationItem = { page: number; kind: string; source: string; text?: string; skipped?: boolean }
-export type Translation = { lang: string; model: string; done: boolean; session?: string; items: TranslationItem[] }
-export type TranslationProgress = { kind: 'translation'; lang: string; done: number; total: number; state: 'running' | 'done' | 'stopped' | 'error'; error?: string }
