@@ -100,6 +100,7 @@ try {
     await tid('settings-open').click()
     await tid('settings-dialog').waitFor({ state: 'visible' })
     const rows = tid('settings-rule-row')
+    await rows.first().waitFor() // the dialog reads config.json again as it opens
     check((await rows.count()) === 1, `expected one rule, found ${await rows.count()}`)
     check((await rows.first().getByTestId('settings-rule-pattern').inputValue()) === 'touch marker', 'the rule is not the command')
     check((await rows.first().getByTestId('settings-rule-action').inputValue()) === 'allow', 'the rule does not allow')
@@ -116,6 +117,7 @@ try {
     await tid('settings-dialog').waitFor({ state: 'hidden' })
     await tid('settings-open').click()
     await tid('settings-dialog').waitFor({ state: 'visible' })
+    await rows.nth(1).waitFor()
     check((await rows.count()) === 2, 'the added rule was not saved')
     check((await rows.nth(1).getByTestId('settings-rule-source').innerText()) === 'added in Settings', 'the added rule does not say where it came from')
     await page.keyboard.press('Escape')
