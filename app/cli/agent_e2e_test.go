@@ -114,7 +114,7 @@ func TestAgentEndToEnd(t *testing.T) {
 			var a store.Approval
 			ev.Decode(&a)
 			if a.CallID == "call_again" {
-				second = append(second, a.Decision+"/"+a.By)
+				second = append(second, string(a.Decision)+"/"+string(a.By))
 			}
 		}
 	}

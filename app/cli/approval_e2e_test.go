@@ -69,7 +69,7 @@ func TestApprovalEndToEnd(t *testing.T) {
 	for _, ev := range evs {
 		var a store.Approval
 		if ev.Type == store.EventApproval && ev.Decode(&a) == nil {
-			got = append(got, a.CallID+":"+a.Decision+"/"+a.By)
+			got = append(got, a.CallID+":"+string(a.Decision)+"/"+string(a.By))
 		}
 	}
 	want := "call_touch:/ call_touch:allow_always/user call_outside:/ call_outside:deny/user call_push:deny/policy"

@@ -59,7 +59,7 @@ func TestRunApproveAsk(t *testing.T) {
 	}
 	var got []string
 	for _, a := range approvalsOf(t, st, s1) {
-		got = append(got, a.CallID+":"+a.Decision)
+		got = append(got, a.CallID+":"+string(a.Decision))
 	}
 	if strings.Join(got, " ") != "c1: c1:allow_session c3: c3:deny" {
 		t.Fatalf("approvals %v", got)

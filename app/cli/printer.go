@@ -83,7 +83,7 @@ func (p *printer) event(ev store.Event) {
 		var a store.Approval
 		ev.Decode(&a)
 		if a.Decision != "" {
-			p.note("  approval: %s %s (%s, by %s)", termLine(a.Decision), termLine(a.Subject), termLine(a.Name), termLine(a.By))
+			p.note("  approval: %s %s (%s, by %s)", termLine(string(a.Decision)), termLine(a.Subject), termLine(a.Name), termLine(string(a.By)))
 		}
 	case store.EventError:
 		var e store.ErrorInfo

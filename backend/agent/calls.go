@@ -134,12 +134,12 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 	case Allow:
 		return true, ""
 	case Deny:
-		ap.Decision, ap.By = "deny", "policy"
+		ap.Decision, ap.By = store.DecisionDeny, store.ByPolicy
 		t.j.later(store.EventApproval, ap) // written with the call's result
 		return false, "Not allowed: " + v.Reason + ". Do not retry this call; find another way or ask the user."
 	}
 	if t.Approver == nil {
-		ap.Decision, ap.By = "deny", "policy"
+		ap.Decision, ap.By = store.DecisionDeny, store.ByPolicy
 		t.j.later(store.EventApproval, ap)
 		return false, "Not allowed without the user's approval, and nobody can approve it now: " + v.Reason + "."
 	}
@@ -153,7 +153,7 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 		}
 		return false, "The approval could not be asked (" + err.Error() + "); the call did not run."
 	}
-	ap.Decision, ap.By = decision, "user"
+	ap.Decision, ap.By = store.Decision(decision), store.ByUser
 	if t.j.add(store.EventApproval, ap) != nil {
 		return false, ""
 	}

@@ -37,7 +37,8 @@ var Enums = []Enum{
 	{"backend/store", "Verdict"},
 	{"backend/store", "RetrievalMethod"},
 	{"backend/store", "Purpose"},
-	{"backend/tools/permission", "Answer"}, // approval decisions (store.Approval.Decision)
+	{"backend/store", "Decision"}, // approval answers (permission.Answer takes these values)
+	{"backend/store", "DecidedBy"},
 	{"backend/llm", "ErrorKind"},
 	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic

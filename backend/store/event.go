@@ -104,10 +104,9 @@ type Approval struct {
 	Name    string `json:"name"`
 	Subject string `json:"subject"`          // the exact command or path
 	Reason  string `json:"reason,omitempty"` // why it needed asking
-	// Decision is "" while asked, then one of permission.Answer: allow (once), allow_session,
-	// allow_workspace, allow_always (a rule for this workspace), allow_always_global, deny.
-	Decision string `json:"decision,omitempty"`
-	By       string `json:"by,omitempty"` // user, policy
+	// Decision is "" while asked, then the answer.
+	Decision Decision  `json:"decision,omitempty"`
+	By       DecidedBy `json:"by,omitempty"`
 	// Once is set when the call can only be allowed once (it reaches outside the workspace, a
 	// protected or sensitive place, or something only known at run time): no grant is offered.
 	Once bool `json:"once,omitempty"`

@@ -71,3 +71,25 @@ const (
 	PurposeReport      Purpose = "report"      // the paper's reports
 	PurposeTranslation Purpose = "translation" // the model calls of one translation
 )
+
+// Decision is the answer to an approval as the log records it (Approval.Decision); the
+// approval service (backend/tools/permission, whose Answer takes these values) says what each
+// one grants.
+type Decision string
+
+const (
+	DecisionAllow          Decision = "allow"               // this call only
+	DecisionAllowSession   Decision = "allow_session"       // the same subject for the rest of the session
+	DecisionAllowWorkspace Decision = "allow_workspace"     // the same subject in the workspace until Tofu closes
+	DecisionAlways         Decision = "allow_always"        // a rule allowing it in this workspace, in the settings
+	DecisionAlwaysGlobal   Decision = "allow_always_global" // a rule allowing it in every workspace
+	DecisionDeny           Decision = "deny"                // refused; the model is told so
+)
+
+// DecidedBy says who decided an approval (Approval.By).
+type DecidedBy string
+
+const (
+	ByUser   DecidedBy = "user"
+	ByPolicy DecidedBy = "policy"
+)

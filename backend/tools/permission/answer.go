@@ -1,24 +1,28 @@
 package permission
 
-import "fmt"
+import (
+	"fmt"
 
-// Answer is a user's answer to an approval, exactly as the log records it
-// (store.Approval.Decision).
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// Answer is a user's answer to an approval; its values are the log's (store.Decision, where
+// they are declared once).
 type Answer string
 
 const (
 	// AllowOnce runs this call only.
-	AllowOnce Answer = "allow"
+	AllowOnce = Answer(store.DecisionAllow)
 	// AllowSession allows the same subject for the rest of the session.
-	AllowSession Answer = "allow_session"
+	AllowSession = Answer(store.DecisionAllowSession)
 	// AllowWorkspace allows the same subject in the workspace until Tofu closes.
-	AllowWorkspace Answer = "allow_workspace"
+	AllowWorkspace = Answer(store.DecisionAllowWorkspace)
 	// AlwaysWorkspace writes rules that allow the subject in this workspace, in the settings.
-	AlwaysWorkspace Answer = "allow_always"
+	AlwaysWorkspace = Answer(store.DecisionAlways)
 	// AlwaysGlobal writes rules that allow the subject in every workspace, in the settings.
-	AlwaysGlobal Answer = "allow_always_global"
+	AlwaysGlobal = Answer(store.DecisionAlwaysGlobal)
 	// DenyOnce refuses this call; the model is told so.
-	DenyOnce Answer = "deny"
+	DenyOnce = Answer(store.DecisionDeny)
 )
 
 // Scope is how far an answer reaches beyond the call it answers.
@@ -33,8 +37,8 @@ const (
 
 // Who decided a call, as the log records it (store.Approval.By).
 const (
-	ByUser   = "user"
-	ByPolicy = "policy"
+	ByUser   = store.ByUser
+	ByPolicy = store.ByPolicy
 )
 
 // ParseAnswer reads an answer from the UI or the log.

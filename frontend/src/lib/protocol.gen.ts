@@ -123,22 +123,29 @@ export const Purpose = {
 } as const
 export type Purpose = (typeof Purpose)[keyof typeof Purpose]
 
-/** Answer is a user's answer to an approval, exactly as the log records it (store.Approval.Decision). (backend/tools/permission.Answer) */
-export const Answer = {
-  /** AllowOnce runs this call only. */
-  AllowOnce: 'allow',
-  /** AllowSession allows the same subject for the rest of the session. */
+/** Decision is the answer to an approval as the log records it (Approval.Decision); the approval service (backend/tools/permission, whose Answer takes these values) says what each one grants. (backend/store.Decision) */
+export const Decision = {
+  /** this call only */
+  Allow: 'allow',
+  /** the same subject for the rest of the session */
   AllowSession: 'allow_session',
-  /** AllowWorkspace allows the same subject in the workspace until Tofu closes. */
+  /** the same subject in the workspace until Tofu closes */
   AllowWorkspace: 'allow_workspace',
-  /** AlwaysWorkspace writes rules that allow the subject in this workspace, in the settings. */
-  AlwaysWorkspace: 'allow_always',
-  /** AlwaysGlobal writes rules that allow the subject in every workspace, in the settings. */
+  /** a rule allowing it in this workspace, in the settings */
+  Always: 'allow_always',
+  /** a rule allowing it in every workspace */
   AlwaysGlobal: 'allow_always_global',
-  /** DenyOnce refuses this call; the model is told so. */
-  DenyOnce: 'deny',
+  /** refused; the model is told so */
+  Deny: 'deny',
 } as const
-export type Answer = (typeof Answer)[keyof typeof Answer]
+export type Decision = (typeof Decision)[keyof typeof Decision]
+
+/** DecidedBy says who decided an approval (Approval.By). (backend/store.DecidedBy) */
+export const DecidedBy = {
+  User: 'user',
+  Policy: 'policy',
+} as const
+export type DecidedBy = (typeof DecidedBy)[keyof typeof DecidedBy]
 
 /** ErrorKind classifies a provider failure so callers can react (and tell the user how to fix it) without parsing messages. (backend/llm.ErrorKind) */
 export const ErrorKind = {
@@ -298,8 +305,8 @@ export interface Approval {
   name: string
   subject: string
   reason?: string
-  decision?: string
-  by?: string
+  decision?: Decision
+  by?: DecidedBy
   once?: boolean
 }
 

@@ -1,6 +1,6 @@
 // The transcript is a projection of the session's event log (plus the reply streaming right now).
 // Pure functions only: components render what `project` returns.
-import type { CallAttempt, CallReport, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
+import type { CallAttempt, CallReport, DecidedBy, Decision, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
 import type { Delta } from './stream'
 import { argsOf } from './tools'
 
@@ -42,12 +42,11 @@ export type ToolStatus = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'in
 export type ApprovalInfo = {
   subject: string
   reason: string
-  /** '' while asked; then a Decision: allow, allow_session, allow_workspace, allow_always, allow_always_global or deny. */
-  decision: string
+  /** '' while asked; then the answer. */
+  decision: Decision | ''
   /** Only "Allow once" can be offered (it reaches outside the workspace, or a protected place). */
   once?: boolean
-  /** user, policy */
-  by: string
+  by: DecidedBy | ''
   /** pending: the turn waits for an answer · expired: the turn ended first (Continue asks again). */
   state: 'pending' | 'answered' | 'expired'
 }
@@ -395,8 +394,8 @@ export function project(state: TranscriptState): Item[] {
         const d = isObj(e.data) ? e.data : {}
         const c = calls.get(str(d.call_id))
         if (c) {
-          const decision = str(d.decision)
-          c.approval = { subject: str(d.subject), reason: str(d.reason), decision, by: str(d.by), state: decision ? 'answered' : 'pending', ...(d.once === true ? { once: true } : {}) }
+          const decision = str(d.decision) as Decision | ''
+          c.approval = { subject: str(d.subject), reason: str(d.reason), decision, by: str(d.by) as DecidedBy | '', state: decision ? 'answered' : 'pending', ...(d.once === true ? { once: true } : {}) }
           c.closed = false
         }
         midTurn = true

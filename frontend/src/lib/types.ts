@@ -4,12 +4,12 @@
 // (protocol.gen.ts, by backend/protocol): import them from here or from there, never copy them.
 import type { ErrorKind as GoErrorKind, EventType, MessageKind, PaperInfo, StreamState } from './protocol.gen'
 export type {
-  Answer,
   Approval,
   AssistantMessage,
   Attempt as CallAttempt,
   CallReport,
   Compaction,
+  DecidedBy,
   EndReason,
   EventPayloads,
   EventType,
@@ -120,8 +120,8 @@ export type PermissionRule = {
   source?: string
 }
 
-/** An approval's answer (ChatService.Approve): backend/tools/permission.Answer. */
-export type { Answer as Decision } from './protocol.gen'
+/** An approval's answer (ChatService.Approve): store.Decision, the values of permission.Answer. */
+export type { Decision } from './protocol.gen'
 
 /** What arrives on the `session:<id>` topic. */
 export type SessionMessage =
