@@ -131,7 +131,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 				o.Workspace = info.Workspace
 			}
 			if o.Mode == "" {
-				o.Mode = info.Mode
+				o.Mode = string(info.Mode)
 			}
 		}
 	}

@@ -37,6 +37,7 @@ var Enums = []Enum{
 	{"backend/store", "Verdict"},
 	{"backend/store", "RetrievalMethod"},
 	{"backend/store", "Purpose"},
+	{"backend/store", "SessionMode"},
 	{"backend/store", "Decision"}, // approval answers (permission.Answer takes these values)
 	{"backend/store", "DecidedBy"},
 	{"backend/llm", "ErrorKind"},

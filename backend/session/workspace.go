@@ -6,17 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tofu-research/tofu/backend/store"
 )
 
 // Modes of an agent session (SessionInfo.Mode; "" is chat).
 const (
-	ModeChat       = "chat"
-	ModeAutonomous = "autonomous"
+	ModeChat       = store.ModeChat
+	ModeAutonomous = store.ModeAutonomous
 )
 
 // NormalizeMode checks a mode name and returns it as stored: "" for chat.
-func NormalizeMode(mode string) (string, error) {
-	switch strings.TrimSpace(mode) {
+func NormalizeMode(mode string) (store.SessionMode, error) {
+	switch store.SessionMode(strings.TrimSpace(mode)) {
 	case "", ModeChat:
 		return "", nil
 	case ModeAutonomous:

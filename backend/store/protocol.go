@@ -93,3 +93,12 @@ const (
 	ByUser   DecidedBy = "user"
 	ByPolicy DecidedBy = "policy"
 )
+
+// SessionMode is how an agent session's turns run (SessionInfo.Mode, where chat is stored as
+// "").
+type SessionMode string
+
+const (
+	ModeChat       SessionMode = "chat"       // the tool loop
+	ModeAutonomous SessionMode = "autonomous" // planner → worker → critic with a verification gate
+)

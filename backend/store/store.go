@@ -45,7 +45,7 @@ type SessionInfo struct {
 	Purpose Purpose `json:"purpose,omitempty"`
 	// Mode is how an agent session's turns run: "" (chat: the tool loop) or "autonomous"
 	// (planner → worker → critic).
-	Mode string `json:"mode,omitempty"`
+	Mode SessionMode `json:"mode,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

@@ -123,6 +123,15 @@ export const Purpose = {
 } as const
 export type Purpose = (typeof Purpose)[keyof typeof Purpose]
 
+/** SessionMode is how an agent session's turns run (SessionInfo.Mode, where chat is stored as ""). (backend/store.SessionMode) */
+export const SessionMode = {
+  /** the tool loop */
+  Chat: 'chat',
+  /** planner → worker → critic with a verification gate */
+  Autonomous: 'autonomous',
+} as const
+export type SessionMode = (typeof SessionMode)[keyof typeof SessionMode]
+
 /** Decision is the answer to an approval as the log records it (Approval.Decision); the approval service (backend/tools/permission, whose Answer takes these values) says what each one grants. (backend/store.Decision) */
 export const Decision = {
   /** this call only */
@@ -411,7 +420,7 @@ export interface SessionInfo {
   workspace?: string
   paper?: string
   purpose?: Purpose
-  mode?: string
+  mode?: SessionMode
 }
 
 /** library.Info */

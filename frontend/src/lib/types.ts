@@ -23,6 +23,7 @@ export type {
   Retrieval,
   RetrievalMethod,
   SessionInfo,
+  SessionMode,
   StreamState,
   ToolResult,
   Translation,
@@ -34,8 +35,8 @@ export type {
   Verdict,
 } from './protocol.gen'
 
-/** The modes of an agent session (SessionService.SetMode). */
-export type AgentMode = 'chat' | 'autonomous'
+/** The modes of an agent session (SessionService.SetMode; SessionInfo.mode, absent for chat). */
+export type { SessionMode as AgentMode } from './protocol.gen'
 
 export type Event = {
   session: string
