@@ -4,8 +4,10 @@ package papertest
 
 import (
 	"bufio"
-	"compress/zlib"
+	"bytes"
+	"compress/flate"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"strings"
 )
@@ -109,8 +111,9 @@ func (b *builder) finish(root int) error {
 const font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 
 // Bomb writes a one-page PDF whose content stream is a FlateDecode stream inflating to
-// inflated bytes of fill (a run of '0' is one endless number token to a PDF lexer). A
-// gigabyte compresses to about a megabyte.
+// inflated bytes (rounded up to a megabyte) of fill after a line of text; a run of '0' is
+// one endless number token to a PDF lexer. A gigabyte takes about a megabyte, and a moment:
+// see deflateRepeat.
 func Bomb(w io.Writer, inflated int64, fill byte) error {
 	b := newBuilder(w)
 	// Objects: 1 catalog, 2 pages, 3 page, 4 font, 5 content, 6 its length.
@@ -119,23 +122,98 @@ func Bomb(w io.Writer, inflated int64, fill byte) error {
 	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
 	b.obj(font)
 	b.stream("/Filter /FlateDecode", func(w io.Writer) error {
-		zw, err := zlib.NewWriterLevel(w, zlib.BestCompression)
+		head := "BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n"
+		chunks := (max(inflated-int64(len(head)), 1) + bombChunk - 1) / bombChunk
+		return deflateRepeat(w, []byte(head), bytes.Repeat([]byte{fill}, bombChunk), chunks)
+	})
+	return b.finish(1)
+}
+
+const bombChunk = 1 << 20
+
+// deflateRepeat writes a zlib stream of head followed by n copies of chunk without
+// compressing n chunks: after a sync flush the compressor is byte-aligned, and once its
+// window holds nothing but chunk's repetition, every further copy compresses to the same
+// bytes. Those bytes are written n-2 more times, then a final empty block and the Adler-32
+// of the whole, combined arithmetically. If two copies ever compress differently it falls
+// back to compressing every copy.
+func deflateRepeat(w io.Writer, head, chunk []byte, n int64) error {
+	var out bytes.Buffer
+	fw, err := flate.NewWriter(&out, flate.BestCompression)
+	if err != nil {
+		return err
+	}
+	step := func(p []byte) ([]byte, error) {
+		start := out.Len()
+		if _, err := fw.Write(p); err != nil {
+			return nil, err
+		}
+		if err := fw.Flush(); err != nil {
+			return nil, err
+		}
+		return bytes.Clone(out.Bytes()[start:]), nil
+	}
+	if _, err := w.Write([]byte{0x78, 0xda}); err != nil { // zlib header, best compression
+		return err
+	}
+	var copies [][]byte
+	first, err := step(head)
+	if err != nil {
+		return err
+	}
+	for i := int64(0); i < min(n, 3); i++ {
+		c, err := step(chunk)
 		if err != nil {
 			return err
 		}
-		head := "BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n"
-		if _, err := io.WriteString(zw, head); err != nil {
-			return err
-		}
-		chunk := []byte(strings.Repeat(string(fill), 1<<20))
-		for left := inflated - int64(len(head)); left > 0; left -= int64(len(chunk)) {
-			if _, err := zw.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+		copies = append(copies, c)
+	}
+	repeat := n > 3 && bytes.Equal(copies[1], copies[2])
+	if _, err := w.Write(first); err != nil {
+		return err
+	}
+	for i := int64(0); i < n; i++ {
+		var c []byte
+		switch {
+		case i < int64(len(copies)):
+			c = copies[i]
+		case repeat:
+			c = copies[2]
+		default:
+			if c, err = step(chunk); err != nil {
 				return err
 			}
 		}
-		return zw.Close()
-	})
-	return b.finish(1)
+		if _, err := w.Write(c); err != nil {
+			return err
+		}
+	}
+	// A final fixed-Huffman block holding only its end code, then the checksum.
+	sum := adler32.Checksum(head)
+	one := adler32.Checksum(chunk)
+	for range n {
+		sum = adler32Combine(sum, one, int64(len(chunk)))
+	}
+	_, err = w.Write([]byte{0x03, 0x00, byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
+	return err
+}
+
+// adler32Combine is the Adler-32 of A followed by B from theirs and B's length (zlib's
+// adler32_combine).
+func adler32Combine(a1, a2 uint32, len2 int64) uint32 {
+	const base = 65521
+	rem := uint64(len2 % base)
+	sum1 := uint64(a1 & 0xffff)
+	sum2 := rem * sum1 % base
+	sum1 += uint64(a2&0xffff) + base - 1
+	sum2 += uint64(a1>>16) + uint64(a2>>16) + base - rem
+	for sum1 >= base {
+		sum1 -= base
+	}
+	for sum2 >= base {
+		sum2 -= base
+	}
+	return uint32(sum2<<16 | sum1)
 }
 
 // ManyPages writes n pages under one /Pages node with a flat /Kids array, every page
