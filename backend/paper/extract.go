@@ -86,10 +86,11 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if b == nil {
 		b = defaultBounds(size)
 	}
-	if err := checkInflation(r, size, b.inflate); err != nil {
+	stats, err := checkInflation(r, size, b.inflate)
+	if err != nil {
 		return nil, err
 	}
-	rd, repaired, err := openReader(r, size, opts.Password, b.repair)
+	rd, repaired, err := openReader(r, size, opts.Password, b.repairable(size, stats))
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 
 // openReader opens the file with ledongthuc/pdf, falling back to pdfcpu to
 // decrypt or rebuild it in memory when the direct read fails.
-func openReader(r io.ReaderAt, size int64, password string, maxRepair int64) (*pdf.Reader, bool, error) {
+func openReader(r io.ReaderAt, size int64, password string, repairable error) (*pdf.Reader, bool, error) {
 	rd, err := newReader(r, size, password)
 	if err == nil {
 		ok, terr := readable(rd)
@@ -117,8 +118,8 @@ func openReader(r io.ReaderAt, size int64, password string, maxRepair int64) (*p
 	if errors.Is(err, pdf.ErrInvalidPassword) && password == "" {
 		return nil, false, encrypted(false)
 	}
-	if size > maxRepair {
-		return nil, false, overLimit(fmt.Sprintf("%s; a file over %d MB is not repaired in memory", clip120(direct), maxRepair>>20))
+	if repairable != nil {
+		return nil, false, overLimit(fmt.Sprintf("%s; %v", clip120(direct), repairable))
 	}
 	data := make([]byte, size)
 	if n, rerr := r.ReadAt(data, 0); rerr != nil && !errors.Is(rerr, io.EOF) {

@@ -201,7 +201,8 @@ func deepTree(w io.Writer) error {
 	return err
 }
 
-// A damaged file over the repair bound is refused instead of loaded whole into pdfcpu.
+// A damaged file over the repair bounds (size, objects) is refused instead of loaded whole
+// into pdfcpu.
 func TestRepairIsBounded(t *testing.T) {
 	t.Parallel()
 	data := textPDF("Damaged but small")
@@ -212,6 +213,13 @@ func TestRepairIsBounded(t *testing.T) {
 	_, err := extractBytes(broken, Options{bounds: &bounds{inflate: 1 << 30, glyphs: maxDocGlyphs, repair: 100}})
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "not repaired in memory") {
 		t.Fatalf("damaged file over the repair bound: %v", err)
+	}
+	// pdfcpu takes ~3.5 KB per object: 100,001 of them (a 7 MB file) are not repaired.
+	many := hostilePDF(t, "pages100001", func(w io.Writer) error { return papertest.ManyPages(w, maxRepairObjects+1, false) })
+	brokenMany := bytes.Replace(many, []byte("\nxref"), []byte("\nxxxx"), 1)
+	_, err = extractBytes(brokenMany, Options{})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "objects is not repaired") {
+		t.Fatalf("damaged file of %d KB with too many objects: %v", len(many)>>10, err)
 	}
 }
 
