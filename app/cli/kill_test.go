@@ -173,7 +173,11 @@ func killRun(t *testing.T, rng *rand.Rand) killFigures {
 	}
 	var end store.TurnEnd
 	if last := log[len(log)-1]; last.Type != store.EventTurnEnd || last.Decode(&end) != nil || end.Reason != store.EndDone {
-		t.Errorf("session %s ends with %s %s", session, last.Type, last.Data)
+		var types []string
+		for _, ev := range log {
+			types = append(types, string(ev.Type))
+		}
+		t.Errorf("session %s ends with %s %s; its log: %s", session, last.Type, last.Data, strings.Join(types, ","))
 		f.unended++
 	}
 	b, _ := os.ReadFile(filepath.Join(ws, "counter"))
