@@ -104,6 +104,8 @@ func TestReach(t *testing.T) {
 		{rc, cmd("HOME=/tmp; cat ~/x"), Ask, "sets HOME"},
 		{rc, cmd("timeout 5 cat {a,b}"), Ask, "brace expansion"},
 		{rc, cmd("bash -c 'cat ~+/x'"), Ask, "tilde expansion"},
+		{rc, cmd("bash -lc ls"), Ask, "`bash -lc ls` is not on the allow-list"}, // runs ~/.profile
+		{rc, cmd("bash -ec 'ls'"), Allow, ""},
 
 		// Where a command runs: a cd that may fail or may not run leaves it unknown.
 		{rc, cmd("cd src && ls && cd .. && cat main.go"), Allow, ""},

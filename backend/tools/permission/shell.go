@@ -459,7 +459,7 @@ func shellScript(args []string) (string, int, bool) {
 		if a == "--" || !strings.HasPrefix(a, "-") {
 			return "", -1, clean
 		}
-		if strings.HasPrefix(a, "--") || strings.Trim(a[1:], "cexuvlo") != "" {
+		if strings.HasPrefix(a, "--") || strings.Trim(a[1:], "cexuvo") != "" {
 			clean = false
 		}
 		if strings.Contains(a[1:], "c") && !strings.HasPrefix(a, "--") {
