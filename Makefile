@@ -37,15 +37,18 @@ vet:
 
 # backend/... must build with no cgo, no display and no network: it is built and its tests
 # compiled with CGO_ENABLED=0. The tests run under the race detector (which needs cgo and gcc),
-# a race being a failure, except backend/eval's: its code starts no goroutine and its replays
-# are CPU-bound (12x slower under -race for nothing to find).
-NORACE := /backend/eval
+# a race being a failure, except where they are CPU-bound and 10-20x slower under it:
+# backend/eval starts no goroutine; backend/paper reads pages in parallel, so the extraction
+# tests that cross pages, ranges and cancellation run under -race and the rest without.
+NORACE     := /backend/eval|/backend/paper$$
+PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees
 test-go:
 	$(GO) test -c -o /dev/null ./app/... >/dev/null
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
 	CGO_ENABLED=0 $(GO) test -count=1 -run '^$$' ./backend/... ./assets/... >/dev/null
-	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -v '$(NORACE)')
-	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 .$(NORACE)/...
+	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 ./backend/eval/... ./backend/paper/
+	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 ./app/...
 
 test-frontend:
