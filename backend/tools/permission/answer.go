@@ -68,7 +68,7 @@ func (a Answer) Scope() Scope {
 
 // Rememberable reports whether an answer may reach beyond this one call (a session, the
 // workspace, a rule). Only an ask whose every part a rule could allow is: nothing outside the
-// workspace, nothing only known at run time, no protected or sensitive place.
+// workspace, nothing only known at run time, no protected or sensitive place (Once).
 func (d Decision) Rememberable() bool {
-	return d.Action == Ask && len(d.Remember) > 0 && d.Subject != ""
+	return d.Action == Ask && !d.Once && len(d.Remember) > 0 && d.Subject != ""
 }

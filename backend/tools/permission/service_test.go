@@ -369,3 +369,24 @@ func TestServiceConcurrentAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberable: only an ask with rules to remember, a subject, and nothing that must hold
+// for this call only can be granted beyond once.
+func TestRememberable(t *testing.T) {
+	t.Parallel()
+	rules := map[string][]Rule{"run_command": {{Pattern: "make", Action: Allow}}}
+	for _, c := range []struct {
+		d    Decision
+		want bool
+	}{
+		{Decision{Action: Ask, Subject: "make", Remember: rules}, true},
+		{Decision{Action: Ask, Subject: "make", Remember: rules, Once: true}, false},
+		{Decision{Action: Ask, Subject: "make"}, false},
+		{Decision{Action: Ask, Remember: rules}, false},
+		{Decision{Action: Allow, Subject: "make", Remember: rules}, false},
+	} {
+		if got := c.d.Rememberable(); got != c.want {
+			t.Errorf("%+v: %v", c.d, got)
+		}
+	}
+}
