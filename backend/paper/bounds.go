@@ -17,9 +17,18 @@ import (
 const (
 	// maxStreamInflate bounds what one stream inflates to.
 	maxStreamInflate = 256 << 20
-	// maxObjStmInflate bounds an object stream: ledongthuc/pdf inflates it again from the
-	// start for every object it reads from it.
-	maxObjStmInflate = 16 << 20
+	// An object stream is inflated again from its start for every object ledongthuc/pdf
+	// reads from it (it keeps no cache), so it is bounded in size and, past a small floor, in
+	// ratio: each byte the library reads then costs at most maxObjStmRatio inflated bytes.
+	// Real papers' object streams inflate 3–10 times, to some tens of KB in all.
+	maxObjStmInflate = 2 << 20
+	objStmRatioFloor = 256 << 10
+	maxObjStmRatio   = 20
+	// What ledongthuc/pdf reads of the file (every object it resolves, again each time) is
+	// bounded to readRatio times the file plus readFloor: real papers read 3–11 times, 20,000
+	// one-line pages up to 60 times (a 4 KB read per small object).
+	readRatio = 128
+	readFloor = 4 << 20
 	// Every file may inflate to minInflate in all, a larger one to inflateRatio times its
 	// size, never to more than maxInflate: real papers inflate 2–20 times, a page of
 	// flat-coloured image far more, a bomb a thousand times.
@@ -46,6 +55,7 @@ type bounds struct {
 	inflate int64 // inflated bytes in all, and content bytes read in all
 	glyphs  int64 // glyphs kept in all
 	repair  int64 // the largest file handed to pdfcpu for repair
+	read    int64 // bytes the PDF library may read (0: unbounded)
 }
 
 // repairable says why a file of size bytes with stats may not go to pdfcpu, or nil.
@@ -66,6 +76,7 @@ func defaultBounds(size int64) *bounds {
 		inflate: min(maxInflate, max(minInflate, size*inflateRatio)),
 		glyphs:  maxDocGlyphs,
 		repair:  maxRepairSize,
+		read:    min(size, maxInflate)*readRatio + readFloor,
 	}
 }
 
@@ -132,7 +143,8 @@ func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 			if !ok {
 				continue
 			}
-			src := bufio.NewReaderSize(io.NewSectionReader(r, start, size-start), 4096)
+			raw := &countingReaderAt{r: io.NewSectionReader(r, start, size-start)}
+			src := bufio.NewReaderSize(raw, 4096)
 			if zr == nil {
 				if zr, err = zlib.NewReader(src); err != nil {
 					zr = nil
@@ -152,6 +164,9 @@ func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 				got += int64(m)
 				if got > cap {
 					return st, overLimit(fmt.Sprintf("a stream at byte %d inflates to more than %d MB", start, cap>>20))
+				}
+				if objStm && got > objStmRatioFloor && got > maxObjStmRatio*raw.n {
+					return st, overLimit(fmt.Sprintf("an object stream at byte %d inflates more than %d times", start, maxObjStmRatio))
 				}
 				if !spent.take(int64(m)) {
 					return st, spent.err()
@@ -199,4 +214,58 @@ func isObjStm(r io.ReaderAt, kw int64) bool {
 		buf = buf[o:]
 	}
 	return bytes.Contains(buf, []byte("/ObjStm"))
+}
+
+// countingReaderAt reads r from its start, counting the bytes.
+type countingReaderAt struct {
+	r *io.SectionReader
+	n int64
+}
+
+func (c *countingReaderAt) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// readBudget bounds what ledongthuc/pdf reads of the file (or of its repaired copy): past it
+// every read fails (the library panics, the page fails) and over is set, which refuses the
+// whole file.
+type readBudget struct {
+	left  atomic.Int64
+	limit int64
+	over  atomic.Bool
+}
+
+func newReadBudget(limit int64) *readBudget {
+	b := &readBudget{limit: limit}
+	b.left.Store(limit)
+	return b
+}
+
+// on returns r with its reads counted against b; a nil budget returns r.
+func (b *readBudget) on(r io.ReaderAt) io.ReaderAt {
+	if b == nil {
+		return r
+	}
+	return budgetedReader{r, b}
+}
+
+func (b *readBudget) spent() bool { return b != nil && b.over.Load() }
+
+func (b *readBudget) err() error {
+	return overLimit(fmt.Sprintf("reading it takes more than %d MB (%d times its size)", b.limit>>20, readRatio))
+}
+
+type budgetedReader struct {
+	r io.ReaderAt
+	b *readBudget
+}
+
+func (br budgetedReader) ReadAt(p []byte, off int64) (int, error) {
+	if br.b.left.Add(-int64(len(p))) < 0 {
+		br.b.over.Store(true)
+		return 0, fmt.Errorf("read budget of %d MB spent", br.b.limit>>20)
+	}
+	return br.r.ReadAt(p, off)
 }

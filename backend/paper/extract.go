@@ -90,25 +90,37 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if err != nil {
 		return nil, err
 	}
-	rd, repaired, err := openReader(r, size, opts.Password, b.repairable(size, stats))
+	var reads *readBudget
+	if b.read > 0 {
+		reads = newReadBudget(b.read)
+	}
+	file, err := openReader(r, size, opts.Password, b.repairable(size, stats), reads)
+	if reads.spent() {
+		return nil, reads.err()
+	}
 	if err != nil {
 		return nil, err
 	}
-	return extractPages(ctx, rd, repaired, opts, newBudget(b.inflate), newBudget(b.glyphs))
+	doc, err = extractPages(ctx, file, opts, newBudget(b.inflate), newBudget(b.glyphs), reads)
+	if reads.spent() {
+		return nil, reads.err()
+	}
+	return doc, err
 }
 
 // openReader opens the file with ledongthuc/pdf, falling back to pdfcpu to
-// decrypt or rebuild it in memory when the direct read fails.
-func openReader(r io.ReaderAt, size int64, password string, repairable error) (*pdf.Reader, bool, error) {
-	rd, err := newReader(r, size, password)
+// decrypt or rebuild it in memory when the direct read fails; what the library
+// reads counts against reads.
+func openReader(r io.ReaderAt, size int64, password string, repairable error, reads *readBudget) (*opened, error) {
+	rd, err := newReader(reads.on(r), size, password)
 	if err == nil {
-		ok, terr := readable(rd)
-		if ok {
-			return rd, false, nil
+		pages, terr := readable(rd)
+		if len(pages) > 0 {
+			return &opened{rd: rd, pages: pages}, nil
 		}
 		if terr != nil {
 			// The file parsed, its page tree loops: nothing to repair.
-			return nil, false, corrupt(terr.Error())
+			return nil, corrupt(terr.Error())
 		}
 	}
 	direct := "unreadable page tree"
@@ -116,14 +128,14 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error) (*
 		direct = err.Error()
 	}
 	if errors.Is(err, pdf.ErrInvalidPassword) && password == "" {
-		return nil, false, encrypted(false)
+		return nil, encrypted(false)
 	}
 	if repairable != nil {
-		return nil, false, overLimit(fmt.Sprintf("%s; %v", clip120(direct), repairable))
+		return nil, overLimit(fmt.Sprintf("%s; %v", clip120(direct), repairable))
 	}
 	data := make([]byte, size)
 	if n, rerr := r.ReadAt(data, 0); rerr != nil && !errors.Is(rerr, io.EOF) {
-		return nil, false, fmt.Errorf("read paper: %w", rerr)
+		return nil, fmt.Errorf("read paper: %w", rerr)
 	} else {
 		data = data[:n]
 	}
@@ -131,24 +143,32 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error) (*
 	if ferr != nil {
 		switch {
 		case errors.Is(ferr, pdfcpu.ErrWrongPassword):
-			return nil, false, encrypted(password != "")
+			return nil, encrypted(password != "")
 		case errors.Is(err, pdf.ErrInvalidPassword):
-			return nil, false, encrypted(true)
+			return nil, encrypted(true)
 		}
-		return nil, false, corrupt(shortReason(direct, ferr.Error()))
+		return nil, corrupt(shortReason(direct, ferr.Error()))
 	}
-	rd, err = newReader(bytes.NewReader(fixed), int64(len(fixed)), "")
+	rd, err = newReader(reads.on(bytes.NewReader(fixed)), int64(len(fixed)), "")
 	if err != nil {
-		return nil, false, corrupt(shortReason(direct, err.Error()))
+		return nil, corrupt(shortReason(direct, err.Error()))
 	}
-	if ok, terr := readable(rd); !ok {
+	pages, terr := readable(rd)
+	if len(pages) == 0 {
 		reason := "unreadable after repair"
 		if terr != nil {
 			reason = terr.Error()
 		}
-		return nil, false, corrupt(shortReason(direct, reason))
+		return nil, corrupt(shortReason(direct, reason))
 	}
-	return rd, true, nil
+	return &opened{rd: rd, pages: pages, repaired: true}, nil
+}
+
+// opened is a file the PDF library can read, with its pages (the tree is walked once).
+type opened struct {
+	rd       *pdf.Reader
+	pages    []pageRef
+	repaired bool // by pdfcpu
 }
 
 func newReader(r io.ReaderAt, size int64, password string) (rd *pdf.Reader, err error) {
@@ -167,16 +187,19 @@ func newReader(r io.ReaderAt, size int64, password string) (rd *pdf.Reader, err 
 	})
 }
 
-// readable reports whether the page tree can be walked and has pages; err says why a tree
-// that could be read is refused (a loop), nil when it could not be read at all.
-func readable(rd *pdf.Reader) (ok bool, err error) {
+// readable returns the pages when the page tree can be walked; err says why a tree that
+// could be read is refused (a loop), nil when it could not be read at all.
+func readable(rd *pdf.Reader) (pages []pageRef, err error) {
 	defer func() {
 		if recover() != nil {
-			ok, err = false, nil
+			pages, err = nil, nil
 		}
 	}()
-	pages, err := pageTree(rd)
-	return err == nil && len(pages) > 0, err
+	pages, err = pageTree(rd)
+	if err != nil {
+		return nil, err
+	}
+	return pages, nil
 }
 
 // rewrite lets pdfcpu parse, decrypt and write the file again; its reader

@@ -148,6 +148,29 @@ func TestManyPagesReadInLinearWork(t *testing.T) {
 	}
 }
 
+// ledongthuc/pdf inflates an object stream again for every object it reads from it: pages
+// that each look up a font stored behind 300 KB of padding in one are refused once what the
+// library reads passes 128 times the file, instead of running on (before: 20,000 such pages,
+// 3.3 MB, did not finish in 120 s). The same file with little padding extracts.
+func TestObjectStreamRereadsAreBounded(t *testing.T) {
+	t.Parallel()
+	small := hostilePDF(t, "objstm-small", func(w io.Writer) error { return papertest.ObjStmFont(w, 50, 1<<10) })
+	if _, err := extractBytes(small, Options{Pages: PageRange{{1, 1}}}); err != nil {
+		t.Fatalf("a font in a small object stream: %v", err)
+	}
+	data := hostilePDF(t, "objstm", func(w io.Writer) error { return papertest.ObjStmFont(w, 400, 300<<10) })
+	cr := &countingReader{r: bytes.NewReader(data)}
+	_, err := Extract(context.Background(), cr, int64(len(data)), Options{})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "reading it takes more than") {
+		t.Fatalf("400 pages rereading a 300 KB object stream: %v", err)
+	}
+	// The scan of the file, then the library's reads up to its budget, and little more.
+	limit := defaultBounds(int64(len(data))).read
+	if got := cr.n.Load(); got > limit+limit/4 {
+		t.Errorf("read %d MB, the budget is %d MB", got>>20, limit>>20)
+	}
+}
+
 // Broken page trees give an error that names the fault; a /Parent chain that loops is not
 // followed (attributes come down the tree), so that file extracts.
 func TestBrokenPageTrees(t *testing.T) {

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/ledongthuc/pdf"
 )
 
 // PageRange selects pages, e.g. "1-3,5,9-"; the zero value selects all.
@@ -102,13 +100,10 @@ type rawPage struct {
 	err    error
 }
 
-// extractPages reads the selected pages; spent counts content bytes read and chars glyphs
-// kept, against the document's bounds.
-func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Options, spent, chars *budget) (*Document, error) {
-	all, err := pageTree(rd)
-	if err != nil {
-		return nil, corrupt(err.Error())
-	}
+// extractPages reads the selected pages; spent counts content bytes read, chars glyphs kept
+// and reads the file's bytes the library reads, against the document's bounds.
+func extractPages(ctx context.Context, file *opened, opts Options, spent, chars *budget, reads *readBudget) (*Document, error) {
+	all := file.pages
 	var sel []int
 	for i := range all {
 		if opts.Pages.Contains(i + 1) {
@@ -131,7 +126,7 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 			defer wg.Done()
 			fonts := newFontCache(spent)
 			for k := range next {
-				if ctx.Err() != nil || spent.left.Load() < 0 || chars.left.Load() < 0 {
+				if ctx.Err() != nil || spent.left.Load() < 0 || chars.left.Load() < 0 || reads.spent() {
 					continue // cancelled or over a limit: drain without reading
 				}
 				raws[k] = readPage(all[sel[k]], sel[k]+1, fonts, spent, chars)
@@ -177,8 +172,8 @@ func extractPages(ctx context.Context, rd *pdf.Reader, repaired bool, opts Optio
 		}
 		return nil, noText(len(raws))
 	}
-	doc := &Document{Meta: readMeta(rd, len(all))}
-	doc.Meta.Repaired = repaired
+	doc := &Document{Meta: readMeta(file.rd, len(all))}
+	doc.Meta.Repaired = file.repaired
 	assemble(doc, raws)
 	return doc, nil
 }

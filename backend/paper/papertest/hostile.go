@@ -6,17 +6,21 @@ import (
 	"bufio"
 	"bytes"
 	"compress/flate"
+	"compress/zlib"
+	"encoding/binary"
 	"fmt"
 	"hash/adler32"
 	"io"
+	"math/rand/v2"
 	"strings"
 )
 
 // Kinds names the generators WriteKind knows, for the command line.
-var Kinds = []string{"bomb", "pages", "text-pages", "dense", "cyclic-kids", "parent-loop", "dag-kids"}
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "cyclic-kids", "parent-loop", "dag-kids"}
 
 // WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
-// and the page count for "pages", "text-pages" (0: 1 GB, 20,000 pages) and "dense" (0: 50).
+// and the page count for "pages", "text-pages", "objstm" (0: 1 GB, 20,000 pages) and "dense"
+// (0: 50).
 func WriteKind(w io.Writer, kind string, n int64) error {
 	switch kind {
 	case "bomb":
@@ -34,6 +38,11 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 			n = 50
 		}
 		return Dense(w, int(n))
+	case "objstm":
+		if n <= 0 {
+			n = 20000
+		}
+		return ObjStmFont(w, int(n), 1900<<10) // just under the 2 MB bound of an object stream
 	case "cyclic-kids":
 		return CyclicKids(w)
 	case "parent-loop":
@@ -340,4 +349,69 @@ func ParentLoop(w io.Writer) error {
 		return err
 	})
 	return b.finish(1)
+}
+
+// ObjStmFont writes n pages whose font lives at the end of an object stream padded with
+// pad bytes of random digits (compressing about 2.3 times, like real data): a PDF reader
+// without an object cache inflates the padding again for every page that looks the font up.
+// The cross-reference is a stream, as object streams require.
+func ObjStmFont(w io.Writer, n, pad int) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 the object stream holding 4 (the font), 5 content,
+	// 6 its length, 7.. pages, then the cross-reference stream.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	var kids strings.Builder
+	for i := range n {
+		fmt.Fprintf(&kids, "%d 0 R ", 7+i)
+	}
+	b.obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d /MediaBox [0 0 612 792] >>", kids.String(), n))
+	rng := rand.New(rand.NewPCG(1, 2))
+	var data bytes.Buffer
+	data.WriteString("4 0\n")
+	for range pad {
+		data.WriteByte(byte('0' + rng.IntN(10)))
+	}
+	data.WriteString("\n")
+	first := data.Len()
+	data.WriteString(font)
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(data.Bytes())
+	zw.Close()
+	b.offs = append(b.offs, b.n)
+	b.printf("3 0 obj\n<< /Type /ObjStm /N 1 /First %d /Filter /FlateDecode /Length %d >>\nstream\n", first, z.Len())
+	b.Write(z.Bytes())
+	b.printf("\nendstream\nendobj\n")
+	b.offs = append(b.offs, -1) // object 4 is in the stream
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Font in an object stream.) Tj ET")
+		return err
+	})
+	for range n {
+		b.obj("<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	}
+	// The cross-reference stream: type 1 (offset) or type 2 (in object stream 3, index 0).
+	xref := b.n
+	size := len(b.offs) + 2
+	var entries bytes.Buffer
+	entries.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
+	for _, off := range b.offs {
+		if off < 0 {
+			entries.Write([]byte{2, 0, 0, 0, 3, 0, 0})
+			continue
+		}
+		entries.WriteByte(1)
+		binary.Write(&entries, binary.BigEndian, uint32(off))
+		entries.Write([]byte{0, 0})
+	}
+	entries.WriteByte(1)
+	binary.Write(&entries, binary.BigEndian, uint32(xref))
+	entries.Write([]byte{0, 0})
+	b.printf("%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, entries.Len())
+	b.Write(entries.Bytes())
+	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
+	if b.err != nil {
+		return b.err
+	}
+	return b.w.Flush()
 }
