@@ -41,7 +41,7 @@ vet:
 # backend/eval starts no goroutine; backend/paper reads pages in parallel, so the extraction
 # tests that cross pages, ranges and cancellation run under -race and the rest without.
 NORACE     := /backend/eval|/backend/paper$$
-PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees
+PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestGlyphBudget
 test-go:
 	$(GO) test -c -o /dev/null ./app/... >/dev/null
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
