@@ -39,7 +39,8 @@ vet:
 # compiled with CGO_ENABLED=0. The tests run under the race detector (which needs cgo and gcc),
 # a race being a failure, except where they are CPU-bound and 10-20x slower under it:
 # backend/eval starts no goroutine; backend/paper reads pages in parallel, so the extraction
-# tests that cross pages, ranges and cancellation run under -race and the rest without.
+# tests that cross pages, ranges and cancellation run under -race and the rest without. The
+# attack suite (docs/SECURITY.md) checks decisions through 514 turns: it runs without -race.
 NORACE     := /backend/eval|/backend/paper$$
 PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestGlyphBudget
 test-go:
@@ -50,6 +51,7 @@ test-go:
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 ./backend/eval/... ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 ./app/...
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 -run '^TestAttackSuite$$' ./app/cli/
 
 test-frontend:
 	cd frontend && $(CURDIR)/$(OFFLINE) npm test
