@@ -75,7 +75,7 @@ func TestKillAndContinue(t *testing.T) {
 	var total killFigures
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 3) // a few sessions at once: most of a run is waiting
+	sem := make(chan struct{}, 6) // several sessions at once: most of a run is waiting
 	for i := range runs {
 		wg.Add(1)
 		sem <- struct{}{}
