@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	goruntime "runtime"
 	"sync"
 
 	"github.com/wailsapp/wails/v2"
@@ -67,6 +68,9 @@ func (w *wailsEmitter) ChooseSaveFile(title, defaultName string) (string, error)
 
 // runWindow opens the desktop window.
 func runWindow(frontend fs.FS) error {
+	if err := checkDisplay(goruntime.GOOS, os.Getenv); err != nil {
+		return err
+	}
 	st, err := openStore()
 	if err != nil {
 		return err
