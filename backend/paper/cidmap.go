@@ -1,47 +1,76 @@
 package paper
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"bytes"
+	"compress/flate"
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"io"
 	"sync"
 )
 
 // CJK fonts without a ToUnicode map name glyphs by CID in a registered
-// collection (Adobe-Japan1, -GB1, -CNS1, -Korea1). The CID-to-Unicode tables
-// are not shipped with Tofu (poppler-data's are GPL); they are read from
-// poppler-data when it is installed, which is where pdftotext gets them too.
-var cidDirs = []string{
-	"/usr/share/poppler/cidToUnicode",
-	"/usr/local/share/poppler/cidToUnicode",
-	"/opt/homebrew/share/poppler/cidToUnicode",
+// collection (Adobe-Japan1, -GB1, -CNS1, -Korea1). Their CID-to-Unicode tables
+// ship inside Tofu, derived from Adobe's UCS2 CMaps (BSD-3-Clause, see
+// cidmaps/LICENSE) by cmd/gen-cidmaps, so CJK PDFs read the same with or
+// without any system package.
+//
+//go:generate go run ./cmd/gen-cidmaps -out cidmaps
+//go:embed cidmaps/*.bin
+var cidMapFiles embed.FS
+
+// cidTables decodes each table once, on first use: most papers need none.
+var cidTables = map[string]func() []rune{
+	"Adobe-Japan1": sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-Japan1") }),
+	"Adobe-GB1":    sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-GB1") }),
+	"Adobe-CNS1":   sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-CNS1") }),
+	"Adobe-Korea1": sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-Korea1") }),
 }
 
-var cidTables sync.Map // collection name -> []rune (nil when unavailable)
-
+// cidToUnicode returns the table of a collection, indexed by CID (0 where a
+// CID has no Unicode value), or nil for a collection Tofu does not know.
 func cidToUnicode(collection string) []rune {
-	if t, ok := cidTables.Load(collection); ok {
-		return t.([]rune)
+	if load, ok := cidTables[collection]; ok {
+		return load()
+	}
+	return nil
+}
+
+// mustLoadCIDMap panics on a table that does not decode: the tables are
+// compiled in, so that is a build defect that TestCIDMaps catches.
+func mustLoadCIDMap(collection string) []rune {
+	t, err := loadCIDMap(collection)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// loadCIDMap inflates a table written by cmd/gen-cidmaps: zigzag varint deltas
+// between the code points of consecutive CIDs.
+func loadCIDMap(collection string) ([]rune, error) {
+	raw, err := cidMapFiles.ReadFile("cidmaps/" + collection + ".bin")
+	if err != nil {
+		return nil, fmt.Errorf("cid map %s: %w", collection, err)
+	}
+	data, err := io.ReadAll(flate.NewReader(bytes.NewReader(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("cid map %s: inflate: %w", collection, err)
 	}
 	var table []rune
-	for _, dir := range cidDirs {
-		f, err := os.Open(filepath.Join(dir, collection))
-		if err != nil {
-			continue
+	var prev int64
+	for len(data) > 0 {
+		d, n := binary.Varint(data)
+		if n <= 0 {
+			return nil, fmt.Errorf("cid map %s: bad varint at CID %d", collection, len(table))
 		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			v, err := strconv.ParseUint(strings.TrimSpace(sc.Text()), 16, 32)
-			if err != nil {
-				v = 0
-			}
-			table = append(table, rune(v))
+		data = data[n:]
+		prev += d
+		if prev < 0 || prev > 0x10FFFF {
+			return nil, fmt.Errorf("cid map %s: CID %d maps outside Unicode (%d)", collection, len(table), prev)
 		}
-		f.Close()
-		break
+		table = append(table, rune(prev))
 	}
-	cidTables.Store(collection, table)
-	return table
+	return table, nil
 }

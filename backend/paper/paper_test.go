@@ -116,9 +116,6 @@ func TestVerticalJapanese(t *testing.T) {
 	t.Parallel()
 	doc := openPaper(t, "jo_japanese_vertical", Options{})
 	text := doc.Text()
-	if len(cidToUnicode("Adobe-Japan1")) == 0 {
-		t.Skip("poppler-data's Adobe-Japan1 table is not installed; CJK CIDs cannot be mapped")
-	}
 	inOrder(t, text, "序", "わたくしといふ現象は", "假定された有機交流電燈の", "ひとつの青い照明です",
 		"（あらゆる透明な幽霊の複合体）", "これらは二十二箇月の", "けれどもこれら新世代沖積世の")
 }
