@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // Version is set at build time with -ldflags "-X github.com/tofu-research/tofu/app/cli.Version=…".
@@ -97,6 +98,11 @@ func newApp(st *store.Store, emit app.Emitter, factory app.ProviderFactory) (*ap
 	}
 	if factory == nil {
 		factory = app.GatewayFactory
+	}
+	// Commands a killed Tofu left behind stop before anything else runs (their sessions'
+	// logs are only read when those sessions run again).
+	if _, err := procgroup.Sweep(); err != nil {
+		fmt.Fprintf(os.Stderr, "tofu: stopping commands left by an earlier Tofu: %v\n", err)
 	}
 	return app.New(st, emit, settings, factory), nil
 }

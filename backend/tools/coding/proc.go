@@ -62,6 +62,9 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 	cmd := exec.Command("bash", "-c", gate, "bash", l.command)
 	cmd.Dir = l.dir
 	cmd.Env = append(append(os.Environ(), commandEnv...), procgroup.MarkerEnv+"="+marker)
+	if owner := procgroup.OwnerValue(); owner != "" {
+		cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+owner)
+	}
 	cmd.Env = append(cmd.Env, l.env...)
 	procgroup.Prepare(cmd)
 	gateR, gateW, err := os.Pipe()

@@ -56,8 +56,9 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		if c.nested || c.wrapper {
 			continue
 		}
-		why, canRemember, once, rule := p.command(tool, c, rules)
-		v.once = v.once || once
+		why, canRemember, once, secret, rule := p.command(tool, c, rules)
+		v.once = v.once || once || secret
+		v.secret = v.secret || secret
 		notes = append(notes, p.linkNotes(c)...)
 		if why == "" {
 			if v.rule == "" {
@@ -76,6 +77,7 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		if fv := p.redirect(f); fv.action == Ask {
 			reasons = append(reasons, fv.reason)
 			v.once = v.once || fv.once
+			v.secret = v.secret || fv.secret
 			if fv.remember == nil {
 				rememberable = false
 			}
@@ -110,48 +112,49 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 }
 
 // command judges one simple command of a line: why it asks ("" when it may run), whether
-// "Always allow" may remember it, whether it touches secrets (an approval holds once), and
-// the rule that allowed it.
-func (p *Policy) command(tool string, c simpleCmd, rules []keyedRule) (why string, remember, once bool, rule string) {
+// "Always allow" may remember it, whether an approval holds once (its reach is only known
+// when it runs), whether it touches secrets (an approval holds once, and only a person may
+// give it), and the rule that allowed it.
+func (p *Policy) command(tool string, c simpleCmd, rules []keyedRule) (why string, remember, once, secret bool, rule string) {
 	if c.dir == "" {
-		return fmt.Sprintf("`%s` runs in a directory only known at run time", c.text()), false, false, ""
+		return fmt.Sprintf("`%s` runs in a directory only known at run time", c.text()), false, false, false, ""
 	}
 	if real := tools.RealPath(c.dir); !tools.Within(p.ws, real) {
-		return fmt.Sprintf("`%s` runs in %s, outside the workspace", c.text(), real), false, false, ""
+		return fmt.Sprintf("`%s` runs in %s, outside the workspace", c.text(), real), false, false, false, ""
 	} else if s := p.secret(real); s != "" {
-		return fmt.Sprintf("`%s` runs in %s, which holds secrets", c.text(), real), false, true, ""
+		return fmt.Sprintf("`%s` runs in %s, which holds secrets", c.text(), real), false, true, true, ""
 	}
 	if c.unknown != "" {
 		// What such a command reaches is only known when it runs: no rule can allow it.
-		return fmt.Sprintf("`%s` %s", c.text(), c.unknown), false, true, ""
+		return fmt.Sprintf("`%s` %s", c.text(), c.unknown), false, true, false, ""
 	}
 	args, why := expand(c)
 	if why != "" {
-		return why, false, false, ""
+		return why, false, false, false, ""
 	}
 	if w := configWriter(args); w != "" {
-		return w, false, false, ""
+		return w, false, false, false, ""
 	}
 	r, ok := firstRule(rules, c)
 	switch {
 	case ok && r.Action == Allow:
 		// A rule names a command, not the places it may reach.
 		if why, secret := p.reachCheck(c, args, genericSpec); why != "" {
-			return why, false, secret, ""
+			return why, false, secret, secret, ""
 		}
-		return "", false, false, r.String()
+		return "", false, false, false, r.String()
 	case ok && r.Action == Ask:
-		return fmt.Sprintf("`%s` (rule %q)", c.text(), r.String()), true, false, ""
+		return fmt.Sprintf("`%s` (rule %q)", c.text(), r.String()), true, false, false, ""
 	}
 	spec, why := p.onList(c, args)
 	reach, secret := p.reachCheck(c, args, spec)
 	switch {
 	case reach != "":
-		return reach, false, secret, ""
+		return reach, false, secret, secret, ""
 	case why != "":
-		return why, true, false, ""
+		return why, true, false, false, ""
 	}
-	return "", false, false, ""
+	return "", false, false, false, ""
 }
 
 // linkNote names the real target of a path word that goes through a symlink ("" when it

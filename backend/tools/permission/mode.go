@@ -10,7 +10,8 @@ const (
 	ModeAsk Mode = "ask"
 	// ModeSafe runs what the policy allows and denies what would ask.
 	ModeSafe Mode = "safe"
-	// ModeAll approves every ask; deny rules and the built-in dangerous commands still deny.
+	// ModeAll approves every ask but those about secrets; deny rules and the built-in dangerous
+	// commands still deny.
 	ModeAll Mode = "all"
 	// ModeNever changes nothing: only calls that just read, and that the policy allows, run;
 	// every write, command and network access is denied even when a rule allows it.
@@ -37,7 +38,11 @@ func (m Mode) Apply(d Decision) Decision {
 			d.Reason = "needs approval, and --approve=safe denies it: " + d.Reason
 		}
 	case ModeAll:
-		if d.Action == Ask {
+		if d.Action == Ask && d.Secret {
+			// Secrets are never read or written without a person answering.
+			d.Action, d.Remember = Deny, nil
+			d.Reason = "touches secrets, which only a person may allow (run with --approve ask): " + d.Reason
+		} else if d.Action == Ask {
 			d.Action, d.Remember = Allow, nil
 			d.Reason = "approved by --approve=all: " + d.Reason
 		}

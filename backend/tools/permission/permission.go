@@ -45,6 +45,10 @@ type Decision struct {
 	// secrets or depends on values only known when it runs, so "Always allow" (by rule or by
 	// subject) must not be offered or remembered.
 	Once bool `json:"once,omitempty"`
+	// Secret is true for an Ask that reads or writes a place holding secrets (Tofu's keys,
+	// SSH keys, keyrings, browser profiles, cloud credentials): only a person may allow it,
+	// once; no approval mode answers it for them.
+	Secret bool `json:"secret,omitempty"`
 	// ReadOnly is true when the call only reads.
 	ReadOnly bool `json:"read_only"`
 }
@@ -103,6 +107,7 @@ type verdict struct {
 	subject  string
 	remember map[string][]Rule // for an ask that a rule could allow
 	once     bool              // an ask that must never be remembered
+	secret   bool              // an ask about a place holding secrets
 }
 
 // Decide combines the verdicts on each access of a call to tool: any deny denies, else any
@@ -143,6 +148,7 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 	for _, v := range asks {
 		reasons = append(reasons, v.reason)
 		d.Once = d.Once || v.once
+		d.Secret = d.Secret || v.secret
 		if v.remember == nil || v.once {
 			d.Remember = nil
 		} else if d.Remember != nil {
@@ -203,7 +209,7 @@ func (p *Policy) path(tool string, kind tools.AccessKind, abs string) verdict {
 	}
 	// Secrets ask whatever the rules say, and an approval holds once.
 	if s := p.secret(real); s != "" {
-		v.action, v.once = Ask, true
+		v.action, v.once, v.secret = Ask, true, true
 		v.reason = fmt.Sprintf("%s %s, in %s, which holds secrets", verb(kind), real, s)
 		return v
 	}

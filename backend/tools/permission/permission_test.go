@@ -431,3 +431,29 @@ func TestRememberPaths(t *testing.T) {
 		t.Errorf("inside write: %+v", d)
 	}
 }
+
+// TestApproveAllLeavesSecretsToAPerson: --approve=all answers every ask but those about
+// secrets, whichever tool reaches them; other places outside the workspace are approved.
+func TestApproveAllLeavesSecretsToAPerson(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	p := f.policy(t, Config{})
+	cases := []struct {
+		tool, args string
+		want       Action
+	}{
+		{"read_files", `{"reads":[{"path":"` + f.home + `/.ssh/id_rsa"}]}`, Deny},
+		{"run_command", cmd("cat " + f.home + "/.ssh/id_rsa"), Deny},
+		{"run_command", cmd("wc -c < " + f.home + "/.ssh/id_rsa"), Deny},
+		{"read_files", `{"reads":[{"path":"../outside/secret"}]}`, Allow},
+	}
+	for _, c := range cases {
+		d := f.check(p, c.tool, c.args)
+		if d.Action != Ask {
+			t.Fatalf("%s %s: the policy should ask, got %+v", c.tool, c.args, d)
+		}
+		if got := ModeAll.Apply(d); got.Action != c.want {
+			t.Errorf("%s %s under --approve=all: got %s (%s), want %s", c.tool, c.args, got.Action, got.Reason, c.want)
+		}
+	}
+}

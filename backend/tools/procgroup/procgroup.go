@@ -7,11 +7,43 @@ package procgroup
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
 )
 
 // MarkerEnv is the environment variable every process of a group carries: its value, recorded
 // with the group, is how a later Tofu tells the group's processes from unrelated ones.
 const MarkerEnv = "TOFU_PROCESS"
+
+// OwnerEnv is the environment variable naming the Tofu process that started a command
+// (OwnerValue): Sweep finds the processes whose Tofu is gone without reading any log.
+const OwnerEnv = "TOFU_OWNER"
+
+// OwnerValue is this process's OwnerEnv value, "PID:START" ("" where the start time cannot be
+// known, and then no process is ever swept).
+func OwnerValue() string {
+	st, ok := startTime(self())
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", self(), st)
+}
+
+// ownerAlive says whether the Tofu an OwnerEnv value names still runs (a pid reused by another
+// process does not count: its start time differs).
+func ownerAlive(v string) bool {
+	pid, start, ok := strings.Cut(v, ":")
+	if !ok {
+		return true // not ours to judge
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		return true
+	}
+	st, alive := startTime(n)
+	return alive && strconv.FormatUint(st, 10) == start
+}
 
 // Group describes a process group a tool call started. It is recorded durably before the group
 // runs anything (the `process` event), so a Tofu that restarts after a crash can kill it.

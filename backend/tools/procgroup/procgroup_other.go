@@ -33,3 +33,6 @@ func Members(Group) []int { return nil }
 
 // Reap does nothing where processes cannot be recognised.
 func Reap(...Group) (int, error) { return 0, nil }
+
+// Sweep does nothing where processes cannot be recognised.
+func Sweep() (int, error) { return 0, nil }
