@@ -20,13 +20,10 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// testPaper reads a paper of the shared evaluation set, skipping when the set is not there.
+// testPaper reads a paper of the shared evaluation set, failing when the set is not there.
 func testPaper(t *testing.T, id string) []byte {
 	t.Helper()
-	p := shareddata.Path("papers", id, "paper.pdf")
-	if p == "" {
-		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	}
+	p := shareddata.Require(t, "papers", id, "paper.pdf")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

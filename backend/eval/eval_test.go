@@ -14,11 +14,7 @@ import (
 
 func papersDir(t *testing.T) string {
 	t.Helper()
-	p := shareddata.Path("papers")
-	if p == "" {
-		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	}
-	return p
+	return shareddata.Require(t, "papers")
 }
 
 func TestTokensAndScores(t *testing.T) {

@@ -16,11 +16,7 @@ import (
 
 func trajDir(t *testing.T) string {
 	t.Helper()
-	p := shareddata.Path("trajectories")
-	if p == "" {
-		t.Skip("shared/data/trajectories not found: set TOFU_DATA to the shared data folder")
-	}
-	return p
+	return shareddata.Require(t, "trajectories")
 }
 
 // recordedRequests decodes the requests a trajectory file recorded, independently of the

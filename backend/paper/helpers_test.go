@@ -9,14 +9,10 @@ import (
 	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
-// papersDir finds the shared evaluation papers, or skips the test.
+// papersDir finds the shared evaluation papers, or fails the test.
 func papersDir(t testing.TB) string {
 	t.Helper()
-	p := shareddata.Path("papers")
-	if p == "" {
-		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	}
-	return p
+	return shareddata.Require(t, "papers")
 }
 
 func paperPath(t testing.TB, id string) string {

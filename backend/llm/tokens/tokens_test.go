@@ -3,7 +3,6 @@ package tokens
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,20 +14,10 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 )
 
-// dataDir finds the shared data directory ("" when absent).
-func dataDir(t *testing.T) string {
-	t.Helper()
-	return shareddata.Dir()
-}
-
 func TestCountMatchesVectors(t *testing.T) {
 	t.Parallel()
-	dir := dataDir(t)
-	path := filepath.Join(dir, "tokenizer", "test_vectors.json")
+	path := shareddata.Require(t, "tokenizer", "test_vectors.json")
 	raw, err := os.ReadFile(path)
-	if dir == "" || os.IsNotExist(err) {
-		t.Skipf("test vectors not found (set TOFU_DATA to the directory holding tokenizer/test_vectors.json): %v", err)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

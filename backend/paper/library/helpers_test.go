@@ -104,14 +104,10 @@ func (e *env) importFile(t *testing.T, path string) Info {
 	return info
 }
 
-// sharedPaper is the path of a paper of the shared evaluation set, skipping when it is absent.
+// sharedPaper is the path of a paper of the shared evaluation set, failing when it is absent.
 func sharedPaper(t *testing.T, id string) string {
 	t.Helper()
-	p := shareddata.Path("papers", id, "paper.pdf")
-	if p == "" {
-		t.Skip("shared/data/papers not found: set TOFU_DATA to the shared data folder")
-	}
-	return p
+	return shareddata.Require(t, "papers", id, "paper.pdf")
 }
 
 // joss is a small paper kept in the repository (5 pages).
