@@ -208,6 +208,14 @@ func TestMalformedArgumentsAreAnsweredNotRun(t *testing.T) {
 	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].Text, "not valid JSON") || len(ft.ran()) != 0 {
 		t.Fatalf("results %+v, runs %v", res, ft.ran())
 	}
+	// The next request replays the call as the model wrote it, not as an escaped string.
+	chats := e.model.Chats()
+	if len(chats) != 2 || len(chats[1].Request.Messages) < 2 || len(chats[1].Request.Messages[1].ToolCalls) != 1 {
+		t.Fatalf("%d requests", len(chats))
+	}
+	if got := string(chats[1].Request.Messages[1].ToolCalls[0].Arguments); got != `{"path": "a.go"` {
+		t.Fatalf("replayed arguments %s", got)
+	}
 }
 
 type policyFunc func(tools.Call, []tools.Access) Verdict

@@ -42,17 +42,35 @@ type ToolCall struct {
 }
 
 // MarshalJSON keeps a call whose arguments are not valid JSON (a model's mistake) encodable:
-// such arguments are written as a JSON string, which the tool runtime still reads.
+// such arguments are written as text in arguments_text, so reading the call back gives the
+// bytes the model wrote (replayed as written, not as an escaped JSON string).
 func (tc ToolCall) MarshalJSON() ([]byte, error) {
 	type plain ToolCall
 	if len(tc.Arguments) > 0 && !json.Valid(tc.Arguments) {
-		s, err := json.Marshal(string(tc.Arguments))
-		if err != nil {
-			return nil, err
-		}
-		tc.Arguments = s
+		return json.Marshal(struct {
+			plain
+			Arguments string `json:"arguments,omitempty"`
+			Text      string `json:"arguments_text"`
+		}{plain: plain(tc), Text: string(tc.Arguments)})
 	}
 	return json.Marshal(plain(tc))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (tc *ToolCall) UnmarshalJSON(b []byte) error {
+	type plain ToolCall
+	var w struct {
+		plain
+		Text *string `json:"arguments_text"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*tc = ToolCall(w.plain)
+	if w.Text != nil {
+		tc.Arguments = json.RawMessage(*w.Text)
+	}
+	return nil
 }
 
 // ToolSpec describes a tool offered to the model.

@@ -110,8 +110,14 @@ func parseArgs(raw json.RawMessage) (any, *Problem) {
 		if !ok {
 			break
 		}
-		inner, err := parseJSON([]byte(strings.TrimSpace(str)))
+		in := []byte(strings.TrimSpace(str))
+		inner, err := parseJSON(in)
 		if err != nil {
+			if len(in) > 0 && (in[0] == '{' || in[0] == '[') {
+				// JSON text sent as a string: its own syntax error is what the model must fix.
+				return nil, &Problem{Message: "arguments are a JSON string holding invalid JSON: " +
+					describeSyntax(in, err) + ". Send exactly one JSON object, not a string"}
+			}
 			break
 		}
 		v = inner

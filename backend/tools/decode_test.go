@@ -67,6 +67,11 @@ func TestDecodeCorrections(t *testing.T) {
 		{"bad token", `{"reads": [{"path": a.go}]}`,
 			"- arguments are not valid JSON: invalid character 'a' looking for beginning of value at byte 21, near `{\"reads\": [{\"path\": a.go}]}`. Send exactly one JSON object"},
 		{"not an object", `[1,2]`, "- arguments must be a JSON object, got array"},
+		{"double-encoded, broken inside", `"{\"reads\": [{\"path\": \"a.go\"}"`,
+			"- arguments are a JSON string holding invalid JSON: it ends early (cut off or a missing closing quote/brace). Send exactly one JSON object, not a string"},
+		{"double-encoded, bad token", `"{\"reads\": [{\"path\": a.go}]}"`,
+			"- arguments are a JSON string holding invalid JSON: invalid character 'a' looking for beginning of value at byte 21, near `{\"reads\": [{\"path\": a.go}]}`. Send exactly one JSON object, not a string"},
+		{"a plain string", `"a.go please"`, "- arguments must be a JSON object, got string \"a.go please\""},
 		{"missing field", `{}`, "- reads: missing required field (array of objects)"},
 		{"missing nested", `{"reads":[{"start":1}]}`, "- reads[0].path: missing required field (string)"},
 		{"wrong type", `{"reads":[{"path":"a","start":"ten"}]}`, "- reads[0].start: expected integer, got string \"ten\""},
@@ -126,8 +131,8 @@ func TestRegistry(t *testing.T) {
 	if _, aerr := r.Access(Call{Name: "read_files", Arguments: json.RawMessage(`{`)}); aerr == nil {
 		t.Error("access of broken arguments accepted")
 	}
-	res, err = r.Run(ctx, Call{Name: "read_file", Arguments: json.RawMessage(`{}`)})
-	if err != nil || !res.IsError || res.Text != `Unknown tool "read_file": the tools are read_files, boom (did you mean read_files?).` {
+	res, err = r.Run(ctx, Call{Name: "read_filez", Arguments: json.RawMessage(`{}`)})
+	if err != nil || !res.IsError || res.Text != `Unknown tool "read_filez": the tools are read_files, boom (did you mean read_files?).` {
 		t.Errorf("unknown tool: %q %v", res.Text, err)
 	}
 	if _, err := r.Run(ctx, Call{Name: "boom"}); err == nil || !strings.Contains(err.Error(), "panicked") {

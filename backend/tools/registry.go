@@ -147,14 +147,6 @@ func (r *Registry) Run(ctx context.Context, call Call) (res Result, err error) {
 	return t.Run(ctx, call)
 }
 
-func (r *Registry) unknown(name string) *ArgError {
-	msg := "the tools are " + strings.Join(r.order, ", ")
-	if s := r.closest(name); s != "" {
-		msg += fmt.Sprintf(" (did you mean %s?)", s)
-	}
-	return &ArgError{Tool: name, Unknown: true, Problems: []Problem{{Message: msg}}}
-}
-
 func (r *Registry) closest(name string) string {
 	type cand struct {
 		name string

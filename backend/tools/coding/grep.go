@@ -2,7 +2,9 @@ package coding
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -111,6 +113,12 @@ func findRipgrep(opt string) string {
 	return opt
 }
 
+// shownPattern is a pattern as the model wrote it, in quotes: %q would double every
+// backslash of a regex (\bfoo\b read back as \\bfoo\\b), which models then copy.
+func shownPattern(p string) string {
+	return `"` + strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(p) + `"`
+}
+
 func orDot(p string) string {
 	if strings.TrimSpace(p) == "" {
 		return "."
@@ -146,10 +154,10 @@ func runGrep(ctx context.Context, call tools.Call, p GrepParams, engine grepEngi
 			}
 			sm.Error = err.Error()
 			failed++
-			fmt.Fprintf(&out, "## %q: %s\n", s.Pattern, err)
+			fmt.Fprintf(&out, "## %s: %s\n", shownPattern(s.Pattern), err)
 		} else if out.Len()+len(text) > GrepBatchChars {
 			sm.Truncated = true
-			fmt.Fprintf(&out, "## %q: %s, not shown: this call's output limit (%d chars) is used up; search again separately\n", s.Pattern, plural(sm.Matches, "match", "matches"), GrepBatchChars)
+			fmt.Fprintf(&out, "## %s: %s, not shown: this call's output limit (%d chars) is used up; search again separately\n", shownPattern(s.Pattern), plural(sm.Matches, "match", "matches"), GrepBatchChars)
 		} else {
 			out.WriteString(text)
 		}
@@ -165,7 +173,11 @@ func grepOne(ctx context.Context, ws string, s GrepSearch, engine grepEngine, sm
 	}
 	root := tools.AbsPath(ws, orDot(s.Path))
 	if _, err := os.Stat(root); err != nil {
-		return "", fmt.Errorf("path %s: %s", tools.Rel(ws, root), trimErr(err))
+		hint := ""
+		if errors.Is(err, fs.ErrNotExist) {
+			hint = nearby(root)
+		}
+		return "", fmt.Errorf("path %s: %s%s", tools.Rel(ws, root), trimErr(err), hint)
 	}
 	j := grepJob{workspace: ws, root: root, pattern: s.Pattern, glob: s.Glob, literal: s.Literal,
 		context: min(max(s.Context, 0), MaxGrepContext), max: s.Max}
@@ -186,7 +198,9 @@ func grepOne(ctx context.Context, ws string, s GrepSearch, engine grepEngine, sm
 			files++
 			body.WriteString(tools.Rel(ws, l.file))
 			body.WriteByte('\n')
-		} else if l.n > prevN+1 {
+		} else if j.context > 0 && l.n > prevN+1 {
+			// A gap between context blocks (grep's separator); without context lines every
+			// line is a match and the numbers already show the gaps.
 			body.WriteString("--\n")
 		}
 		prevFile, prevN = l.file, l.n
@@ -210,10 +224,10 @@ func grepOne(ctx context.Context, ws string, s GrepSearch, engine grepEngine, sm
 		where += " (" + s.Glob + ")"
 	}
 	if matches == 0 {
-		fmt.Fprintf(&b, "## %q%s: no matches\n", s.Pattern, where)
+		fmt.Fprintf(&b, "## %s%s: no matches\n", shownPattern(s.Pattern), where)
 		return b.String(), nil
 	}
-	fmt.Fprintf(&b, "## %q%s: %s in %s\n", s.Pattern, where, plural(matches, "match", "matches"), plural(files, "file"))
+	fmt.Fprintf(&b, "## %s%s: %s in %s\n", shownPattern(s.Pattern), where, plural(matches, "match", "matches"), plural(files, "file"))
 	b.WriteString(body.String())
 	if truncated {
 		fmt.Fprintf(&b, "[truncated at %d matches; narrow the pattern, path or glob, or raise max]\n", j.max)

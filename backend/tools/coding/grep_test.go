@@ -20,21 +20,22 @@ func engines(t *testing.T) map[string]Options {
 
 func grepWorkspace(t *testing.T) string {
 	return workspace(t, map[string]string{
-		".gitignore":     "ignored.txt\nbuild/\n",
-		"main.go":        "package main\n\nfunc main() {\n\tHello()\n}\n",
-		"hello.go":       "package main\n\n// Hello greets.\nfunc Hello() {\n\tprintln(\"hello\")\n}\n",
-		"docs/readme.md": "# Hello\nsay hello\n",
-		"ignored.txt":    "hello from an ignored file\n",
-		"build/out.go":   "hello from build\n",
-		".hidden/h.go":   "hello hidden\n",
-		"bin.dat":        "hello\x00binary",
-		"sub/.gitignore": "*.tmp\n",
-		"sub/keep.go":    "hello kept\n",
-		"sub/drop.tmp":   "hello dropped\n",
-		"ctx.txt":        "a\nb\nMATCH one\nc\nd\ne\nf\nMATCH two\ng\n",
-		"lit.txt":        "a.b(c)\naxb(c)\n",
-		"many/1.txt":     strings.Repeat("needle\n", 30),
-		"many/2.txt":     strings.Repeat("needle\n", 30),
+		".gitignore":           "ignored.txt\nbuild/\n",
+		"main.go":              "package main\n\nfunc main() {\n\tHello()\n}\n",
+		"hello.go":             "package main\n\n// Hello greets.\nfunc Hello() {\n\tprintln(\"hello\")\n}\n",
+		"docs/readme.md":       "# Hello\nsay hello\n",
+		"ignored.txt":          "hello from an ignored file\n",
+		"build/out.go":         "hello from build\n",
+		".hidden/h.go":         "hello hidden\n",
+		"bin.dat":              "hello\x00binary",
+		"sub/.gitignore":       "*.tmp\n",
+		"sub/keep.go":          "hello kept\n",
+		"sub/drop.tmp":         "hello dropped\n",
+		"ctx.txt":              "a\nb\nMATCH one\nc\nd\ne\nf\nMATCH two\ng\n",
+		"lit.txt":              "a.b(c)\naxb(c)\n",
+		"schedule/__init__.py": "x = 1\n",
+		"many/1.txt":           strings.Repeat("needle\n", 30),
+		"many/2.txt":           strings.Repeat("needle\n", 30),
 	})
 }
 
@@ -77,6 +78,14 @@ main.go
 			if want := "## \"MATCH\" in ctx.txt: 2 matches in 1 file\nctx.txt\n2-b\n3:MATCH one\n4-c\n--\n7-f\n8:MATCH two\n9-g\n"; res.Text != want {
 				t.Errorf("context: got\n%s\nwant\n%s", res.Text, want)
 			}
+			// Without context lines every line is a match: no "--" between them, and the
+			// pattern reads as written (no doubled backslashes).
+			res = call(t, tool, ws, `{"searches":[{"pattern":"MATCH\\s\\w+","path":"ctx.txt"}]}`)
+			if want := "## \"MATCH\\s\\w+\" in ctx.txt: 2 matches in 1 file\nctx.txt\n3:MATCH one\n8:MATCH two\n"; res.Text != want {
+				t.Errorf("no context: got\n%s\nwant\n%s", res.Text, want)
+			}
+			res = call(t, tool, ws, `{"searches":[{"pattern":"x","path":"schedule.py"}]}`)
+			mustContain(t, res.Text, `## "x": path schedule.py: no such file or directory; did you mean schedule/__init__.py?`)
 			res = call(t, tool, ws, `{"searches":[{"pattern":"a.b(c)","literal":true}]}`)
 			mustContain(t, res.Text, "1 match in 1 file\nlit.txt\n1:a.b(c)\n")
 

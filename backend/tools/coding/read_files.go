@@ -260,11 +260,16 @@ func nearby(abs string) string {
 		return fmt.Sprintf(" (the directory %s does not exist either)", filepath.Base(dir))
 	}
 	var close []string
-	stem := strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
+	ext := filepath.Ext(base)
+	stem := strings.ToLower(strings.TrimSuffix(base, ext))
 	for _, d := range ents {
 		n := strings.ToLower(d.Name())
 		if strings.TrimSuffix(n, filepath.Ext(n)) == stem || editDistance(n, strings.ToLower(base)) <= 2 {
-			close = append(close, d.Name())
+			name := d.Name()
+			if d.IsDir() && ext != "" {
+				name = packageFile(filepath.Join(dir, name), name, ext)
+			}
+			close = append(close, name)
 		}
 	}
 	sort.Strings(close)
@@ -275,6 +280,18 @@ func nearby(abs string) string {
 		close = close[:5]
 	}
 	return "; did you mean " + strings.Join(close, ", ") + "?"
+}
+
+// packageFile is the file a missing x.ext most likely meant when a directory x stands there
+// (a package that became a folder: schedule.py → schedule/__init__.py): its package file of
+// the same extension, else the directory itself.
+func packageFile(abs, name, ext string) string {
+	for _, f := range []string{"__init__" + ext, "index" + ext, "mod" + ext, name + ext, "main" + ext, "lib" + ext} {
+		if fi, err := os.Stat(filepath.Join(abs, f)); err == nil && fi.Mode().IsRegular() {
+			return name + "/" + f
+		}
+	}
+	return name
 }
 
 func editDistance(a, b string) int {

@@ -14,13 +14,15 @@ import (
 func TestReadFiles(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, map[string]string{
-		"a.go":      "package a\n\nfunc A() {}\n",
-		"b.txt":     "one\ntwo\nthree\nfour\nfive\n",
-		"crlf.txt":  "x\r\ny\r\n",
-		"empty.txt": "",
-		"dir/c.go":  "package dir\n",
-		"dir/sub/":  "",
-		"bin.dat":   "ab\x00cd",
+		"a.go":                 "package a\n\nfunc A() {}\n",
+		"b.txt":                "one\ntwo\nthree\nfour\nfive\n",
+		"crlf.txt":             "x\r\ny\r\n",
+		"empty.txt":            "",
+		"dir/c.go":             "package dir\n",
+		"dir/sub/":             "",
+		"bin.dat":              "ab\x00cd",
+		"schedule/__init__.py": "x = 1\n",
+		"pkg/other.py":         "",
 	})
 	tool := NewReadFiles()
 	res := call(t, tool, ws, `{"reads":[{"path":"a.go"},{"path":"b.txt","start":2,"end":3},{"path":"crlf.txt"},{"path":"empty.txt"}]}`)
@@ -44,6 +46,10 @@ func TestReadFiles(t *testing.T) {
 		"== bin.dat: binary file (5 bytes), not shown ==",
 		"== b.txt: start 9 is past the end (the file has 5 lines) ==",
 		"== nodir/x.go: not found (the directory nodir does not exist either) ==")
+	// A module that became a package: the package's file is the better guess than its folder.
+	moved := call(t, tool, ws, `{"reads":[{"path":"schedule.py"},{"path":"pkg.py"}]}`)
+	mustContain(t, moved.Text, "== schedule.py: not found; did you mean schedule/__init__.py? ==",
+		"== pkg.py: not found; did you mean pkg? ==")
 	if res.IsError {
 		t.Error("a directory listing is not a failure")
 	}

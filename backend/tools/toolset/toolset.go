@@ -20,10 +20,13 @@ type Options struct {
 	Active []string
 }
 
-// Rare are the default tools not offered until needed: each is only useful after another
-// step points to it (a background command, an output stored by reference), and the model can
-// still call them directly or find them with tool_search.
-var Rare = []string{"job_output", "job_kill", "read_result"}
+// Rare are the default tools not offered until needed: read_result is only useful after an
+// output was stored by reference, and the model can still call it directly or find it with
+// tool_search. The job tools are not rare: a background command tells the model to call them,
+// and offering a tool mid-session changes the tool list, the head of the cached prefix
+// (job_output and job_kill cost 112 o200k tokens per request, less than re-reading the
+// prefix once).
+var Rare = []string{"read_result"}
 
 // Toolset is a session's registry plus the background jobs its commands started.
 type Toolset struct {
