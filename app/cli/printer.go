@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
@@ -24,6 +26,7 @@ type printer struct {
 	json    bool
 	midLine bool
 	carry   runeCarry // the model's text is escaped for the terminal (termsafe.go)
+	usage   usageTotal
 }
 
 func newPrinter(out, errOut io.Writer, asJSON bool) *printer {
@@ -59,6 +62,7 @@ func (p *printer) note(format string, args ...any) {
 func (p *printer) event(ev store.Event) {
 	if p.json {
 		b, _ := json.Marshal(ev)
+		b = store.PlainJSON(b) // what the model wrote: && stays &&
 		p.mu.Lock()
 		fmt.Fprintf(p.out, "%s\n", b)
 		p.mu.Unlock()
@@ -69,7 +73,7 @@ func (p *printer) event(ev store.Event) {
 		var m store.AssistantMessage
 		ev.Decode(&m)
 		for _, c := range m.ToolCalls {
-			p.note("→ %s %s", termLine(c.Name), termLine(clip(string(c.Arguments), 160)))
+			p.note("→ %s %s", termLine(c.Name), termLine(clip(string(store.PlainJSON(c.Arguments)), 160)))
 		}
 	case store.EventToolResult:
 		var r store.ToolResult
@@ -84,6 +88,13 @@ func (p *printer) event(ev store.Event) {
 		ev.Decode(&a)
 		if a.Decision != "" {
 			p.note("  approval: %s %s (%s, by %s)", termLine(string(a.Decision)), termLine(a.Subject), termLine(a.Name), termLine(string(a.By)))
+		}
+	case store.EventUsage:
+		var u llm.Usage
+		if ev.Decode(&u) == nil {
+			p.mu.Lock()
+			p.usage.add(u)
+			p.mu.Unlock()
 		}
 	case store.EventError:
 		var e store.ErrorInfo
@@ -110,6 +121,12 @@ func (p *printer) finish(session string, end agent.End) {
 		return
 	}
 	p.note("(session %s: %s after %d step(s))", session, end.Reason, end.Steps)
+	p.mu.Lock()
+	line := p.usage.line()
+	p.mu.Unlock()
+	if line != "" {
+		p.note("%s", line)
+	}
 }
 
 // phaseNote is the terminal's line for an autonomous run's phase event ("" for none).
@@ -152,11 +169,16 @@ func firstLine(s string) string {
 
 // terminalPrompt asks on the terminal (under --approve=ask) once the asked approval event is
 // written, and gives the answer to the approval service: y (once), s (for this session), a
-// (always in this workspace: writes a rule to the settings), anything else denies. Prompts
-// are put one at a time, each reading one line of in.
+// (always in this workspace: writes a rule to the settings), anything else (or the end of
+// the input) denies. Prompts are put one at a time, each reading one line of in.
 func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a permission.Answer) error) func(store.Approval) {
 	var mu sync.Mutex // one prompt on the terminal at a time
+	// One reader for the whole run: a reader per prompt would buffer the answers piped for
+	// later prompts (printf 'y\ny\n' | tofu run …) and lose them.
 	lines := bufio.NewReader(in)
+	// A terminal echoes the answer and its newline; a pipe does not, and the next line printed
+	// would land on the prompt's. The answer read is then written out as if typed.
+	echo := !isTerminal(in)
 	return func(req store.Approval) {
 		go func() {
 			mu.Lock()
@@ -168,6 +190,9 @@ func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a
 			// terminal would act on), so the line shows the command that will run.
 			fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) %s: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason), choices)
 			line, _ := lines.ReadString('\n')
+			if echo {
+				fmt.Fprintln(errOut, termLine(strings.TrimSpace(line)))
+			}
 			mu.Unlock()
 			a := terminalAnswer(line)
 			if req.Once && a.Allows() && a != permission.AllowOnce {
@@ -194,4 +219,14 @@ func terminalAnswer(line string) permission.Answer {
 		return permission.AlwaysWorkspace
 	}
 	return permission.DenyOnce
+}
+
+// isTerminal reports whether r is a character device (a terminal), which echoes what is typed.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

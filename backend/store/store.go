@@ -265,7 +265,7 @@ const batchBytes = 256 << 10
 func (s *Store) AppendBatch(id string, entries ...Entry) ([]Event, error) {
 	data := make([]json.RawMessage, len(entries))
 	for i, e := range entries {
-		b, err := json.Marshal(e.Payload)
+		b, err := encodeJSON(e.Payload)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s event: %w", e.Type, err)
 		}
@@ -405,7 +405,7 @@ func getJSON(txn *badger.Txn, key []byte, v any) error {
 }
 
 func putJSON(txn *badger.Txn, key []byte, v any) error {
-	b, err := json.Marshal(v)
+	b, err := encodeJSON(v)
 	if err != nil {
 		return err
 	}
