@@ -12,6 +12,7 @@ import (
 // ModelStatus is what the model picker and the connection banner show.
 type ModelStatus struct {
 	Provider     string          `json:"provider"`
+	ProviderType string          `json:"provider_type"` // ollama, openai or anthropic: banners name what failed
 	BaseURL      string          `json:"base_url"`
 	Reachable    bool            `json:"reachable"`
 	Models       []llm.ModelInfo `json:"models"`
@@ -39,7 +40,7 @@ func (m *ModelService) Status() ModelStatus {
 		return st
 	}
 	first := set.Providers[0]
-	st.Provider, st.DefaultModel = first.Name, set.Models.Main
+	st.Provider, st.ProviderType, st.DefaultModel = first.Name, first.Type, set.Models.Main
 	p, err := m.providers.get()
 	if err != nil {
 		st.Error = asLLMError(err, first.Name)
@@ -58,6 +59,10 @@ func (m *ModelService) Status() ModelStatus {
 		st.Error = &llm.Error{Kind: llm.ErrNoModels, Provider: first.Name,
 			Message: "Ollama is running but has no models installed.",
 			Hint:    "Install one with `ollama pull qwen3:8b` (or any model), then refresh."}
+		if first.Type != config.TypeOllama {
+			st.Error.Message = "The provider " + first.Name + " lists no models."
+			st.Error.Hint = "Check its base URL and API key in Settings, then refresh."
+		}
 	default:
 		st.Reachable = true
 	}

@@ -5,6 +5,9 @@ import (
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/llm/anthropic"
+	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/openai"
 )
 
 // Settings is what the Settings view shows and edits: the configuration file's contents,
@@ -14,6 +17,9 @@ type Settings struct {
 	APIKeys    map[string]int `json:"api_keys"`    // provider name → number of stored keys
 	ConfigPath string         `json:"config_path"` // $XDG_CONFIG_HOME/tofu/config.json
 	KeysStore  string         `json:"keys_store"`  // "keyring" or the 0600 file keeping the keys
+	// DefaultBaseURLs is what an empty base URL means for each provider type, as this process
+	// resolves it (Ollama's follows OLLAMA_HOST): the placeholders of the Settings fields.
+	DefaultBaseURLs map[string]string `json:"default_base_urls"`
 }
 
 // SettingsService reads and changes Settings.
@@ -37,7 +43,8 @@ func (s *SettingsService) Get() (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
-	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend()}
+	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
+		DefaultBaseURLs: defaultBaseURLs()}
 	for _, p := range c.Providers {
 		keys, err := s.secrets.Keys(p.Name)
 		if err != nil {
@@ -105,4 +112,13 @@ func (s *SettingsService) onUpdate(fn func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onChange = append(s.onChange, fn)
+}
+
+// defaultBaseURLs is what each provider type's client uses for an empty base URL.
+func defaultBaseURLs() map[string]string {
+	return map[string]string{
+		config.TypeOllama:    ollama.DefaultBaseURL(),
+		config.TypeOpenAI:    openai.DefaultBaseURL,
+		config.TypeAnthropic: anthropic.DefaultBaseURL,
+	}
 }

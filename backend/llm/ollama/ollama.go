@@ -78,6 +78,10 @@ type modelEntry struct {
 	chat   bool // has the completion capability
 }
 
+// DefaultBaseURL is the server an empty base URL means: OLLAMA_HOST, else
+// http://127.0.0.1:11434 (Settings shows it as the placeholder of the field).
+func DefaultBaseURL() string { return envconfig.Host().String() }
+
 // New returns a provider for the Ollama server at baseURL; an empty baseURL means OLLAMA_HOST,
 // or http://127.0.0.1:11434. A malformed URL is reported by the first call.
 func New(baseURL string, opts ...Option) *Provider {

@@ -19,6 +19,10 @@ import (
 // ProviderName is the default name the provider reports and stamps on its errors.
 const ProviderName = "openai"
 
+// DefaultBaseURL is OpenAI's API, used when no base URL is set (the Settings field shows it as
+// its placeholder, so an empty field means what it shows).
+const DefaultBaseURL = "https://api.openai.com/v1"
+
 // defaultMetaTimeout bounds GET /models, which answers at once on a live server.
 const defaultMetaTimeout = 15 * time.Second
 
@@ -57,8 +61,8 @@ type Provider struct {
 var _ llm.Provider = (*Provider)(nil)
 
 // New returns a provider for the server at baseURL, the URL the server's paths hang off (e.g.
-// https://api.openai.com/v1; a URL without a path gets /v1). apiKey may be empty for local
-// servers. A malformed URL is reported by the first call.
+// https://api.openai.com/v1; a URL without a path gets /v1; empty: DefaultBaseURL). apiKey may
+// be empty for local servers. A malformed URL is reported by the first call.
 func New(baseURL, apiKey string, opts ...Option) *Provider {
 	p := &Provider{name: ProviderName, apiKey: apiKey, headers: http.Header{}, metaWait: defaultMetaTimeout}
 	p.base, p.baseErr = parseBaseURL(baseURL)
@@ -77,7 +81,7 @@ func New(baseURL, apiKey string, opts ...Option) *Provider {
 func parseBaseURL(s string) (*url.URL, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return nil, fmt.Errorf("no base URL")
+		s = DefaultBaseURL
 	}
 	if !strings.Contains(s, "://") {
 		s = "http://" + s

@@ -167,5 +167,8 @@ describe('helpers', () => {
     expect(defaultBaseURL('ollama')).toBe('http://127.0.0.1:11434')
     expect(defaultBaseURL('openai')).toBe('https://api.openai.com/v1')
     expect(defaultBaseURL('anthropic')).toBe('https://api.anthropic.com')
+    // What Go resolved wins: Ollama's placeholder follows OLLAMA_HOST.
+    expect(defaultBaseURL('ollama', { ollama: 'http://10.1.2.3:4567' })).toBe('http://10.1.2.3:4567')
+    expect(defaultBaseURL('openai', { ollama: 'http://10.1.2.3:4567' })).toBe('https://api.openai.com/v1')
   })
 })

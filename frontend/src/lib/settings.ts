@@ -15,8 +15,11 @@ export const THINKING_LEVELS: Thinking[] = ['off', 'low', 'medium', 'high']
 export const DEFAULT_CONTEXT_CAP = 32768
 export const MIN_CONTEXT_CAP = 2048
 
-/** The base URL a provider type uses when none is set. */
-export function defaultBaseURL(type: ProviderType): string {
+/** The base URL a provider type uses when none is set: what Go resolved (`defaults`, from
+ * Settings.default_base_urls; Ollama's follows OLLAMA_HOST), else the built-in default. */
+export function defaultBaseURL(type: ProviderType, defaults?: Record<string, string> | null): string {
+  const resolved = defaults?.[type]
+  if (resolved) return resolved
   switch (type) {
     case 'openai':
       return 'https://api.openai.com/v1'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hintParts, modelBanner } from './status'
+import { hintParts, modelBanner, providerLabel, titleFor } from './status'
 import type { ModelStatus } from './types'
 
 const base: ModelStatus = { provider: 'ollama', base_url: 'http://127.0.0.1:11434', reachable: true, models: [{ name: 'qwen3:latest', provider: 'ollama' }], default_model: 'qwen3' }
@@ -20,6 +20,21 @@ describe('modelBanner', () => {
     const missing = modelBanner(base, 'llama3.2')!
     expect(missing.kind).toBe('model_not_found')
     expect(missing.hint).toContain('ollama pull llama3.2')
+  })
+  it('names the provider that failed, not Ollama (regression: an OpenAI-compatible server was "Ollama is not reachable")', () => {
+    const vllm: ModelStatus = { provider: 'vllm', provider_type: 'openai', base_url: 'http://10.0.0.2:8000/v1', reachable: false, models: [], default_model: 'qwen' }
+    const b = modelBanner({ ...vllm, error: { kind: 'unreachable', provider: 'vllm', message: 'connection refused' } }, 'qwen')!
+    expect(b.title).toBe('vllm (OpenAI-compatible) is not reachable')
+    expect(b.hint).not.toContain('ollama')
+    expect(b.hint).toContain('base URL')
+    expect(modelBanner(vllm, 'qwen')!.message).toBe('vllm (OpenAI-compatible) is not reachable at http://10.0.0.2:8000/v1.')
+    expect(modelBanner({ ...vllm, reachable: true, models: [{ name: 'other', provider: 'vllm' }] }, 'qwen')!.hint).not.toContain('ollama')
+    expect(modelBanner({ ...base, reachable: false }, '')!.title).toBe('Ollama is not reachable')
+    expect(providerLabel('anthropic', 'anthropic')).toBe('Anthropic')
+    expect(providerLabel('openai', 'openai')).toBe('OpenAI-compatible')
+    expect(titleFor('unreachable', 'ollama')).toBe('Ollama is not reachable')
+    expect(titleFor('unreachable', 'my-server')).toBe('my-server is not reachable')
+    expect(titleFor('unreachable')).toBe('The model server is not reachable')
   })
   it('splits hints into text and code', () => {
     expect(hintParts('run `ollama serve` now')).toEqual([

@@ -30,11 +30,28 @@ const titles: Record<string, string> = {
   interrupted: 'Interrupted',
 }
 
-export function titleFor(kind: string): string {
+const typeLabels: Record<string, string> = { ollama: 'Ollama', openai: 'OpenAI-compatible', anthropic: 'Anthropic' }
+
+/** How a banner names a provider: "Ollama", or the configured name with its type ("vllm (OpenAI-compatible)"). */
+export function providerLabel(name?: string, type?: string): string {
+  const t = type ? typeLabels[type] : undefined
+  if (!name) return t ?? 'The model server'
+  if (!t) return typeLabels[name] ?? name
+  return name === type || name.toLowerCase() === t.toLowerCase() ? t : `${name} (${t})`
+}
+
+/** The banner's title for an error kind; unreachable names the provider that failed. */
+export function titleFor(kind: string, provider?: string, type?: string): string {
+  if (kind === 'unreachable') return `${providerLabel(provider, type)} is not reachable`
   return titles[kind] ?? 'Model error'
 }
 
-function fallbackHint(kind: string, model: string): string {
+function fallbackHint(kind: string, model: string, type = 'ollama'): string {
+  if (type !== 'ollama') {
+    if (kind === 'unreachable' || kind === 'no_models') return 'Check the base URL and API key of the provider in Settings, then Refresh.'
+    if (kind === 'model_not_found') return 'Pick another model, or change the main model in Settings.'
+    return ''
+  }
   switch (kind) {
     case 'unreachable':
       return 'Start it with `ollama serve`, or point Tofu at it: set OLLAMA_HOST, or the Ollama base URL in Settings.'
@@ -50,27 +67,29 @@ function fallbackHint(kind: string, model: string): string {
 export function modelBanner(status: ModelStatus | null, chosen: string): BannerInfo | null {
   if (!status) return null
   const where = status.base_url ? ` at ${status.base_url}` : ''
+  const type = status.provider_type || 'ollama'
+  const who = providerLabel(status.error?.provider || status.provider, type)
   if (status.error) {
     const kind = status.error.kind || 'server'
     return {
       kind,
-      title: titleFor(kind),
+      title: titleFor(kind, status.error.provider || status.provider, type),
       message: status.error.message,
-      hint: status.error.hint || fallbackHint(kind, chosen),
+      hint: status.error.hint || fallbackHint(kind, chosen, type),
     }
   }
   if (!status.reachable) {
-    return { kind: 'unreachable', title: titleFor('unreachable'), message: `Ollama is not reachable${where}.`, hint: fallbackHint('unreachable', chosen) }
+    return { kind: 'unreachable', title: titleFor('unreachable', status.provider, type), message: `${who} is not reachable${where}.`, hint: fallbackHint('unreachable', chosen, type) }
   }
   if (!status.models || status.models.length === 0) {
-    return { kind: 'no_models', title: titleFor('no_models'), message: `Ollama is running${where} but has no models.`, hint: fallbackHint('no_models', chosen) }
+    return { kind: 'no_models', title: titleFor('no_models'), message: `${who} is running${where} but has no models.`, hint: fallbackHint('no_models', chosen, type) }
   }
   if (chosen && !hasModel(status.models, chosen)) {
     return {
       kind: 'model_not_found',
       title: titleFor('model_not_found'),
-      message: `The model “${chosen}” is not installed in Ollama${where}.`,
-      hint: fallbackHint('model_not_found', chosen),
+      message: type === 'ollama' ? `The model “${chosen}” is not installed in Ollama${where}.` : `${who} has no model “${chosen}”.`,
+      hint: fallbackHint('model_not_found', chosen, type),
     }
   }
   return null

@@ -72,6 +72,8 @@ export type ProviderError = {
 
 export type ModelStatus = {
   provider: string
+  /** ollama, openai or anthropic: banners name the kind of server that failed. */
+  provider_type?: string
   base_url: string
   reachable: boolean
   models: ModelInfo[] | null
@@ -105,6 +107,8 @@ export type Settings = {
   config_path?: string
   /** Read-only: "keyring" or the path of the 0600 file keeping the keys. */
   keys_store?: string
+  /** Read-only: what an empty base URL means per provider type (Ollama's follows OLLAMA_HOST). */
+  default_base_urls?: Record<string, string> | null
 }
 
 export type RuleAction = 'allow' | 'ask' | 'deny'
