@@ -27,6 +27,31 @@ type fakeTools struct {
 	inFlight atomic.Int32
 	maxPar   atomic.Int32
 	started  chan string
+	// meet, when set, holds each "read" until that many reads run at once: it proves they
+	// overlap without betting on how long a sleep lets the scheduler start the others.
+	meet     int
+	arrived  int
+	together chan struct{}
+}
+
+// waitTogether blocks a read until meet reads have arrived. Reads run one at a time never get
+// there: after a minute (a hang, not a timing) they go on, and maxPar fails the test.
+func (f *fakeTools) waitTogether(ctx context.Context) {
+	f.mu.Lock()
+	if f.together == nil {
+		f.together = make(chan struct{})
+	}
+	f.arrived++
+	if f.arrived == f.meet {
+		close(f.together)
+	}
+	ch := f.together
+	f.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
 }
 
 func (f *fakeTools) Specs() []llm.ToolSpec {
@@ -72,7 +97,9 @@ func (f *fakeTools) Run(ctx context.Context, c tools.Call) (tools.Result, error)
 		<-ctx.Done()
 		return tools.Result{Text: "partial output"}, nil
 	case "read":
-		time.Sleep(20 * time.Millisecond) // long enough for parallel calls to overlap
+		if f.meet > 0 {
+			f.waitTogether(ctx)
+		}
 		return tools.Result{Text: "contents of " + string(c.Arguments)}, nil
 	}
 	return tools.Result{Text: "wrote", Files: []string{"/ws/a.go"}}, nil
@@ -157,7 +184,7 @@ func TestLoopRunsToolsUntilTheModelEnds(t *testing.T) {
 		ToolCalls: []llm.ToolCall{call("c3", "write", `{"path":"a.go"}`)},
 	})
 	e.model.Default(llmtest.Reply{Text: "Fixed."})
-	ft := &fakeTools{}
+	ft := &fakeTools{meet: 2}
 	e.say(t, "fix the bug")
 	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws", Tools: ft})
 	if end.Reason != "done" || end.Steps != 3 {
