@@ -67,6 +67,11 @@ func (b *bounds) repairable(size int64, st fileStats) error {
 		return fmt.Errorf("a file of over %d objects is not repaired in memory", maxRepairObjects)
 	case st.objStm > maxRepairObjStm:
 		return fmt.Errorf("a file whose object streams inflate to over %d MB is not repaired in memory", maxRepairObjStm>>20)
+	case st.streams > 2*st.objects+64:
+		// pdfcpu's repair looks back for the dictionary of every "stream" it meets in an
+		// object's bytes: quadratic in keywords planted outside objects (a 1 MB file of them
+		// took 112 s).
+		return fmt.Errorf("a file with %d stream keywords for %d objects is not repaired", st.streams, st.objects)
 	}
 	return nil
 }
@@ -109,6 +114,7 @@ func (b *budget) err() error {
 // fileStats is what checkInflation saw of the file, for deciding whether to repair it.
 type fileStats struct {
 	objects int   // " obj" keywords: the objects pdfcpu would load
+	streams int   // "stream" keywords (two per stream object: stream, endstream)
 	objStm  int64 // bytes the object streams inflate to
 }
 
@@ -121,7 +127,10 @@ type fileStats struct {
 func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 	var st fileStats
 	spent := newBudget(limit)
-	var zr io.ReadCloser // reused: a reader per "stream" keyword would allocate per keyword
+	var zr io.ReadCloser
+	raw := &countingReaderAt{}
+	src := bufio.NewReaderSize(nil, 4096)
+	dict := make([]byte, 512) // an object stream's dictionary is some 100 bytes
 	sink := make([]byte, 32<<10)
 	const overlap = 8
 	chunk := make([]byte, 1<<20+overlap)
@@ -139,12 +148,14 @@ func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 			}
 			at := base + int64(i+j) + 6
 			i += j + 6
+			st.streams++
 			start, ok := streamStart(r, at, size)
 			if !ok {
 				continue
 			}
-			raw := &countingReaderAt{r: io.NewSectionReader(r, start, size-start)}
-			src := bufio.NewReaderSize(raw, 4096)
+			// One reader of each kind is reused: the keyword may be planted a million times.
+			raw.r, raw.n = io.NewSectionReader(r, start, size-start), 0
+			src.Reset(raw)
 			if zr == nil {
 				if zr, err = zlib.NewReader(src); err != nil {
 					zr = nil
@@ -154,7 +165,7 @@ func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 				continue
 			}
 			cap := int64(maxStreamInflate)
-			objStm := isObjStm(r, base+int64(i-6))
+			objStm := isObjStm(r, base+int64(i-6), dict)
 			if objStm {
 				cap = maxObjStmInflate
 			}
@@ -204,10 +215,10 @@ func streamStart(r io.ReaderAt, at, size int64) (int64, bool) {
 }
 
 // isObjStm reports whether the dictionary just before the "stream" keyword at kw declares
-// an object stream.
-func isObjStm(r io.ReaderAt, kw int64) bool {
-	from := max(0, kw-4096)
-	buf := make([]byte, kw-from)
+// an object stream; buf is scratch space, as long as the dictionary looked at.
+func isObjStm(r io.ReaderAt, kw int64, buf []byte) bool {
+	from := max(0, kw-int64(len(buf)))
+	buf = buf[:kw-from]
 	n, _ := r.ReadAt(buf, from)
 	buf = buf[:n]
 	if o := bytes.LastIndex(buf, []byte(" obj")); o >= 0 {

@@ -244,6 +244,17 @@ func TestRepairIsBounded(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "objects is not repaired") {
 		t.Fatalf("damaged file of %d KB with too many objects: %v", len(many)>>10, err)
 	}
+	// "stream" keywords planted outside any object: pdfcpu's repair is quadratic in them (a
+	// 10 MB file took 610 s), so such a file is not handed to it.
+	var planted bytes.Buffer
+	planted.WriteString("%PDF-1.4\n")
+	for planted.Len() < 200<<10 {
+		planted.WriteString("stream\nx\x9c\xab\x00\x00\x00y\x00y\n")
+	}
+	_, err = extractBytes(planted.Bytes(), Options{})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "stream keywords for 0 objects") {
+		t.Fatalf("planted stream keywords: %v", err)
+	}
 }
 
 // The content check stops on what would make the lexer spin or hold too much, and only then.
