@@ -8,7 +8,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-frontend test-e2e test-window vet clean
+.PHONY: run test build setup setup-test frontend test-go test-frontend test-e2e test-window test-stress vet clean
 
 run: build
 	./$(BIN)
@@ -63,6 +63,12 @@ test-frontend:
 # (under -race: the server's goroutines are what these exercise; it costs no time here).
 test-e2e:
 	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=1 $(GO) test -race -count=1 -run 'EndToEnd' -v ./app/cli/
+
+# Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
+# tests that wait on time or on output that can appear early. Not part of `make test` (it takes
+# long); STRESS_COUNT, STRESS_CPU, STRESS_FRONT and STRESS_BURN tune it (see build/stress.sh).
+test-stress: setup-test
+	build/stress.sh
 
 # The real window under Xvfb.
 test-window:
