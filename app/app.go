@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"log"
 	"net/http"
 	"sync"
 
@@ -63,6 +64,9 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner}
+	if err := a.Sessions.pruneStubs(); err != nil {
+		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
+	}
 	a.Papers = &PaperService{lib: lib, store: st, chat: chat, settings: settings}
 	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.

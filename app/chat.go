@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -35,7 +36,34 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text}); err != nil {
 		return err
 	}
-	return c.start(sessionID, model)
+	if err := c.start(sessionID, model); err != nil {
+		// The message is in the log: the turn that could not start is too, so the
+		// transcript shows the error under it with Retry instead of an orphaned message.
+		c.recordFailure(sessionID, model, err)
+		return err
+	}
+	return nil
+}
+
+// recordFailure appends the reason a turn could not start (no model picked, no provider) as
+// an error event. A busy session is not a failure of the message.
+func (c *ChatService) recordFailure(sessionID, model string, err error) {
+	if errors.Is(err, ErrBusy) {
+		return
+	}
+	info := store.ErrorInfo{Kind: llm.ErrServer, Message: err.Error(), Model: model, Retryable: true,
+		Hint: "Check the provider in Settings, then Retry."}
+	if model == "" {
+		info.Kind, info.Hint = llm.ErrModelNotFound, "Pick a model in the model picker, then Retry."
+	}
+	var e *llm.Error
+	if errors.As(err, &e) {
+		info.Kind, info.Provider = e.Kind, e.Provider
+		if e.Hint != "" {
+			info.Hint = e.Hint
+		}
+	}
+	c.store.Append(sessionID, store.EventError, info) // the caller reports err either way
 }
 
 // Retry runs the model again on the log as it is, after an error or an interruption. In a

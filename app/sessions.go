@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/session"
@@ -17,13 +19,36 @@ type SessionService struct {
 	picker Dialogs // the window's dialogs; nil under `tofu serve`
 }
 
-// List returns every session, most recent activity first.
+// List returns the conversations, most recent activity first. Internal sessions (a paper's
+// Q&A, report and translations: store.SessionInfo.Internal) are not conversations: the
+// reader opens them by paper.
 func (s *SessionService) List() ([]store.SessionInfo, error) {
-	list, err := s.store.Sessions()
-	if list == nil {
-		list = []store.SessionInfo{}
+	all, err := s.store.Sessions()
+	list := []store.SessionInfo{}
+	for _, info := range all {
+		if !info.Internal() {
+			list = append(list, info)
+		}
 	}
 	return list, err
+}
+
+// pruneStubs deletes the "New conversation" stubs a previous run left (store.SessionInfo.Stub):
+// opened, never written to. It runs when the services start, before anyone can be typing
+// into one.
+func (s *SessionService) pruneStubs() error {
+	all, err := s.store.Sessions()
+	if err != nil {
+		return err
+	}
+	for _, info := range all {
+		if info.Stub() {
+			if err := s.store.DeleteSession(info.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("remove the empty conversation %s: %w", info.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Create starts a new, empty conversation.
@@ -53,6 +78,17 @@ func (s *SessionService) Delete(id string) error {
 		s.announce()
 	}
 	return err
+}
+
+// Discard removes a conversation the user left untouched (store.SessionInfo.Stub) and keeps
+// any other: the window calls it when it switches away from a "New conversation", and a
+// message that arrived meanwhile must not be lost with it.
+func (s *SessionService) Discard(id string) error {
+	info, err := s.store.Session(id)
+	if err != nil || !info.Stub() || s.runner.Busy(id) {
+		return nil // gone already, or a conversation now
+	}
+	return s.Delete(id)
 }
 
 // Transcript returns the conversation's whole event log.

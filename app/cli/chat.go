@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -53,7 +54,7 @@ type ChatOptions struct {
 
 // terminalEmitter prints one session's streamed text as it arrives and signals the end.
 type terminalEmitter struct {
-	session string
+	session atomic.Pointer[string] // set once the conversation exists
 	out     io.Writer
 	ended   chan struct{}
 	carry   runeCarry // the reply is escaped for the terminal (termsafe.go)
@@ -62,7 +63,8 @@ type terminalEmitter struct {
 
 func (t *terminalEmitter) Emit(topic string, data any) {
 	msg, ok := data.(app.SessionMessage)
-	if !ok || topic != app.SessionTopic(t.session) {
+	sid := t.session.Load()
+	if !ok || sid == nil || topic != app.SessionTopic(*sid) {
 		return
 	}
 	switch {
@@ -77,15 +79,9 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 
 // Chat sends one message through the same ChatService the window uses and streams the reply.
 func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
-	sessionID := o.Session
-	if sessionID == "" {
-		info, err := st.CreateSession("")
-		if err != nil {
-			return err
-		}
-		sessionID = info.ID
-	}
-	term := &terminalEmitter{session: sessionID, out: out, ended: make(chan struct{})}
+	// The emitter learns the session once there is one: a conversation is created only when
+	// its message can be sent (a model server that is down leaves no empty conversation).
+	term := &terminalEmitter{out: out, ended: make(chan struct{})}
 	var factory app.ProviderFactory
 	if o.BaseURL != "" {
 		factory = func(cfg config.Config, keys gateway.Keys) (llm.Provider, error) {
@@ -108,6 +104,15 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 		}
 		model = status.DefaultModel
 	}
+	sessionID := o.Session
+	if sessionID == "" {
+		info, err := st.CreateSession("")
+		if err != nil {
+			return err
+		}
+		sessionID = info.ID
+	}
+	term.session.Store(&sessionID)
 	before, err := st.Session(sessionID)
 	if err != nil {
 		return fmt.Errorf("conversation %s: %w", sessionID, err)

@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
 )
 
 // Regression: `printf 'y\ny\n' | tofu run …` allowed the first call and silently denied the
@@ -84,5 +86,29 @@ func TestRunSummaryAndPlainJSON(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "tokens in") {
 		t.Fatalf("--json printed the text summary:\n%s", errOut.String())
+	}
+}
+
+// Regression: `tofu chat` with the model server down still created a conversation. It is
+// created only once its message can be sent.
+func TestChatServerDownCreatesNothing(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + l.Addr().String()
+	l.Close()
+	isolate(t, down)
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var out, errOut bytes.Buffer
+	if err := Chat(st, ChatOptions{Prompt: "hello"}, &out, &errOut); err == nil {
+		t.Fatal("chat with the server down succeeded")
+	}
+	if list, _ := st.Sessions(); len(list) != 0 {
+		t.Fatalf("conversations left behind: %+v", list)
 	}
 }

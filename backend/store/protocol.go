@@ -72,6 +72,19 @@ const (
 	PurposeTranslation Purpose = "translation" // the model calls of one translation
 )
 
+// Internal reports whether a session is Tofu's own (a paper's Q&A, report or translation
+// calls) rather than a conversation the user started: internal sessions are shown where
+// they belong (the reader), never in the list of conversations. Any purpose, including one
+// added later, makes a session internal.
+func (i SessionInfo) Internal() bool { return i.Purpose != "" || i.Paper != "" }
+
+// Stub reports whether a session is an untouched "New conversation": no event, no
+// workspace, no title of its own. A conversation exists once it has a message; a stub left
+// behind (the user opened a new conversation and went elsewhere) is clutter.
+func (i SessionInfo) Stub() bool {
+	return i.Events == 0 && i.Workspace == "" && !i.Internal() && (i.Title == "" || i.Title == DefaultTitle)
+}
+
 // Decision is the answer to an approval as the log records it (Approval.Decision); the
 // approval service (backend/tools/permission, whose Answer takes these values) says what each
 // one grants.

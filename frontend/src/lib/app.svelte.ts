@@ -1,7 +1,7 @@
 // The application state and its actions. Components read fields and call methods; the rules
 // (what a transcript shows, what the banner says) live in the pure modules next to this one.
 import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
-import { byActivity } from './sessions'
+import { byActivity, isStub } from './sessions'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
@@ -138,6 +138,7 @@ class AppState {
   }
 
   async select(id: string | null) {
+    this.dropStub(id)
     this.unsubSession?.()
     this.unsubSession = null
     this.buffer.discard()
@@ -196,7 +197,23 @@ class AppState {
     }
   }
 
+  /**
+   * Leaving an untouched "New conversation" removes it: empty stubs do not pile up in the list
+   * (Go also removes those a previous run left, when it starts).
+   */
+  private dropStub(next: string | null) {
+    const prev = this.current
+    if (!prev || prev.id === next || !isStub(prev) || this.transcript.events.length > 0 || this.streaming || this.sending) return
+    this.sessions = this.sessions.filter((s) => s.id !== prev.id)
+    api.sessions.discard(prev.id).catch(() => {})
+  }
+
   async newSession() {
+    // The current conversation is already a new, empty one: use it.
+    if (isStub(this.current) && this.transcript.events.length === 0) {
+      this.focusTick++
+      return this.current
+    }
     try {
       const s = await api.sessions.create('')
       if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
@@ -244,15 +261,37 @@ class AppState {
         if (!s) return false
         id = s.id
       }
-      await api.chat.send(id, body, this.model)
-      // Send titles an untitled conversation after announcing the list: fetch the new title.
-      void api.sessions.list().then((list) => (this.sessions = byActivity(list)), () => {})
+      try {
+        await api.chat.send(id, body, this.model)
+      } catch (err) {
+        // Go records the message and why its turn could not start (the transcript shows the
+        // error with Retry); only a message that was not recorded goes back to the composer.
+        if (await this.recorded(id, body)) return true
+        throw err
+      } finally {
+        // Send titles an untitled conversation after announcing the list: fetch the new title.
+        void api.sessions.list().then((list) => (this.sessions = byActivity(list)), () => {})
+      }
       return true
     } catch (err) {
       this.notice = { message: `Could not send: ${messageOf(err)}` }
       return false
     } finally {
       this.sending = false
+    }
+  }
+
+  /** Whether the conversation's last user message is `text` (after a failed send). */
+  private async recorded(id: string, text: string): Promise<boolean> {
+    try {
+      const events = await api.sessions.transcript(id)
+      const last = [...events].reverse().find((e) => e.type === 'user')
+      const data = last?.data as { text?: string } | undefined
+      if (data?.text !== text) return false
+      if (this.currentId === id) this.transcript = withEvents(this.transcript, events)
+      return true
+    } catch {
+      return false
     }
   }
 

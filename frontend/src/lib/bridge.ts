@@ -249,6 +249,8 @@ export const api = {
     create: (title = '') => call<SessionInfo>('SessionService', 'Create', title),
     rename: (id: string, title: string) => call<void>('SessionService', 'Rename', id, title),
     delete: (id: string) => call<void>('SessionService', 'Delete', id),
+    /** Removes the conversation only if it is still an untouched "New conversation". */
+    discard: (id: string) => call<void>('SessionService', 'Discard', id),
     transcript: async (id: string) => (await call<Event[] | null>('SessionService', 'Transcript', id)) ?? [],
     /** An existing directory (resolved to absolute by Go); '' clears it. */
     setWorkspace: (id: string, dir: string) => call<void>('SessionService', 'SetWorkspace', id, dir),

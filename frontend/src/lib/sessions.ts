@@ -6,6 +6,17 @@ export function byActivity(list: SessionInfo[]): SessionInfo[] {
   return [...list].sort((a, b) => t(b) - t(a))
 }
 
+/** Go's store.DefaultTitle: the title of a conversation nobody named yet. */
+export const DEFAULT_TITLE = 'New conversation'
+
+/**
+ * An untouched "New conversation" (store.SessionInfo.Stub): no message, no workspace, no title
+ * of its own. A conversation exists once it has a message: a stub the user leaves is removed.
+ */
+export function isStub(s: SessionInfo | null | undefined): boolean {
+  return !!s && !s.events && !s.workspace && !s.paper && !s.purpose && (!s.title || s.title === DEFAULT_TITLE)
+}
+
 /** A short, calm timestamp for the sidebar: "14:05", "Yesterday", "Mon", "12 Mar". */
 export function shortTime(iso: string, now = new Date()): string {
   const d = new Date(iso)
