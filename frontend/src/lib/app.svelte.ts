@@ -9,7 +9,9 @@ import { apply, emptyTranscript, project, withEvents, type TranscriptState } fro
 import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
 
 export type Connection = 'connecting' | 'ok' | 'down'
-export type Notice = { message: string; hint?: string }
+/** A problem shown in the banner; `about` names the action it is about (a later success of
+ * that action clears it: a stale "could not set the workspace" must not outlive a working one). */
+export type Notice = { message: string; hint?: string; about?: string }
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
@@ -57,6 +59,16 @@ class AppState {
       return m?.context_window || m?.context_length || 0
     }),
   )
+
+  /** Shows a failure of an action in the banner. */
+  private fail(about: string, message: string) {
+    this.notice = { message, about }
+  }
+
+  /** The action succeeded: a banner about its earlier failure is stale. */
+  private ok(...about: string[]) {
+    if (this.notice?.about && about.includes(this.notice.about)) this.notice = null
+  }
 
   private unsubs: (() => void)[] = []
   private unsubSession: (() => void) | null = null
@@ -130,8 +142,9 @@ class AppState {
     this.statusLoading = true
     try {
       this.setStatus(await api.models.status())
+      this.ok('status')
     } catch (err) {
-      this.notice = { message: `Could not read the model status: ${messageOf(err)}` }
+      this.fail('status', `Could not read the model status: ${messageOf(err)}`)
     } finally {
       this.statusLoading = false
     }
@@ -161,8 +174,9 @@ class AppState {
       if (streaming) t = apply(t, { kind: 'stream', state: 'started' })
       this.transcript = t
       this.streaming = streaming
+      this.ok('load')
     } catch (err) {
-      if (token === this.loadToken) this.notice = { message: `Could not load the conversation: ${messageOf(err)}` }
+      if (token === this.loadToken) this.fail('load', `Could not load the conversation: ${messageOf(err)}`)
     }
   }
 
@@ -190,7 +204,7 @@ class AppState {
         if (msg.state === 'ended') {
           this.buffer.discard()
           this.streaming = false
-          if (msg.error) this.notice = { message: `The reply stopped: ${msg.error}` }
+          if (msg.error) this.fail('reply', `The reply stopped: ${msg.error}`)
         }
         this.transcript = apply(this.transcript, msg)
         return
@@ -217,11 +231,12 @@ class AppState {
     try {
       const s = await api.sessions.create('')
       if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
+      this.ok('create')
       await this.select(s.id)
       this.focusTick++
       return s
     } catch (err) {
-      this.notice = { message: `Could not create a conversation: ${messageOf(err)}` }
+      this.fail('create', `Could not create a conversation: ${messageOf(err)}`)
       return null
     }
   }
@@ -233,19 +248,21 @@ class AppState {
     this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, title: clean } : s))
     try {
       await api.sessions.rename(id, clean)
+      this.ok('rename')
     } catch (err) {
       this.sessions = before
-      this.notice = { message: `Could not rename: ${messageOf(err)}` }
+      this.fail('rename', `Could not rename: ${messageOf(err)}`)
     }
   }
 
   async remove(id: string) {
     try {
       await api.sessions.delete(id)
+      this.ok('delete')
       this.sessions = this.sessions.filter((s) => s.id !== id)
       if (this.currentId === id) await this.select(this.sessions[0]?.id ?? null)
     } catch (err) {
-      this.notice = { message: `Could not delete: ${messageOf(err)}` }
+      this.fail('delete', `Could not delete: ${messageOf(err)}`)
     }
   }
 
@@ -263,6 +280,7 @@ class AppState {
       }
       try {
         await api.chat.send(id, body, this.model)
+        this.ok('send', 'reply')
       } catch (err) {
         // Go records the message and why its turn could not start (the transcript shows the
         // error with Retry); only a message that was not recorded goes back to the composer.
@@ -274,7 +292,7 @@ class AppState {
       }
       return true
     } catch (err) {
-      this.notice = { message: `Could not send: ${messageOf(err)}` }
+      this.fail('send', `Could not send: ${messageOf(err)}`)
       return false
     } finally {
       this.sending = false
@@ -299,8 +317,9 @@ class AppState {
     if (!this.currentId || this.streaming) return
     try {
       await api.chat.retry(this.currentId, this.model)
+      this.ok('send', 'reply')
     } catch (err) {
-      this.notice = { message: `Could not retry: ${messageOf(err)}` }
+      this.fail('send', `Could not retry: ${messageOf(err)}`)
     }
   }
 
@@ -309,8 +328,9 @@ class AppState {
     if (!this.currentId || this.streaming) return
     try {
       await api.chat.continue(this.currentId, this.model)
+      this.ok('send', 'reply')
     } catch (err) {
-      this.notice = { message: `Could not continue: ${messageOf(err)}` }
+      this.fail('send', `Could not continue: ${messageOf(err)}`)
     }
   }
 
@@ -319,8 +339,9 @@ class AppState {
     this.answering = { ...this.answering, [callId]: true }
     try {
       await api.chat.approve(this.currentId, callId, decision)
+      this.ok('approve')
     } catch (err) {
-      this.notice = { message: `Could not answer the approval: ${messageOf(err)}` }
+      this.fail('approve', `Could not answer the approval: ${messageOf(err)}`)
     } finally {
       const { [callId]: _, ...rest } = this.answering
       this.answering = rest
@@ -332,9 +353,10 @@ class AppState {
     if (!this.currentId) return false
     try {
       await api.chat.answer(this.currentId, callId, text)
+      this.ok('answer')
       return true
     } catch (err) {
-      this.notice = { message: `Could not send the answer: ${messageOf(err)}` }
+      this.fail('answer', `Could not send the answer: ${messageOf(err)}`)
       return false
     }
   }
@@ -357,6 +379,7 @@ class AppState {
     }
     try {
       await api.sessions.setWorkspace(id, dir.trim())
+      this.ok('workspace')
       this.sessions = byActivity(await api.sessions.list())
       return null
     } catch (err) {
@@ -370,9 +393,10 @@ class AppState {
     if (!id || mode === this.mode) return
     try {
       await api.sessions.setMode(id, mode)
+      this.ok('mode')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
-      this.notice = { message: `Could not change the mode: ${messageOf(err)}` }
+      this.fail('mode', `Could not change the mode: ${messageOf(err)}`)
     }
   }
 
@@ -382,9 +406,9 @@ class AppState {
       const dir = await api.sessions.chooseWorkspace()
       if (!dir) return
       const err = await this.setWorkspace(dir)
-      if (err) this.notice = { message: `Could not set the workspace: ${err}` }
+      if (err) this.fail('workspace', `Could not set the workspace: ${err}`)
     } catch (err) {
-      this.notice = { message: `Could not open the folder dialog: ${messageOf(err)}` }
+      this.fail('workspace', `Could not open the folder dialog: ${messageOf(err)}`)
     }
   }
 
@@ -392,8 +416,9 @@ class AppState {
     if (!this.currentId || !this.streaming) return
     try {
       await api.chat.stop(this.currentId)
+      this.ok('stop')
     } catch (err) {
-      this.notice = { message: `Could not stop: ${messageOf(err)}` }
+      this.fail('stop', `Could not stop: ${messageOf(err)}`)
     }
   }
 

@@ -1,0 +1,101 @@
+// The application state's actions against a fake transport: what stays in the banner and in
+// the list after failures and successes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { app } from './app.svelte'
+import { setTransport, type Transport } from './bridge'
+import type { Event, SessionInfo } from './types'
+
+type Handler = (...args: unknown[]) => unknown
+
+class FakeTransport implements Transport {
+  readonly kind = 'wails' as const
+  calls: string[] = []
+  constructor(private handlers: Record<string, Handler>) {}
+  async call(service: string, method: string, args: unknown[]): Promise<unknown> {
+    const name = `${service}.${method}`
+    this.calls.push(name)
+    const h = this.handlers[name]
+    if (!h) return null
+    return await h(...args)
+  }
+  subscribe(): () => void {
+    return () => {}
+  }
+}
+
+const session = (id: string, over: Partial<SessionInfo> = {}): SessionInfo => ({ id, title: 'New conversation', created: '', updated: '', events: 0, ...over })
+
+let sessions: SessionInfo[]
+let fake: FakeTransport
+function use(handlers: Record<string, Handler>) {
+  fake = new FakeTransport({
+    'SessionService.List': () => sessions,
+    'SettingsService.Get': () => ({ providers: [], models: {} }),
+    'SessionService.Transcript': () => [],
+    'ChatService.Streaming': () => [],
+    'ModelService.Status': () => ({ provider: 'ollama', base_url: '', reachable: true, models: [{ name: 'm', provider: 'ollama' }], default_model: 'm' }),
+    ...handlers,
+  })
+  setTransport(fake)
+}
+
+beforeEach(() => {
+  sessions = [session('a', { title: 'Old', events: 2 })]
+  app.notice = null
+})
+afterEach(() => setTransport(null))
+
+describe('AppState', () => {
+  it('a later success clears the stale banner of the same action (workspace picker)', async () => {
+    let fails = true
+    use({
+      'SessionService.ChooseWorkspace': () => '/w',
+      'SessionService.SetWorkspace': () => {
+        if (fails) throw new Error('/w is not a directory')
+      },
+    })
+    await app.start()
+    await app.chooseWorkspace()
+    expect(app.notice?.message).toContain('/w is not a directory')
+    fails = false
+    await app.chooseWorkspace()
+    expect(app.notice).toBeNull()
+  })
+
+  it('a success of another action leaves the banner', async () => {
+    use({ 'SessionService.Rename': () => { throw new Error('disk full') } })
+    await app.start()
+    await app.rename('a', 'x')
+    expect(app.notice?.message).toContain('disk full')
+    await app.refreshStatus()
+    expect(app.notice?.message).toContain('disk full')
+  })
+
+  it('a message Go recorded with its error is not put back in the composer', async () => {
+    const log: Event[] = []
+    use({
+      'ChatService.Send': (_id, text) => {
+        log.push({ session: 'a', seq: 1, time: '', type: 'user', data: { text } } as Event)
+        log.push({ session: 'a', seq: 2, time: '', type: 'error', data: { kind: 'model_not_found', message: 'no model is selected', retryable: true } } as Event)
+        throw new Error('no model is selected')
+      },
+      'SessionService.Transcript': () => log,
+    })
+    await app.start()
+    expect(await app.send('hello')).toBe(true)
+    expect(app.notice).toBeNull()
+    expect(app.transcript.events.map((e) => e.type)).toEqual(['user', 'error'])
+  })
+
+  it('leaving an untouched New conversation discards it; New on one reuses it', async () => {
+    use({ 'SessionService.Create': () => session('stub') })
+    await app.start()
+    await app.newSession()
+    expect(app.currentId).toBe('stub')
+    await app.newSession()
+    expect(fake.calls.filter((c) => c === 'SessionService.Create')).toHaveLength(1)
+    await app.select('a')
+    expect(fake.calls).toContain('SessionService.Discard')
+    expect(app.sessions.map((s) => s.id)).toEqual(['a'])
+  })
+})
