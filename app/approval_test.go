@@ -21,13 +21,7 @@ func runCommand(id, command string) llm.ToolCall {
 func commandModel(t *testing.T) *llmtest.Server {
 	srv := llmtest.New(t, llmtest.DemoModel())
 	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		var task string
-		for _, m := range r.Messages {
-			if m.Role == llm.RoleUser {
-				task = m.Content
-			}
-		}
-		_, list, _ := strings.Cut(task, "run:")
+		_, list, _ := strings.Cut(llmtest.LastUser(r), "run:")
 		commands := strings.Split(list, ";;")
 		if n := toolMsgs(r); n < len(commands) {
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{runCommand("c"+string(rune('1'+n)), strings.TrimSpace(commands[n]))}}

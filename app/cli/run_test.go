@@ -13,13 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/store"
-	"github.com/tofu-research/tofu/backend/tools/toolset"
 )
 
 // toolStep counts the tool results in a request: which step of a script the model is at.
@@ -438,20 +435,4 @@ func TestCLIHelper(t *testing.T) {
 	}
 	os.Args = append([]string{"tofu"}, strings.Split(os.Getenv("TOFU_CLI_ARGS"), "\x1f")...)
 	os.Exit(Execute(os.DirFS(t.TempDir())))
-}
-
-// TestDefaultRequestBudget: what a "hello" costs before the model says a word — the system
-// prompt and every default tool spec — stays under 2,000 o200k tokens (issue budget).
-func TestDefaultRequestBudget(t *testing.T) {
-	ts := toolset.New(toolset.Options{})
-	defer ts.Close()
-	req := llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleSystem, Content: assets.Prompt("agent")}, {Role: llm.RoleUser, Content: "hello"}},
-		Tools:    ts.Specs(),
-	}
-	n := tokens.CountRequest(req)
-	t.Logf("default first request: %d o200k tokens (%d tools)", n, len(req.Tools))
-	if n >= 2000 {
-		t.Fatalf("the default first request costs %d tokens, budget 2,000", n)
-	}
 }

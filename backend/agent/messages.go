@@ -85,6 +85,14 @@ func (p *projection) add(ev store.Event) {
 			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
 			p.end = len(p.msgs)
 		}
+	case store.EventEnvironment:
+		// The environment (or what changed in it) rides on the user message that started the
+		// turn: written once, it stays byte-identical in every later request (cached prefix),
+		// and no provider sees two user messages in a row.
+		var env store.Environment
+		if ev.Decode(&env) == nil && env.Text != "" && p.end > 0 && p.end == len(p.msgs) && p.msgs[p.end-1].Role == llm.RoleUser {
+			p.msgs[p.end-1].Content += "\n\n" + env.Text
+		}
 	case store.EventAssistant:
 		var a store.AssistantMessage
 		if ev.Decode(&a) != nil || (a.Text == "" && len(a.ToolCalls) == 0) {

@@ -72,3 +72,28 @@ func TestUsedTools(t *testing.T) {
 		t.Fatalf("UsedTools = %v", got)
 	}
 }
+
+// TestEnvironmentRidesOnTheUserMessage: an environment event's text is appended to the user
+// message before it, and to nothing else (a tool result, an assistant message).
+func TestEnvironmentRidesOnTheUserMessage(t *testing.T) {
+	t.Parallel()
+	env := func(s string) store.Event { return ev(store.EventEnvironment, store.Environment{Text: s}) }
+	msgs := Messages([]store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "q1"}),
+		env("<system-reminder>\nE1\n</system-reminder>"),
+		ev(store.EventAssistant, store.AssistantMessage{ToolCalls: []llm.ToolCall{{ID: "a", Name: "read"}}}),
+		ev(store.EventToolResult, store.ToolResult{CallID: "a", Name: "read", Text: "A"}),
+		env("stray after a tool result"),
+		ev(store.EventUser, store.UserMessage{Text: "q2"}),
+		env("<system-reminder>\nE2\n</system-reminder>"),
+	})
+	want := []string{"q1\n\n<system-reminder>\nE1\n</system-reminder>", "", "A", "q2\n\n<system-reminder>\nE2\n</system-reminder>"}
+	if len(msgs) != len(want) {
+		t.Fatalf("messages = %+v", msgs)
+	}
+	for i, w := range want {
+		if msgs[i].Content != w {
+			t.Errorf("message %d = %q, want %q", i, msgs[i].Content, w)
+		}
+	}
+}

@@ -75,6 +75,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventRetrieval:      payload[store.Retrieval](""),
 	store.EventToolStart:      payload[store.ToolStart](""),
 	store.EventProcess:        payload[procgroup.Group]("ProcessGroup"),
+	store.EventEnvironment:    payload[store.Environment](""),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

@@ -6,6 +6,7 @@ package session
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
@@ -38,6 +39,8 @@ type Options struct {
 	// Augment, when set, gives a paper session's turn its request (the retrieved passages are
 	// put in, and logged, by the paper library).
 	Augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
+	// Now is the clock the environment's date is read from (nil: time.Now).
+	Now func() time.Time
 }
 
 // ToolFamily adds tools to the registry of a turn on spec; release (may be nil) is called

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
@@ -232,6 +233,35 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	at.Tools, at.Policy, at.Approver, at.Context = ts, gate, gate.Approver(), ctxm
 	if autonomous {
 		p.auto = &agent.AutoOptions{Instructions: instr}
+	}
+	if err := r.tellEnvironment(req.Session, workspace, events, p.turn.Journal); err != nil {
+		p.release()
+		return err
+	}
+	return nil
+}
+
+// tellEnvironment records the environment block before a session's first agent turn, and
+// what changed in it before a later one (see environment.go). It speaks only after a user
+// message (the text rides on it); a Continue after tool results waits for the next one.
+func (r *Runner) tellEnvironment(session, workspace string, events []store.Event, j *agent.Journal) error {
+	msgs := j.Messages()
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleUser {
+		return nil
+	}
+	now := time.Now
+	if r.o.Now != nil {
+		now = r.o.Now
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cur, facts := probeEnvironment(ctx, workspace, now())
+	env, ok := environmentReminder(lastEnvironment(events), cur, facts)
+	if !ok {
+		return nil
+	}
+	if _, err := r.o.Store.Append(session, store.EventEnvironment, env); err != nil {
+		return fmt.Errorf("record the environment: %w", err)
 	}
 	return nil
 }

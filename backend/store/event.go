@@ -44,7 +44,20 @@ const (
 	// (payload: procgroup.Group; store does not decode it): a later Tofu kills the group if it
 	// outlived the one that started it.
 	EventProcess EventType = "process"
+	// EventEnvironment records what the model is told of its environment (Environment): the
+	// whole block at a session's first agent turn, then what changed (date, branch) at the
+	// start of a later one. The projection appends its text to the user message before it.
+	EventEnvironment EventType = "environment"
 )
+
+// Environment is what an agent turn was told of its environment, and the facts it compares
+// against at the next turn to report changes.
+type Environment struct {
+	Text      string `json:"text"` // what the model reads (a <system-reminder> block)
+	Workspace string `json:"workspace"`
+	Date      string `json:"date"`             // YYYY-MM-DD, the local date
+	Branch    string `json:"branch,omitempty"` // "" outside a git repository
+}
 
 // ToolStart says a call is about to run.
 type ToolStart struct {

@@ -332,14 +332,27 @@ func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// LastUser returns the content of the last user message of req.
+// LastUser returns what the user wrote in the last user message of req: its content without
+// the <system-reminder> blocks Tofu appends (the environment), as a model reads past them.
 func LastUser(req llm.Request) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role == llm.RoleUser {
-			return req.Messages[i].Content
+			return withoutReminders(req.Messages[i].Content)
 		}
 	}
 	return ""
+}
+
+func withoutReminders(s string) string {
+	const open, end = "<system-reminder>", "</system-reminder>"
+	for {
+		i := strings.Index(s, open)
+		j := strings.Index(s, end)
+		if i < 0 || j < i {
+			return s
+		}
+		s = strings.TrimRight(s[:i], "\n") + s[j+len(end):]
+	}
 }
 
 // normalizeName adds Ollama's implicit ":latest" tag.

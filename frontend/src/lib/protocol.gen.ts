@@ -41,6 +41,8 @@ export const EventType = {
   ToolStart: 'tool_start',
   /** EventProcess records a process group a call started, before the group runs anything (payload: procgroup.Group; store does not decode it): a later Tofu kills the group if it outlived the one that started it. */
   Process: 'process',
+  /** EventEnvironment records what the model is told of its environment (Environment): the whole block at a session's first agent turn, then what changed (date, branch) at the start of a later one. The projection appends its text to the user message before it. */
+  Environment: 'environment',
   /** Retrieval */
   Retrieval: 'retrieval',
 } as const
@@ -392,6 +394,14 @@ export interface ProcessGroup {
   job?: string
 }
 
+/** store.Environment */
+export interface Environment {
+  text: string
+  workspace: string
+  date: string
+  branch?: string
+}
+
 /** store.Retrieval */
 export interface Retrieval {
   paper: string
@@ -490,5 +500,6 @@ export interface EventPayloads {
   compaction_undo: CompactionUndo
   tool_start: ToolStart
   process: ProcessGroup
+  environment: Environment
   retrieval: Retrieval
 }

@@ -1,0 +1,52 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// FirstRequestBudget is the most o200k tokens the first request of an agent session may cost
+// before the model says a word: system prompt, every default tool spec (ask_human included,
+// as in the window), the environment block and a one-word message. Every request repeats
+// it, and a small local model reads it before each answer. Later features share this budget.
+const FirstRequestBudget = 1500
+
+// TestFirstRequestBudget measures the real first request, built by the turn runner and
+// received by the scripted model, in a git workspace with an AGENTS.md-free tree.
+func TestFirstRequestBudget(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	gitRepo(t, f.ws)
+	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.model.Default(llmtest.Reply{Text: "hi"})
+	id := f.session(t, f.ws, "hello")
+	if _, err := f.runner.Run(context.Background(), Request{Session: id, Questions: true}); err != nil {
+		t.Fatal(err)
+	}
+	req := *f.model.Chats()[0].Request
+	total := tokens.CountRequest(req)
+	system := tokens.CountRequest(llm.Request{Messages: req.Messages[:1]}) - tokens.PerReply
+	tools := tokens.CountRequest(llm.Request{Tools: req.Tools}) - tokens.PerReply
+	user := tokens.CountRequest(llm.Request{Messages: req.Messages[1:]}) - tokens.PerReply
+	var names []string
+	for _, s := range req.Tools {
+		names = append(names, s.Name)
+	}
+	t.Logf("first request: %d o200k tokens: system %d, %d tools %d, first message (with environment) %d; tools %v",
+		total, system, len(req.Tools), tools, user, names)
+	if total > FirstRequestBudget {
+		t.Fatalf("the first request costs %d tokens; the budget is %d", total, FirstRequestBudget)
+	}
+	if evs, _ := f.st.Events(id); len(evs) < 2 || evs[1].Type != store.EventEnvironment {
+		t.Fatal("no environment was recorded")
+	}
+}
