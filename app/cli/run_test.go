@@ -319,7 +319,7 @@ func TestRunInterruptThenContinue(t *testing.T) {
 		t.Fatalf("end %+v, %v", end, err)
 	}
 	session := onlySession(t, st)
-	if got := eventTypes(t, st, session); got != "user,assistant,usage,model_call,tool_start,process,tool_result,interrupted,turn_end" {
+	if got := eventTypes(t, st, session); got != "user,environment,assistant,usage,model_call,tool_start,process,tool_result,interrupted,turn_end" {
 		t.Fatalf("events: %s", got)
 	}
 	if endError(end).(*exitError).code != 130 {
@@ -366,7 +366,7 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	}
 	defer st2.Close()
 	session := onlySession(t, st2)
-	if got := eventTypes(t, st2, session); got != "user,assistant,usage,model_call,tool_result,assistant,usage,model_call,tool_start,process" {
+	if got := eventTypes(t, st2, session); got != "user,environment,assistant,usage,model_call,tool_result,assistant,usage,model_call,tool_start,process" {
 		t.Fatalf("events after kill: %s", got)
 	}
 	var out, errOut bytes.Buffer

@@ -155,3 +155,20 @@ func TestDemoScript(t *testing.T) {
 		t.Errorf("LongText(400) has %d words", n)
 	}
 }
+
+// TestLastUserReadsPastReminders: a script reads what the user wrote, not the environment
+// block Tofu appends to the message.
+func TestLastUserReadsPastReminders(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"run: ls": "run: ls",
+		"run: ls\n\n<system-reminder>\nEnvironment: …\n</system-reminder>":                             "run: ls",
+		"a\n\n<system-reminder>\nx\n</system-reminder>\nb\n\n<system-reminder>\ny\n</system-reminder>": "a\nb",
+		"<system-reminder> unclosed": "<system-reminder> unclosed",
+	} {
+		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: in}, {Role: llm.RoleAssistant, Content: "ok"}}}
+		if got := LastUser(req); got != want {
+			t.Errorf("LastUser(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
