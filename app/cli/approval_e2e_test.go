@@ -48,11 +48,19 @@ func TestApprovalEndToEnd(t *testing.T) {
 			return llmtest.Reply{Text: "Reading it.", ToolCalls: run("call_outside", "cat /etc/hostname")}
 		case strings.Contains(user, "outside"):
 			return llmtest.Reply{Text: "Not reading it, then."}
+		case strings.Contains(user, "notes") && n == 0:
+			b, _ := json.Marshal(map[string]any{"edits": []map[string]string{{"path": "notes.txt", "old_string": "draft: <todo>", "new_string": "final: a && b"}}})
+			return llmtest.Reply{Text: "Editing.", ToolCalls: []llm.ToolCall{{ID: "call_edit", Name: "edit_files", Arguments: b}}}
+		case strings.Contains(user, "notes"):
+			return llmtest.Reply{Text: "Left the notes alone."}
 		case strings.Contains(user, "push") && n == 0:
 			return llmtest.Reply{Text: "Pushing.", ToolCalls: run("call_push", "git push origin main")}
 		}
 		return llmtest.Reply{Text: "Not pushing: the rules forbid it."}
 	})
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("title\ndraft: <todo>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)
 	runBrowser(t, root, url, "approval.e2e.mjs", "approval-e2e.png", "TOFU_E2E_WORKSPACE="+ws)
@@ -72,7 +80,7 @@ func TestApprovalEndToEnd(t *testing.T) {
 			got = append(got, a.CallID+":"+string(a.Decision)+"/"+string(a.By))
 		}
 	}
-	want := "call_touch:/ call_touch:allow_always/user call_outside:/ call_outside:deny/user call_push:deny/policy"
+	want := "call_touch:/ call_touch:allow_always/user call_outside:/ call_outside:deny/user call_edit:/ call_edit:deny/user call_push:deny/policy"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("approvals:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}

@@ -96,6 +96,19 @@ try {
     await turnEnded('Not reading')
   })
 
+  await step('an edit shows its diff before Allow, and the reason as text', async () => {
+    await send('edit the notes')
+    await tid('approval-card').waitFor()
+    const diff = await tid('approval-diff').innerText()
+    check(diff.includes('notes.txt') && diff.includes('-draft: <todo>') && diff.includes('+final: a && b'), `the card does not show the change: ${JSON.stringify(diff)}`)
+    const reason = (await tid('approval-reason').count()) ? await tid('approval-reason').innerText() : ''
+    check(!reason.includes('`'), `the reason shows raw backticks: ${JSON.stringify(reason)}`)
+    if (shot) await tid('approval-card').screenshot({ path: shotPath('edit') })
+    await tid('approve-deny').click()
+    await command('call_edit', 'denied').waitFor()
+    await turnEnded('Left the notes')
+  })
+
   await step('Settings lists the rule with where it came from; add a deny rule', async () => {
     await tid('settings-open').click()
     await tid('settings-dialog').waitFor({ state: 'visible' })

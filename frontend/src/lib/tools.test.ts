@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffLines, exitLabel, fileDiffs, formatDuration, relPath, summarize } from './tools'
+import { PROPOSED_MAX_LINES, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
 
 describe('tool card helpers', () => {
   it('summarizes arguments in one line', () => {
@@ -31,5 +31,24 @@ describe('tool card helpers', () => {
     expect(formatDuration(125000)).toBe('2 min 5 s')
     expect(relPath('/ws/a/b.go', '/ws/')).toBe('a/b.go')
     expect(relPath('/other/b.go', '/ws')).toBe('/other/b.go')
+  })
+})
+
+describe('proposedDiffs', () => {
+  it('shows what an edit would change before it is allowed (regression: the card said only "writes notes.txt")', () => {
+    const d = proposedDiffs('edit_files', { edits: [{ path: '/w/notes.txt', old_string: 'a\nb', new_string: 'a\nc\n' }, { path: '/w/notes.txt', old_string: 'x', new_string: '' }] }, '/w')
+    expect(d).toHaveLength(1)
+    expect(d[0]).toMatchObject({ path: 'notes.txt', added: 2, removed: 3, created: false })
+    expect(d[0].lines.map((l) => l.text)).toEqual(['-a', '-b', '+a', '+c', '@@', '-x'])
+  })
+  it('shows a write as added lines, and clips a long one', () => {
+    const d = proposedDiffs('write_file', JSON.stringify({ path: 'new.txt', content: 'one\ntwo\n' }))
+    expect(d[0]).toMatchObject({ path: 'new.txt', added: 2, created: true })
+    const long = proposedDiffs('write_file', { path: 'big.txt', content: 'x\n'.repeat(500) })
+    expect(long[0].lines).toHaveLength(PROPOSED_MAX_LINES + 1)
+    expect(long[0].lines.at(-1)?.text).toContain('420 more lines')
+  })
+  it('is empty for other tools', () => {
+    expect(proposedDiffs('run_command', { command: 'make' })).toEqual([])
   })
 })

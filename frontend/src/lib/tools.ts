@@ -140,3 +140,43 @@ export function exitLabel(meta: unknown): { text: string; ok: boolean } | null {
   if (meta.exit_code < 0) return { text: 'killed', ok: false }
   return { text: `exit ${meta.exit_code}`, ok: meta.exit_code === 0 }
 }
+
+/** Lines of a proposed diff shown before Allow: enough to judge, not a whole file. */
+export const PROPOSED_MAX_LINES = 80
+
+/**
+ * The change an edit_files / write_file call asks to make, from its arguments, shown on the
+ * approval card before Allow: each edit's old text as removed lines and its new text as added
+ * lines; a write's content as added lines. The result's real diff replaces it once the call ran.
+ */
+export function proposedDiffs(name: string, raw: unknown, workspace = ''): FileDiff[] {
+  const a = argsOf(raw)
+  const lines = (text: string, kind: 'add' | 'del'): DiffLine[] =>
+    text === '' ? [] : text.replace(/\n$/, '').split('\n').map((l) => ({ kind, text: (kind === 'add' ? '+' : '-') + l }))
+  const files = new Map<string, FileDiff>()
+  const file = (path: string, created = false) => {
+    const key = relPath(path, workspace)
+    let f = files.get(key)
+    if (!f) files.set(key, (f = { path: key, added: 0, removed: 0, created, lines: [] }))
+    return f
+  }
+  if (name === 'write_file') {
+    const f = file(str(a.path ?? a.file ?? a.file_path), true)
+    f.lines = lines(str(a.content ?? a.text ?? a.contents), 'add')
+    f.added = f.lines.length
+  } else if (name === 'edit_files') {
+    for (const e of list(a.edits ?? a)) {
+      if (!isObj(e)) continue
+      const f = file(str(e.path ?? e.file ?? e.file_path))
+      const del = lines(str(e.old_string ?? e.old ?? e.old_str), 'del')
+      const add = lines(str(e.new_string ?? e.new ?? e.new_str), 'add')
+      if (f.lines.length) f.lines.push({ kind: 'hunk', text: '@@' })
+      f.lines.push(...del, ...add)
+      f.removed += del.length
+      f.added += add.length
+    }
+  }
+  return [...files.values()]
+    .filter((f) => f.path)
+    .map((f) => (f.lines.length > PROPOSED_MAX_LINES ? { ...f, lines: [...f.lines.slice(0, PROPOSED_MAX_LINES), { kind: 'ctx', text: `… ${f.lines.length - PROPOSED_MAX_LINES} more lines` }] } : f))
+}
