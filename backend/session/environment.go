@@ -25,19 +25,26 @@ import (
 // found are listed.
 var installedTools = []string{"git", "rg", "make", "go", "python3", "pip", "uv", "node", "npm", "cargo", "java", "gcc", "docker"}
 
-// probeEnvironment gathers the facts of workspace at now. It runs no program of the
-// workspace: the branch is read from .git/HEAD, and the status runs git with the hardening
-// of run_command and only when the repository's config names no drivers git would run.
-func probeEnvironment(ctx context.Context, workspace string, now time.Time) (store.Environment, string) {
+// probeEnvironment gathers the facts of workspace at now; full adds what only the first
+// block tells (git status, installed tools), which later turns need not pay for. It runs no
+// program of the workspace: the branch is read from .git/HEAD, and the status runs git with
+// fsmonitor and hooks off and only when the repository's config names no filter driver.
+func probeEnvironment(ctx context.Context, workspace string, now time.Time, full bool) (store.Environment, string) {
 	env := store.Environment{Workspace: workspace, Date: now.Format("2006-01-02")}
 	gitDir := findGitDir(workspace)
 	git := "not a git repository"
 	if gitDir != "" {
 		env.Branch = readBranch(gitDir)
 		git = "git branch " + env.Branch
+		if !full {
+			return env, ""
+		}
 		if st := gitStatus(ctx, workspace, gitDir); st != "" {
 			git += ", " + st
 		}
+	}
+	if !full {
+		return env, ""
 	}
 	var found []string
 	for _, t := range installedTools {

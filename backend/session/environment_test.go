@@ -154,7 +154,7 @@ func TestGitStatusRunsNoDriver(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, ".gitattributes"), []byte("* filter=x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC))
+	env, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true)
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the filter driver ran")
 	}

@@ -255,8 +255,9 @@ func (r *Runner) tellEnvironment(session, workspace string, events []store.Event
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	cur, facts := probeEnvironment(ctx, workspace, now())
-	env, ok := environmentReminder(lastEnvironment(events), cur, facts)
+	prev := lastEnvironment(events)
+	cur, facts := probeEnvironment(ctx, workspace, now(), prev == nil)
+	env, ok := environmentReminder(prev, cur, facts)
 	if !ok {
 		return nil
 	}
