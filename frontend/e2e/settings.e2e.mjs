@@ -57,6 +57,14 @@ try {
     check(/secrets\.json/.test(paths), `the footer does not say where keys are kept (TOFU_KEYRING=off): ${paths}`)
   })
 
+  await step('an empty Ollama base URL shows what it means here: OLLAMA_HOST', async () => {
+    const field = rows().first().getByTestId('settings-base-url')
+    const host = process.env.OLLAMA_HOST ?? ''
+    const placeholder = (await field.getAttribute('placeholder')) ?? ''
+    // The Go test points OLLAMA_HOST at its scripted model, never the built-in default.
+    check(host !== '' && placeholder === host.replace(/\/+$/, ''), `placeholder ${JSON.stringify(placeholder)}, OLLAMA_HOST ${JSON.stringify(host)}`)
+  })
+
   await step('a bad context window cap is refused inline', async () => {
     await tid('settings-context-cap').fill('100')
     await tid('settings-save').click()
