@@ -125,13 +125,13 @@ func TestJobs(t *testing.T) {
 		t.Fatalf("start: %q", res.Text)
 	}
 	pid := waitPID(t, filepath.Join(ws, "job.pid"))
-	for i := 0; ; i++ { // poll until the first line has been read from the pipe
+	for i := 0; ; i++ { // poll until the first line has been read from the pipe (a hang fails after a minute)
 		res = call(t, out, ws, `{"id":"j1"}`)
 		// The header line echoes the command (`echo one`): wait for the output line itself.
 		if strings.Contains(res.Text, "\none\n") {
 			break
 		}
-		if i == 1000 {
+		if i == 6000 {
 			t.Fatalf("no output: %q", res.Text)
 		}
 		time.Sleep(10 * time.Millisecond)
