@@ -152,7 +152,15 @@ func readBranch(gitDir string) string {
 // "" when git is missing or slow, or when the repository's config could make status run a
 // program (a filter driver, an include); fsmonitor and hooks are switched off.
 func gitStatus(ctx context.Context, workspace, gitDir string) string {
-	for _, cfg := range []string{filepath.Join(gitDir, "config"), filepath.Join(gitDir, "..", "..", "config")} {
+	configs := []string{filepath.Join(gitDir, "config"), filepath.Join(gitDir, "config.worktree")}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil { // a linked worktree
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		configs = append(configs, filepath.Join(common, "config"))
+	}
+	for _, cfg := range configs {
 		b, err := os.ReadFile(cfg)
 		if err != nil {
 			continue

@@ -162,3 +162,30 @@ func TestGitStatusRunsNoDriver(t *testing.T) {
 		t.Fatalf("env %+v facts %q", env, facts)
 	}
 }
+
+// TestEnvironmentInALinkedWorktree: the branch is the worktree's, and a filter driver in the
+// main repository's config (which the worktree shares) also keeps status from running.
+func TestEnvironmentInALinkedWorktree(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	gitRepo(t, repo)
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git(repo, "commit", "-q", "--allow-empty", "-m", "init")
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(repo, "worktree", "add", "-q", "-b", "topic", wt)
+	env, facts := probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true)
+	if env.Branch != "topic" || !strings.Contains(facts, "(git branch topic, clean)") {
+		t.Fatalf("env %+v facts %q", env, facts)
+	}
+	git(repo, "config", "filter.x.clean", "cat")
+	if _, facts = probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true); !strings.Contains(facts, "(git branch topic)") {
+		t.Fatalf("status ran under a filter driver: %q", facts)
+	}
+}
