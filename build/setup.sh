@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 need=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config)
 if [ "${1:-run}" = test ]; then
-  # gcc: the Go tests run with the race detector, which needs cgo.
-  need+=(gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils iproute2 util-linux fonts-noto-color-emoji)
+  # gcc: the Go tests run with the race detector, which needs cgo. ripgrep: the grep tool's
+  # faster engine, whose agreement with the built-in one is tested. Not poppler-data: the CJK
+  # tables ship inside Tofu, and --no-install-recommends keeps poppler-utils from pulling it in.
+  need+=(gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils ripgrep iproute2 util-linux fonts-noto-color-emoji)
 fi
 
 missing=()
