@@ -5,6 +5,7 @@
 #   STRESS_CPU    GOMAXPROCS values, go test's -cpu (default 1,2,4)
 #   STRESS_FRONT  runs of the front-end unit tests (default 3)
 #   STRESS_BURN   busy processes beside the tests (default: one per core)
+#   STRESS_RACE   1: the Go tests under the race detector, as `make test-go` runs most of them
 # Prints "stress: N passed, N failed" (runs of a test) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,18 +23,19 @@ else
   for _ in $(seq "$burn"); do (while :; do :; done) & done
 fi
 
-# Go: no -race (it is the load and the scheduling that shake out waits, and -race would make
-# the run several times longer); the attack suite checks decisions, not waits: it is left out.
-# -json is not used: the verbose lines are counted directly.
+# Go: by default no -race (the load and the scheduling shake out waits; -race makes the run
+# several times longer). The attack suite checks decisions, not waits: it is left out.
+race=()
+[ "${STRESS_RACE:-}" = 1 ] && race=(-race)
 pkgs=$(go list ./backend/... ./assets/... ./app/...)
-build/offline.sh go test -count="$count" -cpu "$cpu" -v -timeout 30m \
+build/offline.sh go test "${race[@]}" -count="$count" -cpu "$cpu" -v -timeout 60m \
   -skip '^TestAttackSuite$' $pkgs >"$out/go.log" 2>&1
 gorc=$?
 gopass=$(grep -c -- '^\s*--- PASS' "$out/go.log")
 gofail=$(grep -c -- '^\s*--- FAIL' "$out/go.log")
 grep -E -- '^\s*--- FAIL|^FAIL|panic:|timed out' "$out/go.log" | sort | uniq -c | sort -rn | head -40
 [ "$gorc" = 0 ] || [ "$gofail" -gt 0 ] || { tail -40 "$out/go.log"; gofail=$((gofail + 1)); }
-echo "stress go: -count=$count -cpu $cpu: $gopass passed, $gofail failed"
+echo "stress go: ${race[*]} -count=$count -cpu $cpu: $gopass passed, $gofail failed"
 
 # Front end: the whole unit suite, run after run.
 fpass=0 ffail=0
