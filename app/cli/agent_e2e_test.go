@@ -101,7 +101,7 @@ func TestAgentEndToEnd(t *testing.T) {
 		}
 		kinds = append(kinds, string(ev.Type))
 	}
-	if got := strings.Join(kinds, ","); got != "user,assistant,tool_result,assistant,approval,approval,tool_start,tool_result,assistant,turn_end" {
+	if got := strings.Join(kinds, ","); got != "user,environment,assistant,tool_result,assistant,approval,approval,tool_start,tool_result,assistant,turn_end" {
 		t.Fatalf("recorded events: %s", got)
 	}
 	if approvals[1].Decision != "allow" || approvals[1].By != "user" || approvals[1].Subject != notes {
