@@ -220,6 +220,10 @@ func TestPaperReportAndTranslation(t *testing.T) {
 		t.Fatalf("report retrieval: %s %+v", types(evs), rec)
 	}
 
+	// Before any translation the reader's question has an answer: none, not an error.
+	if none, err := f.app.Papers.Translation(info.ID, "French"); none != nil || err != nil {
+		t.Fatalf("translation before translating = %+v, %v; want nil, nil", none, err)
+	}
 	if err := f.app.Papers.Translate(info.ID, "French", llmtest.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
@@ -237,8 +241,8 @@ func TestPaperReportAndTranslation(t *testing.T) {
 	// The details (batches, skipped paragraphs, the logged calls) are tested in
 	// backend/paper/library; here the bound methods reach it.
 	tr, err := f.app.Papers.Translation(info.ID, "French")
-	if err != nil || !tr.Done || tr.Session == "" {
-		t.Fatalf("translation: %v done=%v", err, tr.Done)
+	if err != nil || tr == nil || !tr.Done || tr.Session == "" {
+		t.Fatalf("translation: %v %+v", err, tr)
 	}
 	out, _ := f.app.Papers.TranslationMarkdown(info.ID, "French")
 	if !strings.Contains(out, "FR-1") {

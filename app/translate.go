@@ -1,5 +1,11 @@
 package app
 
+import (
+	"errors"
+
+	"github.com/tofu-research/tofu/backend/store"
+)
+
 // Translate starts translating the paper into lang in the background (model: the selected
 // one, else the main model of the settings). Progress goes to PaperTopic(id); the model calls
 // are logged in the translation's session.
@@ -17,9 +23,17 @@ func (p *PaperService) StopTranslate(paperID string) error {
 	return nil
 }
 
-// Translation returns the saved translation of the paper into lang.
-func (p *PaperService) Translation(paperID, lang string) (Translation, error) {
-	return p.lib.Translation(paperID, lang)
+// Translation returns the saved translation of the paper into lang, or nil when there is
+// none: the reader asks on every open, and a paper not yet translated is not an error.
+func (p *PaperService) Translation(paperID, lang string) (*Translation, error) {
+	tr, err := p.lib.Translation(paperID, lang)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &tr, nil
 }
 
 // TranslationMarkdown returns the translation as Markdown for export.

@@ -307,7 +307,8 @@ export const api = {
     reportMarkdown: (id: string) => call<string>('PaperService', 'ReportMarkdown', id),
     translate: (id: string, lang: string, model: string) => call<void>('PaperService', 'Translate', id, lang, model),
     stopTranslate: (id: string) => call<void>('PaperService', 'StopTranslate', id),
-    translation: (id: string, lang: string) => call<Translation>('PaperService', 'Translation', id, lang),
+    /** null when the paper has no translation into lang (yet). */
+    translation: (id: string, lang: string) => call<Translation | null>('PaperService', 'Translation', id, lang),
     translationMarkdown: (id: string, lang: string) => call<string>('PaperService', 'TranslationMarkdown', id, lang),
   },
 }

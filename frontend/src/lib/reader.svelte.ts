@@ -236,8 +236,10 @@ class ReaderState {
     if (!v) return
     try {
       this.translation = await api.papers.translation(v.info.id, this.lang)
-    } catch {
+    } catch (err) {
+      // No translation answers null; an error here is a real failure (the store, the bridge).
       this.translation = null
+      this.error = messageOf(err)
     }
   }
 
