@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
@@ -21,7 +20,7 @@ func TestCompactionInAnAgentSessionAndUndo(t *testing.T) {
 		return len(r.Messages) > 0 && r.Messages[0].Content == compact.SummaryPrompt
 	}
 	f.model.On(isSummary).Reply(llmtest.Reply{Text: "1. Primary Request\nSUMMARY-TEXT"})
-	f.model.OnUser("slow").Reply(llmtest.Reply{Text: llmtest.LongText(200), TokenDelay: 20 * time.Millisecond})
+	f.model.OnUser("slow").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
 	set, _ := f.app.Settings.Get()
 	set.Models.Cheap = "cheap"
 	if _, err := f.app.Settings.Update(set); err != nil {

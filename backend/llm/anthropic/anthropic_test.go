@@ -218,7 +218,7 @@ func TestErrors(t *testing.T) {
 func TestCancellation(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), TokenDelay: 20 * time.Millisecond})
+	srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for ev, err := range p.Stream(ctx, ask("q")) {

@@ -122,8 +122,12 @@ func (st *streamer) write(b []byte) bool {
 	return true
 }
 
-// pause waits TokenDelay before piece i > 0.
+// pause waits for Hold before piece 1, and TokenDelay before every piece i > 0.
 func (st *streamer) pause(a *answer, i int) bool {
+	if i == 1 && a.Hold != nil && !st.s.hold(st.r.Context(), a.Hold) {
+		st.w.(*outcomeWriter).gone = true
+		return false
+	}
 	if i > 0 && !st.s.sleep(st.r.Context(), a.TokenDelay) {
 		st.w.(*outcomeWriter).gone = true
 		return false

@@ -315,6 +315,18 @@ func (s *Server) pick(req llm.Request) (Reply, bool) {
 	return f(req), true
 }
 
+// hold waits until release is closed; false when the client went away or the server closes.
+func (s *Server) hold(ctx context.Context, release <-chan struct{}) bool {
+	select {
+	case <-release:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.closing:
+		return false
+	}
+}
+
 // sleep waits d, and reports false when the client left or the server is closing first.
 func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {

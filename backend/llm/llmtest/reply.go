@@ -25,6 +25,10 @@ type Reply struct {
 	ChunkBytes int
 	// TokenDelay is the pause before every piece after the first.
 	TokenDelay time.Duration
+	// Hold, when set, stops the stream after its first piece until Hold is closed or the client
+	// goes away. A test that acts while a reply is still streaming (cancels it, checks that its
+	// turn is busy) holds it, rather than betting that TokenDelay outlasts what it does.
+	Hold <-chan struct{}
 	// DieAfter closes the connection abruptly after this many pieces (zero: never).
 	DieAfter int
 	// Status, when 400 or more, answers with that HTTP status and an error body (Error, or a

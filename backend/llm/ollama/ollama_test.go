@@ -541,7 +541,7 @@ func TestEstimateTokensIsConservative(t *testing.T) {
 func TestBreakCancelsRequest(t *testing.T) {
 	t.Parallel()
 	srv, p := start(t, plain)
-	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), TokenDelay: 5 * time.Millisecond})
+	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), Hold: make(chan struct{})})
 
 	n := 0
 	for ev, err := range p.Stream(t.Context(), userReq(plain.Name, "talk")) {
@@ -579,7 +579,7 @@ func TestBreakCancelsRequest(t *testing.T) {
 func TestCancelIsInterrupted(t *testing.T) {
 	t.Parallel()
 	srv, p := start(t, plain)
-	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), TokenDelay: 5 * time.Millisecond})
+	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), Hold: make(chan struct{})})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 

@@ -344,7 +344,7 @@ func TestCancellation(t *testing.T) {
 	t.Run("break cancels the request", func(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
-		srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), TokenDelay: 20 * time.Millisecond})
+		srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
 		for ev, err := range p.Stream(context.Background(), ask("q")) {
 			if err != nil {
 				t.Fatal(err)
@@ -361,7 +361,7 @@ func TestCancellation(t *testing.T) {
 		name  string
 		reply llmtest.Reply
 	}{
-		{"mid-stream", llmtest.Reply{Text: llmtest.LongText(200), TokenDelay: 20 * time.Millisecond}},
+		{"mid-stream", llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})}},
 		{"slow first byte", llmtest.Reply{Text: "late", Fault: llmtest.FaultSlowFirstByte, Delay: time.Hour}},
 	} {
 		t.Run("context "+tt.name, func(t *testing.T) {

@@ -181,7 +181,7 @@ func TestTranslateErrorAndResume(t *testing.T) {
 func TestTranslateStop(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(translating("Spanish")).Reply(llmtest.Reply{Text: llmtest.LongText(400), TokenDelay: 50 * time.Millisecond})
+	e.model.On(translating("Spanish")).Reply(llmtest.Reply{Text: llmtest.LongText(400), Hold: make(chan struct{})})
 	info := e.importFile(t, joss)
 	if err := e.lib.Translate(info.ID, "Spanish", llmtest.DemoModelName); err != nil {
 		t.Fatal(err)
