@@ -73,6 +73,19 @@ try {
     await tid('settings-context-cap').fill('')
   })
 
+  await step('"Test connection" of an address nothing listens on shows the exact error', async () => {
+    const row = rows().first()
+    const field = row.getByTestId('settings-base-url')
+    await field.fill('http://127.0.0.1:9') // the discard port: refused, offline
+    await row.getByTestId('settings-test-connection').click()
+    const result = row.getByTestId('settings-test-result')
+    await result.waitFor()
+    const text = await result.innerText()
+    check((await result.getAttribute('data-ok')) === 'false' && text.includes('127.0.0.1:9'), `test connection of a closed port: ${text}`)
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-refused.png') })
+    await field.fill('')
+  })
+
   await step('add an OpenAI-type provider with a key', async () => {
     await tid('settings-add-provider').click()
     check((await rows().count()) === 2, 'no row was added')
@@ -84,6 +97,14 @@ try {
     const key = row.getByTestId('settings-api-key')
     check((await key.getAttribute('type')) === 'password', 'the API key field is not a password field')
     await key.fill(KEY)
+    if (openaiURL) {
+      // "Test connection" lists the models of the row as typed, before it is saved.
+      await row.getByTestId('settings-test-connection').click()
+      const result = row.getByTestId('settings-test-result')
+      await result.waitFor()
+      const text = await result.innerText()
+      check((await result.getAttribute('data-ok')) === 'true' && /^Connected: \d+ models?$/.test(text), `test connection: ${text}`)
+    }
     if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-edit.png') })
     await tid('settings-save').click()
     await dialog().waitFor({ state: 'hidden' })

@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, ModelStatus, PaperInfo, PaperView, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -273,6 +273,8 @@ export const api = {
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),
+    /** Settings' "Test connection": one provider as edited, unsaved; keys typed, else those stored under saved. */
+    testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
   },
   settings: {
     get: () => call<Settings>('SettingsService', 'Get'),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  connectionRequest,
+  connectionText,
   defaultBaseURL,
   fromForm,
   hasHints,
@@ -170,5 +172,35 @@ describe('helpers', () => {
     // What Go resolved wins: Ollama's placeholder follows OLLAMA_HOST.
     expect(defaultBaseURL('ollama', { ollama: 'http://10.1.2.3:4567' })).toBe('http://10.1.2.3:4567')
     expect(defaultBaseURL('openai', { ollama: 'http://10.1.2.3:4567' })).toBe('https://api.openai.com/v1')
+  })
+})
+
+describe('test connection', () => {
+  const row = (over: object) => ({ ...newProvider([], 'openai'), name: ' vllm ', base_url: '', saved: 'vllm', ...over })
+
+  it('sends the row as edited, with the keys typed, else the stored ones', () => {
+    expect(connectionRequest(row({ base_url: ' http://gpu:8000/v1 ', keyAction: 'replace', keyInput: 'k1 k2' }))).toEqual({
+      provider: { name: 'vllm', type: 'openai', base_url: 'http://gpu:8000/v1' },
+      saved: 'vllm',
+      keys: ['k1', 'k2'],
+    })
+    // Keys kept: none typed, the stored ones (under the saved name, even when renamed).
+    expect(connectionRequest(row({ name: 'gpu', keyAction: 'keep', keyInput: 'ignored' }))).toEqual({ provider: { name: 'gpu', type: 'openai' }, saved: 'vllm', keys: [] })
+    // Keys about to be removed are not used; Ollama takes none.
+    expect(connectionRequest(row({ keyAction: 'remove' })).saved).toBe('')
+    expect(connectionRequest(row({ type: 'ollama', keyAction: 'replace', keyInput: 'k' }))).toEqual({ provider: { name: 'vllm', type: 'ollama' }, saved: '', keys: [] })
+  })
+
+  it('shows the number of models or the exact error', () => {
+    expect(connectionText({ models: 3 })).toEqual({ ok: true, text: 'Connected: 3 models' })
+    expect(connectionText({ models: 1 })).toEqual({ ok: true, text: 'Connected: 1 model' })
+    expect(connectionText({ models: 0 }).ok).toBe(false)
+    expect(connectionText({ models: 0, error: { kind: 'auth', message: 'The API key was refused (401).', hint: 'Check the key.' } })).toEqual({
+      ok: false,
+      text: 'The API key was refused (401). Check the key.',
+    })
+    expect(connectionText({ models: 0, error: { kind: 'unreachable', message: 'cannot reach Ollama at http://h:1', hint: 'Start Ollama.' } }).text).toBe(
+      'cannot reach Ollama at http://h:1. Start Ollama.',
+    )
   })
 })

@@ -2,7 +2,7 @@
 // rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
 // API key changes to send after the configuration is saved.
 import { fromRows, toRows, validateRules, type RuleHints, type RuleRow } from './rules'
-import type { ProviderType, Settings, Thinking } from './types'
+import type { ProviderCheck, ProviderConfig, ProviderType, Settings, Thinking } from './types'
 
 export const PROVIDER_TYPES: { value: ProviderType; label: string }[] = [
   { value: 'ollama', label: 'Ollama' },
@@ -159,6 +159,27 @@ export function keyChanges(f: SettingsForm): { provider: string; keys: string[] 
     }
   }
   return out
+}
+
+/** The arguments of ModelService.TestProvider for a row as edited: the keys typed in, else
+ *  the keys stored under its saved name (none when they are about to be removed). */
+export function connectionRequest(p: ProviderRow): { provider: ProviderConfig; saved: string; keys: string[] } {
+  const provider: ProviderConfig = { name: p.name.trim(), type: p.type }
+  if (p.base_url.trim()) provider.base_url = p.base_url.trim()
+  if (!needsKey(p.type)) return { provider, saved: '', keys: [] }
+  const keys = p.keyAction === 'keep' ? [] : parseKeys(p.keyInput)
+  return { provider, saved: p.keyAction === 'remove' ? '' : (p.saved ?? ''), keys }
+}
+
+/** What "Test connection" shows: "Connected: 3 models", or the error exactly, with its hint. */
+export function connectionText(r: ProviderCheck): { ok: boolean; text: string } {
+  if (r.error) {
+    const { message, hint } = r.error
+    // Go's messages end without a full stop ("cannot reach Ollama at …"): one before the hint.
+    return { ok: false, text: hint ? `${message}${/[.!?]$/.test(message) ? '' : '.'} ${hint}` : message }
+  }
+  if (r.models === 0) return { ok: false, text: 'Connected, but the provider lists no models.' }
+  return { ok: true, text: `Connected: ${r.models} ${r.models === 1 ? 'model' : 'models'}` }
 }
 
 /** "No key stored", "1 key stored", "3 keys stored" */

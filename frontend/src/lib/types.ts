@@ -87,6 +87,9 @@ export type Thinking = 'off' | 'low' | 'medium' | 'high'
 /** A configured model server; `name` prefixes model references ("name/model"). */
 export type ProviderConfig = { name: string; type: ProviderType; base_url?: string }
 
+/** ModelService.TestProvider: how many models one provider listed, or why it could not. */
+export type ProviderCheck = { models: number; error?: ProviderError | null }
+
 /** SettingsService.Get / Update / SetAPIKeys (docs/API.md). */
 export type Settings = {
   providers: ProviderConfig[]
