@@ -42,7 +42,7 @@ func newDevCmd() *cobra.Command {
 	fake.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	fake.Flags().StringVar(&script, "script", "", "JSON script file (default: the demo script)")
 	fake.Flags().IntVar(&ctxLen, "context", 8192, "context length the fake model reports")
-	cmd.AddCommand(fake, newHostilePDFCmd())
+	cmd.AddCommand(fake, newRelayModelCmd(), newHostilePDFCmd())
 	return cmd
 }
 

@@ -61,7 +61,7 @@ type errorWriter func(w http.ResponseWriter, status int, msg string)
 // prepare picks the answer to a chat request and deals with what comes before a body: no
 // script, an error status, a slow first byte. It returns false when the request is answered.
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, req llm.Request, format string, fail errorWriter, errorFor func(int) string) (answer, bool) {
-	rep, ok := s.pick(req)
+	rep, ok := s.pick(r.Context(), req)
 	if !ok {
 		fail(w, http.StatusInternalServerError, fmt.Sprintf("llmtest: no scripted reply for %q", LastUser(req)))
 		return answer{}, false

@@ -136,7 +136,7 @@ type Server struct {
 	mu      sync.Mutex
 	models  []Model
 	rules   []*Rule
-	def     func(llm.Request) Reply
+	def     func(context.Context, llm.Request) Reply
 	calls   []*Call
 	changed chan struct{} // closed and replaced whenever calls change
 }
@@ -207,6 +207,12 @@ func (s *Server) Default(rep Reply) {
 
 // DefaultFunc is Default with an answer computed from the request.
 func (s *Server) DefaultFunc(f func(llm.Request) Reply) {
+	s.DefaultFuncContext(func(_ context.Context, r llm.Request) Reply { return f(r) })
+}
+
+// DefaultFuncContext is DefaultFunc for an answer that takes time to come (a person typing, see
+// backend/llm/relay): ctx ends when the client goes away or the server closes.
+func (s *Server) DefaultFuncContext(f func(context.Context, llm.Request) Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.def = f
@@ -294,7 +300,7 @@ func (s *Server) modelList() []Model {
 }
 
 // pick returns the scripted answer to req, or false when nothing is scripted for it.
-func (s *Server) pick(req llm.Request) (Reply, bool) {
+func (s *Server) pick(ctx context.Context, req llm.Request) (Reply, bool) {
 	s.mu.Lock()
 	var f func(llm.Request) Reply
 	for _, r := range s.rules {
@@ -305,14 +311,24 @@ func (s *Server) pick(req llm.Request) (Reply, bool) {
 		f = r.reply
 		break
 	}
-	if f == nil {
-		f = s.def
-	}
+	def := s.def
 	s.mu.Unlock()
-	if f == nil {
+	if f != nil {
+		return f(req), true
+	}
+	if def == nil {
 		return Reply{}, false
 	}
-	return f(req), true
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return def(ctx, req), true
 }
 
 // hold waits until release is closed; false when the client went away or the server closes.
