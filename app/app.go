@@ -101,6 +101,7 @@ func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
 		a.Papers.lib.Shutdown()
+		a.Models.demo.close()
 		for _, u := range a.unsubs {
 			u()
 		}

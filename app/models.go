@@ -18,6 +18,7 @@ type ModelStatus struct {
 	Models       []llm.ModelInfo `json:"models"`
 	DefaultModel string          `json:"default_model"`
 	Error        *llm.Error      `json:"error,omitempty"`
+	Demo         bool            `json:"demo"` // the built-in scripted model of "Try the demo" answers
 }
 
 // ModelService reports which models can be used.
@@ -25,6 +26,7 @@ type ModelService struct {
 	providers *providerCache
 	settings  *SettingsService
 	emit      Emitter
+	demo      demoServer
 }
 
 // Status asks the providers for their models. It never fails: a problem is described in
@@ -32,7 +34,7 @@ type ModelService struct {
 func (m *ModelService) Status() ModelStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	st := ModelStatus{Models: []llm.ModelInfo{}}
+	st := ModelStatus{Models: []llm.ModelInfo{}, Demo: m.settings.demoOn()}
 	set, err := m.settings.config()
 	if err != nil {
 		st.Error = &llm.Error{Kind: llm.ErrBadRequest, Message: err.Error(), Hint: "Fix the settings file, or delete it to start from the defaults."}

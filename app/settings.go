@@ -30,6 +30,7 @@ type SettingsService struct {
 	mu       sync.Mutex
 	gen      int // bumped by every change, so providers are rebuilt
 	onChange []func()
+	demo     *config.Provider // "Try the demo": this run only, never saved
 }
 
 // NewSettingsService serves the settings kept in file and secrets.
@@ -60,6 +61,9 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 	if _, err := s.file.Save(v.Config); err != nil {
 		return Settings{}, err
 	}
+	s.mu.Lock()
+	s.demo = nil // saved providers are the user's choice: the demo ends
+	s.mu.Unlock()
 	s.changed()
 	return s.Get()
 }
@@ -83,7 +87,30 @@ func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, 
 
 // config is the configuration alone: what turns need, without asking the keyring for key
 // counts as Get does.
-func (s *SettingsService) config() (config.Config, error) { return s.file.Load() }
+func (s *SettingsService) config() (config.Config, error) {
+	c, err := s.file.Load()
+	if err != nil {
+		return c, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return withDemo(c, s.demo), nil
+}
+
+// setDemo makes p the only provider for this run (nil ends the demo).
+func (s *SettingsService) setDemo(p *config.Provider) {
+	s.mu.Lock()
+	s.demo = p
+	s.mu.Unlock()
+	s.changed()
+}
+
+// demoOn tells whether "Try the demo" is running.
+func (s *SettingsService) demoOn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.demo != nil
+}
 
 // keys returns a provider's API keys for the gateway.
 func (s *SettingsService) keys(provider string) []string {
