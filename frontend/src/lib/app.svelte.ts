@@ -138,6 +138,20 @@ class AppState {
     return names[0] ?? ''
   }
 
+  /** "Try the demo": the scripted model answers from now on, so it becomes the chosen model. */
+  async startDemo() {
+    this.statusLoading = true
+    try {
+      this.status = await api.models.startDemo()
+      this.model = this.status.default_model
+      this.ok('demo')
+    } catch (err) {
+      this.fail('demo', `Could not start the demo model: ${messageOf(err)}`)
+    } finally {
+      this.statusLoading = false
+    }
+  }
+
   async refreshStatus() {
     this.statusLoading = true
     try {

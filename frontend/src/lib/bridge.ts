@@ -273,6 +273,8 @@ export const api = {
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),
+    /** "Try the demo": the built-in scripted model on loopback, the only provider until Settings are saved or Tofu restarts. */
+    startDemo: () => call<ModelStatus>('ModelService', 'StartDemo'),
     /** Settings' "Test connection": one provider as edited, unsaved; keys typed, else those stored under saved. */
     testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
   },

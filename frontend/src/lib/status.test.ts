@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hintParts, modelBanner, providerLabel, titleFor } from './status'
+import { firstRun, hintParts, modelBanner, providerLabel, titleFor } from './status'
 import type { ModelStatus } from './types'
 
 const base: ModelStatus = { provider: 'ollama', base_url: 'http://127.0.0.1:11434', reachable: true, models: [{ name: 'qwen3:latest', provider: 'ollama' }], default_model: 'qwen3' }
@@ -42,5 +42,22 @@ describe('modelBanner', () => {
       { code: true, text: 'ollama serve' },
       { code: false, text: ' now' },
     ])
+  })
+})
+
+describe('firstRun', () => {
+  const down: ModelStatus = { ...base, reachable: false, models: [], error: { kind: 'unreachable', message: 'refused' } }
+  it('offers Ollama commands when Ollama is down or empty', () => {
+    expect(firstRun(down)).toEqual({ kind: 'unreachable', ollama: true })
+    expect(firstRun({ ...base, models: [] })).toEqual({ kind: 'no_models', ollama: true })
+  })
+  it('points other provider types at Settings, not at ollama', () => {
+    expect(firstRun({ ...down, provider_type: 'openai' })).toEqual({ kind: 'unreachable', ollama: false })
+  })
+  it('is quiet when a model can answer, for other errors, and while the demo runs', () => {
+    expect(firstRun(null)).toBeNull()
+    expect(firstRun(base)).toBeNull()
+    expect(firstRun({ ...base, error: { kind: 'model_not_found', message: 'x' } })).toBeNull()
+    expect(firstRun({ ...down, demo: true })).toBeNull()
   })
 })

@@ -102,3 +102,23 @@ export function hintParts(hint: string): { code: boolean; text: string }[] {
     .map((text, i) => ({ code: i % 2 === 1, text }))
     .filter((p) => p.text !== '')
 }
+
+/** The small tool-capable model the first-run help suggests pulling (about 5 GB). */
+export const SUGGESTED_MODEL = 'qwen3:8b'
+
+export type FirstRun = {
+  /** The provider cannot answer at all: unreachable, or reachable with no model. */
+  kind: 'unreachable' | 'no_models'
+  /** Ollama's commands apply (start it, pull a model); other types point at Settings. */
+  ollama: boolean
+}
+
+/** What the empty conversation offers a user with no working model: how to start Ollama and
+ * pull a model, another provider, or the built-in demo. Null once a model can answer, and
+ * while the demo runs. */
+export function firstRun(status: ModelStatus | null): FirstRun | null {
+  if (!status || status.demo) return null
+  const kind = status.error?.kind ?? (!status.reachable ? 'unreachable' : (status.models ?? []).length === 0 ? 'no_models' : '')
+  if (kind !== 'unreachable' && kind !== 'no_models') return null
+  return { kind, ollama: (status.provider_type || 'ollama') === 'ollama' }
+}

@@ -79,6 +79,8 @@ export type ModelStatus = {
   models: ModelInfo[] | null
   default_model: string
   error?: ProviderError | null
+  /** "Try the demo" runs: the built-in scripted model answers, for this run only. */
+  demo?: boolean
 }
 
 export type ProviderType = 'ollama' | 'openai' | 'anthropic'
