@@ -38,7 +38,7 @@ func newRelayModelCmd() *cobra.Command {
 				a = &relay.Files{Dir: dir, OnRequest: func(n int, md string) {
 					_, _, reply := (&relay.Files{Dir: dir}).Paths(n)
 					fmt.Fprintf(cmd.ErrOrStderr(), "request %d: read %s, answer in %s\n", n, md, reply)
-				}}
+				}, OnRefuse: func(_ int, msg string) { fmt.Fprint(cmd.ErrOrStderr(), msg) }}
 			} else {
 				a = &relay.Terminal{In: cmd.InOrStdin(), Out: cmd.ErrOrStderr()}
 			}

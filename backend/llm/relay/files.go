@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
@@ -23,6 +24,8 @@ type Files struct {
 	Poll time.Duration
 	// OnRequest, when set, is told each request's Markdown path once both files are written.
 	OnRequest func(n int, mdPath string)
+	// OnRefuse, when set, is told why a reply was refused (the NNNN.error file says it too).
+	OnRefuse func(n int, msg string)
 }
 
 // Paths returns request n's JSON, Markdown and reply paths.
@@ -79,6 +82,20 @@ func (f *Files) wait(ctx context.Context, path string) (string, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// Refuse moves the refused reply aside (NNNN.reply.refused) and writes why to NNNN.error, so
+// a new NNNN.reply answers the same request.
+func (f *Files) Refuse(n int, answer string, why error) error {
+	_, _, replyPath := f.Paths(n)
+	if err := os.Rename(replyPath, replyPath+".refused"); err != nil {
+		return fmt.Errorf("set the refused reply aside: %w", err)
+	}
+	msg := fmt.Sprintf("The reply to request %d was refused: %v\nWrite a corrected %s.\n", n, why, filepath.Base(replyPath))
+	if f.OnRefuse != nil {
+		f.OnRefuse(n, msg)
+	}
+	return writeAtomic(strings.TrimSuffix(replyPath, ".reply")+".error", []byte(msg))
 }
 
 // writeAtomic writes through a temporary file so a watcher never sees half a request.

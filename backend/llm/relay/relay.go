@@ -14,9 +14,11 @@ import (
 )
 
 // Answerer answers one chat request; n counts requests from 1. It blocks until the answer
-// comes or ctx ends (the client went away or the relay closes).
+// comes or ctx ends (the client went away or the relay closes). Refuse tells the person why
+// the answer to request n cannot be sent (see ParseReply); Answer is then asked again.
 type Answerer interface {
 	Answer(ctx context.Context, n int, req llm.Request) (string, error)
+	Refuse(n int, answer string, why error) error
 }
 
 // Listen serves model on addr (port 0 picks a free one), answered by a. contextLength is what
@@ -30,11 +32,19 @@ func Listen(addr, model string, contextLength int, a Answerer) (*llmtest.Server,
 	var seq atomic.Int64 // requests come concurrently, one goroutine each
 	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
 		n := int(seq.Add(1))
-		text, err := a.Answer(ctx, n, req)
-		if err != nil {
-			return llmtest.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
+		for {
+			text, err := a.Answer(ctx, n, req)
+			if err != nil {
+				return llmtest.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
+			}
+			reply, why := ParseReply(text)
+			if why == nil {
+				return reply
+			}
+			if err := a.Refuse(n, text, why); err != nil {
+				return llmtest.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
+			}
 		}
-		return ParseReply(text)
 	})
 	return srv, nil
 }

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -23,11 +25,12 @@ func TestParseReply(t *testing.T) {
 		{`{"tool": "read_file", "arguments": {"path": "a.go"}}`, "", `read_file:{"path": "a.go"}`},
 		{"{\"tool\": \"a\"}\n{\"tool\": \"b\", \"arguments\": {\"x\": 1}}", "", `a:{}|b:{"x": 1}`},
 		{`[{"tool": "a", "arguments": {}}, {"tool": "b", "arguments": {}}]`, "", `a:{}|b:{}`},
-		{`{"tool": "a"} and some words`, `{"tool": "a"} and some words`, ""},
-		{`{"answer": 42}`, `{"answer": 42}`, ""},
 	}
 	for _, c := range cases {
-		rep := ParseReply(c.in)
+		rep, err := ParseReply(c.in)
+		if err != nil {
+			t.Errorf("ParseReply(%q): %v", c.in, err)
+		}
 		var calls []string
 		for _, tc := range rep.ToolCalls {
 			calls = append(calls, tc.Name+":"+string(tc.Arguments))
@@ -35,6 +38,69 @@ func TestParseReply(t *testing.T) {
 		if rep.Text != c.text || strings.Join(calls, "|") != c.calls {
 			t.Errorf("ParseReply(%q) = %q, %q", c.in, rep.Text, calls)
 		}
+	}
+}
+
+// TestParseReplyRefusesBrokenCalls: an answer that starts like JSON but is not call objects
+// is refused with the reason, never sent as a final text.
+func TestParseReplyRefusesBrokenCalls(t *testing.T) {
+	for in, want := range map[string]string{
+		"{\"tool\": \"edit\", \"arguments\": {\"old\": \"a\tb\"}}": "invalid character",
+		`{"tool": "a"} and some words`:                             "invalid character",
+		`{"answer": 42}`:                                           `a call without "tool"`,
+		`[]`:                                                       "empty list",
+	} {
+		if _, err := ParseReply(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseReply(%q) = %v, want an error with %q", in, err, want)
+		}
+	}
+}
+
+// TestRefusedReplyIsAskedAgain: in files mode a broken call is set aside with an .error file
+// saying why, and the corrected reply answers the same request.
+func TestRefusedReplyIsAskedAgain(t *testing.T) {
+	dir := t.TempDir()
+	f := &Files{Dir: dir, Poll: time.Millisecond}
+	refused := make(chan string, 1)
+	f.OnRefuse = func(n int, msg string) { refused <- msg }
+	var first sync.Once // the request is written again when asked again: answer it once
+	f.OnRequest = func(n int, _ string) {
+		first.Do(func() {
+			_, _, reply := f.Paths(n)
+			os.WriteFile(reply, []byte("{\"tool\": \"grep\", \"arguments\": {\"pattern\": \"a\tb\"}}"), 0o644)
+		})
+	}
+	srv, err := Listen("127.0.0.1:0", "relay", 4096, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	go func() {
+		msg := <-refused
+		if !strings.Contains(msg, "escape tabs") {
+			t.Errorf("refusal: %s", msg)
+		}
+		_, _, reply := f.Paths(1)
+		os.WriteFile(reply+".tmp", []byte(`{"tool": "grep", "arguments": {"pattern": "a\tb"}}`), 0o644)
+		os.Rename(reply+".tmp", reply)
+	}()
+	body := `{"model": "relay", "messages": [{"role": "user", "content": "find x"}],
+		"tools": [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]}`
+	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"tool_calls"`) || !strings.Contains(string(b), `a\\tb`) {
+		t.Fatalf("reply: %s", b)
+	}
+	_, _, reply := f.Paths(1)
+	if _, err := os.Stat(reply + ".refused"); err != nil {
+		t.Errorf("the refused reply was not kept: %v", err)
+	}
+	if e, err := os.ReadFile(strings.TrimSuffix(reply, ".reply") + ".error"); err != nil || !strings.Contains(string(e), "refused") {
+		t.Errorf("no .error file: %v %s", err, e)
 	}
 }
 

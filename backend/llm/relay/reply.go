@@ -15,7 +15,9 @@ import (
 // ReplySyntax is how an answer is written; the files and the terminal show it.
 const ReplySyntax = `Reply with plain text (the model's answer), or with tool calls only: one JSON object
 {"tool": "NAME", "arguments": {...}} per call, several one after another or in a JSON array.
-Anything that is not entirely such objects is sent as text.`
+Anything that does not start with { or [ is sent as text; an answer that does but is not valid
+call objects (a raw tab or newline inside a JSON string, a missing "tool") is refused with the
+parse error and asked for again, so a typo never reaches the harness as a final answer.`
 
 // call is one tool call as a person writes it.
 type call struct {
@@ -24,13 +26,23 @@ type call struct {
 }
 
 // ParseReply turns an answer into the model's reply: tool calls when the text is nothing but
-// call objects (see ReplySyntax), else the text itself.
-func ParseReply(text string) llmtest.Reply {
+// call objects (see ReplySyntax), else the text itself. An answer that starts like JSON but
+// is not valid call objects is an error: it was meant as a call, and sent as text it would end
+// the turn as a final answer.
+func ParseReply(text string) (llmtest.Reply, error) {
 	text = strings.TrimSpace(text)
-	if calls, err := parseCalls(text); err == nil && len(calls) > 0 {
-		return llmtest.Reply{ToolCalls: calls}
+	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
+		return llmtest.Reply{Text: text}, nil
 	}
-	return llmtest.Reply{Text: text}
+	calls, err := parseCalls(text)
+	if err != nil {
+		return llmtest.Reply{}, fmt.Errorf("the answer starts like a tool call but is not one (%w); "+
+			"escape tabs and newlines inside JSON strings (\\t, \\n)", err)
+	}
+	if len(calls) == 0 {
+		return llmtest.Reply{}, errors.New("the answer is an empty list of tool calls")
+	}
+	return llmtest.Reply{ToolCalls: calls}, nil
 }
 
 func parseCalls(text string) ([]llm.ToolCall, error) {

@@ -65,3 +65,9 @@ func (t *Terminal) Answer(ctx context.Context, n int, req llm.Request) (string, 
 	}
 	return b.String(), nil
 }
+
+// Refuse says why the answer cannot be sent; the next Answer reads a corrected one.
+func (t *Terminal) Refuse(n int, _ string, why error) error {
+	fmt.Fprintf(t.Out, "\nThe answer to request %d was refused: %v\nAnswer again.\n", n, why)
+	return nil
+}
