@@ -232,5 +232,9 @@ func grepOne(ctx context.Context, ws string, s GrepSearch, engine grepEngine, sm
 	if truncated {
 		fmt.Fprintf(&b, "[truncated at %d matches; narrow the pattern, path or glob, or raise max]\n", j.max)
 	}
+	if s.Context > MaxGrepContext {
+		// Said, so a model that asked for more does not take a cut-off block for the whole.
+		fmt.Fprintf(&b, "[context capped at %d lines; read_files shows more around a line]\n", MaxGrepContext)
+	}
 	return b.String(), nil
 }

@@ -78,6 +78,8 @@ main.go
 			if want := "## \"MATCH\" in ctx.txt: 2 matches in 1 file\nctx.txt\n2-b\n3:MATCH one\n4-c\n--\n7-f\n8:MATCH two\n9-g\n"; res.Text != want {
 				t.Errorf("context: got\n%s\nwant\n%s", res.Text, want)
 			}
+			res = call(t, tool, ws, `{"searches":[{"pattern":"MATCH one","path":"ctx.txt","context":40}]}`)
+			mustContain(t, res.Text, "3:MATCH one\n", "[context capped at 10 lines; read_files shows more around a line]\n")
 			// Without context lines every line is a match: no "--" between them, and the
 			// pattern reads as written (no doubled backslashes).
 			res = call(t, tool, ws, `{"searches":[{"pattern":"MATCH\\s\\w+","path":"ctx.txt"}]}`)
