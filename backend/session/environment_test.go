@@ -49,7 +49,7 @@ func TestEnvironmentReminder(t *testing.T) {
 func gitRepo(t *testing.T, dir string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		t.Fatal("git is not installed: the environment tests need it (build/setup.sh installs it)")
 	}
 	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
