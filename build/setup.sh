@@ -10,7 +10,7 @@ if [ "${1:-run}" = test ]; then
   # gcc: the Go tests run with the race detector, which needs cgo. ripgrep: the grep tool's
   # faster engine, whose agreement with the built-in one is tested. Not poppler-data: the CJK
   # tables ship inside Tofu, and --no-install-recommends keeps poppler-utils from pulling it in.
-  need+=(gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils ripgrep iproute2 util-linux fonts-noto-color-emoji)
+  need+=(git gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils ripgrep iproute2 util-linux fonts-noto-color-emoji)
 fi
 
 missing=()
