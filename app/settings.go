@@ -20,6 +20,9 @@ type Settings struct {
 	// DefaultBaseURLs is what an empty base URL means for each provider type, as this process
 	// resolves it (Ollama's follows OLLAMA_HOST): the placeholders of the Settings fields.
 	DefaultBaseURLs map[string]string `json:"default_base_urls"`
+	// Revision names the configuration this copy was read from. Update uses it to keep the
+	// rules "Always allow" wrote while the Settings view was open (settings_merge.go).
+	Revision string `json:"revision,omitempty"`
 }
 
 // SettingsService reads and changes Settings.
@@ -31,6 +34,7 @@ type SettingsService struct {
 	gen      int // bumped by every change, so providers are rebuilt
 	onChange []func()
 	demo     *config.Provider // "Try the demo": this run only, never saved
+	seen     revisions        // the rules of the revisions Get handed out
 }
 
 // NewSettingsService serves the settings kept in file and secrets.
@@ -45,7 +49,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		return Settings{}, err
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
-		DefaultBaseURLs: defaultBaseURLs()}
+		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.remember(c)}
 	for _, p := range c.Providers {
 		keys, err := s.secrets.Keys(p.Name)
 		if err != nil {
@@ -56,9 +60,16 @@ func (s *SettingsService) Get() (Settings, error) {
 	return out, nil
 }
 
-// Update validates and saves the configuration part of v.
+// Update validates and saves the configuration part of v. Rules added to the file since v
+// was read (an "Always allow" answered while the Settings view was open) are kept.
 func (s *SettingsService) Update(v Settings) (Settings, error) {
-	if _, err := s.file.Save(v.Config); err != nil {
+	_, err := s.file.Update(func(c *config.Config) error {
+		next := v.Config
+		next.Permissions.Rules = s.seen.keepAdded(v.Revision, *c, v.Config.Permissions.Rules)
+		*c = next
+		return nil
+	})
+	if err != nil {
 		return Settings{}, err
 	}
 	s.mu.Lock()

@@ -110,6 +110,8 @@ export type Settings = {
   api_keys?: Record<string, number> | null
   /** Read-only: where config.json lives. */
   config_path?: string
+  /** Read-only: names the configuration read, so Save keeps rules "Always allow" added since. */
+  revision?: string
   /** Read-only: "keyring" or the path of the 0600 file keeping the keys. */
   keys_store?: string
   /** Read-only: what an empty base URL means per provider type (Ollama's follows OLLAMA_HOST). */
