@@ -104,7 +104,7 @@ func New(baseURL string, opts ...Option) *Provider {
 		p.http = defaultHTTPClient()
 	}
 	if p.base != nil {
-		p.client = api.NewClient(p.base, p.http)
+		p.client = api.NewClient(p.base, withRetryAfterTransport(p.http))
 	}
 	return p
 }

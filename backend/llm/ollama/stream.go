@@ -56,6 +56,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	// the client reads the body in this goroutine, so nothing outlives the call.
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	reqCtx, retryAfter := withRetryAfter(reqCtx)
 	start := time.Now()
 	var final *api.ChatResponse
 	err = p.client.Chat(reqCtx, chat, func(r api.ChatResponse) error {
@@ -79,7 +80,11 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	case errors.Is(err, errStop):
 		return nil
 	case err != nil:
-		return p.wrap(ctx, err, req.Model, "")
+		e := p.wrap(ctx, err, req.Model, "")
+		if e.StatusCode >= 400 && e.RetryAfter == 0 {
+			e.RetryAfter = retryAfter.get()
+		}
+		return e
 	case final == nil && ctx.Err() != nil:
 		return p.wrap(ctx, ctx.Err(), req.Model, "")
 	case final == nil:
