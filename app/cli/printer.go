@@ -106,7 +106,7 @@ func (p *printer) event(ev store.Event) {
 	case store.EventFallback:
 		var f store.Fallback
 		ev.Decode(&f)
-		p.note("[falling back to %s]", termLine(f.Model))
+		p.note("[%s]", termLine(f.Notice()))
 	case store.EventPhase:
 		var ph store.Phase
 		ev.Decode(&ph)

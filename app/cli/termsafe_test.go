@@ -162,7 +162,7 @@ func TestPrinterEscapesEverySite(t *testing.T) {
 	p.event(ev(store.EventToolResult, store.ToolResult{Name: "run_command", Text: evil + "\nmore"}))
 	p.event(ev(store.EventApproval, store.Approval{Name: "run_command", Subject: evil, Decision: "allow", By: "user"}))
 	p.event(ev(store.EventError, store.ErrorInfo{Message: evil, Hint: evil}))
-	p.event(ev(store.EventFallback, store.Fallback{Model: evil}))
+	p.event(ev(store.EventFallback, store.Fallback{Model: evil, From: evil, Reason: evil}))
 	p.event(ev(store.EventPhase, store.Phase{Role: store.RoleCritic, State: "end", Verdict: "STOP", Feedback: evil}))
 	p.Delta("tail "+evil, "")
 	p.finish("s1", agent.End{Reason: "done", Steps: 1})

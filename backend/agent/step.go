@@ -65,8 +65,12 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 		case llm.EventNotice:
 			t.j.later(store.EventNotice, store.Notice{Text: ev.Text})
 		case llm.EventFallback:
+			fb := store.Fallback{Model: ev.Text}
+			if ev.Fallback != nil {
+				fb.From, fb.Reason = ev.Fallback.From, ev.Fallback.Reason
+			}
 			reply.Model = ev.Text
-			t.j.later(store.EventFallback, store.Fallback{Model: ev.Text})
+			t.j.later(store.EventFallback, fb)
 		}
 	}
 	if failure == nil && ctx.Err() != nil {

@@ -119,9 +119,18 @@ const (
 	// EventRetry (from the router) says the reply so far is void: discard every event since
 	// the call began or the last EventRetry; the call is re-run. Text holds the reason.
 	EventRetry EventKind = "retry"
-	// EventFallback (from the router) says another model now takes the call; Text is its name.
+	// EventFallback (from the router) says another model now takes the call; Text is its name
+	// and Fallback says which model gave it up and why.
 	EventFallback EventKind = "fallback"
 )
+
+// Fallback describes a switch to another model: From gave the call up, To takes it, Reason is
+// why (the failure, or that From's circuit is open after failing).
+type Fallback struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason"`
+}
 
 // Event is one item of a model's streamed answer.
 type Event struct {
@@ -133,6 +142,8 @@ type Event struct {
 	// Signature, on an EventReasoning with no Text, signs the reasoning streamed so far; store
 	// it in Message.ReasoningSignature.
 	Signature string `json:"signature,omitempty"`
+	// Fallback, on an EventFallback, names both models and the reason.
+	Fallback *Fallback `json:"fallback,omitempty"`
 }
 
 // Usage is what one model call cost, as the provider reported it.

@@ -143,9 +143,29 @@ type Retry struct {
 	Reason string `json:"reason"`
 }
 
-// Fallback records that the chosen model kept failing and another one answered.
+// Fallback records a switch to another model: From (the chosen model) failed, or its circuit
+// is open after failing, and Model takes the call; Reason says why. Startup marks the switch
+// made before any call, when the main model was not available.
 type Fallback struct {
-	Model string `json:"model"`
+	Model   string `json:"model"`
+	From    string `json:"from,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Startup bool   `json:"startup,omitempty"`
+}
+
+// Notice says, in one line, what the switch was: both models and why.
+func (f Fallback) Notice() string {
+	s := "falling back to " + f.Model
+	if f.From != "" {
+		s = "falling back from " + f.From + " to " + f.Model
+	}
+	if f.Startup {
+		s += " at startup"
+	}
+	if f.Reason != "" {
+		s += ": " + f.Reason
+	}
+	return s
 }
 
 // Event is one entry of a session's append-only log.

@@ -27,6 +27,10 @@ type Gateway struct {
 	keys    Keys
 	opts    []router.Option
 	listers map[string]llm.Provider // one client per provider, to list its models
+	// health is every target's circuit breaker, shared by all routers: the app keeps one
+	// gateway per configuration, so every turn and sub-agent learns that a target is dead
+	// from the first call that found out.
+	health *router.Health
 
 	mu      sync.Mutex
 	routers map[string]*router.Router // by the provider a call starts on
@@ -40,7 +44,8 @@ func New(cfg config.Config, keys Keys, opts ...router.Option) (*Gateway, error) 
 	if keys == nil {
 		keys = func(string) []string { return nil }
 	}
-	g := &Gateway{cfg: cfg, keys: keys, opts: opts, listers: map[string]llm.Provider{}, routers: map[string]*router.Router{}}
+	g := &Gateway{cfg: cfg, keys: keys, opts: opts, listers: map[string]llm.Provider{}, routers: map[string]*router.Router{},
+		health: router.NewHealth()}
 	for _, p := range cfg.Providers {
 		key := ""
 		if ks := keys(p.Name); len(ks) > 0 {
@@ -122,13 +127,16 @@ func (g *Gateway) routerFor(p config.Provider) (*router.Router, error) {
 		fp, model := g.cfg.Resolve(ref)
 		targets = append(targets, g.target(fp, model))
 	}
-	r, err := router.New(targets, append([]router.Option{router.WithName(p.Name)}, g.opts...)...)
+	r, err := router.New(targets, append([]router.Option{router.WithName(p.Name), router.WithHealth(g.health)}, g.opts...)...)
 	if err != nil {
 		return nil, err
 	}
 	g.routers[p.Name] = r
 	return r, nil
 }
+
+// Health reports the circuit of every target the gateway's calls have used.
+func (g *Gateway) Health() []router.State { return g.health.States() }
 
 // Stream implements llm.Provider: the model reference picks the provider.
 func (g *Gateway) Stream(ctx context.Context, req llm.Request) llm.Stream {

@@ -42,6 +42,7 @@ type call struct {
 func (c *call) run() error {
 	targets := c.r.targets
 	first := c.r.startIndex(c.req.Model)
+	var from, why string
 	for i := first; ; i++ {
 		t := targets[i]
 		model := t.model
@@ -49,28 +50,40 @@ func (c *call) run() error {
 			model = c.req.Model
 		}
 		if i > first {
-			if !c.discard("falling back to "+model) || !c.send(llm.Event{Kind: llm.EventFallback, Text: model}) {
+			fb := &llm.Fallback{From: from, To: model, Reason: why}
+			if !c.discard("falling back to "+model) || !c.send(llm.Event{Kind: llm.EventFallback, Text: model, Fallback: fb}) {
 				return nil
 			}
 			c.rep.Fallback++
 		}
-		err := c.onTarget(t, model)
+		last := i == len(targets)-1
+		err := c.onTarget(t, model, !last)
 		if err == nil || c.stopped {
 			return nil
 		}
-		if i == len(targets)-1 || !fallsBack(err) {
+		if last || !fallsBack(err) {
 			return err
 		}
 		if n := len(c.rep.Attempts); n > 0 {
 			c.rep.Attempts[n-1].Next = "fallback"
 		}
+		from, why = model, err.Error()
 	}
 }
+
+// skipped is the error of a target passed over because its circuit is open.
+type skipped struct{ why string }
+
+func (s *skipped) Error() string { return s.why }
 
 // fallsBack reports whether the next target may succeed where this one failed. An overflow or a
 // bad request would fail the same way (the context layer compacts on overflow), and a
 // cancellation stops everything.
 func fallsBack(err error) bool {
+	var s *skipped
+	if errors.As(err, &s) {
+		return true
+	}
 	switch llm.KindOf(err) {
 	case llm.ErrRateLimited, llm.ErrServer, llm.ErrUnreachable, llm.ErrModelNotFound, llm.ErrAuth:
 		return true
@@ -79,14 +92,40 @@ func fallsBack(err error) bool {
 }
 
 // onTarget runs the call on t until it completes, the consumer stops, or t gives up; it
-// returns nil in the first two cases.
-func (c *call) onTarget(t *target, model string) error {
+// returns nil in the first two cases. canFallBack says a later target can take the call: then
+// t is skipped while its circuit is open, and given up as soon as its circuit opens.
+func (c *call) onTarget(t *target, model string, canFallBack bool) error {
 	r, pol := c.r, c.r.policy
 	req := c.req
 	req.Model = model
+	r.mu.Lock()
+	label := t.provider(0).Name() + "/" + model
+	r.mu.Unlock()
+	probe := false
+	if canFallBack {
+		ok, pr, why := r.health.admit(label, r.clock.Now())
+		if !ok {
+			c.rep.Attempts = append(c.rep.Attempts, Attempt{Target: label, Key: -1, Skipped: true, Message: why})
+			return &skipped{why: why}
+		}
+		probe = pr
+	}
+	defer func() {
+		if probe {
+			r.health.release(label) // a probe that found out nothing
+		}
+	}()
+	// giveUp records the last attempt and opens t's circuit: this call is done with t.
+	giveUp := func(a Attempt, err error) error {
+		c.rep.Attempts = append(c.rep.Attempts, a)
+		r.health.gaveUp(label, err, r.clock.Now(), pol)
+		probe = false
+		return err
+	}
 	var attempts, restarts, failures int
 	var backoff time.Duration
 	var last error
+	prev, prevKey := -1, -1 // this target's latest attempt in the report, and its key
 	for {
 		if c.ctx.Err() != nil {
 			return c.interrupted(nil)
@@ -98,10 +137,22 @@ func (c *call) onTarget(t *target, model string) error {
 			p = t.provider(ki)
 		}
 		r.mu.Unlock()
-		if noKey != nil {
-			return noKeyError(noKey, last)
+		if prev >= 0 {
+			// The label of the last attempt says what happened: another key, or the same one
+			// again (after waiting for it).
+			switch {
+			case noKey != nil:
+				c.rep.Attempts[prev].Next = ""
+			case c.rep.Attempts[prev].Next == "rotate_key" && ki == prevKey:
+				c.rep.Attempts[prev].Next = "retry"
+			}
 		}
-		label := p.Name() + "/" + model
+		if noKey != nil {
+			err := noKeyError(noKey, last)
+			r.health.gaveUp(label, err, r.clock.Now(), pol)
+			probe = false
+			return err
+		}
 		c.rep.Target = label
 		wait := max(backoff, keyWait)
 		if wait > 0 {
@@ -110,7 +161,7 @@ func (c *call) onTarget(t *target, model string) error {
 			}
 		}
 
-		a := Attempt{Target: label, Key: t.keyIndex(ki), Wait: wait}
+		a := Attempt{Target: label, Key: t.keyIndex(ki), Wait: wait, Probe: probe}
 		events, done, err := c.stream(p, req)
 		a.Events = events
 		if c.stopped || done {
@@ -118,6 +169,10 @@ func (c *call) onTarget(t *target, model string) error {
 				r.mu.Lock()
 				t.succeeded(ki)
 				r.mu.Unlock()
+				probe = false
+				if r.health.succeeded(label) && canFallBack {
+					c.send(llm.Event{Kind: llm.EventNotice, Text: label + " answers again: calls go to it first again"})
+				}
 			}
 			c.rep.Attempts = append(c.rep.Attempts, a)
 			return nil
@@ -147,6 +202,7 @@ func (c *call) onTarget(t *target, model string) error {
 			t.refused(ki, now, pol)
 			r.mu.Unlock()
 			a.Next = "rotate_key"
+			prev, prevKey = len(c.rep.Attempts), ki
 			c.rep.Attempts = append(c.rep.Attempts, a)
 			backoff = 0
 			if !c.discard(err.Error()) {
@@ -154,6 +210,8 @@ func (c *call) onTarget(t *target, model string) error {
 			}
 			continue
 		case llm.ErrRateLimited, llm.ErrServer, llm.ErrUnreachable:
+		case llm.ErrModelNotFound:
+			return giveUp(a, err)
 		default:
 			c.rep.Attempts = append(c.rep.Attempts, a)
 			return err
@@ -162,6 +220,8 @@ func (c *call) onTarget(t *target, model string) error {
 		r.mu.Lock()
 		rotate := t.failed(ki, le, now, pol)
 		r.mu.Unlock()
+		open := r.health.failed(label, err, now, pol)
+		probe = false
 		failures++
 		if events == 0 && !broke {
 			attempts++
@@ -170,16 +230,16 @@ func (c *call) onTarget(t *target, model string) error {
 			restarts++
 			a.Next = "restart"
 		}
-		if attempts >= pol.MaxAttempts || restarts > pol.MaxRestarts {
+		if attempts >= pol.MaxAttempts || restarts > pol.MaxRestarts || (canFallBack && open) {
 			a.Next = ""
-			c.rep.Attempts = append(c.rep.Attempts, a)
-			return err
+			return giveUp(a, err)
 		}
 		if rotate {
 			a.Next, backoff = "rotate_key", 0
 		} else {
 			backoff = r.backoff(failures)
 		}
+		prev, prevKey = len(c.rep.Attempts), ki
 		c.rep.Attempts = append(c.rep.Attempts, a)
 		if !c.discard(err.Error()) {
 			return nil

@@ -48,6 +48,9 @@ type turnScript struct {
 	call   *llm.ToolCall
 	steps  []step // faults, then the good answer
 	faults []string
+	// outage: the primary fails every attempt (503) and the fallback answers (steps holds
+	// only the good answer).
+	outage bool
 }
 
 func newServer(t *testing.T, seed uint64, clock *fakeClock) *server {
@@ -80,12 +83,9 @@ func scriptTurn(rng *rand.Rand, i int) turnScript {
 		return ts
 	}
 	if rng.IntN(10) == 0 {
-		// The primary target fails every attempt it may make: the fallback answers.
-		for range DefaultPolicy.MaxAttempts {
-			ts.steps = append(ts.steps, fail(llm.ErrServer, 503))
-		}
-		ts.faults = []string{faultOutage}
-		ts.steps = append(ts.steps, good)
+		// The primary target fails every attempt it makes: the fallback answers.
+		ts.faults, ts.outage = []string{faultOutage}, true
+		ts.steps = []step{good}
 		return ts
 	}
 	for range 1 + rng.IntN(3) {
@@ -129,6 +129,12 @@ func (s *server) provider(name string) *fake {
 				s.t.Errorf("seed %d turn %d: history holds answer %d as %q, want %q", s.seed, turn, i, got, s.turns[i].text)
 			}
 		}
+		if s.turns[turn].outage {
+			if name == "cloud" {
+				return fail(llm.ErrServer, 503)
+			}
+			return s.turns[turn].steps[0]
+		}
 		s.mu.Lock()
 		n := s.attempts[turn]
 		s.attempts[turn]++
@@ -143,7 +149,7 @@ func (s *server) provider(name string) *fake {
 func TestFaultInjection(t *testing.T) {
 	t.Parallel()
 	seen := map[string]int{}
-	var calls, attempts, retries, fallbacks int
+	var calls, attempts, skips, retries, fallbacks int
 	for seed := range uint64(200) {
 		clock := newClock()
 		srv := newServer(t, seed, clock)
@@ -164,14 +170,21 @@ func TestFaultInjection(t *testing.T) {
 			}
 			history = append(history, llm.Message{Role: llm.RoleAssistant, Content: o.text, ToolCalls: o.calls})
 			rep := (*reports)[i]
-			if len(rep.Attempts) != len(ts.steps) || rep.Restarts != len(o.retries) {
+			// Every scripted step is one request sent, whichever target it went to (a primary
+			// whose circuit is open is skipped without one).
+			sent := rep.Sent()
+			if ts.outage {
+				sent -= primarySent(rep) // the outage's 503s, as many as the breaker allows
+			}
+			if sent != len(ts.steps) || rep.Restarts != len(o.retries) {
 				t.Fatalf("seed %d turn %d: report %+v for faults %v", seed, i, rep, ts.faults)
 			}
 			for _, f := range ts.faults {
 				seen[f]++
 			}
 			calls++
-			attempts += len(rep.Attempts)
+			attempts += rep.Sent()
+			skips += len(rep.Attempts) - rep.Sent()
 			retries += rep.Restarts
 			fallbacks += rep.Fallback
 		}
@@ -184,10 +197,22 @@ func TestFaultInjection(t *testing.T) {
 	for _, k := range kinds {
 		t.Logf("%-18s %5d", k, seen[k])
 	}
-	t.Logf("%d calls, %d attempts, %d EventRetry, %d fallbacks: every answer intact", calls, attempts, retries, fallbacks)
+	t.Logf("%d calls, %d attempts, %d skips of an open circuit, %d EventRetry, %d fallbacks: every answer intact",
+		calls, attempts, skips, retries, fallbacks)
 	if fallbacks == 0 || retries == 0 {
 		t.Errorf("the seeds never exercised a fallback (%d) or a restart (%d)", fallbacks, retries)
 	}
+}
+
+// primarySent counts the requests a call sent to the primary ("cloud/big").
+func primarySent(rep CallReport) int {
+	n := 0
+	for _, a := range rep.Attempts {
+		if !a.Skipped && a.Target == "cloud/big" {
+			n++
+		}
+	}
+	return n
 }
 
 func sameCall(got []llm.ToolCall, want *llm.ToolCall) bool {

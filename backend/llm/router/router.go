@@ -44,6 +44,11 @@ type Policy struct {
 	// until then. A key refused as unauthorized is not used again for AuthBenchFor.
 	BenchAfter             int
 	BenchFor, AuthBenchFor time.Duration
+	// OpenAfter consecutive failures of a target (across calls, see Health) open its circuit:
+	// while a later target can take the call, it is skipped for OpenFor, doubling up to
+	// MaxOpenFor while probes keep failing. A call that gives a target up opens it too.
+	OpenAfter           int
+	OpenFor, MaxOpenFor time.Duration
 }
 
 // DefaultPolicy is the policy used for zero fields.
@@ -57,6 +62,9 @@ var DefaultPolicy = Policy{
 	BenchAfter:   3,
 	BenchFor:     2 * time.Minute,
 	AuthBenchFor: 15 * time.Minute,
+	OpenAfter:    3,
+	OpenFor:      30 * time.Second,
+	MaxOpenFor:   5 * time.Minute,
 }
 
 func (p Policy) withDefaults() Policy {
@@ -87,6 +95,15 @@ func (p Policy) withDefaults() Policy {
 	}
 	if p.AuthBenchFor > 0 {
 		d.AuthBenchFor = p.AuthBenchFor
+	}
+	if p.OpenAfter > 0 {
+		d.OpenAfter = p.OpenAfter
+	}
+	if p.OpenFor > 0 {
+		d.OpenFor = p.OpenFor
+	}
+	if p.MaxOpenFor > 0 {
+		d.MaxOpenFor = p.MaxOpenFor
 	}
 	return d
 }
@@ -129,6 +146,11 @@ func WithRand(f func() float64) Option { return func(r *Router) { r.rand = f } }
 // WithReport receives the report of every call, when its stream ends.
 func WithReport(f func(CallReport)) Option { return func(r *Router) { r.report = f } }
 
+// WithHealth shares h (the targets' circuit breakers) with other routers: the gateway gives
+// all of its routers one, so every turn and sub-agent of the app skips a dead target once any
+// of them has found it dead. Without it a router keeps its own.
+func WithHealth(h *Health) Option { return func(r *Router) { r.health = h } }
+
 // WithName sets what Name returns (default "router").
 func WithName(name string) Option { return func(r *Router) { r.name = name } }
 
@@ -140,6 +162,7 @@ type Router struct {
 	policy  Policy
 	clock   Clock
 	report  func(CallReport)
+	health  *Health
 
 	mu   sync.Mutex // guards rand and the key state of every target
 	rand func() float64
@@ -150,7 +173,7 @@ func New(targets []Target, opts ...Option) (*Router, error) {
 	if len(targets) == 0 {
 		return nil, errors.New("router: no targets")
 	}
-	r := &Router{name: "router", policy: DefaultPolicy, clock: realClock{}, rand: rand.Float64}
+	r := &Router{name: "router", policy: DefaultPolicy, clock: realClock{}, rand: rand.Float64, health: NewHealth()}
 	for i, t := range targets {
 		tg, err := newTarget(i, t)
 		if err != nil {
@@ -259,19 +282,34 @@ type CallReport struct {
 	Duration time.Duration `json:"duration"`
 }
 
-// Attempt is one request a call sent to a target.
+// Sent counts the attempts that sent a request (not those skipped on an open circuit).
+func (r CallReport) Sent() int {
+	n := 0
+	for _, a := range r.Attempts {
+		if !a.Skipped {
+			n++
+		}
+	}
+	return n
+}
+
+// Attempt is one request a call sent to a target, or a target it skipped.
 type Attempt struct {
 	Target string        `json:"target"`         // "provider/model"
 	Key    int           `json:"key"`            // index of the API key, -1 without keys
 	Wait   time.Duration `json:"wait,omitempty"` // slept before sending it
-	Events int           `json:"events"`         // events it delivered downstream
+	// Skipped says no request was sent: the target's circuit was open (Message says why).
+	Skipped bool `json:"skipped,omitempty"`
+	Probe   bool `json:"probe,omitempty"` // the request tested an open circuit
+	Events  int  `json:"events"`          // events it delivered downstream
 	// Fault is the kind of failure ("" when it completed); a stream that ended without its
 	// done event counts as ErrServer. Status is the HTTP status, when there was one.
 	Fault   llm.ErrorKind `json:"fault,omitempty"`
 	Status  int           `json:"status,omitempty"`
 	Message string        `json:"message,omitempty"`
-	// Next is what the router did about it: "retry", "rotate_key", "restart" (EventRetry),
-	// "fallback", or "" when the call ended there.
+	// Next is what the router did about it: "retry" (the same key again, after Wait of the
+	// next attempt), "rotate_key" (another key), "restart" (EventRetry), "fallback", or ""
+	// when the call ended there.
 	Next string `json:"next,omitempty"`
 }
 

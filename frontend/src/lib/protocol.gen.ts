@@ -271,6 +271,9 @@ export interface Retry {
 /** store.Fallback */
 export interface Fallback {
   model: string
+  from?: string
+  reason?: string
+  startup?: boolean
 }
 
 /** router.CallReport */
@@ -289,6 +292,8 @@ export interface Attempt {
   target: string
   key: number
   wait?: number
+  skipped?: boolean
+  probe?: boolean
   events: number
   fault?: ErrorKind
   status?: number
