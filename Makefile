@@ -8,7 +8,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-frontend test-e2e test-window test-stress vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-stress vet clean
 
 run: build
 	./$(BIN)
@@ -28,7 +28,7 @@ frontend:
 	$(GO) run ./backend/protocol/cmd/gen-ts
 	cd frontend && npm run build
 
-test: setup-test frontend vet test-go test-frontend build test-e2e test-window
+test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window
 	@echo "all tests passed"
 
 vet:
@@ -52,6 +52,10 @@ test-go:
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 ./app/...
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 -run '^TestAttackSuite$$' ./app/cli/
+
+# The retrieval engine on the shared IR collections (docs/SEARCH.md has the reference figures).
+test-eval:
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) run . eval retrieval ../shared/data/ir/cacm ../shared/data/ir/cmrc2018-zh
 
 # The type check (svelte-check, tsc against the generated protocol types) runs here, not in
 # every build: it costs ~40 s that `make run` should not pay.

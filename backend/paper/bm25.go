@@ -1,26 +1,20 @@
 package paper
 
 import (
-	"math"
-	"sort"
-	"strings"
-	"unicode"
+	"strconv"
+
+	"github.com/tofu-research/tofu/backend/search"
 )
 
-// BM25 parameters: the standard values.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
+// chunkFields are what a chunk is searched by: its section title and its text, weighed
+// alike (search.BEIRFields' reasoning: nothing measured says otherwise).
+var chunkFields = []search.Field{{Name: "section", Weight: 1}, {Name: "text", Weight: 1}}
 
-// Index ranks chunks for a question with Okapi BM25. It is built in memory from the chunks
-// (fast: a 20-page paper takes well under a millisecond) and is deterministic.
+// Index ranks a paper's chunks for a question with the retrieval engine (BM25F over the
+// section title and the text, in any language). Built in memory from the chunks; deterministic.
 type Index struct {
 	chunks []Chunk
-	tf     []map[string]int // term frequencies per chunk
-	length []int            // tokens per chunk
-	df     map[string]int
-	avg    float64
+	index  *search.Index
 }
 
 // Hit is one retrieved chunk and its score.
@@ -29,25 +23,21 @@ type Hit struct {
 	Score float64 `json:"score"`
 }
 
-// NewIndex indexes the chunks; the section title counts as part of each chunk's text.
+// NewIndex indexes the chunks. The paper's language is detected once from its text, so the
+// question and every chunk are stemmed alike.
 func NewIndex(chunks []Chunk) *Index {
-	ix := &Index{chunks: chunks, df: map[string]int{}}
-	total := 0
+	an := search.NewAnalyzer()
+	sample := ""
 	for _, c := range chunks {
-		toks := Tokenize(c.Section + "\n" + c.Text)
-		tf := map[string]int{}
-		for _, t := range toks {
-			tf[t]++
+		if len(sample) > 8000 {
+			break
 		}
-		for t := range tf {
-			ix.df[t]++
-		}
-		ix.tf = append(ix.tf, tf)
-		ix.length = append(ix.length, len(toks))
-		total += len(toks)
+		sample += c.Text + "\n"
 	}
-	if len(chunks) > 0 {
-		ix.avg = float64(total) / float64(len(chunks))
+	lang := an.Language(sample, "")
+	ix := &Index{chunks: chunks, index: search.NewIndex(an, search.DefaultParams, chunkFields...)}
+	for i, c := range chunks {
+		ix.index.Add(search.Doc{ID: strconv.Itoa(i), Fields: []string{c.Section, c.Text}, Lang: lang})
 	}
 	return ix
 }
@@ -55,90 +45,13 @@ func NewIndex(chunks []Chunk) *Index {
 // Search returns up to k chunks with a positive score, best first; ties go to the earlier
 // chunk.
 func (ix *Index) Search(query string, k int) []Hit {
-	terms := map[string]bool{}
-	for _, t := range Tokenize(query) {
-		terms[t] = true
-	}
-	n := float64(len(ix.chunks))
 	var hits []Hit
-	for i, tf := range ix.tf {
-		score := 0.0
-		for t := range terms {
-			f := float64(tf[t])
-			if f == 0 {
-				continue
-			}
-			df := float64(ix.df[t])
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			norm := 1 - bm25B + bm25B*float64(ix.length[i])/ix.avg
-			score += idf * f * (bm25K1 + 1) / (f + bm25K1*norm)
+	for _, h := range ix.index.Search(query, k) {
+		i, err := strconv.Atoi(h.ID)
+		if err != nil || i < 0 || i >= len(ix.chunks) {
+			continue // cannot happen: the IDs are the chunks' positions
 		}
-		if score > 0 {
-			hits = append(hits, Hit{Chunk: ix.chunks[i], Score: score})
-		}
-	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
-	if k > 0 && len(hits) > k {
-		hits = hits[:k]
+		hits = append(hits, Hit{Chunk: ix.chunks[i], Score: h.Score})
 	}
 	return hits
 }
-
-// Tokenize lower-cases text and splits it into letter/digit runs; each CJK character is a token,
-// one-letter Latin tokens and English stopwords are dropped, and a plural "s" is stripped.
-func Tokenize(text string) []string {
-	var out []string
-	var cur []rune
-	emit := func() {
-		if len(cur) == 0 {
-			return
-		}
-		w := string(cur)
-		cur = cur[:0]
-		if len([]rune(w)) < 2 || stopwords[w] {
-			return
-		}
-		out = append(out, stem(w))
-	}
-	for _, r := range strings.ToLower(text) {
-		switch {
-		case isCJK(r):
-			emit()
-			out = append(out, string(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, r)
-		default:
-			emit()
-		}
-	}
-	emit()
-	return out
-}
-
-// stem removes an English plural ending: "claims" and "claim" match. Nothing more: a stemmer
-// that guesses wrong costs more precision than it buys in recall on a single paper.
-func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
-		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be
-		because been before being below between both but by can could did do does doing down during each
-		few for from further had has have having he her here hers herself him himself his how i if in into
-		is it its itself just me more most my myself no nor not now of off on once only or other our ours
-		ourselves out over own same she should so some such than that the their theirs them themselves
-		then there these they this those through to too under until up very was we were what when where
-		which while who whom why will with would you your yours yourself yourselves et al paper use used
-		using however thus may might must shall us via`) {
-		m[w] = true
-	}
-	return m
-}()

@@ -47,15 +47,6 @@ func TestChunksStayInSections(t *testing.T) {
 	}
 }
 
-func TestTokenize(t *testing.T) {
-	t.Parallel()
-	got := Tokenize("The Claims of AGI, in 2024: 機械学習 is it?")
-	want := []string{"claim", "agi", "2024", "機", "械", "学", "習"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Tokenize = %q, want %q", got, want)
-	}
-}
-
 // A question whose answer is on a known page of a real paper retrieves a chunk of that page
 // first.
 func TestRetrieveRealPaper(t *testing.T) {
