@@ -107,6 +107,11 @@ func (p *printer) event(ev store.Event) {
 		var f store.Fallback
 		ev.Decode(&f)
 		p.note("[%s]", termLine(f.Notice()))
+	case store.EventCallCorrection:
+		var c store.CallCorrection
+		ev.Decode(&c)
+		p.note("[the model printed a tool call as text (%s), not run: %s; asked it to send the call properly (%d of %d)]",
+			termLine(c.Format), termLine(c.Reason), c.Attempt, c.Max)
 	case store.EventPhase:
 		var ph store.Phase
 		ev.Decode(&ph)

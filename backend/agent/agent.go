@@ -230,7 +230,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		}
 	}
 	var lastCalls string
-	repeats, cost := 0, 0.0
+	repeats, cost, corrections := 0, 0.0, 0
 	for step := 0; ; step++ {
 		if err := t.j.err(); err != nil {
 			return End{Reason: store.EndError, Steps: step, Err: err}
@@ -270,9 +270,15 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 			return End{Reason: store.EndInterrupted, Steps: step + 1}
 		case out.err != nil:
 			return End{Reason: store.EndError, Steps: step + 1, Err: out.err}
+		case len(out.calls) == 0 && t.Tools != nil:
+			if end, again := a.printedCall(t, out.text, &corrections, step); !again {
+				return end
+			}
+			continue
 		case len(out.calls) == 0 || t.Tools == nil:
 			return End{Reason: store.EndDone, Steps: step + 1}
 		}
+		corrections = 0
 		if sig := signature(out.calls); sig == lastCalls {
 			repeats++
 			if repeats >= repeatLimit-1 {

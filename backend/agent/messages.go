@@ -107,6 +107,15 @@ func (p *projection) add(ev store.Event) {
 		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
 			Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
 		p.open = append([]llm.ToolCall(nil), a.ToolCalls...)
+	case store.EventCallCorrection:
+		// The printed call stays in the conversation (the model sees what it wrote), followed
+		// by the correction as a user message.
+		var c store.CallCorrection
+		if ev.Decode(&c) == nil && c.Text != "" {
+			p.closeOpen()
+			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: c.Text})
+			p.end = len(p.msgs)
+		}
 	case store.EventToolStart:
 		var st store.ToolStart
 		if ev.Decode(&st) == nil {

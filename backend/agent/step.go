@@ -15,6 +15,7 @@ import (
 // stepOutcome is what one model call produced.
 type stepOutcome struct {
 	calls       []llm.ToolCall
+	text        string // the reply's text, when it completed
 	usage       *llm.Usage
 	interrupted bool
 	overflow    bool // the provider refused the request as too long (not recorded when quiet)
@@ -128,7 +129,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 		return out
 	}
 	if failure == nil {
-		out.calls = reply.ToolCalls
+		out.calls, out.text = reply.ToolCalls, reply.Text
 	}
 	return out
 }

@@ -68,6 +68,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventApproval:       payload[store.Approval](""),
 	store.EventTurnEnd:        payload[store.TurnEnd](""),
 	store.EventNotice:         payload[store.Notice](""),
+	store.EventCallCorrection: payload[store.CallCorrection](""),
 	store.EventContextState:   payload[compact.State]("ContextState"),
 	store.EventPhase:          payload[store.Phase](""),
 	store.EventCompaction:     payload[compact.Compaction](""),

@@ -25,6 +25,9 @@ const (
 	EventApproval    EventType = "approval"    // Approval: a call needed a decision, and got it
 	EventTurnEnd     EventType = "turn_end"    // TurnEnd: why the agent stopped
 	EventNotice      EventType = "notice"      // Notice: something about a call the user should see
+	// EventCallCorrection (CallCorrection) follows a reply that printed a tool call as text
+	// instead of calling the tool: the model reads Text as a user message and tries again.
+	EventCallCorrection EventType = "call_correction"
 	// EventContextState records the context manager's view (compact.State) each time it
 	// moves, so a resumed session rebuilds byte-identical requests.
 	EventContextState EventType = "context_state"
@@ -128,6 +131,16 @@ type Approval struct {
 // Notice is a note about a model call for the user (a model without tools, …).
 type Notice struct {
 	Text string `json:"text"`
+}
+
+// CallCorrection asks the model to send a tool call it printed as text properly; the reply
+// before it is never the turn's answer.
+type CallCorrection struct {
+	Format  string `json:"format"`  // how the call was printed: tool_call, function, fenced_json, bare_json
+	Reason  string `json:"reason"`  // why it could not be run
+	Text    string `json:"text"`    // what the model reads
+	Attempt int    `json:"attempt"` // 1 for the first correction in a row
+	Max     int    `json:"max"`     // corrections in a row before the turn ends with printed_call
 }
 
 // TurnEnd says why an agent turn, or an autonomous run, ended.

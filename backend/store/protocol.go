@@ -14,6 +14,7 @@ const (
 	EndMaxTokens     EndReason = "max_tokens"     // the token budget
 	EndMaxCost       EndReason = "max_cost"       // the cost budget
 	EndRepeatedCall  EndReason = "repeated_call"  // the model repeated the same calls
+	EndPrintedCall   EndReason = "printed_call"   // the model kept printing tool calls as text
 	EndInterrupted   EndReason = "interrupted"    // the user or the app closing stopped it
 	EndError         EndReason = "error"          // a call or the log failed
 	EndStuck         EndReason = "stuck"          // autonomous: the critic repeated its critique

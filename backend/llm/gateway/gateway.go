@@ -150,9 +150,11 @@ func (g *Gateway) Stream(ctx context.Context, req llm.Request) llm.Stream {
 		req.Think = true
 	}
 	s := r.Stream(ctx, req)
-	if p.Type != config.TypeAnthropic && len(req.Tools) > 0 {
-		// Local and OpenAI-compatible models sometimes print their tool calls as text
-		// (Qwen's <tool_call>, XML functions, bare JSON): read them back as calls.
+	if len(req.Tools) > 0 {
+		// Models sometimes print their tool calls as text (Qwen's <tool_call>, XML
+		// functions, bare JSON), on every provider, Anthropic's included (a model behind an
+		// Anthropic-compatible endpoint, or one imitating its history): read them back as
+		// calls. What cannot be read back the agent never takes for an answer.
 		s = toolparse.Wrap(s, toolparse.FamilyOf(model), req.Tools)
 	}
 	return s

@@ -29,6 +29,8 @@ export const EventType = {
   TurnEnd: 'turn_end',
   /** Notice: something about a call the user should see */
   Notice: 'notice',
+  /** EventCallCorrection (CallCorrection) follows a reply that printed a tool call as text instead of calling the tool: the model reads Text as a user message and tries again. */
+  CallCorrection: 'call_correction',
   /** EventContextState records the context manager's view (compact.State) each time it moves, so a resumed session rebuilds byte-identical requests. */
   ContextState: 'context_state',
   /** Phase: an autonomous run's planner, worker or critic started or ended */
@@ -60,6 +62,8 @@ export const EndReason = {
   MaxCost: 'max_cost',
   /** the model repeated the same calls */
   RepeatedCall: 'repeated_call',
+  /** the model kept printing tool calls as text */
+  PrintedCall: 'printed_call',
   /** the user or the app closing stopped it */
   Interrupted: 'interrupted',
   /** a call or the log failed */
@@ -338,6 +342,15 @@ export interface Notice {
   text: string
 }
 
+/** store.CallCorrection */
+export interface CallCorrection {
+  format: string
+  reason: string
+  text: string
+  attempt: number
+  max: number
+}
+
 /** compact.State */
 export interface ContextState {
   mark: number
@@ -499,6 +512,7 @@ export interface EventPayloads {
   approval: Approval
   turn_end: TurnEnd
   notice: Notice
+  call_correction: CallCorrection
   context_state: ContextState
   phase: Phase
   compaction: Compaction

@@ -220,6 +220,38 @@ describe('router events (retry, fallback, model_call)', () => {
     expect(fallbackLabel({ model: 'x' })).toBe('Answered by x — the chosen model kept failing')
   })
 
+  it('names both models and the reason of a fallback, and a switch at startup', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('fallback', { model: 'small', from: 'big', reason: 'cannot reach Ollama', startup: true }),
+        ev('user', { text: 'q' }),
+        ev('fallback', { model: 'small', from: 'big', reason: 'cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s' }),
+        ev('assistant', { text: 'a', model: 'small' }),
+      ]),
+    )
+    const a = items[1] as AssistantItem
+    expect(fallbackLabel(a.fallback!)).toBe('Answered by small — big kept failing: cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s')
+    expect(fallbackLabel({ model: 'small', from: 'big', reason: 'cannot reach Ollama', startup: true })).toBe(
+      'Answered by small — big was not available at startup: cannot reach Ollama',
+    )
+  })
+
+  it('shows a call correction on the reply that follows it', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'q' }),
+        ev('assistant', { text: '<tool_call>{"name": "read_file", "argu' }),
+        ev('call_correction', { format: 'tool_call', reason: 'its JSON is not valid', text: 'Your last reply…', attempt: 1, max: 2 }),
+        ev('assistant', { text: 'done' }),
+      ]),
+    )
+    expect((items[2] as AssistantItem).notices).toEqual([
+      'The model printed a tool call as text (tool_call), not run: its JSON is not valid. Asked it to send the call properly (1 of 2).',
+    ])
+  })
+
   it('does not carry a failed call\'s fallback or report to the next reply', () => {
     seq = 0
     const items = project(

@@ -18,8 +18,9 @@ export type AssistantItem = {
   interrupted: boolean
   /** Streams re-run by the router before this reply (`retry` events). */
   retries?: number
-  /** Another model answered (`fallback` event); `from` is the model asked for, when known. */
-  fallback?: { model: string; from?: string }
+  /** Another model answered (`fallback` event); `from` is the model asked for, `reason` why it
+   * was left (its failure, or its open circuit), when known. */
+  fallback?: FallbackNote
   /** The router's report of the call (`model_call` event). */
   call?: CallReport
   /** Live only: the stream broke and is re-run; the reason. Cleared when new text arrives. */
@@ -291,7 +292,7 @@ export function project(state: TranscriptState): Item[] {
   let callAssistant: AssistantItem | null = null
   // `retry` and `fallback` come before the reply they concern.
   let retries = 0
-  let fallback: string | null = null
+  let fallback: FallbackNote | null = null
   let notices: string[] = []
   const clearPending = () => {
     retries = 0
@@ -350,7 +351,7 @@ export function project(state: TranscriptState): Item[] {
           interrupted: d.interrupted === true,
         }
         if (retries > 0) item.retries = retries
-        if (fallback) item.fallback = { model: fallback }
+        if (fallback) item.fallback = { ...(fallback as FallbackNote) }
         if (notices.length) item.notices = notices
         clearPending()
         const tcs = toolCallsOf(e.data)
@@ -461,6 +462,13 @@ export function project(state: TranscriptState): Item[] {
       case 'retry':
         retries++
         break
+      case 'call_correction': {
+        // The reply before printed a tool call as text: it was not run, and not the answer.
+        if (isObj(e.data)) {
+          notices = [...notices, correctionLabel(str(e.data.format), str(e.data.reason), Number(e.data.attempt) || 1, Number(e.data.max) || 1)]
+        }
+        break
+      }
       case 'notice': {
         const text = textOf(e.data)
         // The compaction marker says it already.
@@ -502,7 +510,12 @@ export function project(state: TranscriptState): Item[] {
       }
       case 'fallback': {
         const model = isObj(e.data) ? str(e.data.model) : ''
-        if (model) fallback = model
+        if (model && isObj(e.data)) {
+          fallback = { model }
+          if (str(e.data.from)) fallback.from = str(e.data.from)
+          if (str(e.data.reason)) fallback.reason = str(e.data.reason)
+          if (e.data.startup === true) fallback.startup = true
+        }
         break
       }
       case 'model_call': {
@@ -604,7 +617,7 @@ export function project(state: TranscriptState): Item[] {
       interrupted: false,
     }
     if (retries > 0) live.retries = retries
-    if (fallback) live.fallback = { model: fallback }
+    if (fallback) live.fallback = { ...(fallback as FallbackNote) }
     if (notices.length) live.notices = notices
     if (state.retrying) live.retrying = state.retrying
     items.push(live)
@@ -694,9 +707,23 @@ export function metaLine(item: AssistantItem): { text: string; title: string } |
   return { text: parts.join(' · '), title: titles.join('\n\n') }
 }
 
-/** "Answered by qwen3:8b — claude-sonnet-4-5 kept failing" */
-export function fallbackLabel(f: { model: string; from?: string }): string {
-  return `Answered by ${f.model} — ${f.from || 'the chosen model'} kept failing`
+/** A switch to another model, as the log's `fallback` event tells it. */
+export interface FallbackNote {
+  model: string
+  from?: string
+  reason?: string
+  startup?: boolean
+}
+
+/** "Answered by qwen3:8b — claude-sonnet-4-5 kept failing: 529 overloaded" */
+export function fallbackLabel(f: FallbackNote): string {
+  const why = f.startup ? 'was not available at startup' : 'kept failing'
+  return `Answered by ${f.model} — ${f.from || 'the chosen model'} ${why}${f.reason ? ': ' + f.reason : ''}`
+}
+
+/** The note shown for a `call_correction` event. */
+export function correctionLabel(format: string, reason: string, attempt: number, max: number): string {
+  return `The model printed a tool call as text (${format || 'unknown format'}), not run${reason ? ': ' + reason : ''}. Asked it to send the call properly (${attempt} of ${max}).`
 }
 
 export function formatUsage(u: Usage): string {
@@ -734,6 +761,8 @@ export function turnEndLabel(t: TurnItem): string {
       return 'Stopped at the token limit'
     case 'repeated_call':
       return 'Stopped: the model kept making the same tool calls'
+    case 'printed_call':
+      return 'Stopped: the model kept printing tool calls as text instead of calling the tools'
     case 'stuck':
       return 'Stopped: the critic repeated the same critique'
     case 'max_iterations':

@@ -1,0 +1,39 @@
+package toolparse
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// FindPrinted recognises every format the parsers know, complete or broken, and leaves prose
+// and JSON answers alone.
+func TestFindPrinted(t *testing.T) {
+	t.Parallel()
+	tools := []llm.ToolSpec{{Name: "read_file", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}
+	for _, tc := range []struct {
+		name, text, format, reason string // format "" = not a printed call
+	}{
+		{"tagged, broken JSON", "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}\n</tool_call>", "tool_call", "JSON is not valid"},
+		{"tagged, never closed", "Let me look.\n<tool_call>\n{\"name\": \"read_file\", \"argu", "tool_call", "no closing </tool_call>"},
+		{"tagged, unknown tool", `<tool_call>{"name": "write_file", "arguments": {}}</tool_call>`, "tool_call", `no tool named "write_file"`},
+		{"tagged, well formed", `<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>`, "tool_call", "instead of being sent as a tool call"},
+		{"function XML, unclosed", "<function=read_file>\n<parameter=path>\na\n", "function", "malformed"},
+		{"function XML, unknown tool", "<function=rm>\n</function>", "function", `no tool named "rm"`},
+		{"fenced JSON, broken", "```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": }\n```", "fenced_json", "JSON is not valid"},
+		{"bare JSON, broken", `{"name": "read_file", "arguments": "{\"path\": "a"}`, "bare_json", "JSON is not valid"},
+		{"bare JSON list", `[{"tool": "read_file", "args": 3}]`, "bare_json", "not a JSON object"},
+		{"prose", "The answer is 42. Use {name} as a placeholder.", "", ""},
+		{"a JSON answer", `{"answer": 42}`, "", ""},
+		{"prose about calls", "Models print tool_call tags sometimes.", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, ok := FindPrinted(tc.text, tools)
+			if ok != (tc.format != "") || p.Format != tc.format || !strings.Contains(p.Reason, tc.reason) {
+				t.Errorf("FindPrinted = %+v, %v; want format %q with %q", p, ok, tc.format, tc.reason)
+			}
+		})
+	}
+}
