@@ -7,6 +7,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
 )
 
 // ModelStatus is what the model picker and the connection banner show.
@@ -19,6 +20,10 @@ type ModelStatus struct {
 	DefaultModel string          `json:"default_model"`
 	Error        *llm.Error      `json:"error,omitempty"`
 	Demo         bool            `json:"demo"` // the built-in scripted model of "Try the demo" answers
+	// Switched is set when DefaultModel is not the main model of the settings: it was not
+	// available (its provider did not answer, or does not list it), so another took its place.
+	// The banner says so, and `tofu run` records it as a fallback event.
+	Switched *store.Fallback `json:"switched,omitempty"`
 }
 
 // ModelService reports which models can be used.
@@ -76,6 +81,13 @@ func (m *ModelService) Status() ModelStatus {
 			}
 			st.Error = &llm.Error{Kind: llm.ErrModelNotFound, Provider: first.Name,
 				Message: "The main model " + st.DefaultModel + " is not available.", Hint: hint}
+		}
+		if st.DefaultModel != "" {
+			reason := "it is not among the models the providers list"
+			if st.Error != nil {
+				reason = st.Error.Error()
+			}
+			st.Switched = &store.Fallback{Model: models[0].Name, From: st.DefaultModel, Reason: reason, Startup: true}
 		}
 		st.DefaultModel = models[0].Name
 	}

@@ -97,12 +97,13 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	defer a.Close()
 
 	model := o.Model
+	var switched *store.Fallback
 	if model == "" {
 		status := a.Models.Status()
 		if status.Error != nil && len(status.Models) == 0 {
 			return status.Error
 		}
-		model = status.DefaultModel
+		model, switched = status.DefaultModel, status.Switched
 	}
 	sessionID := o.Session
 	if sessionID == "" {
@@ -116,6 +117,13 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	before, err := st.Session(sessionID)
 	if err != nil {
 		return fmt.Errorf("conversation %s: %w", sessionID, err)
+	}
+	if switched != nil {
+		// Another model than the main one answers: the log and the terminal say so.
+		if _, err := st.Append(sessionID, store.EventFallback, *switched); err != nil {
+			return err
+		}
+		fmt.Fprintf(errOut, "[%s]\n", termLine(switched.Notice()))
 	}
 	if err := a.Chat.Send(sessionID, o.Prompt, model); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,44 @@ func TestRunAnthropicPrintedCallIsRead(t *testing.T) {
 		if c.Format != "anthropic" {
 			t.Fatalf("a chat went over %s", c.Format)
 		}
+	}
+}
+
+// A primary unreachable at startup is not swapped silently: the backup's model runs the task,
+// and the log and the terminal name both models and why.
+func TestRunStartupFallbackIsVisible(t *testing.T) {
+	st, srv := runEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	cfgDir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")
+	os.MkdirAll(cfgDir, 0o700)
+	cfg, _ := json.Marshal(map[string]any{
+		"providers": []map[string]any{{"name": "main", "type": "ollama", "base_url": dead}, {"name": "backup", "type": "ollama", "base_url": srv.URL}},
+		"models":    map[string]any{"main": "qwen3:8b"},
+		"fallback":  []string{"backup/" + llmtest.DemoModelName},
+	})
+	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.Default(llmtest.Reply{Text: "Answered."})
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "say hi", Workspace: t.TempDir(), Approve: "all", MaxSteps: 3}, &out, &errOut)
+	if err != nil || end.Reason != store.EndDone {
+		t.Fatalf("end %+v, %v\n%s", end, err, errOut.String())
+	}
+	evs, _ := st.Events(onlySession(t, st))
+	var fb store.Fallback
+	if len(evs) == 0 || evs[0].Type != store.EventFallback || evs[0].Decode(&fb) != nil {
+		t.Fatalf("first event %+v, want the startup fallback", evs[0])
+	}
+	if fb.From != "qwen3:8b" || fb.Model != "backup/"+llmtest.DemoModelName || !fb.Startup || !strings.Contains(fb.Reason, "cannot reach Ollama") {
+		t.Errorf("fallback %+v", fb)
+	}
+	if want := "[falling back from qwen3:8b to backup/" + llmtest.DemoModelName + " at startup: "; !strings.Contains(errOut.String(), want) {
+		t.Errorf("the terminal does not show %q:\n%s", want, errOut.String())
 	}
 }

@@ -166,12 +166,13 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	}
 	defer a.Close()
 	model := o.Model
+	var switched *store.Fallback
 	if model == "" {
 		status := a.Models.Status()
 		if status.Error != nil && len(status.Models) == 0 {
 			return agent.End{}, status.Error
 		}
-		model = status.DefaultModel
+		model, switched = status.DefaultModel, status.Switched
 	}
 
 	sid := o.Continue
@@ -195,6 +196,13 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 		}
 	})
 	defer unsub()
+	if switched != nil {
+		// The main model was not available: another one runs the task, and the log and the
+		// terminal say which, instead of the swap going unnoticed.
+		if _, err := st.Append(sid, store.EventFallback, *switched); err != nil {
+			return agent.End{}, err
+		}
+	}
 	if o.Task != "" {
 		if _, err := st.Append(sid, store.EventUser, store.UserMessage{Text: o.Task}); err != nil {
 			return agent.End{}, err

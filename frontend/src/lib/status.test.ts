@@ -36,6 +36,21 @@ describe('modelBanner', () => {
     expect(titleFor('unreachable', 'my-server')).toBe('my-server is not reachable')
     expect(titleFor('unreachable')).toBe('The model server is not reachable')
   })
+  it('says when the main model was replaced at startup, naming both models and why', () => {
+    const b = modelBanner(
+      {
+        ...base,
+        default_model: 'backup/m',
+        switched: { model: 'backup/m', from: 'qwen3:8b', reason: 'cannot reach Ollama at http://x', startup: true },
+        error: { kind: 'unreachable', message: '1 provider(s) did not answer', hint: 'start `ollama serve`' },
+      },
+      'backup/m',
+    )!
+    expect(b.kind).toBe('fallback')
+    expect(b.title).toBe('Using backup/m instead of qwen3:8b')
+    expect(b.message).toBe('The main model qwen3:8b is not available: cannot reach Ollama at http://x. Replies come from backup/m.')
+    expect(b.hint).toBe('start `ollama serve`')
+  })
   it('splits hints into text and code', () => {
     expect(hintParts('run `ollama serve` now')).toEqual([
       { code: false, text: 'run ' },

@@ -69,6 +69,16 @@ export function modelBanner(status: ModelStatus | null, chosen: string): BannerI
   const where = status.base_url ? ` at ${status.base_url}` : ''
   const type = status.provider_type || 'ollama'
   const who = providerLabel(status.error?.provider || status.provider, type)
+  const sw = status.switched
+  if (sw && sw.from && (!chosen || sameModel(chosen, sw.model))) {
+    // The main model was replaced: say by which model and why, whatever the error was.
+    return {
+      kind: 'fallback',
+      title: `Using ${sw.model} instead of ${sw.from}`,
+      message: `The main model ${sw.from} is not available${sw.reason ? ': ' + sw.reason : ''}. Replies come from ${sw.model}.`,
+      hint: status.error?.hint || fallbackHint(status.error?.kind || 'model_not_found', sw.from, type),
+    }
+  }
   if (status.error) {
     const kind = status.error.kind || 'server'
     return {

@@ -81,6 +81,8 @@ export type ModelStatus = {
   error?: ProviderError | null
   /** "Try the demo" runs: the built-in scripted model answers, for this run only. */
   demo?: boolean
+  /** The main model of the settings was not available, so `default_model` replaced it. */
+  switched?: { model: string; from?: string; reason?: string; startup?: boolean } | null
 }
 
 export type ProviderType = 'ollama' | 'openai' | 'anthropic'
