@@ -103,6 +103,9 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 	res.Duration = time.Since(start).Milliseconds()
 	res.Text, res.IsError, res.Images, res.Meta, res.Files = r.Text, r.IsError, r.Images, r.Meta, r.Files
 	if ctx.Err() != nil {
+		if resumable(t.Tools, tc.Name) {
+			return store.ToolResult{} // left open: Continue runs it again and it resumes
+		}
 		res.Interrupted = true
 		res.Text = strings.TrimSpace(res.Text + "\n[interrupted by the user]")
 		return res

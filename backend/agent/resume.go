@@ -35,7 +35,7 @@ func (a *Agent) resume(ctx context.Context, t *Turn, events []store.Event) bool 
 	}
 	t.unfinished = map[string]store.ToolResult{}
 	for _, c := range pending {
-		if r.started[c.ID] {
+		if r.started[c.ID] && !resumable(t.Tools, c.Name) {
 			t.unfinished[c.ID] = a.unfinishedResult(t, c.ID, c.Name, r.groups[c.ID])
 		}
 	}
@@ -166,4 +166,16 @@ func tail(path string, n int64) (string, error) {
 		s = fmt.Sprintf("[… %d bytes before this not shown …]\n", skip) + s
 	}
 	return s, nil
+}
+
+// Resumer is implemented by a toolset some of whose tools keep their own progress in the log
+// (spawn_agents): such a call, interrupted or cut by a crash, is run again by Continue and
+// picks up where its log says it stopped, instead of being answered as "may have run partly".
+type Resumer interface {
+	Resumable(name string) bool
+}
+
+func resumable(ts Tools, name string) bool {
+	r, ok := ts.(Resumer)
+	return ok && r.Resumable(name)
 }

@@ -40,6 +40,9 @@ var Enums = []Enum{
 	{"backend/store", "SessionMode"},
 	{"backend/store", "Decision"}, // approval answers (permission.Answer takes these values)
 	{"backend/store", "DecidedBy"},
+	{"backend/store", "SwarmKind"},
+	{"backend/store", "SwarmRole"},
+	{"backend/store", "SwarmState"},
 	{"backend/llm", "ErrorKind"},
 	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic
@@ -77,6 +80,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventToolStart:      payload[store.ToolStart](""),
 	store.EventProcess:        payload[procgroup.Group]("ProcessGroup"),
 	store.EventEnvironment:    payload[store.Environment](""),
+	store.EventSwarm:          payload[store.Swarm](""),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

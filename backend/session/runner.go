@@ -52,6 +52,11 @@ type Spec struct {
 	Session   string
 	Workspace string
 	Events    []store.Event // the session's log when the turn starts
+	Model     string        // the turn's model
+	// Approve and Prompt are the turn's approval mode and terminal prompt (Request's), for
+	// a family that starts turns of its own (sub-agents ask as their parent does).
+	Approve string
+	Prompt  func(store.Approval)
 }
 
 // Runner builds and runs turns and keeps the set of running ones. It is safe for concurrent

@@ -38,6 +38,12 @@ type Request struct {
 	// replaces it (ablations: tofu run --context-config).
 	Context       string
 	ContextConfig *compact.Config
+	// Instructions are added to an agent turn's system prompt (a sub-agent's role).
+	Instructions string
+	// ReadOnly offers an agent turn only the tools that just observe (a reviewer).
+	ReadOnly bool
+	// WrapProvider, when set, wraps the provider the turn calls (a swarm's shared limiter).
+	WrapProvider func(llm.Provider) llm.Provider
 	// Started is called when the turn starts running; Ended once it has ended, its tools are
 	// released and the session is free again (a new turn may start from Ended).
 	Started func()
@@ -148,6 +154,9 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if req.WrapProvider != nil {
+		provider = req.WrapProvider(provider)
+	}
 	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
@@ -212,7 +221,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 			releases[i]()
 		}
 	}
-	spec := Spec{Session: req.Session, Workspace: workspace, Events: events}
+	spec := Spec{Session: req.Session, Workspace: workspace, Events: events, Model: p.turn.Model, Approve: approve, Prompt: req.Prompt}
 	for _, family := range r.o.Tools {
 		release, err := family(ts.Registry, spec)
 		if err != nil {
@@ -223,7 +232,12 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 			releases = append(releases, release)
 		}
 	}
+	// The families' rare tools wait for tool_search too, unless the session used them.
+	ts.Activate(opts.Active...)
 	system := assets.Prompt("agent")
+	if req.Instructions != "" {
+		system += "\n\n" + req.Instructions
+	}
 	instr := agent.Instructions(workspace, r.o.ConfigDir)
 	if instr != "" {
 		system += "\n\n" + instr
@@ -231,6 +245,9 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	at := &p.turn
 	at.Workspace, at.System, at.Instructions = workspace, system, instr
 	at.Tools, at.Policy, at.Approver, at.Context = ts, gate, gate.Approver(), ctxm
+	if req.ReadOnly {
+		at.Tools = readOnly{ts.Registry}
+	}
 	if autonomous {
 		p.auto = &agent.AutoOptions{Instructions: instr}
 	}

@@ -71,6 +71,7 @@ const (
 	PurposeQA          Purpose = "qa"          // the paper's Q&A conversation
 	PurposeReport      Purpose = "report"      // the paper's reports
 	PurposeTranslation Purpose = "translation" // the model calls of one translation
+	PurposeSwarmAgent  Purpose = "swarm_agent" // one sub-agent of a swarm (SessionInfo.Parent)
 )
 
 // Internal reports whether a session is Tofu's own (a paper's Q&A, report or translation

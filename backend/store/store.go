@@ -46,6 +46,10 @@ type SessionInfo struct {
 	// Mode is how an agent session's turns run: "" (chat: the tool loop) or "autonomous"
 	// (planner → worker → critic).
 	Mode SessionMode `json:"mode,omitempty"`
+	// Parent is the session whose spawn_agents call started this one (Purpose "swarm_agent");
+	// ParentCall names that call.
+	Parent     string `json:"parent,omitempty"`
+	ParentCall string `json:"parent_call,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,8 @@ type Registry struct {
 
 	mu       sync.Mutex
 	deferred map[string]bool // offered only once found with tool_search (or called)
+	// hidden lists every tool ever deferred, in order: tool_search's description names them.
+	hidden []string
 }
 
 // NewRegistry returns a registry of ts. It panics on a duplicate name (a wiring bug).
@@ -73,17 +76,24 @@ func (r *Registry) Defer(names ...string) {
 	if r.deferred == nil {
 		r.deferred = map[string]bool{}
 	}
-	var hidden []string
 	for _, n := range names {
-		if _, ok := r.tools[n]; ok {
+		if _, ok := r.tools[n]; ok && !slices.Contains(r.hidden, n) {
 			r.deferred[n] = true
-			hidden = append(hidden, n)
+			r.hidden = append(r.hidden, n)
 		}
 	}
+	hidden := slices.Clone(r.hidden)
 	r.mu.Unlock()
-	if _, ok := r.tools[searchName]; !ok && len(hidden) > 0 {
-		_ = r.Add(newToolSearch(r, hidden))
+	if len(hidden) == 0 {
+		return
 	}
+	if t, ok := r.tools[searchName].(*toolSearch); ok {
+		t.describe(hidden)
+		return
+	}
+	t := &toolSearch{r: r}
+	t.describe(hidden)
+	_ = r.Add(t)
 }
 
 // Activate offers deferred tools from now on (tool_search found them, or a resumed session
@@ -119,6 +129,13 @@ func (r *Registry) Deferred() []string {
 func (r *Registry) ReadOnly(name string) bool {
 	t, ok := r.tools[name]
 	return !ok || t.ReadOnly()
+}
+
+// Resumable reports whether the named tool resumes from its own log when a call of it is run
+// again (agent.Resumer): its interrupted calls stay open for Continue.
+func (r *Registry) Resumable(name string) bool {
+	t, ok := r.tools[name].(interface{ Resumable() bool })
+	return ok && t.Resumable()
 }
 
 // Access lists what call would touch, for the permission policy. A non-nil *ArgError means

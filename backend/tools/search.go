@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
+
+	"github.com/tofu-research/tofu/backend/llm"
 )
 
 const searchName = "tool_search"
@@ -12,19 +15,43 @@ type searchParams struct {
 	Query string `json:"query" description:"what you need to do, or a tool name"`
 }
 
-// newToolSearch finds deferred tools of r by words of their name and description and offers
-// the matches from the next request on. Its description names the deferred tools as they were
-// when it was made, so it never changes within a session (it is part of the cached prefix).
-func newToolSearch(r *Registry, deferred []string) Tool {
-	return Define(Def[searchParams]{
-		Name:        searchName,
-		Description: fmt.Sprintf("Find and enable more tools. Not offered until found: %s.", strings.Join(deferred, ", ")),
-		ReadOnly:    true,
-		Example:     `{"query":"background job output"}`,
-		Run: func(_ context.Context, _ Call, p searchParams) (Result, error) {
-			return r.search(p.Query), nil
-		},
-	})
+// toolSearch finds deferred tools of r by words of their name and description and offers
+// the matches from the next request on. Its description names every tool deferred while the
+// turn was equipped (the default toolset's, then the tool families'), found since or not, so
+// it never changes within a session (it is part of the cached prefix).
+type toolSearch struct {
+	r    *Registry
+	spec atomic.Pointer[llm.ToolSpec] // set by Registry.Defer, read while r.mu is held
+}
+
+var searchDef = Define(Def[searchParams]{
+	Name:     searchName,
+	ReadOnly: true,
+	Example:  `{"query":"background job output"}`,
+	Run: func(context.Context, Call, searchParams) (Result, error) {
+		return Result{}, nil // toolSearch.Run answers
+	},
+})
+
+func (t *toolSearch) Spec() llm.ToolSpec { return *t.spec.Load() }
+
+// describe names the deferred tools in the description.
+func (t *toolSearch) describe(hidden []string) {
+	spec := searchDef.Spec()
+	spec.Description = fmt.Sprintf("Find and enable more tools. Not offered until found: %s.", strings.Join(hidden, ", "))
+	t.spec.Store(&spec)
+}
+
+func (t *toolSearch) ReadOnly() bool { return true }
+
+func (t *toolSearch) Access(call Call) ([]Access, *ArgError) { return searchDef.Access(call) }
+
+func (t *toolSearch) Run(_ context.Context, call Call) (Result, error) {
+	p, aerr := Decode[searchParams](searchName, call.Arguments, `{"query":"background job output"}`)
+	if aerr != nil {
+		return aerr.Result(), nil
+	}
+	return t.r.search(p.Query), nil
 }
 
 // search scores deferred tools by the query words found in their name and description and

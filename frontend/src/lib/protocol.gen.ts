@@ -47,6 +47,8 @@ export const EventType = {
   Environment: 'environment',
   /** Retrieval */
   Retrieval: 'retrieval',
+  /** Swarm */
+  Swarm: 'swarm',
 } as const
 export type EventType = (typeof EventType)[keyof typeof EventType]
 
@@ -126,6 +128,8 @@ export const Purpose = {
   Report: 'report',
   /** the model calls of one translation */
   Translation: 'translation',
+  /** one sub-agent of a swarm (SessionInfo.Parent) */
+  SwarmAgent: 'swarm_agent',
 } as const
 export type Purpose = (typeof Purpose)[keyof typeof Purpose]
 
@@ -161,6 +165,54 @@ export const DecidedBy = {
   Policy: 'policy',
 } as const
 export type DecidedBy = (typeof DecidedBy)[keyof typeof DecidedBy]
+
+/** SwarmKind says what a swarm event records (Swarm.Kind). (backend/store.SwarmKind) */
+export const SwarmKind = {
+  /** agents were added (the first call, or a master round) */
+  Graph: 'graph',
+  /** one agent changed state */
+  Agent: 'agent',
+  /** a master round decided (Text: its note) */
+  Round: 'round',
+  /** a coder's worktree was merged back (Text: the report) */
+  Merge: 'merge',
+  /** the final answer, the spawn_agents result (Text) */
+  Synthesis: 'synthesis',
+} as const
+export type SwarmKind = (typeof SwarmKind)[keyof typeof SwarmKind]
+
+/** SwarmRole is what a sub-agent is for: it sets the agent's instructions, its tools (a reviewer is read-only) and its model tier. (backend/store.SwarmRole) */
+export const SwarmRole = {
+  Planner: 'planner',
+  Researcher: 'researcher',
+  Coder: 'coder',
+  Analyst: 'analyst',
+  Reviewer: 'reviewer',
+  Writer: 'writer',
+  General: 'general',
+  /** the round that reviews the dashboard and synthesizes */
+  Master: 'master',
+} as const
+export type SwarmRole = (typeof SwarmRole)[keyof typeof SwarmRole]
+
+/** SwarmState is where one agent of a swarm is. (backend/store.SwarmState) */
+export const SwarmState = {
+  /** waiting for its dependencies or a free slot */
+  Pending: 'pending',
+  /** its child session's turn runs */
+  Running: 'running',
+  /** finished; Result holds what it found */
+  Done: 'done',
+  /** an attempt failed (retried while attempts remain) */
+  Failed: 'failed',
+  /** a dependency failed for good: it never ran */
+  Skipped: 'skipped',
+  /** interrupted; Continue runs it again */
+  Stopped: 'stopped',
+  /** failed, and about to run again */
+  Retrying: 'retrying',
+} as const
+export type SwarmState = (typeof SwarmState)[keyof typeof SwarmState]
 
 /** ErrorKind classifies a provider failure so callers can react (and tell the user how to fix it) without parsing messages. (backend/llm.ErrorKind) */
 export const ErrorKind = {
@@ -437,6 +489,39 @@ export interface RetrievedChunk {
   score?: number
 }
 
+/** store.Swarm */
+export interface Swarm {
+  call_id: string
+  kind: SwarmKind
+  round: number
+  agents?: SwarmAgent[]
+  agent?: SwarmStatus
+  text?: string
+  parallel?: number
+}
+
+/** store.SwarmAgent */
+export interface SwarmAgent {
+  index: number
+  objective: string
+  context?: string
+  role: SwarmRole
+  depends_on?: number[]
+  model?: string
+}
+
+/** store.SwarmStatus */
+export interface SwarmStatus {
+  index: number
+  state: SwarmState
+  session?: string
+  attempt: number
+  result?: string
+  error?: string
+  tokens?: number
+  duration_ms?: number
+}
+
 /** store.SessionInfo */
 export interface SessionInfo {
   id: string
@@ -449,6 +534,8 @@ export interface SessionInfo {
   paper?: string
   purpose?: Purpose
   mode?: SessionMode
+  parent?: string
+  parent_call?: string
 }
 
 /** library.Info */
@@ -521,4 +608,5 @@ export interface EventPayloads {
   process: ProcessGroup
   environment: Environment
   retrieval: Retrieval
+  swarm: Swarm
 }
