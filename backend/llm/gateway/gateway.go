@@ -109,9 +109,9 @@ func (g *Gateway) ProviderOf(ref string) string {
 func (g *Gateway) target(p config.Provider, model string) router.Target {
 	keys := g.keys(p.Name)
 	if len(keys) == 0 {
-		return router.Target{Provider: g.listers[p.Name], Model: model}
+		return router.Target{Name: p.Name, Provider: g.listers[p.Name], Model: model}
 	}
-	return router.Target{Model: model, Keys: keys, NewProvider: func(key string) llm.Provider { return g.client(p, key) }}
+	return router.Target{Name: p.Name, Model: model, Keys: keys, NewProvider: func(key string) llm.Provider { return g.client(p, key) }}
 }
 
 // routerFor returns the router of calls that start on provider p: p first, then the

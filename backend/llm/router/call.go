@@ -49,15 +49,24 @@ func (c *call) run() error {
 		if model == "" {
 			model = c.req.Model
 		}
+		c.r.mu.Lock()
+		label := t.label(model)
+		c.r.mu.Unlock()
 		if i > first {
-			fb := &llm.Fallback{From: from, To: model, Reason: why}
-			if !c.discard("falling back to "+model) || !c.send(llm.Event{Kind: llm.EventFallback, Text: model, Fallback: fb}) {
+			// A named target (the gateway's) is known by its reference outside: that is the
+			// model the reply is from.
+			name := model
+			if t.name != "" {
+				name = label
+			}
+			fb := &llm.Fallback{From: from, To: label, Reason: why}
+			if !c.discard("falling back to "+name) || !c.send(llm.Event{Kind: llm.EventFallback, Text: name, Fallback: fb}) {
 				return nil
 			}
 			c.rep.Fallback++
 		}
 		last := i == len(targets)-1
-		err := c.onTarget(t, model, !last)
+		err := c.onTarget(t, model, label, !last)
 		if err == nil || c.stopped {
 			return nil
 		}
@@ -67,7 +76,7 @@ func (c *call) run() error {
 		if n := len(c.rep.Attempts); n > 0 {
 			c.rep.Attempts[n-1].Next = "fallback"
 		}
-		from, why = model, err.Error()
+		from, why = label, err.Error()
 	}
 }
 
@@ -91,19 +100,20 @@ func fallsBack(err error) bool {
 	return false
 }
 
-// onTarget runs the call on t until it completes, the consumer stops, or t gives up; it
+// onTarget runs the call on t (label: how reports and the breaker name it) until it completes, the consumer stops, or t gives up; it
 // returns nil in the first two cases. canFallBack says a later target can take the call: then
 // t is skipped while its circuit is open, and given up as soon as its circuit opens.
-func (c *call) onTarget(t *target, model string, canFallBack bool) error {
+func (c *call) onTarget(t *target, model, label string, canFallBack bool) error {
 	r, pol := c.r, c.r.policy
 	req := c.req
 	req.Model = model
-	r.mu.Lock()
-	label := t.provider(0).Name() + "/" + model
-	r.mu.Unlock()
 	probe := false
-	if canFallBack {
-		ok, pr, why := r.health.admit(label, r.clock.Now())
+	health := r.health
+	if pol.OpenAfter < 0 {
+		health = nil // the breaker is off
+	}
+	if canFallBack && health != nil {
+		ok, pr, why := health.admit(label, r.clock.Now())
 		if !ok {
 			c.rep.Attempts = append(c.rep.Attempts, Attempt{Target: label, Key: -1, Skipped: true, Message: why})
 			return &skipped{why: why}
@@ -112,13 +122,13 @@ func (c *call) onTarget(t *target, model string, canFallBack bool) error {
 	}
 	defer func() {
 		if probe {
-			r.health.release(label) // a probe that found out nothing
+			health.release(label) // a probe that found out nothing
 		}
 	}()
 	// giveUp records the last attempt and opens t's circuit: this call is done with t.
 	giveUp := func(a Attempt, err error) error {
 		c.rep.Attempts = append(c.rep.Attempts, a)
-		r.health.gaveUp(label, err, r.clock.Now(), pol)
+		health.gaveUp(label, err, r.clock.Now(), pol)
 		probe = false
 		return err
 	}
@@ -149,7 +159,7 @@ func (c *call) onTarget(t *target, model string, canFallBack bool) error {
 		}
 		if noKey != nil {
 			err := noKeyError(noKey, last)
-			r.health.gaveUp(label, err, r.clock.Now(), pol)
+			health.gaveUp(label, err, r.clock.Now(), pol)
 			probe = false
 			return err
 		}
@@ -170,7 +180,7 @@ func (c *call) onTarget(t *target, model string, canFallBack bool) error {
 				t.succeeded(ki)
 				r.mu.Unlock()
 				probe = false
-				if r.health.succeeded(label) && canFallBack {
+				if health.succeeded(label) && canFallBack {
 					c.send(llm.Event{Kind: llm.EventNotice, Text: label + " answers again: calls go to it first again"})
 				}
 			}
@@ -220,7 +230,7 @@ func (c *call) onTarget(t *target, model string, canFallBack bool) error {
 		r.mu.Lock()
 		rotate := t.failed(ki, le, now, pol)
 		r.mu.Unlock()
-		open := r.health.failed(label, err, now, pol)
+		open := health.failed(label, err, now, pol)
 		probe = false
 		failures++
 		if events == 0 && !broke {

@@ -14,7 +14,8 @@ import (
 // MaxOpenFor while it stays dead), then one call probes it (half-open) while the others keep
 // skipping it; a probe that succeeds closes the circuit. One Health is shared by every router
 // of the app (WithHealth), so the turns and sub-agents learn from each other's failures.
-// Skipping only ever happens when a later target of the chain can take the call.
+// Skipping only ever happens when a later target of the chain can take the call. The router
+// uses a nil *Health, which records nothing, when its policy turns the breaker off.
 type Health struct {
 	mu       sync.Mutex
 	circuits map[string]*circuit
@@ -66,6 +67,9 @@ func (h *Health) admit(label string, now time.Time) (ok, probe bool, why string)
 // failed records a failure of label. It reports whether the circuit is open now, so the call
 // moves on to the next target instead of retrying this one.
 func (h *Health) failed(label string, err error, now time.Time, p Policy) (open bool) {
+	if h == nil {
+		return false
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c := h.get(label)
@@ -91,6 +95,9 @@ func (h *Health) failed(label string, err error, now time.Time, p Policy) (open 
 // gaveUp records that a call gave label up (its attempts ran out, or an answer no retry can
 // change, like a model not found): the circuit opens whatever the count.
 func (h *Health) gaveUp(label string, err error, now time.Time, p Policy) {
+	if h == nil {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c := h.get(label)
@@ -105,6 +112,9 @@ func (h *Health) gaveUp(label string, err error, now time.Time, p Policy) {
 
 // succeeded closes label's circuit; reopened says it had been open (the target is back).
 func (h *Health) succeeded(label string) (reopened bool) {
+	if h == nil {
+		return false
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c := h.get(label)
@@ -116,6 +126,9 @@ func (h *Health) succeeded(label string) (reopened bool) {
 // release ends a probe that found out nothing (the consumer stopped, a bad request): the next
 // call probes again.
 func (h *Health) release(label string) {
+	if h == nil {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.get(label).probing = false

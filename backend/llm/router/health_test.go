@@ -51,7 +51,7 @@ func TestBreakerRemembersADeadPrimary(t *testing.T) {
 	if len(fallbacks) != 6 {
 		t.Fatalf("%d fallback events for 6 calls", len(fallbacks))
 	}
-	if f := fallbacks[0]; f.From != "big" || f.To != "small" || f.Reason != "server" {
+	if f := fallbacks[0]; f.From != "cloud/big" || f.To != "ollama/small" || f.Reason != "server" {
 		t.Errorf("first fallback %+v: want big → small with the failure", f)
 	}
 	if f := fallbacks[1]; !strings.Contains(f.Reason, "cloud/big failed 3 time(s) in a row") || !strings.Contains(f.Reason, "tried again in 30s") {

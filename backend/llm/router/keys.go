@@ -10,6 +10,7 @@ import (
 // target is a Target with the health of its keys. A target without keys has one slot for its
 // provider, so every target is handled alike. The router's mutex guards keys and cur.
 type target struct {
+	name  string // "" takes the provider's
 	model string
 	fixed llm.Provider
 	build func(string) llm.Provider
@@ -29,7 +30,7 @@ type keyState struct {
 func (k *keyState) authFailed(now time.Time) bool { return now.Before(k.authEnd) }
 
 func newTarget(i int, t Target) (*target, error) {
-	tg := &target{model: t.Model, fixed: t.Provider, build: t.NewProvider}
+	tg := &target{name: t.Name, model: t.Model, fixed: t.Provider, build: t.NewProvider}
 	switch {
 	case len(t.Keys) > 0 && t.NewProvider == nil:
 		return nil, fmt.Errorf("router: target %d has keys but no NewProvider", i)
@@ -52,6 +53,14 @@ func (t *target) provider(i int) llm.Provider {
 		k.provider = t.build(k.secret)
 	}
 	return k.provider
+}
+
+// label names the target running model in reports and in the breaker. Called under the lock.
+func (t *target) label(model string) string {
+	if t.name != "" {
+		return t.name + "/" + model
+	}
+	return t.provider(0).Name() + "/" + model
 }
 
 // keyIndex is the index reported for key i: -1 when the target has no keys.

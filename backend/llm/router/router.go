@@ -18,6 +18,10 @@ type Target struct {
 	Provider llm.Provider
 	// Model is sent as Request.Model; empty keeps the caller's.
 	Model string
+	// Name names the target in reports and in the circuit breaker ("Name/model"); empty takes
+	// the provider's Name. Two targets of one provider type (two Ollama servers) need names of
+	// their own, or one's failures would count against the other.
+	Name string
 	// Keys are API keys to rotate through; NewProvider builds the provider for one of them
 	// (once, on first use). Keys never appear in reports, only their index.
 	Keys        []string
@@ -46,7 +50,8 @@ type Policy struct {
 	BenchFor, AuthBenchFor time.Duration
 	// OpenAfter consecutive failures of a target (across calls, see Health) open its circuit:
 	// while a later target can take the call, it is skipped for OpenFor, doubling up to
-	// MaxOpenFor while probes keep failing. A call that gives a target up opens it too.
+	// MaxOpenFor while probes keep failing. A call that gives a target up opens it too. A
+	// negative OpenAfter turns the breaker off: every call tries the chain afresh.
 	OpenAfter           int
 	OpenFor, MaxOpenFor time.Duration
 }
@@ -96,7 +101,7 @@ func (p Policy) withDefaults() Policy {
 	if p.AuthBenchFor > 0 {
 		d.AuthBenchFor = p.AuthBenchFor
 	}
-	if p.OpenAfter > 0 {
+	if p.OpenAfter != 0 {
 		d.OpenAfter = p.OpenAfter
 	}
 	if p.OpenFor > 0 {
@@ -258,11 +263,12 @@ func (r *Router) backoff(n int) time.Duration {
 	return d - time.Duration(float64(d)*r.policy.Jitter*f)
 }
 
-// startIndex is where a call for model starts the chain: the first target that names it, or
-// the head of the chain.
+// startIndex is where a call for model starts the chain: the first target that serves it
+// (names it, or serves any model), or the head of the chain. A head that serves any model is
+// where every call starts, even when a fallback runs a model of the same name elsewhere.
 func (r *Router) startIndex(model string) int {
 	for i, t := range r.targets {
-		if model != "" && t.model == model {
+		if t.model == "" || (model != "" && t.model == model) {
 			return i
 		}
 	}
