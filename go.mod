@@ -7,6 +7,7 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/dgraph-io/badger/v4 v4.9.6
+	github.com/jezek/xgb v1.1.1
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/ollama/ollama v0.17.4
 	github.com/pdfcpu/pdfcpu v0.15.0

@@ -1,0 +1,197 @@
+// Package desktoptest starts a real X server (Xvfb) with a window manager (openbox) for tests,
+// on a display number the server picks itself, so tests running in parallel never clash.
+package desktoptest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Server is a running Xvfb and what the test started on it.
+type Server struct {
+	Display string
+	// Env is the environment for programs on this display (DISPLAY set, the rest inherited
+	// minus WAYLAND_DISPLAY).
+	Env []string
+	t   testing.TB
+}
+
+// Options shape the server.
+type Options struct {
+	Width, Height int  // default 1280×800
+	NoWM          bool // no window manager
+	// DBus starts a private session bus (dbus-launch) for the programs on the display, as
+	// AT-SPI needs.
+	DBus bool
+}
+
+// Start runs Xvfb and, unless o.NoWM, openbox; both stop when the test ends. A missing program
+// fails the test: build/setup.sh test installs them.
+func Start(t *testing.T, o Options) *Server { return start(t, o) }
+
+// StartB is Start for a benchmark.
+func StartB(b *testing.B, o Options) *Server { return start(b, o) }
+
+func start(t testing.TB, o Options) *Server {
+	t.Helper()
+	if o.Width == 0 {
+		o.Width, o.Height = 1280, 800
+	}
+	for _, p := range []string{"Xvfb", "openbox", "xdotool", "xterm"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Fatalf("%s is not installed (build/setup.sh test installs it): %v", p, err)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// -displayfd: the server takes the first free display number and writes it to fd 3.
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", o.Width, o.Height),
+		"-nolisten", "tcp", "-noreset")
+	cmd.ExtraFiles = []*os.File{w}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start Xvfb: %v", err)
+	}
+	w.Close()
+	t.Cleanup(func() { stop(cmd) })
+	line, err := bufio.NewReader(r).ReadString('\n')
+	r.Close()
+	if err != nil {
+		t.Fatalf("Xvfb did not say its display: %v; %s", err, stderr.String())
+	}
+	s := &Server{Display: ":" + strings.TrimSpace(line), t: t}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") &&
+			!strings.HasPrefix(kv, "DBUS_SESSION_BUS_ADDRESS=") {
+			s.Env = append(s.Env, kv)
+		}
+	}
+	s.Env = append(s.Env, "DISPLAY="+s.Display)
+	if o.DBus {
+		s.startBus()
+	}
+	if !o.NoWM {
+		wm := s.Command("openbox", "--sm-disable")
+		s.Background(wm)
+		managed, done, err := wmManages(s.Display)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.WaitFor("openbox to manage windows", managed)
+		done()
+	}
+	return s
+}
+
+// startBus launches a session bus for this display and adds its address to Env.
+func (s *Server) startBus() {
+	out, err := s.Command("dbus-launch", "--sh-syntax").Output()
+	if err != nil {
+		s.t.Fatalf("dbus-launch (package dbus-x11): %v", err)
+	}
+	var pid int
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSuffix(strings.TrimSpace(l), ";")
+		if v, ok := strings.CutPrefix(l, "DBUS_SESSION_BUS_ADDRESS='"); ok {
+			s.Env = append(s.Env, "DBUS_SESSION_BUS_ADDRESS="+strings.TrimSuffix(v, "'"))
+		}
+		if v, ok := strings.CutPrefix(l, "DBUS_SESSION_BUS_PID="); ok {
+			fmt.Sscan(v, &pid)
+		}
+	}
+	if pid > 0 {
+		s.t.Cleanup(func() { syscall.Kill(pid, syscall.SIGTERM) })
+	}
+}
+
+// Command is a program to run on the display.
+func (s *Server) Command(name string, args ...string) *exec.Cmd {
+	c := exec.Command(name, args...)
+	c.Env = s.Env
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return c
+}
+
+// Background starts cmd and stops it (its whole process group) when the test ends.
+func (s *Server) Background(cmd *exec.Cmd) {
+	s.t.Helper()
+	if err := cmd.Start(); err != nil {
+		s.t.Fatalf("start %s: %v", cmd.Path, err)
+	}
+	s.t.Cleanup(func() { stop(cmd) })
+}
+
+// Output runs a program on the display and returns its trimmed standard output.
+func (s *Server) Output(name string, args ...string) string {
+	s.t.Helper()
+	c := s.Command(name, args...)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.Output()
+	if err != nil {
+		s.t.Fatalf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// WaitFor polls cond until it holds; only a hang (a minute) fails the test.
+func (s *Server) WaitFor(what string, cond func() bool) {
+	s.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waited a minute for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// WindowOf waits for a window whose WM_CLASS matches class and returns its id as xdotool
+// prints it (decimal).
+func (s *Server) WindowOf(class string) string {
+	s.t.Helper()
+	var id string
+	s.WaitFor("a "+class+" window", func() bool {
+		out, _ := s.Command("xdotool", "search", "--onlyvisible", "--class", class).Output()
+		f := strings.Fields(string(out))
+		if len(f) > 0 {
+			id = f[0]
+		}
+		return id != ""
+	})
+	return id
+}
+
+func stop(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+}
+
+// Context is a context for the test that ends with it.
+func Context(t *testing.T) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return ctx
+}
