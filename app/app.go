@@ -33,6 +33,7 @@ type App struct {
 	Models   *ModelService
 	Settings *SettingsService
 	Papers   *PaperService
+	MCP      *MCPService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -57,9 +58,11 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
 	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
+	a.MCP = newMCPService(settings, providers, emit)
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
+		Tools: []session.ToolFamily{a.MCP.family()},
 	})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
@@ -92,6 +95,7 @@ func (a *App) Services() map[string]any {
 		"ModelService":    a.Models,
 		"SettingsService": a.Settings,
 		"PaperService":    a.Papers,
+		"MCPService":      a.MCP,
 	}
 }
 
@@ -100,6 +104,7 @@ func (a *App) Services() map[string]any {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
+		a.MCP.close()
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
 		for _, u := range a.unsubs {

@@ -38,4 +38,10 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   (cd frontend && npm install --no-audit --no-fund --loglevel=error)
 fi
+# The real programs the tests drive offline (MCP servers, the MCP inspector), in build/tools.
+if [ "${1:-run}" = test ]; then
+  if [ ! -f build/tools/node_modules/.package-lock.json ] || [ build/tools/package-lock.json -nt build/tools/node_modules/.package-lock.json ]; then
+    (cd build/tools && npm install --no-audit --no-fund --loglevel=error)
+  fi
+fi
 go mod download

@@ -40,6 +40,7 @@ func Execute(frontend fs.FS) int {
 		newEvalCmd(),
 		newDevCmd(),
 		newRunCmd(),
+		newMCPCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)

@@ -61,6 +61,8 @@ type Config struct {
 	Prices map[string]Price `json:"prices,omitempty"`
 	// Permissions are the approval rules (rules.go); "Always allow" adds to them.
 	Permissions Permissions `json:"permissions,omitzero"`
+	// MCPServers are the MCP servers whose tools Tofu offers (mcp.go), by name.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // Price is what a model costs per million tokens.
@@ -130,6 +132,9 @@ func (c Config) Validate() error {
 		if strings.TrimSpace(ref) == "" {
 			return errors.New("a fallback model reference is empty")
 		}
+	}
+	if err := validateMCP(c.MCPServers); err != nil {
+		return err
 	}
 	return c.Permissions.Validate()
 }

@@ -49,7 +49,7 @@ func (r PermissionRule) Same(o PermissionRule) bool {
 func (r PermissionRule) validate() error {
 	switch {
 	case r.Tool == "" || strings.ContainsAny(r.Tool, " \t\n"):
-		return errors.New("tool must be a tool name (run_command, edit_files, …) or an access kind (read, write, exec, network)")
+		return errors.New("tool must be a tool name (run_command, edit_files, …) or an access kind (read, write, exec, network, mcp)")
 	case r.Pattern == "":
 		return errors.New(`pattern is empty (use "*" for everything)`)
 	case r.Action != RuleAllow && r.Action != RuleAsk && r.Action != RuleDeny:

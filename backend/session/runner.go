@@ -57,6 +57,8 @@ type Spec struct {
 	// a family that starts turns of its own (sub-agents ask as their parent does).
 	Approve string
 	Prompt  func(store.Approval)
+	// Asker puts questions to the turn's user (nil: nobody can answer, as in `tofu run`).
+	Asker tools.Asker
 }
 
 // Runner builds and runs turns and keeps the set of running ones. It is safe for concurrent

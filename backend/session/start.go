@@ -221,7 +221,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 			releases[i]()
 		}
 	}
-	spec := Spec{Session: req.Session, Workspace: workspace, Events: events, Model: p.turn.Model, Approve: approve, Prompt: req.Prompt}
+	spec := Spec{Session: req.Session, Workspace: workspace, Events: events, Model: p.turn.Model, Approve: approve, Prompt: req.Prompt, Asker: opts.Asker}
 	for _, family := range r.o.Tools {
 		release, err := family(ts.Registry, spec)
 		if err != nil {

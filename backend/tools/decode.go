@@ -92,6 +92,17 @@ func Decode[P any](tool string, raw json.RawMessage, example string) (P, *ArgErr
 	return p, nil
 }
 
+// ParseObject reads a model's raw arguments to tool as a JSON object, forgiving what Decode
+// forgives at the top (a code fence, double encoding, null for none); numbers are json.Number.
+// Tools whose schema is not a Go type (MCP) coerce the fields themselves.
+func ParseObject(tool string, raw json.RawMessage) (map[string]any, *ArgError) {
+	v, prob := parseArgs(raw)
+	if prob != nil {
+		return nil, &ArgError{Tool: tool, Problems: []Problem{*prob}}
+	}
+	return v.(map[string]any), nil
+}
+
 // parseArgs turns raw arguments into a JSON object value.
 func parseArgs(raw json.RawMessage) (any, *Problem) {
 	s := bytes.TrimSpace(raw)

@@ -71,20 +71,31 @@ func (r *Registry) Specs() []llm.ToolSpec {
 // Defer stops offering the named tools in every request: rarely needed tools cost tokens on
 // each call while unused. The tool_search tool (added here) finds them; calling one works
 // and offers it from then on.
-func (r *Registry) Defer(names ...string) {
+func (r *Registry) Defer(names ...string) { r.deferTools(names, true) }
+
+// DeferUnlisted defers the named tools without naming them in tool_search's description: a
+// family of many tools (an MCP server's) would otherwise grow every request by their names.
+// tool_search still finds them by the words of their names and descriptions.
+func (r *Registry) DeferUnlisted(names ...string) { r.deferTools(names, false) }
+
+func (r *Registry) deferTools(names []string, listed bool) {
 	r.mu.Lock()
 	if r.deferred == nil {
 		r.deferred = map[string]bool{}
 	}
+	any := false
 	for _, n := range names {
 		if _, ok := r.tools[n]; ok && !slices.Contains(r.hidden, n) {
 			r.deferred[n] = true
-			r.hidden = append(r.hidden, n)
+			any = true
+			if listed {
+				r.hidden = append(r.hidden, n)
+			}
 		}
 	}
 	hidden := slices.Clone(r.hidden)
 	r.mu.Unlock()
-	if len(hidden) == 0 {
+	if !any && len(hidden) == 0 {
 		return
 	}
 	if t, ok := r.tools[searchName].(*toolSearch); ok {

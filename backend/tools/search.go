@@ -38,7 +38,10 @@ func (t *toolSearch) Spec() llm.ToolSpec { return *t.spec.Load() }
 // describe names the deferred tools in the description.
 func (t *toolSearch) describe(hidden []string) {
 	spec := searchDef.Spec()
-	spec.Description = fmt.Sprintf("Find and enable more tools. Not offered until found: %s.", strings.Join(hidden, ", "))
+	spec.Description = "Find and enable more tools."
+	if len(hidden) > 0 {
+		spec.Description += fmt.Sprintf(" Not offered until found: %s.", strings.Join(hidden, ", "))
+	}
 	t.spec.Store(&spec)
 }
 

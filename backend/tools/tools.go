@@ -72,6 +72,8 @@ const (
 	AccessWrite   AccessKind = "write"   // Path is created, modified or deleted
 	AccessExec    AccessKind = "exec"    // Command runs in Dir
 	AccessNetwork AccessKind = "network" // Target (URL or host) is contacted
+	// AccessMCP calls Target ("server/tool"), a tool of an MCP server, which may do anything.
+	AccessMCP AccessKind = "mcp"
 )
 
 // Access is one thing a call would touch. Paths and Dir are as the model gave them; resolve
@@ -82,6 +84,9 @@ type Access struct {
 	Command string     `json:"command,omitempty"`
 	Dir     string     `json:"dir,omitempty"`
 	Target  string     `json:"target,omitempty"`
+	// ReadOnly is a tool's own claim that the access only reads, which the user chose to trust
+	// (the read-only hint of a trusted MCP server).
+	ReadOnly bool `json:"read_only,omitempty"`
 }
 
 // Question is what ask_human shows the user.

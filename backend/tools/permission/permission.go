@@ -121,7 +121,7 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 	var asks, allows []verdict
 	var subjects []string
 	for _, a := range accesses {
-		if a.Kind != tools.AccessRead {
+		if a.Kind != tools.AccessRead && !(a.Kind == tools.AccessMCP && a.ReadOnly) {
 			d.ReadOnly = false
 		}
 		v := p.access(tool, a)
@@ -172,6 +172,8 @@ func (p *Policy) access(tool string, a tools.Access) verdict {
 		return p.exec(tool, a.Command, tools.AbsPath(p.ws, a.Dir))
 	case tools.AccessNetwork:
 		return p.network(tool, a.Target)
+	case tools.AccessMCP:
+		return p.mcp(tool, a)
 	}
 	return verdict{action: Ask, reason: fmt.Sprintf("unknown kind of access %q", a.Kind), subject: tool}
 }

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/mcp"
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// MCPTopic carries the MCP servers' states ([]mcp.State) after any change.
+const MCPTopic = "mcp"
+
+// MCPService runs the MCP servers of the settings and shows their state. The servers start
+// when first needed (a turn, the settings page, `tofu mcp`), not with every command.
+type MCPService struct {
+	mgr       *mcp.Manager
+	settings  *SettingsService
+	providers *providerCache
+	emit      Emitter
+
+	mu      sync.Mutex
+	started bool
+}
+
+func newMCPService(settings *SettingsService, providers *providerCache, emit Emitter) *MCPService {
+	s := &MCPService{settings: settings, providers: providers, emit: emit}
+	s.mgr = mcp.NewManager(mcp.Options{OnChange: func() {
+		if s.emit != nil {
+			s.emit.Emit(MCPTopic, s.mgr.States())
+		}
+	}})
+	settings.onUpdate(func() {
+		s.mu.Lock()
+		on := s.started
+		s.mu.Unlock()
+		if on {
+			s.sync()
+		}
+	})
+	return s
+}
+
+// Manager is the client that runs the servers (`tofu mcp` uses it directly).
+func (s *MCPService) Manager() *mcp.Manager {
+	s.sync()
+	return s.mgr
+}
+
+// sync starts, stops and restarts servers to match the settings (a hand edit of config.json
+// included).
+func (s *MCPService) sync() {
+	cfg, err := s.settings.config()
+	if err != nil {
+		return // the settings say what is wrong elsewhere; keep the servers as they are
+	}
+	s.mu.Lock()
+	s.started = true
+	s.mu.Unlock()
+	s.mgr.Apply(cfg.MCPServers)
+}
+
+// Servers lists the servers with their state and tools (they start if they were not running).
+func (s *MCPService) Servers() []mcp.State {
+	s.sync()
+	ctx, cancel := context.WithTimeout(context.Background(), mcp.TurnWait)
+	defer cancel()
+	s.mgr.Wait(ctx)
+	out := s.mgr.States()
+	if out == nil {
+		out = []mcp.State{}
+	}
+	return out
+}
+
+// Restart restarts a server (the settings' "Test") and returns its state once it connected or
+// failed.
+func (s *MCPService) Restart(name string) (mcp.State, error) {
+	s.sync()
+	if err := s.mgr.Restart(name); err != nil {
+		return mcp.State{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), mcp.TurnWait)
+	defer cancel()
+	if err := s.mgr.WaitFor(ctx, name); err != nil {
+		return mcp.State{}, err
+	}
+	for _, st := range s.mgr.States() {
+		if st.Name == name {
+			return st, nil
+		}
+	}
+	return mcp.State{}, errors.New("the server is gone from the settings")
+}
+
+// family is the turns' tool family: the settings are applied first, so a server added by hand
+// is there on the next turn.
+func (s *MCPService) family() session.ToolFamily {
+	fam := s.mgr.Family(s.complete)
+	return func(reg *tools.Registry, spec session.Spec) (func(), error) {
+		s.sync()
+		return fam(reg, spec)
+	}
+}
+
+// complete runs a server's sampling request on the settings' main model.
+func (s *MCPService) complete(ctx context.Context, req llm.Request) (string, string, error) {
+	cfg, err := s.settings.config()
+	if err != nil {
+		return "", "", err
+	}
+	if cfg.Models.Main == "" {
+		return "", "", errors.New("no main model is set in the settings")
+	}
+	p, err := s.providers.get()
+	if err != nil {
+		return "", cfg.Models.Main, err
+	}
+	return mcp.CompleteWith(p, cfg.Models.Main)(ctx, req)
+}
+
+// close stops every server.
+func (s *MCPService) close() { s.mgr.Close() }
