@@ -13,6 +13,8 @@ import (
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/swarm"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
@@ -59,11 +61,16 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	})
 	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
 	a.MCP = newMCPService(settings, providers, emit)
+	// The swarm starts turns through the runner, which equips turns with the swarm's tools.
+	var sw *swarm.Swarm
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family()},
+		Tools: []session.ToolFamily{a.MCP.family(), func(reg *tools.Registry, spec session.Spec) (func(), error) {
+			return sw.Family(reg, spec)
+		}},
 	})
+	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner}

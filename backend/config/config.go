@@ -59,6 +59,9 @@ type Config struct {
 	WebAccess bool `json:"web_access,omitempty"`
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
+	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: 2 for
+	// a local Ollama, 4 for a remote one, 8 for hosted APIs).
+	SwarmParallel int `json:"swarm_parallel,omitempty"`
 	// Permissions are the approval rules (rules.go); "Always allow" adds to them.
 	Permissions Permissions `json:"permissions,omitzero"`
 	// MCPServers are the MCP servers whose tools Tofu offers (mcp.go), by name.
@@ -119,6 +122,9 @@ func (c Config) Validate() error {
 	case "", "off", "low", "medium", "high":
 	default:
 		return fmt.Errorf("thinking must be off, low, medium or high, not %q", c.Thinking)
+	}
+	if c.SwarmParallel < 0 || c.SwarmParallel > 64 {
+		return fmt.Errorf("swarm_parallel must be 0 (from the provider) to 64, not %d", c.SwarmParallel)
 	}
 	if c.ContextWindowCap < 0 || (c.ContextWindowCap > 0 && c.ContextWindowCap < 2048) {
 		return fmt.Errorf("the context window cap must be 0 (default) or at least 2048 tokens, not %d", c.ContextWindowCap)

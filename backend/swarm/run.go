@@ -1,0 +1,482 @@
+package swarm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/permission"
+)
+
+// run is one spawn_agents call: its graph, each agent's last state, and what its agents run
+// with. Its state is a projection of the call's swarm events in the parent's log.
+type run struct {
+	s         *Swarm
+	parent    string
+	callID    string
+	workspace string
+	model     string // the parent turn's model: the main tier
+	approve   string
+	cfg       config.Config
+	parallel  int
+	lim       *limiter
+	spaces    *workspaces
+
+	mu        sync.Mutex
+	agents    []store.SwarmAgent
+	status    []store.SwarmStatus
+	rounds    int    // master rounds decided
+	synthesis string // set once the call is answered
+	found     bool   // the log already held this call's swarm
+}
+
+// spawn answers a spawn_agents call: it starts the swarm, or resumes it from the log when the
+// call runs again (Continue after a stop or a crash).
+func (s *Swarm) spawn(ctx context.Context, spec session.Spec, call tools.Call, add []AgentSpec) (tools.Result, error) {
+	cfg, err := s.o.Config()
+	if err != nil {
+		return tools.Result{}, err
+	}
+	r := &run{s: s, parent: spec.Session, callID: call.ID, workspace: spec.Workspace, model: spec.Model, cfg: cfg,
+		approve: childApproval(spec.Approve)}
+	if r.model == "" {
+		r.model = cfg.Models.Main
+	}
+	if err := r.load(); err != nil {
+		return tools.Result{}, err
+	}
+	if r.synthesis != "" {
+		return r.answer(), nil
+	}
+	r.parallel = s.parallel(cfg, r.model)
+	r.lim = s.limiter(cfg, r.model, r.parallel)
+	r.spaces = newWorkspaces(ctx, r.workspace)
+	if !r.found {
+		if err := validate(0, add); err != nil {
+			return tools.Errorf(err.Error() + ". Nothing was started: fix the list and call spawn_agents again."), nil
+		}
+		if err := r.addAgents(add); err != nil {
+			return tools.Result{}, err
+		}
+	}
+	for {
+		if err := r.drain(ctx); err != nil {
+			return tools.Result{Text: "The swarm was stopped."}, err
+		}
+		more, text, err := r.master(ctx)
+		if err != nil {
+			return tools.Result{Text: "The swarm was stopped."}, err
+		}
+		if len(more) == 0 {
+			if err := r.record(store.Swarm{Kind: store.SwarmKindSynthesis, Text: text}); err != nil {
+				return tools.Result{}, err
+			}
+			r.synthesis = text
+			return r.answer(), nil
+		}
+		if err := r.addAgents(more); err != nil {
+			return tools.Result{}, err
+		}
+	}
+}
+
+// childApproval is the approval mode of the agents' turns: the parent's, except that nobody
+// can answer a sub-agent's question (its session has no card, and the terminal prompts for one
+// session), so "ask" becomes "safe": what the rules and grants allow runs, the rest is denied
+// with the reason, which the agent reports.
+func childApproval(mode string) string {
+	if m, err := permission.ParseMode(mode); err != nil || m == permission.ModeAsk {
+		return string(permission.ModeSafe)
+	}
+	return mode
+}
+
+// answer is the call's result: the synthesis, then the dashboard line.
+func (r *run) answer() tools.Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return tools.Result{
+		Text: r.synthesis + "\n\n" + describe(r.agents, r.status, r.rounds),
+		Meta: map[string]any{"swarm": r.callID, "agents": len(r.agents)},
+	}
+}
+
+// load reads the call's swarm from the parent's log. An agent that was running or stopped is
+// pending again with its session, which it continues.
+func (r *run) load() error {
+	evs, err := r.s.o.Store.Events(r.parent)
+	if err != nil {
+		return fmt.Errorf("read the swarm's log: %w", err)
+	}
+	for _, ev := range evs {
+		if ev.Type != store.EventSwarm {
+			continue
+		}
+		var sw store.Swarm
+		if ev.Decode(&sw) != nil || sw.CallID != r.callID {
+			continue
+		}
+		r.found = true
+		switch sw.Kind {
+		case store.SwarmKindGraph:
+			for _, a := range sw.Agents {
+				r.agents = append(r.agents, a)
+				r.status = append(r.status, store.SwarmStatus{Index: a.Index, State: store.SwarmPending})
+			}
+		case store.SwarmKindAgent:
+			if sw.Agent != nil && sw.Agent.Index < len(r.status) {
+				r.status[sw.Agent.Index] = *sw.Agent
+			}
+		case store.SwarmKindRound:
+			r.rounds++
+		case store.SwarmKindSynthesis:
+			r.synthesis = sw.Text
+		}
+	}
+	return nil
+}
+
+// addAgents records new agents (their models chosen by role) and makes them pending.
+func (r *run) addAgents(add []AgentSpec) error {
+	r.mu.Lock()
+	have := len(r.agents)
+	var out []store.SwarmAgent
+	for i, a := range add {
+		role, _ := parseRole(a.Role)
+		out = append(out, store.SwarmAgent{Index: have + i, Objective: strings.TrimSpace(a.Objective),
+			Context: strings.TrimSpace(a.Context), Role: role, DependsOn: a.DependsOn, Model: modelFor(role, r.cfg, r.model)})
+	}
+	r.mu.Unlock()
+	if err := r.record(store.Swarm{Kind: store.SwarmKindGraph, Agents: out, Parallel: r.parallel}); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range out {
+		r.agents = append(r.agents, a)
+		r.status = append(r.status, store.SwarmStatus{Index: a.Index, State: store.SwarmPending})
+	}
+	return nil
+}
+
+// record appends a swarm event of the call to the parent's log.
+func (r *run) record(sw store.Swarm) error {
+	sw.CallID = r.callID
+	if sw.Round == 0 {
+		r.mu.Lock()
+		sw.Round = r.rounds + 1
+		r.mu.Unlock()
+	}
+	if _, err := r.s.o.Store.Append(r.parent, store.EventSwarm, sw); err != nil {
+		return fmt.Errorf("record the swarm: %w", err)
+	}
+	return nil
+}
+
+// setStatus records an agent's new state and keeps it.
+func (r *run) setStatus(st store.SwarmStatus) error {
+	r.mu.Lock()
+	r.status[st.Index] = st
+	r.mu.Unlock()
+	return r.record(store.Swarm{Kind: store.SwarmKindAgent, Agent: &st})
+}
+
+func (r *run) get(i int) (store.SwarmAgent, store.SwarmStatus) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.agents[i], r.status[i]
+}
+
+// drain runs every agent not finished yet, each the moment its dependencies are done and a
+// slot is free (no waves: a slow agent holds up only the agents that need its result). An
+// agent whose dependency failed for good is skipped. It returns ctx's cause when stopped,
+// after every running agent has recorded where it stopped.
+func (r *run) drain(ctx context.Context) error {
+	type outcome struct {
+		i  int
+		st store.SwarmStatus
+	}
+	finished := make(chan outcome)
+	running := map[int]bool{}
+	for {
+		if ctx.Err() == nil {
+			if err := r.skipBlocked(); err != nil {
+				return err
+			}
+			for _, i := range r.ready(running) {
+				if len(running) >= r.parallel {
+					break
+				}
+				running[i] = true
+				go func() { finished <- outcome{i, r.exec(ctx, i)} }()
+			}
+		}
+		if len(running) == 0 {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			return nil
+		}
+		o := <-finished
+		delete(running, o.i)
+	}
+}
+
+// ready lists the pending agents, not running, whose dependencies are all done, in index order.
+func (r *run) ready(running map[int]bool) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for i, st := range r.status {
+		if running[i] || !(st.State == store.SwarmPending || st.State == store.SwarmRunning ||
+			st.State == store.SwarmStopped || st.State == store.SwarmRetrying) {
+			continue
+		}
+		ok := true
+		for _, d := range r.agents[i].DependsOn {
+			ok = ok && r.status[d].State == store.SwarmDone
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// skipBlocked records as skipped the pending agents that depend on one that failed or was
+// skipped, until none is left.
+func (r *run) skipBlocked() error {
+	for {
+		r.mu.Lock()
+		skip := -1
+		var why string
+		for i, st := range r.status {
+			if st.State != store.SwarmPending {
+				continue
+			}
+			for _, d := range r.agents[i].DependsOn {
+				if s := r.status[d].State; s == store.SwarmFailed || s == store.SwarmSkipped {
+					skip, why = i, fmt.Sprintf("agent %d, whose result it needs, %s", d, s)
+					break
+				}
+			}
+			if skip >= 0 {
+				break
+			}
+		}
+		r.mu.Unlock()
+		if skip < 0 {
+			return nil
+		}
+		if err := r.setStatus(store.SwarmStatus{Index: skip, State: store.SwarmSkipped, Error: why}); err != nil {
+			return err
+		}
+	}
+}
+
+// exec runs agent i to its end: its attempts, each a child session (the first continues the
+// session an earlier Tofu left running), until one finishes or the attempts run out.
+func (r *run) exec(ctx context.Context, i int) store.SwarmStatus {
+	_, prev := r.get(i)
+	attempt, cont := prev.Attempt, ""
+	if prev.Session != "" && (prev.State == store.SwarmRunning || prev.State == store.SwarmStopped) {
+		cont = prev.Session
+	} else {
+		attempt++
+	}
+	attempt = max(attempt, 1)
+	for {
+		st := r.attempt(ctx, i, attempt, cont)
+		if ctx.Err() != nil {
+			st.State = store.SwarmStopped
+		}
+		if st.State == store.SwarmFailed && attempt < r.s.o.MaxAttempts {
+			st.State = store.SwarmRetrying
+		}
+		if err := r.setStatus(st); err != nil || st.State != store.SwarmRetrying {
+			return st
+		}
+		attempt, cont = attempt+1, ""
+	}
+}
+
+// attempt runs one attempt of agent i in a new child session, or continues session cont.
+func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.SwarmStatus {
+	a, _ := r.get(i)
+	st := store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
+	ro := roles[a.Role]
+	var space *coderSpace
+	if cont != "" {
+		if info, err := r.s.o.Store.Session(cont); err != nil || (a.Role == store.SwarmCoder && info.Workspace != r.workspace) {
+			cont = "" // a coder's worktree went with the Tofu that made it: start again
+		} else if text, done := finished(r.s.o.Store, cont); done {
+			st.State, st.Result, st.Tokens = store.SwarmDone, text, tokensOf(r.s.o.Store, cont)
+			return st
+		}
+	}
+	if cont == "" {
+		ws := r.workspace
+		if a.Role == store.SwarmCoder && ws != "" {
+			sp, err := r.spaces.forCoder(ctx, fmt.Sprintf("%s-%d-%d", shortID(r.callID), i, attempt))
+			if err != nil {
+				st.Error = err.Error()
+				return st
+			}
+			space, ws = sp, sp.dir
+		}
+		id, err := r.child(i, attempt, ws)
+		if err != nil {
+			if space != nil {
+				space.done(ctx, "")
+			}
+			st.Error = err.Error()
+			return st
+		}
+		cont = id
+	}
+	st.Session = cont
+	running := st
+	running.State = store.SwarmRunning
+	if err := r.setStatus(running); err != nil {
+		st.Error = err.Error()
+		return st
+	}
+	start := time.Now()
+	end, err := r.s.o.Turns.Run(ctx, session.Request{
+		Session: cont, Model: a.Model, Approve: r.approve, Instructions: ro.instructions, ReadOnly: ro.readOnly,
+		WrapProvider: r.lim.wrap,
+	})
+	st.DurationMS = time.Since(start).Milliseconds()
+	st.Tokens = tokensOf(r.s.o.Store, cont)
+	text, done := finished(r.s.o.Store, cont)
+	switch {
+	case err != nil:
+		st.Error = err.Error()
+	case ctx.Err() != nil:
+		st.State = store.SwarmStopped
+	case end.Reason == store.EndDone && done:
+		st.State, st.Result = store.SwarmDone, text
+	default:
+		st.Error = fmt.Sprintf("its turn ended: %s", end.Reason)
+		if end.Err != nil {
+			st.Error += ": " + end.Err.Error()
+		}
+	}
+	if space != nil {
+		if st.State != store.SwarmDone {
+			space.discard(context.WithoutCancel(ctx))
+		} else {
+			report, err := space.done(ctx, a.Objective)
+			if err != nil {
+				report = "the merge failed: " + err.Error()
+			}
+			st.Result += "\n\n[merge: " + report + "]"
+			r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
+		}
+	}
+	return st
+}
+
+// child creates agent i's session for an attempt, with its brief as the user's message.
+func (r *run) child(i, attempt int, workspace string) (string, error) {
+	a, _ := r.get(i)
+	title := fmt.Sprintf("%s %d: %s", a.Role, i, firstLine(a.Objective, 60))
+	if attempt > 1 {
+		title += fmt.Sprintf(" (attempt %d)", attempt)
+	}
+	info, err := r.s.o.Store.CreateSession(title)
+	if err != nil {
+		return "", err
+	}
+	if _, err := r.s.o.Store.UpdateSession(info.ID, func(s *store.SessionInfo) {
+		s.Workspace, s.Purpose, s.Parent, s.ParentCall = workspace, store.PurposeSwarmAgent, r.parent, r.callID
+	}); err != nil {
+		return "", err
+	}
+	if _, err := r.s.o.Store.Append(info.ID, store.EventUser, store.UserMessage{Text: r.brief(i)}); err != nil {
+		return "", err
+	}
+	return info.ID, nil
+}
+
+// brief is what agent i is told: its objective and context, the results it depends on (each
+// compressed to a share of the budget), and how its result is used.
+func (r *run) brief(i int) string {
+	a, _ := r.get(i)
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are agent %d (%s) of a team working on one task; other agents run in parallel.\n\nObjective: %s\n", i, a.Role, a.Objective)
+	if a.Context != "" {
+		fmt.Fprintf(&b, "\nContext: %s\n", a.Context)
+	}
+	if len(a.DependsOn) > 0 {
+		b.WriteString("\nResults of the agents you build on:\n")
+		per := r.s.o.ResultBudget
+		for _, d := range a.DependsOn {
+			da, ds := r.get(d)
+			fmt.Fprintf(&b, "\n### Agent %d (%s): %s\n%s\n", d, da.Role, firstLine(da.Objective, 100), compress(ds.Result, per))
+		}
+	}
+	b.WriteString("\nShared artifacts: artifact_list, artifact_read, artifact_store. End with your result, complete and " +
+		"self-contained: the agents after you and the master read only that.")
+	return b.String()
+}
+
+// finished returns the final answer of a child session whose last turn ended done.
+func finished(st *store.Store, id string) (string, bool) {
+	evs, err := st.Events(id)
+	if err != nil {
+		return "", false
+	}
+	text, done := "", false
+	for _, ev := range evs {
+		switch ev.Type {
+		case store.EventAssistant:
+			var m store.AssistantMessage
+			if ev.Decode(&m) == nil && strings.TrimSpace(m.Text) != "" {
+				text = m.Text
+			}
+		case store.EventTurnEnd:
+			var e store.TurnEnd
+			done = ev.Decode(&e) == nil && e.Reason == store.EndDone
+		case store.EventUser:
+			done = false
+		}
+	}
+	return strings.TrimSpace(text), done && strings.TrimSpace(text) != ""
+}
+
+// tokensOf sums the tokens a session's model calls reported.
+func tokensOf(st *store.Store, id string) int {
+	evs, err := st.Events(id)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, ev := range evs {
+		var u llm.Usage
+		if ev.Type == store.EventUsage && ev.Decode(&u) == nil {
+			n += u.InputTokens + u.OutputTokens
+		}
+	}
+	return n
+}
+
+func shortID(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+	if len(s) > 12 {
+		s = s[len(s)-12:]
+	}
+	return s
+}

@@ -1,0 +1,202 @@
+package swarm
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// Turns is what the swarm needs of the turn runner: a sub-agent is a child session whose turns
+// run like any other.
+type Turns interface {
+	Run(ctx context.Context, req session.Request) (agent.End, error)
+}
+
+// Options are the swarm's dependencies and limits.
+type Options struct {
+	Store  *store.Store
+	Turns  Turns
+	Config func() (config.Config, error)
+	// Parallel bounds the agents running at once (0: from the provider of the main model, see
+	// defaultParallel; the settings' swarm_parallel overrides it).
+	Parallel int
+	// MaxAttempts bounds the runs of one agent (0: 3, the first and two retries).
+	MaxAttempts int
+	// MaxRounds bounds the master rounds (0: 3); the last one must write the synthesis.
+	MaxRounds int
+	// ResultBudget is the o200k tokens of one dependency's result given to an agent (0: 1,200).
+	ResultBudget int
+}
+
+// Swarm runs spawn_agents calls. One per process: its limiters are shared by every swarm, so
+// two swarms on one provider back off together.
+type Swarm struct {
+	o Options
+
+	mu       sync.Mutex
+	limiters map[string]*limiter // by provider
+}
+
+// New returns a swarm on o.
+func New(o Options) *Swarm {
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 3
+	}
+	if o.MaxRounds <= 0 {
+		o.MaxRounds = 3
+	}
+	if o.ResultBudget <= 0 {
+		o.ResultBudget = 1200
+	}
+	return &Swarm{o: o, limiters: map[string]*limiter{}}
+}
+
+//go:embed spawn_agents.md
+var spawnDoc string
+
+// SpawnName is the tool's name.
+const SpawnName = "spawn_agents"
+
+// Deferred are the swarm's tools in a session that is not itself a sub-agent: found with
+// tool_search (or called by name), they cost nothing in requests until used.
+var Deferred = []string{SpawnName, "artifact_store", "artifact_read", "artifact_list"}
+
+type spawnParams struct {
+	Agents []AgentSpec `json:"agents"`
+}
+
+// resumableTool marks spawn_agents as resuming from its own events (agent.Resumer).
+type resumableTool struct{ tools.Tool }
+
+func (resumableTool) Resumable() bool { return true }
+
+// Family is the swarm as a session.ToolFamily: spawn_agents and the artifact tools in a
+// session of the user's (deferred), the artifact tools alone in a sub-agent's (no swarm
+// starts another: one level of agents under one master).
+func (s *Swarm) Family(reg *tools.Registry, spec session.Spec) (func(), error) {
+	info, err := s.o.Store.Session(spec.Session)
+	if err != nil {
+		return nil, err
+	}
+	if info.Purpose == store.PurposeSwarmAgent {
+		for _, t := range artifactTools(s.o.Store, info.Parent, spec.Session) {
+			if err := reg.Add(t); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	spawn := resumableTool{tools.Define(tools.Def[spawnParams]{
+		Name:        SpawnName,
+		Description: spawnDoc,
+		Example:     `{"agents":[{"objective":"List the public API of pkg/a","role":"researcher"},{"objective":"Write the summary","role":"writer","depends_on":[0]}]}`,
+		Run: func(ctx context.Context, call tools.Call, p spawnParams) (tools.Result, error) {
+			return s.spawn(ctx, spec, call, p.Agents)
+		},
+	})}
+	all := append([]tools.Tool{spawn}, artifactTools(s.o.Store, spec.Session, spec.Session)...)
+	for _, t := range all {
+		if err := reg.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	reg.Defer(Deferred...)
+	return nil, nil
+}
+
+// limiter is the shared limiter of the provider that serves model.
+func (s *Swarm) limiter(cfg config.Config, model string, parallel int) *limiter {
+	key := providerOf(cfg, model).Name
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.limiters[key]
+	if l == nil || cap(l.slots) != parallel {
+		l = newLimiter(parallel)
+		s.limiters[key] = l
+	}
+	return l
+}
+
+// parallel is the number of agents a swarm runs at once.
+func (s *Swarm) parallel(cfg config.Config, model string) int {
+	switch {
+	case s.o.Parallel > 0:
+		return s.o.Parallel
+	case cfg.SwarmParallel > 0:
+		return cfg.SwarmParallel
+	}
+	return defaultParallel(providerOf(cfg, model))
+}
+
+// defaultParallel: a local Ollama runs one model on one machine (its requests queue, and each
+// parallel slot multiplies the memory of the context), so two; a remote Ollama four; a hosted
+// API eight, below common per-key concurrency limits.
+func defaultParallel(p config.Provider) int {
+	switch p.Type {
+	case config.TypeOllama:
+		if isLocal(p.BaseURL) {
+			return 2
+		}
+		return 4
+	case "":
+		return 2
+	}
+	return 8
+}
+
+func isLocal(base string) bool {
+	if base == "" {
+		return true // OLLAMA_HOST or the default 127.0.0.1:11434
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// providerOf is the provider a model reference names ("provider/model", else the first).
+func providerOf(cfg config.Config, model string) config.Provider {
+	if name, _, ok := strings.Cut(model, "/"); ok {
+		for _, p := range cfg.Providers {
+			if p.Name == name {
+				return p
+			}
+		}
+	}
+	if len(cfg.Providers) > 0 {
+		return cfg.Providers[0]
+	}
+	return config.Provider{}
+}
+
+// describe is a one-line summary of a finished swarm.
+func describe(agents []store.SwarmAgent, status []store.SwarmStatus, rounds int) string {
+	count := map[store.SwarmState]int{}
+	for _, st := range status {
+		count[st.State]++
+	}
+	s := fmt.Sprintf("[swarm: %d agents, %d done", len(agents), count[store.SwarmDone])
+	if n := count[store.SwarmFailed]; n > 0 {
+		s += fmt.Sprintf(", %d failed", n)
+	}
+	if n := count[store.SwarmSkipped]; n > 0 {
+		s += fmt.Sprintf(", %d skipped", n)
+	}
+	return s + fmt.Sprintf(", %d master round(s)]", rounds)
+}
