@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"path/filepath"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
@@ -39,6 +41,8 @@ type App struct {
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
+	// Browser is the agent's Chromium (started on first use), in Tofu's own profile.
+	Browser *browser.Manager
 
 	store     *store.Store
 	unsubs    []func()
@@ -60,20 +64,25 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
 	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
+	webAccess := func() bool {
+		cfg, err := settings.config()
+		return err == nil && cfg.WebAccess
+	}
+	a.Browser = browser.New(browser.Options{ProfileDir: filepath.Join(st.Dir(), "browser"), WebAccess: webAccess})
 	a.MCP = newMCPService(settings, providers, emit)
 	// The swarm starts turns through the runner, which equips turns with the swarm's tools.
 	var sw *swarm.Swarm
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), func(reg *tools.Registry, spec session.Spec) (func(), error) {
+		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 			return sw.Family(reg, spec)
 		}},
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
-	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner}
+	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser}
 	if err := a.Sessions.pruneStubs(); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
 	}
@@ -112,6 +121,7 @@ func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
 		a.MCP.close()
+		a.Browser.Close()
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
 		for _, u := range a.unsubs {

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/tofu-research/tofu/backend/browser"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/session"
@@ -14,6 +15,8 @@ type SessionService struct {
 	store  *store.Store
 	emit   Emitter
 	runner *session.Runner
+	// browser's tabs of a deleted session are closed (nil: none).
+	browser *browser.Manager
 
 	mu     sync.Mutex
 	picker Dialogs // the window's dialogs; nil under `tofu serve`
@@ -75,6 +78,9 @@ func (s *SessionService) Delete(id string) error {
 	err := s.store.DeleteSession(id)
 	if err == nil {
 		s.runner.Forget(id) // its log kept in memory, its "for this session" grants
+		if s.browser != nil {
+			s.browser.CloseSession(id)
+		}
 		s.announce()
 	}
 	return err

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+
+	"github.com/tofu-research/tofu/backend/browser"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +12,8 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/browse"
 )
 
 // FirstRequestBudget is the most o200k tokens the first request of an agent session may cost
@@ -19,10 +23,25 @@ import (
 const FirstRequestBudget = 1500
 
 // TestFirstRequestBudget measures the real first request, built by the turn runner and
-// received by the scripted model, in a git workspace with an AGENTS.md-free tree.
+// received by the scripted model, in a git workspace with an AGENTS.md-free tree, with the
+// browser's tools (deferred: only tool_search's line names them) and without.
 func TestFirstRequestBudget(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	withBrowser := func(reg *tools.Registry, spec Spec) (func(), error) {
+		// The browser never starts: the tools only describe themselves here.
+		m := browser.New(browser.Options{ProfileDir: filepath.Join(t.TempDir(), "profile")})
+		return m.Close, browse.Add(reg, browse.Options{Browser: m, Session: spec.Session})
+	}
+	for _, c := range []struct {
+		name     string
+		families []ToolFamily
+	}{{"browser off", nil}, {"browser on", []ToolFamily{withBrowser}}} {
+		t.Run(c.name, func(t *testing.T) { firstRequestBudget(t, c.families...) })
+	}
+}
+
+func firstRequestBudget(t *testing.T, families ...ToolFamily) {
+	f := newFixture(t, families...)
 	gitRepo(t, f.ws)
 	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)

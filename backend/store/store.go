@@ -94,6 +94,9 @@ func Open(dir string) (*Store, error) {
 // Close flushes and closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
+// Dir is the directory the database lives in (Tofu's data directory).
+func (s *Store) Dir() string { return s.db.Opts().Dir }
+
 // DataDir returns Tofu's data directory: $XDG_DATA_HOME/tofu, else ~/.local/share/tofu.
 func DataDir() (string, error) {
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" {

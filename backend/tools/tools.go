@@ -74,6 +74,9 @@ const (
 	AccessNetwork AccessKind = "network" // Target (URL or host) is contacted
 	// AccessMCP calls Target ("server/tool"), a tool of an MCP server, which may do anything.
 	AccessMCP AccessKind = "mcp"
+	// AccessBrowser is a risky act in a web page: Command says what (submit a form, type a
+	// password, run JavaScript, upload files), Target on which site.
+	AccessBrowser AccessKind = "browser"
 )
 
 // Access is one thing a call would touch. Paths and Dir are as the model gave them; resolve

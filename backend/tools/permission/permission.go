@@ -174,6 +174,8 @@ func (p *Policy) access(tool string, a tools.Access) verdict {
 		return p.network(tool, a.Target)
 	case tools.AccessMCP:
 		return p.mcp(tool, a)
+	case tools.AccessBrowser:
+		return p.browser(tool, a.Command, a.Target)
 	}
 	return verdict{action: Ask, reason: fmt.Sprintf("unknown kind of access %q", a.Kind), subject: tool}
 }
@@ -320,4 +322,26 @@ func dedupe(list []string) []string {
 		}
 	}
 	return out
+}
+
+// browser decides a risky act in a web page (Command, on the site Target). Rules match
+// "COMMAND on SITE" ("submit a form on example.com", "run JavaScript on *"); without one it
+// asks, and "Always allow" remembers the act on that site.
+func (p *Policy) browser(tool, command, site string) verdict {
+	subject := command + " on " + site
+	v := verdict{subject: subject}
+	rules := p.rules(tool, tools.AccessBrowser)
+	for _, deny := range []bool{true, false} {
+		for _, r := range rules {
+			if (r.Action == Deny) != deny || !matchText(r.Pattern, subject) || !deny && isCatchAll(r.Pattern) {
+				continue
+			}
+			v.action, v.rule = r.Action, r.String()
+			v.reason = fmt.Sprintf("%s (rule %q)", subject, r.String())
+			return v
+		}
+	}
+	v.action, v.reason = Ask, "the browser would "+subject
+	v.remember = map[string][]Rule{tool: {{Pattern: subject, Action: Allow}}}
+	return v
 }

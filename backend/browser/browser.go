@@ -1,0 +1,225 @@
+// Package browser drives the system's Chromium with go-rod for the agent: one browser per
+// Tofu, started on first use and closed when idle, in Tofu's own profile; tabs belong to
+// sessions; pages are seen through compact snapshots whose element refs the actions take.
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// ErrNoChromium means no Chromium or Chrome was found on the PATH.
+var ErrNoChromium = errors.New("no Chromium found: install it (Debian/Ubuntu: sudo apt-get install chromium; Fedora: sudo dnf install chromium; macOS: brew install --cask chromium) or set TOFU_CHROMIUM to its path")
+
+// Options configure the browser.
+type Options struct {
+	// ProfileDir holds Tofu's own browser profile (cookies, storage); never the user's.
+	ProfileDir string
+	// Bin is the Chromium to run ("": $TOFU_CHROMIUM, else launcher.LookPath).
+	Bin string
+	// Visible shows the browser window instead of running headless.
+	Visible bool
+	// WebAccess lets pages reach beyond loopback. Off, every other host fails to connect (a
+	// dead proxy): only loopback and file:// pages load, whatever a page or the model tries.
+	WebAccess func() bool
+	// Idle closes the browser after this long unused (0: 5 minutes).
+	Idle time.Duration
+	// Width and Height are the viewport (0: 1280×800).
+	Width, Height int
+}
+
+// Manager owns the browser process and the tabs of every session. Safe for concurrent use.
+type Manager struct {
+	o Options
+
+	mu       sync.Mutex
+	launcher *launcher.Launcher
+	browser  *rod.Browser
+	web      bool // the web access the running browser was started with
+	sessions map[string]*sessionTabs
+	timer    *time.Timer
+	started  time.Duration // how long the last start took (the eval reports it)
+	closed   bool
+}
+
+// New returns a manager; nothing starts until a session uses the browser.
+func New(o Options) *Manager {
+	if o.Idle == 0 {
+		o.Idle = 5 * time.Minute
+	}
+	if o.Width == 0 {
+		o.Width, o.Height = 1280, 800
+	}
+	return &Manager{o: o, sessions: map[string]*sessionTabs{}}
+}
+
+// FindChromium returns the Chromium to run: bin, $TOFU_CHROMIUM, or the first on the PATH.
+func FindChromium(bin string) (string, error) {
+	if bin == "" {
+		bin = os.Getenv("TOFU_CHROMIUM")
+	}
+	if bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("%w (%s: %v)", ErrNoChromium, bin, err)
+		}
+		return bin, nil
+	}
+	if p, ok := launcher.LookPath(); ok {
+		return p, nil
+	}
+	return "", ErrNoChromium
+}
+
+// StartTime is how long the browser took to start the last time it did (0: not yet).
+func (m *Manager) StartTime() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.started
+}
+
+// ensure returns the running browser, starting it (or restarting it when web access changed
+// or it died). m.mu is held.
+func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
+	if m.closed {
+		return nil, errors.New("the browser is shut down")
+	}
+	web := m.o.WebAccess != nil && m.o.WebAccess()
+	if m.browser != nil && web == m.web {
+		if m.aliveLocked() {
+			m.touchLocked()
+			return m.browser, nil
+		}
+		m.stopLocked()
+		return nil, errors.New("the browser stopped unexpectedly (crashed or killed) and its tabs are gone; the next call starts a fresh one")
+	}
+	m.stopLocked()
+	start := time.Now()
+	bin, err := FindChromium(m.o.Bin)
+	if err != nil {
+		return nil, err
+	}
+	if m.o.ProfileDir == "" {
+		return nil, errors.New("the browser has no profile directory")
+	}
+	if err := os.MkdirAll(m.o.ProfileDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the browser profile: %w", err)
+	}
+	// A crashed Chromium leaves its profile locked; Tofu's profile is used by Tofu alone.
+	for _, f := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
+		_ = os.Remove(filepath.Join(m.o.ProfileDir, f))
+	}
+	l := launcher.New().Bin(bin).Headless(!m.o.Visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
+		Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
+		Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
+		Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))
+	if !web {
+		// Loopback never goes through a proxy; everything else meets a closed port.
+		l = l.Set("proxy-server", "http://127.0.0.1:9")
+	}
+	u, err := l.Context(context.WithoutCancel(ctx)).Launch()
+	if err != nil {
+		return nil, fmt.Errorf("start Chromium (%s): %w", bin, err)
+	}
+	b := rod.New().ControlURL(u)
+	if err := b.Connect(); err != nil {
+		l.Kill()
+		return nil, fmt.Errorf("connect to Chromium: %w", err)
+	}
+	m.launcher, m.browser, m.web = l, b, web
+	m.started = time.Since(start)
+	m.watchTargets(b)
+	m.touchLocked()
+	return b, nil
+}
+
+// aliveLocked reports whether the browser still answers.
+func (m *Manager) aliveLocked() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := proto.BrowserGetVersion{}.Call(m.browser.Context(ctx))
+	return err == nil
+}
+
+// touchLocked restarts the idle timer.
+func (m *Manager) touchLocked() {
+	if m.timer != nil {
+		m.timer.Stop()
+	}
+	b := m.browser
+	m.timer = time.AfterFunc(m.o.Idle, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.browser == b && !m.busyLocked() {
+			m.stopLocked()
+		}
+	})
+}
+
+// busyLocked reports whether an action is running in some tab.
+func (m *Manager) busyLocked() bool {
+	for _, s := range m.sessions {
+		if s.busy > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stopLocked closes the browser and forgets every tab.
+func (m *Manager) stopLocked() {
+	if m.timer != nil {
+		m.timer.Stop()
+		m.timer = nil
+	}
+	if m.browser != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		_ = m.browser.Context(ctx).Close()
+		cancel()
+	}
+	if m.launcher != nil {
+		killAndWait(m.launcher.PID())
+	}
+	m.browser, m.launcher = nil, nil
+	for _, s := range m.sessions {
+		s.tabs, s.active = nil, ""
+	}
+}
+
+// Running reports whether the browser process is up.
+func (m *Manager) Running() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.browser != nil
+}
+
+// Close shuts the browser down for good (Tofu is closing).
+func (m *Manager) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stopLocked()
+	m.closed = true
+}
+
+// ClearData closes the browser and deletes Tofu's browser profile (cookies, storage, cache);
+// the next use starts afresh.
+func (m *Manager) ClearData() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stopLocked()
+	if m.o.ProfileDir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(m.o.ProfileDir); err != nil {
+		return fmt.Errorf("clear browser data: %w", err)
+	}
+	return nil
+}

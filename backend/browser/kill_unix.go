@@ -1,0 +1,22 @@
+//go:build !windows
+
+package browser
+
+import (
+	"syscall"
+	"time"
+)
+
+// killAndWait kills Chromium's process group and waits (a few seconds at most) until the
+// process is gone, so its profile is free for the next start or for clearing.
+func killAndWait(pid int) {
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+}

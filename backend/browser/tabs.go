@@ -1,0 +1,354 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Tab is one page of a session.
+type Tab struct {
+	ID     string // "t1", "t2", … within the session
+	page   *rod.Page
+	target proto.TargetTargetID
+
+	mu      sync.Mutex
+	last    *Snapshot // what the model saw last: refs are checked and diffs made against it
+	dialogs []string  // dialogs answered since the last report
+	answer  *DialogAnswer
+	// crashed is set when Chromium reports the page's renderer died.
+	crashed bool
+}
+
+// DialogAnswer is how the next JavaScript dialog (alert, confirm, prompt) is answered.
+type DialogAnswer struct {
+	Accept bool   `json:"accept"`
+	Text   string `json:"text,omitempty"` // a prompt's answer
+}
+
+// sessionTabs are a session's tabs, in the order they opened.
+type sessionTabs struct {
+	tabs   []*Tab
+	active string
+	next   int
+	busy   int
+	opened []string // tabs opened by pages since the last report
+}
+
+func (s *sessionTabs) find(id string) *Tab {
+	for _, t := range s.tabs {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *sessionTabs) byTarget(id proto.TargetTargetID) *Tab {
+	for _, t := range s.tabs {
+		if t.target == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// sessionLocked returns the session's tab set; m.mu is held.
+func (m *Manager) sessionLocked(session string) *sessionTabs {
+	s := m.sessions[session]
+	if s == nil {
+		s = &sessionTabs{}
+		m.sessions[session] = s
+	}
+	return s
+}
+
+// use runs fn on the session's active tab (opening the browser and a blank tab if needed),
+// with the idle timer held off meanwhile. A page or browser that died is dropped, so the next
+// call starts afresh.
+func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error) error {
+	m.mu.Lock()
+	b, err := m.ensureLocked(ctx)
+	if err != nil {
+		m.mu.Unlock()
+		return err
+	}
+	s := m.sessionLocked(session)
+	t := s.find(s.active)
+	if t != nil && t.isCrashed() {
+		m.dropLocked(s, t) // its renderer died since the last call: start on a fresh tab
+		t = nil
+	}
+	if t == nil && len(s.tabs) > 0 {
+		t = s.tabs[len(s.tabs)-1]
+		s.active = t.ID
+	}
+	if t == nil {
+		if t, err = m.openLocked(ctx, b, s, ""); err != nil {
+			m.mu.Unlock()
+			return err
+		}
+	}
+	s.busy++
+	m.mu.Unlock()
+
+	err = fn(t)
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s.busy--
+	if m.browser == b {
+		m.touchLocked()
+	}
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	if m.browser == b && !m.aliveLocked() {
+		m.stopLocked()
+		return fmt.Errorf("the browser crashed (%v); the next call starts a fresh one", err)
+	}
+	// A failed load may be a renderer that died: the page would hang every later call.
+	if t.isCrashed() || !pageAlive(t.page) {
+		m.dropLocked(s, t)
+		return fmt.Errorf("the page crashed (%v); the next call opens a fresh tab", err)
+	}
+	return err
+}
+
+// pageAlive reports whether the page still runs JavaScript.
+func pageAlive(p *rod.Page) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*1e9)
+	defer cancel()
+	_, err := p.Context(ctx).Eval(`() => 1`)
+	return err == nil
+}
+
+// openLocked opens a tab in session s at url ("" : about:blank) and makes it active.
+func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs, url string) (*Tab, error) {
+	if url == "" {
+		url = "about:blank"
+	}
+	p, err := b.Context(ctx).Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		return nil, fmt.Errorf("open a tab: %w", err)
+	}
+	s.next++
+	t := &Tab{ID: fmt.Sprintf("t%d", s.next), page: p.Context(context.Background()), target: p.TargetID}
+	m.attachLocked(t)
+	s.tabs = append(s.tabs, t)
+	s.active = t.ID
+	if url != "about:blank" {
+		if err := navigate(ctx, t, url); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// attachLocked sets the tab's viewport and answers its dialogs as the model asked (or with
+// the safe default: alerts accepted, confirms and prompts dismissed), so a dialog never
+// blocks an action.
+func (m *Manager) attachLocked(t *Tab) {
+	_ = proto.EmulationSetDeviceMetricsOverride{Width: m.o.Width, Height: m.o.Height, DeviceScaleFactor: 1}.Call(t.page)
+	go t.page.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
+		t.mu.Lock()
+		a := t.answer
+		t.answer = nil
+		if a == nil {
+			a = &DialogAnswer{Accept: e.Type == proto.PageDialogTypeAlert || e.Type == proto.PageDialogTypeBeforeunload}
+		}
+		verb := "dismissed"
+		if a.Accept {
+			verb = "accepted"
+		}
+		msg := fmt.Sprintf("%s %q was %s", e.Type, clip(e.Message, 200), verb)
+		if a.Accept && e.Type == proto.PageDialogTypePrompt {
+			msg += fmt.Sprintf(" with %q", a.Text)
+		}
+		t.dialogs = append(t.dialogs, msg)
+		t.mu.Unlock()
+		go func() { _ = proto.PageHandleJavaScriptDialog{Accept: a.Accept, PromptText: a.Text}.Call(t.page) }()
+	}, func(e *proto.InspectorTargetCrashed) {
+		t.mu.Lock()
+		t.crashed = true
+		t.mu.Unlock()
+	})()
+}
+
+// watchTargets adopts tabs that pages open (window.open, target=_blank) into the session of
+// the page that opened them.
+func (m *Manager) watchTargets(b *rod.Browser) {
+	go b.EachEvent(func(e *proto.TargetTargetCreated) {
+		if e.TargetInfo.Type != proto.TargetTargetInfoTypePage || e.TargetInfo.OpenerID == "" {
+			return
+		}
+		go m.adopt(b, e.TargetInfo)
+	})()
+}
+
+func (m *Manager) adopt(b *rod.Browser, info *proto.TargetTargetInfo) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != b {
+		return
+	}
+	for _, s := range m.sessions {
+		if s.byTarget(info.OpenerID) == nil || s.byTarget(info.TargetID) != nil {
+			continue
+		}
+		p, err := b.PageFromTarget(info.TargetID)
+		if err != nil {
+			return
+		}
+		s.next++
+		t := &Tab{ID: fmt.Sprintf("t%d", s.next), page: p, target: info.TargetID}
+		m.attachLocked(t)
+		s.tabs = append(s.tabs, t)
+		s.opened = append(s.opened, t.ID)
+		return
+	}
+}
+
+// dropLocked forgets a tab (closed or crashed).
+func (m *Manager) dropLocked(s *sessionTabs, t *Tab) {
+	for i, x := range s.tabs {
+		if x == t {
+			s.tabs = append(s.tabs[:i], s.tabs[i+1:]...)
+			break
+		}
+	}
+	if s.active == t.ID {
+		s.active = ""
+		if n := len(s.tabs); n > 0 {
+			s.active = s.tabs[n-1].ID
+		}
+	}
+	go func() { _ = t.page.Close() }()
+}
+
+// TabInfo describes a tab for the model and the UI.
+type TabInfo struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Active bool   `json:"active"`
+}
+
+// Tabs lists the session's tabs.
+func (m *Manager) Tabs(ctx context.Context, session string) []TabInfo {
+	m.mu.Lock()
+	s := m.sessionLocked(session)
+	tabs := append([]*Tab(nil), s.tabs...)
+	active := s.active
+	m.mu.Unlock()
+	var out []TabInfo
+	for _, t := range tabs {
+		info := TabInfo{ID: t.ID, Active: t.ID == active}
+		cctx, cancel := context.WithTimeout(ctx, 2*1e9)
+		if ti, err := t.page.Context(cctx).Info(); err == nil {
+			info.URL, info.Title = ti.URL, ti.Title
+		}
+		cancel()
+		out = append(out, info)
+	}
+	return out
+}
+
+// OpenTab opens a tab at url in the session and makes it active.
+func (m *Manager) OpenTab(ctx context.Context, session, url string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, err := m.ensureLocked(ctx)
+	if err != nil {
+		return "", err
+	}
+	t, err := m.openLocked(ctx, b, m.sessionLocked(session), url)
+	if t == nil {
+		return "", err
+	}
+	return t.ID, err
+}
+
+// SwitchTab makes tab id the session's active tab.
+func (m *Manager) SwitchTab(session, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessionLocked(session)
+	t := s.find(id)
+	if t == nil {
+		return &UserError{fmt.Sprintf("there is no tab %s: list the tabs", id)}
+	}
+	s.active = id
+	go func() { _, _ = t.page.Activate() }()
+	return nil
+}
+
+// CloseTab closes tab id of the session ("": the active one).
+func (m *Manager) CloseTab(session, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessionLocked(session)
+	if id == "" {
+		id = s.active
+	}
+	t := s.find(id)
+	if t == nil {
+		return &UserError{fmt.Sprintf("there is no tab %s: list the tabs", id)}
+	}
+	m.dropLocked(s, t)
+	return nil
+}
+
+// CloseSession closes the session's tabs (the session was deleted).
+func (m *Manager) CloseSession(session string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessions[session]
+	if s == nil {
+		return
+	}
+	for _, t := range append([]*Tab(nil), s.tabs...) {
+		m.dropLocked(s, t)
+	}
+	delete(m.sessions, session)
+}
+
+// takeOpened returns the tabs pages opened since the last call.
+func (m *Manager) takeOpened(session string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessionLocked(session)
+	out := s.opened
+	s.opened = nil
+	return out
+}
+
+// UserError is a failure the model caused and can correct (a bad URL, an unknown tab).
+type UserError struct{ Msg string }
+
+func (e *UserError) Error() string { return e.Msg }
+
+// StaleRefError is a ref that names no element of the page any more.
+type StaleRefError struct{ Ref string }
+
+func (e *StaleRefError) Error() string {
+	return fmt.Sprintf("ref %s is not on the page any more (or never was): take a new snapshot", e.Ref)
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len([]rune(s)) > n {
+		return string([]rune(s)[:n]) + "…"
+	}
+	return s
+}
+
+func (t *Tab) isCrashed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.crashed
+}
