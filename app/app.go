@@ -12,6 +12,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -70,6 +71,10 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	}
 	a.Browser = browser.New(browser.Options{ProfileDir: filepath.Join(st.Dir(), "browser"), WebAccess: webAccess})
 	a.MCP = newMCPService(settings, providers, emit)
+	var mem *memory.Store
+	if dataDir, err := store.DataDir(); err == nil { // global records; none without a home
+		mem = memory.NewStore(filepath.Join(dataDir, "memory"))
+	}
 	// The swarm starts turns through the runner, which equips turns with the swarm's tools.
 	var sw *swarm.Swarm
 	a.Runner = session.New(session.Options{
@@ -78,6 +83,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 			return sw.Family(reg, spec)
 		}},
+		Memory: mem,
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}

@@ -93,6 +93,12 @@ func (p *projection) add(ev store.Event) {
 		if ev.Decode(&env) == nil && env.Text != "" && p.end > 0 && p.end == len(p.msgs) && p.msgs[p.end-1].Role == llm.RoleUser {
 			p.msgs[p.end-1].Content += "\n\n" + env.Text
 		}
+	case store.EventMemoryRecall:
+		// Recalled memory rides on the user message the same way.
+		var m store.MemoryRecall
+		if ev.Decode(&m) == nil && m.Text != "" && p.end > 0 && p.end == len(p.msgs) && p.msgs[p.end-1].Role == llm.RoleUser {
+			p.msgs[p.end-1].Content += "\n\n" + m.Text
+		}
 	case store.EventAssistant:
 		var a store.AssistantMessage
 		if ev.Decode(&a) != nil || (a.Text == "" && len(a.ToolCalls) == 0) {

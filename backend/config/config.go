@@ -57,6 +57,9 @@ type Config struct {
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
 	WebAccess bool `json:"web_access,omitempty"`
+	// MemoryRecallOff stops putting relevant memory records before each agent turn (the
+	// memory tools stay). Recall is on by default.
+	MemoryRecallOff bool `json:"memory_recall_off,omitempty"`
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
 	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: 2 for

@@ -81,6 +81,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventProcess:        payload[procgroup.Group]("ProcessGroup"),
 	store.EventEnvironment:    payload[store.Environment](""),
 	store.EventSwarm:          payload[store.Swarm](""),
+	store.EventMemoryRecall:   payload[store.MemoryRecall](""),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

@@ -187,7 +187,7 @@ func isLatinLanguage(lang string) bool {
 			return true
 		}
 	}
-	return false
+	return lang == "ga"
 }
 
 // eachWord yields the lower-cased words of a text (for language detection).

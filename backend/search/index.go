@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Params are BM25's constants: K1 saturates term frequency, B scales length normalization.
@@ -43,6 +44,10 @@ type Doc struct {
 type Hit struct {
 	ID    string  `json:"id"`
 	Score float64 `json:"score"`
+	// Matched counts the distinct query terms the document holds; a lone CJK character does
+	// not count (it is evidence only beside its neighbours, which count as a bigram).
+	Matched int `json:"matched"`
+	doc     int32
 }
 
 // posting is one field of one document that holds a term.
@@ -295,6 +300,7 @@ func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 	nf := len(ix.fields)
 	n := float64(ix.live)
 	scores := make([]float64, len(ix.docs))
+	matched := make([]uint16, len(ix.docs))
 	var touched []int32
 	seen := make(map[string]bool, len(qterms))
 	for _, t := range qterms {
@@ -305,6 +311,10 @@ func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 		seen[t] = true
 		df := float64(e.df)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		var strong uint16 = 1
+		if r, size := utf8.DecodeRuneInString(t); size == len(t) && isBigramScript(r) {
+			strong = 0
+		}
 		// Postings of one document are adjacent: sum its fields' weighted, normalized
 		// frequencies, then saturate once (BM25F).
 		cur, acc := int32(-1), 0.0
@@ -315,6 +325,7 @@ func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 						touched = append(touched, cur)
 					}
 					scores[cur] += idf * acc * (k1 + 1) / (acc + k1)
+					matched[cur] += strong
 				}
 				cur, acc = p.doc, 0
 			}
@@ -325,9 +336,14 @@ func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 				touched = append(touched, cur)
 			}
 			scores[cur] += idf * acc * (k1 + 1) / (acc + k1)
+			matched[cur] += strong
 		}
 	}
-	return ix.topK(scores, touched, k)
+	hits := ix.topK(scores, touched, k)
+	for i := range hits {
+		hits[i].Matched = int(matched[hits[i].doc])
+	}
+	return hits
 }
 
 // norms returns each document field's weight over its BM25 length normalization, computed
@@ -379,7 +395,7 @@ func (ix *Index) topK(scores []float64, touched []int32, k int) []Hit {
 	sort.Slice(touched, func(a, c int) bool { return better(touched[a], touched[c]) })
 	hits := make([]Hit, 0, len(touched))
 	for _, d := range touched {
-		hits = append(hits, Hit{ID: ix.docs[d].id, Score: scores[d]})
+		hits = append(hits, Hit{ID: ix.docs[d].id, Score: scores[d], doc: d})
 	}
 	return hits
 }

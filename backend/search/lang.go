@@ -34,8 +34,9 @@ var stemmers = map[string]func(*snowballstem.Env) bool{
 }
 
 // latinLanguages are told apart by their stopwords; the order breaks ties (English first, the
-// language Tofu's users most often mix into others).
-var latinLanguages = []string{"en", "fr", "de", "es", "pt", "it", "nl", "sv", "da", "no", "fi", "hu", "ro", "tr", "ga"}
+// language Tofu's users most often mix into others). Irish has a stemmer but is not detected:
+// its function words (a, an, is, go) are English words too.
+var latinLanguages = []string{"en", "fr", "de", "es", "pt", "it", "nl", "sv", "da", "no", "fi", "hu", "ro", "tr"}
 
 // Detect names the language of a text for stemming: by script where a script has one language
 // with a stemmer (Cyrillic → Russian, Arabic, Tamil), by stopword counts among Latin-script
@@ -88,6 +89,14 @@ func (a *Analyzer) latinLanguage(text string) string {
 		if counts[lang] > n {
 			best, n = lang, counts[lang]
 		}
+	}
+	// One shared short word ("de", "on", "a") is chance: another language than English needs
+	// two of its function words to win.
+	if best != "en" && n < 2 {
+		if counts["en"] > 0 {
+			return "en"
+		}
+		return ""
 	}
 	return best
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/browse"
@@ -42,6 +43,7 @@ func TestFirstRequestBudget(t *testing.T) {
 
 func firstRequestBudget(t *testing.T, families ...ToolFamily) {
 	f := newFixture(t, families...)
+	f.runner.o.Memory = memory.NewStore(t.TempDir()) // as the app wires it: tools deferred, prompt line
 	gitRepo(t, f.ws)
 	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -39,6 +40,9 @@ type Options struct {
 	// Augment, when set, gives a paper session's turn its request (the retrieved passages are
 	// put in, and logged, by the paper library).
 	Augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
+	// Memory, when set, gives agent turns the memory tools (deferred) and recalls relevant
+	// records before each turn (memory.go).
+	Memory *memory.Store
 	// Now is the clock the environment's date is read from (nil: time.Now).
 	Now func() time.Time
 }

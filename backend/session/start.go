@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
@@ -238,6 +239,17 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	if req.Instructions != "" {
 		system += "\n\n" + req.Instructions
 	}
+	if r.o.Memory != nil {
+		for _, tool := range r.o.Memory.Tools(workspace) {
+			if err := ts.Registry.Add(tool); err != nil {
+				p.release()
+				return fmt.Errorf("equip the turn's tools: %w", err)
+			}
+		}
+		ts.Registry.Defer(memory.ToolNames...)
+		ts.Registry.Activate(agent.UsedTools(events)...)
+		system += "\n" + assets.Prompt("memory")
+	}
 	instr := agent.Instructions(workspace, r.o.ConfigDir)
 	if instr != "" {
 		system += "\n\n" + instr
@@ -252,6 +264,10 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		p.auto = &agent.AutoOptions{Instructions: instr}
 	}
 	if err := r.tellEnvironment(req.Session, workspace, events, p.turn.Journal); err != nil {
+		p.release()
+		return err
+	}
+	if err := r.recallMemory(p.cfg, req.Session, workspace, p.turn.Journal); err != nil {
 		p.release()
 		return err
 	}

@@ -51,6 +51,10 @@ const (
 	// whole block at a session's first agent turn, then what changed (date, branch) at the
 	// start of a later one. The projection appends its text to the user message before it.
 	EventEnvironment EventType = "environment"
+	// EventMemoryRecall records the memory records put before a turn unasked (MemoryRecall):
+	// like the environment, the projection appends its text to the user message before it,
+	// so the cached prefix never changes.
+	EventMemoryRecall EventType = "memory_recall"
 )
 
 // Environment is what an agent turn was told of its environment, and the facts it compares
@@ -60,6 +64,21 @@ type Environment struct {
 	Workspace string `json:"workspace"`
 	Date      string `json:"date"`             // YYYY-MM-DD, the local date
 	Branch    string `json:"branch,omitempty"` // "" outside a git repository
+}
+
+// MemoryRecall is what a turn was given from memory: the reminder the model reads, the query
+// it was found by, and the records (best first).
+type MemoryRecall struct {
+	Text    string           `json:"text"`
+	Query   string           `json:"query"`
+	Records []RecalledRecord `json:"records"`
+}
+
+// RecalledRecord names one record of a MemoryRecall.
+type RecalledRecord struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
 }
 
 // ToolStart says a call is about to run.

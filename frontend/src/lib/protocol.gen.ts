@@ -45,6 +45,8 @@ export const EventType = {
   Process: 'process',
   /** EventEnvironment records what the model is told of its environment (Environment): the whole block at a session's first agent turn, then what changed (date, branch) at the start of a later one. The projection appends its text to the user message before it. */
   Environment: 'environment',
+  /** EventMemoryRecall records the memory records put before a turn unasked (MemoryRecall): like the environment, the projection appends its text to the user message before it, so the cached prefix never changes. */
+  MemoryRecall: 'memory_recall',
   /** Retrieval */
   Retrieval: 'retrieval',
   /** Swarm */
@@ -472,6 +474,20 @@ export interface Environment {
   branch?: string
 }
 
+/** store.MemoryRecall */
+export interface MemoryRecall {
+  text: string
+  query: string
+  records: RecalledRecord[] | null
+}
+
+/** store.RecalledRecord */
+export interface RecalledRecord {
+  id: string
+  name: string
+  score: number
+}
+
 /** store.Retrieval */
 export interface Retrieval {
   paper: string
@@ -607,6 +623,7 @@ export interface EventPayloads {
   tool_start: ToolStart
   process: ProcessGroup
   environment: Environment
+  memory_recall: MemoryRecall
   retrieval: Retrieval
   swarm: Swarm
 }
