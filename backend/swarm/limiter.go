@@ -18,7 +18,9 @@ type limiter struct {
 
 	mu     sync.Mutex
 	until  time.Time // nobody calls before this
-	streak int       // 429s since the last success: the backoff doubles with each
+	streak int       // backoffs since the last success: the backoff doubles with each
+	set    time.Time // when the backoff was last extended
+	base   time.Duration
 	// waits counts the calls that found the provider backing off (for the eval's report).
 	waits, limited int
 }
@@ -31,8 +33,11 @@ const (
 	maxBackoff  = 30 * time.Second
 )
 
-func newLimiter(parallel int) *limiter {
-	return &limiter{slots: make(chan struct{}, max(parallel, 1))}
+func newLimiter(parallel int, base time.Duration) *limiter {
+	if base <= 0 {
+		base = minBackoff
+	}
+	return &limiter{slots: make(chan struct{}, max(parallel, 1)), base: base}
 }
 
 // wrap returns p with its calls going through l.
@@ -53,7 +58,7 @@ func (p limited) Stream(ctx context.Context, req llm.Request) llm.Stream {
 				return
 			}
 			var refused error
-			started := false
+			started, sent := false, time.Now()
 			for ev, err := range p.Provider.Stream(ctx, req) {
 				if err != nil && !started && llm.KindOf(err) == llm.ErrRateLimited && attempt < rateRetries && ctx.Err() == nil {
 					refused = err
@@ -72,7 +77,7 @@ func (p limited) Stream(ctx context.Context, req llm.Request) llm.Stream {
 			if refused == nil {
 				return
 			}
-			p.l.backoff(refused)
+			p.l.backoff(refused, sent)
 		}
 	}
 }
@@ -116,20 +121,24 @@ func (l *limiter) acquire(ctx context.Context) error {
 func (l *limiter) release() { <-l.slots }
 
 // backoff makes every call wait: as long as the provider asked (Retry-After), else a doubling
-// delay from minBackoff to maxBackoff.
-func (l *limiter) backoff(err error) {
+// delay from the base (250 ms) to maxBackoff. Refusals of calls sent before the last backoff
+// began belong to the same episode and do not double it again.
+func (l *limiter) backoff(err error, sent time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.limited++
-	l.streak++
-	d := minBackoff << min(l.streak-1, 8)
+	if sent.After(l.set) || l.streak == 0 {
+		l.streak++
+	}
+	d := l.base << min(l.streak-1, 8)
 	var e *llm.Error
 	if ok := asLLMError(err, &e); ok && e.RetryAfter > 0 {
 		d = e.RetryAfter
 	}
 	d = min(d, maxBackoff)
-	if until := time.Now().Add(d); until.After(l.until) {
-		l.until = until
+	now := time.Now()
+	if until := now.Add(d); until.After(l.until) {
+		l.until, l.set = until, now
 	}
 }
 

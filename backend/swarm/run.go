@@ -313,6 +313,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 	st := store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
 	ro := roles[a.Role]
 	var space *coderSpace
+	continued := cont != ""
 	if cont != "" {
 		if info, err := r.s.o.Store.Session(cont); err != nil || (a.Role == store.SwarmCoder && info.Workspace != r.workspace) {
 			cont = "" // a coder's worktree went with the Tofu that made it: start again
@@ -322,6 +323,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 		}
 	}
 	if cont == "" {
+		continued = false
 		ws := r.workspace
 		if a.Role == store.SwarmCoder && ws != "" {
 			sp, err := r.spaces.forCoder(ctx, fmt.Sprintf("%s-%d-%d", shortID(r.callID), i, attempt))
@@ -349,10 +351,18 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 		return st
 	}
 	start := time.Now()
-	end, err := r.s.o.Turns.Run(ctx, session.Request{
+	req := session.Request{
 		Session: cont, Model: a.Model, Approve: r.approve, Instructions: ro.instructions, ReadOnly: ro.readOnly,
 		WrapProvider: r.lim.wrap,
-	})
+	}
+	end, err := r.s.o.Turns.Run(ctx, req)
+	if err != nil && continued && ctx.Err() == nil {
+		// The session cannot go on (a stop left its reply cut short): same attempt, new session.
+		if req.Session, err = r.child(i, attempt, r.workspace); err == nil {
+			cont, st.Session = req.Session, req.Session
+			end, err = r.s.o.Turns.Run(ctx, req)
+		}
+	}
 	st.DurationMS = time.Since(start).Milliseconds()
 	st.Tokens = tokensOf(r.s.o.Store, cont)
 	text, done := finished(r.s.o.Store, cont)

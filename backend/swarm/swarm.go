@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
@@ -34,6 +35,9 @@ type Options struct {
 	MaxAttempts int
 	// MaxRounds bounds the master rounds (0: 3); the last one must write the synthesis.
 	MaxRounds int
+	// Backoff is the first wait after a 429 that says no Retry-After (0: 250 ms); it doubles
+	// while the provider keeps refusing.
+	Backoff time.Duration
 	// ResultBudget is the o200k tokens of one dependency's result given to an agent (0: 1,200).
 	ResultBudget int
 }
@@ -121,7 +125,7 @@ func (s *Swarm) limiter(cfg config.Config, model string, parallel int) *limiter 
 	defer s.mu.Unlock()
 	l := s.limiters[key]
 	if l == nil || cap(l.slots) != parallel {
-		l = newLimiter(parallel)
+		l = newLimiter(parallel, s.o.Backoff)
 		s.limiters[key] = l
 	}
 	return l
