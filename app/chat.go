@@ -108,27 +108,35 @@ func (c *ChatService) UndoCompaction(sessionID, compactionID string) error {
 	return c.runner.UndoCompaction(sessionID, compactionID)
 }
 
-// start runs a turn of the session, streamed to the window: "started", deltas (coalesced),
-// "ended" (with the error when the turn failed in a way its log cannot show).
+// start runs a turn of the session, streamed to the window.
 func (c *ChatService) start(sessionID, model string) error {
-	topic := SessionTopic(sessionID)
+	_, err := c.StartTurn(context.Background(), session.Request{Session: sessionID, Model: model, Questions: true})
+	return err
+}
+
+// StartTurn starts the turn req describes, streamed to the window as its own: "started",
+// deltas (coalesced), "ended" (with the error when the turn failed in a way its log cannot
+// show). The window's Send starts its turns here, and so does a `tofu run` forwarded to this
+// Tofu, which follows the same messages on the session's topic and answers approvals through
+// req.Prompt. req's Sink, Started and Ended are the window's and are replaced.
+func (c *ChatService) StartTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
+	topic := SessionTopic(req.Session)
 	sink := newStreamSink(c.emit, topic)
-	_, err := c.runner.Start(context.Background(), session.Request{
-		Session: sessionID, Model: model, Questions: true, Sink: sink,
-		Started: func() { c.emit.Emit(topic, SessionMessage{Kind: MessageStream, State: StreamStarted}) },
-		Ended: func(end agent.End) {
-			sink.close()
-			msg := SessionMessage{Kind: MessageStream, State: StreamEnded}
-			if errors.Is(end.Err, agent.ErrLog) {
-				msg.Error = end.Err.Error()
-			}
-			c.emit.Emit(topic, msg)
-		},
-	})
+	req.Sink = sink
+	req.Started = func() { c.emit.Emit(topic, SessionMessage{Kind: MessageStream, State: StreamStarted}) }
+	req.Ended = func(end agent.End) {
+		sink.close()
+		msg := SessionMessage{Kind: MessageStream, State: StreamEnded}
+		if errors.Is(end.Err, agent.ErrLog) {
+			msg.Error = end.Err.Error()
+		}
+		c.emit.Emit(topic, msg)
+	}
+	t, err := c.runner.Start(ctx, req)
 	if err != nil {
 		sink.close()
 	}
-	return err
+	return t, err
 }
 
 // settle sends the deltas of the session's live view still held by the coalescer before the

@@ -9,17 +9,29 @@ type Emitter interface {
 	Emit(topic string, data any)
 }
 
-// Fanout is an Emitter that forwards to any number of emitters; one is set per transport.
+// Fanout is an Emitter that forwards to any number of emitters; one is set per transport,
+// and one per command forwarded from the terminal while it runs.
 type Fanout struct {
 	mu   sync.RWMutex
-	outs []Emitter
+	next int
+	outs map[int]Emitter
 }
 
-// Add registers another destination.
-func (f *Fanout) Add(e Emitter) {
+// Add registers another destination; remove unregisters it.
+func (f *Fanout) Add(e Emitter) (remove func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.outs = append(f.outs, e)
+	if f.outs == nil {
+		f.outs = map[int]Emitter{}
+	}
+	id := f.next
+	f.next++
+	f.outs[id] = e
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.outs, id)
+	}
 }
 
 // Emit implements Emitter.

@@ -21,7 +21,8 @@ func newChatCmd() *cobra.Command {
 		Use:   `chat "prompt"`,
 		Short: "Send one message and stream the reply to the terminal (recorded as a conversation)",
 		Long: "Send one message and stream the reply to stdout. The exchange is recorded like any\n" +
-			"conversation; --session continues an existing one. A prompt of \"-\" reads stdin.",
+			"conversation; --session continues an existing one. A prompt of \"-\" reads stdin.\n" +
+			"While the window or `tofu serve` runs, the message is sent through it.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prompt := args[0]
@@ -32,13 +33,16 @@ func newChatCmd() *cobra.Command {
 				}
 				prompt = string(b)
 			}
-			st, err := openStore()
+			o := ChatOptions{Prompt: prompt, Model: model, Session: session, BaseURL: baseURL}
+			st, inst, err := attach()
 			if err != nil {
 				return err
 			}
+			if inst != nil {
+				return forwardChat(inst, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
 			defer st.Close()
-			return Chat(st, ChatOptions{Prompt: prompt, Model: model, Session: session, BaseURL: baseURL},
-				cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return Chat(st, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVarP(&model, "model", "m", "", "model name (default: the default model in settings, else the first installed)")
@@ -96,46 +100,67 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	defer a.Close()
 
-	model := o.Model
-	var switched *store.Fallback
-	if model == "" {
-		status := a.Models.Status()
-		if status.Error != nil && len(status.Models) == 0 {
-			return status.Error
-		}
-		model, switched = status.DefaultModel, status.Switched
-	}
-	sessionID := o.Session
-	if sessionID == "" {
-		info, err := st.CreateSession("")
-		if err != nil {
-			return err
-		}
-		sessionID = info.ID
+	sessionID, model, before, notice, err := chatSession(st, a, o)
+	if err != nil {
+		return err
 	}
 	term.session.Store(&sessionID)
-	before, err := st.Session(sessionID)
-	if err != nil {
-		return fmt.Errorf("conversation %s: %w", sessionID, err)
-	}
-	if switched != nil {
-		// Another model than the main one answers: the log and the terminal say so.
-		if _, err := st.Append(sessionID, store.EventFallback, *switched); err != nil {
-			return err
-		}
-		fmt.Fprintf(errOut, "[%s]\n", termLine(switched.Notice()))
+	if notice != "" {
+		fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
 	}
 	if err := a.Chat.Send(sessionID, o.Prompt, model); err != nil {
 		return err
 	}
 	<-term.ended
 	fmt.Fprintln(out)
-	if term.failure != "" {
-		return errors.New(term.failure)
+	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
+		return err
 	}
+	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
+	return nil
+}
 
-	// The outcome is in the log: report an error event written by this turn.
-	events, err := st.EventsFrom(sessionID, before.Events+1)
+// chatSession picks the model and the conversation of a chat (a new one unless o names one):
+// its id and how many events it held before the message. When another model than the main
+// one answers, the log gets the fallback and notice says it for the terminal.
+func chatSession(st *store.Store, a *app.App, o ChatOptions) (sid, model string, before uint64, notice string, err error) {
+	model = o.Model
+	var switched *store.Fallback
+	if model == "" {
+		status := a.Models.Status()
+		if status.Error != nil && len(status.Models) == 0 {
+			return "", "", 0, "", status.Error
+		}
+		model, switched = status.DefaultModel, status.Switched
+	}
+	sid = o.Session
+	if sid == "" {
+		info, err := st.CreateSession("")
+		if err != nil {
+			return "", "", 0, "", err
+		}
+		sid = info.ID
+	}
+	info, err := st.Session(sid)
+	if err != nil {
+		return "", "", 0, "", fmt.Errorf("conversation %s: %w", sid, err)
+	}
+	if switched != nil {
+		if _, err := st.Append(sid, store.EventFallback, *switched); err != nil {
+			return "", "", 0, "", err
+		}
+		notice = switched.Notice()
+	}
+	return sid, model, info.Events, notice, nil
+}
+
+// chatOutcome says how a reply ended: failure is why, when its log could not say it;
+// otherwise an error event written after event before is the outcome.
+func chatOutcome(st *store.Store, sid string, before uint64, failure string) error {
+	if failure != "" {
+		return errors.New(failure)
+	}
+	events, err := st.EventsFrom(sid, before+1)
 	if err != nil {
 		return err
 	}
@@ -149,6 +174,5 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 		}
 		return &llm.Error{Kind: llm.ErrorKind(e.Kind), Message: e.Message, Hint: e.Hint}
 	}
-	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
 	return nil
 }

@@ -69,17 +69,28 @@ func newVersionCmd() *cobra.Command {
 }
 
 // openStore opens the database in the data directory, with a message that says what to do
-// when another Tofu holds it.
-func openStore() (*store.Store, error) {
+// when another Tofu holds it, and the directory it is in.
+func openStore() (*store.Store, string, error) {
 	dir, err := store.DataDir()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	st, err := store.Open(dir)
 	if errors.Is(err, store.ErrLocked) {
-		return nil, fmt.Errorf("Tofu is already running (its database %s is open in another process); use that window, or quit it first", dir)
+		return nil, "", fmt.Errorf("Tofu is already running (its database %s is open in another process); use that window, or quit it first", dir)
 	}
-	return st, err
+	return st, dir, err
+}
+
+// takeCommands serves `tofu run` and `tofu chat` from the terminal while this Tofu runs;
+// without its socket they say Tofu is running, and the instance runs on.
+func takeCommands(dir string, a *app.App, st *store.Store, fan *app.Fanout) (stop func()) {
+	stop, err := listenForCommands(dir, a, st, fan)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tofu: commands from the terminal cannot reach this Tofu: %v\n", err)
+		return func() {}
+	}
+	return stop
 }
 
 // openSettings opens the settings in the config directory ($XDG_CONFIG_HOME/tofu).

@@ -34,8 +34,9 @@ type RunOptions struct {
 	Context   string  // compaction policy: tofu, off, l0, l1, l2 (empty: the settings')
 	// ContextConfig is a compact.Config JSON file that replaces the policy (ablations).
 	ContextConfig string
-	// Stdin answers approval prompts when Approve is "ask".
-	Stdin io.Reader
+	// Stdin answers approval prompts when Approve is "ask" (read on the terminal's side when
+	// the run is forwarded to a running Tofu).
+	Stdin io.Reader `json:"-"`
 }
 
 func newRunCmd() *cobra.Command {
@@ -48,6 +49,8 @@ func newRunCmd() *cobra.Command {
 			"--continue ID resumes it (tool calls that never started run first; one that was running when\n" +
 			"Tofu died is not run again: the model is told it may have run partly).\n" +
 			"--mode autonomous plans, works and has a critic verify, in rounds, until the critic's STOP holds.\n" +
+			"While the window or `tofu serve` runs, the run is forwarded to it (its settings and model; the\n" +
+			"window shows the session live); approvals are still answered here.\n" +
 			"Exit status: 0 when the model finished the turn, 1 on an error or a limit, 130 when interrupted.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,14 +61,19 @@ func newRunCmd() *cobra.Command {
 				return errors.New(`give a task ("tofu run \"fix the failing test\"") or --continue SESSION`)
 			}
 			o.Stdin = cmd.InOrStdin()
-			st, err := openStore()
+			st, inst, err := attach()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
 			ctx, stop := signalContext()
 			defer stop()
-			end, err := Run(ctx, st, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			var end agent.End
+			if inst != nil {
+				end, err = forwardRun(ctx, inst, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			} else {
+				defer st.Close()
+				end, err = Run(ctx, st, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
 			if err != nil {
 				return err
 			}
@@ -124,6 +132,64 @@ func signalContext() (context.Context, func()) {
 
 // Run runs one agent turn headless and reports how it ended.
 func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writer) (agent.End, error) {
+	ctxCfg, err := loadContextConfig(o.ContextConfig)
+	if err != nil {
+		return agent.End{}, err
+	}
+	o, err = checkRun(st, o, "")
+	if err != nil {
+		return agent.End{}, err
+	}
+	a, err := newApp(st, nopEmitter{}, nil)
+	if err != nil {
+		return agent.End{}, err
+	}
+	defer a.Close()
+	sid, model, switched, err := readyRun(st, a, o)
+	if err != nil {
+		return agent.End{}, err
+	}
+
+	printer := newPrinter(out, errOut, o.JSON)
+	unsub := st.Subscribe(func(ev store.Event) {
+		if ev.Session == sid {
+			printer.event(ev)
+		}
+	})
+	defer unsub()
+	if err := appendTask(st, sid, switched, o.Task); err != nil {
+		return agent.End{}, err
+	}
+	// The runner builds the turn as the window's (prompt, instruction files, tools, context
+	// manager, windows); the terminal answers the approvals.
+	prompt := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
+		return a.Runner.Approve(sid, callID, string(ans))
+	})
+	req := runRequest(o, sid, model, ctxCfg)
+	req.Prompt, req.Sink = prompt, printer
+	end, err := a.Runner.Run(ctx, req)
+	if err != nil {
+		return agent.End{}, err
+	}
+	printer.finish(sid, end)
+	return end, nil
+}
+
+// loadContextConfig reads --context-config (nil when not given).
+func loadContextConfig(path string) (*compact.Config, error) {
+	if path == "" {
+		return nil, nil
+	}
+	c, err := compact.LoadConfig(path)
+	if err != nil {
+		return nil, fmt.Errorf("--context-config: %w", err)
+	}
+	return &c, nil
+}
+
+// checkRun checks o and completes it: a continued session's workspace and mode, the workspace
+// made absolute against dir (the caller's working directory; "" is this process's).
+func checkRun(st *store.Store, o RunOptions, dir string) (RunOptions, error) {
 	if o.Continue != "" {
 		// A continued session works where it worked, and as it worked.
 		if info, err := st.Session(o.Continue); err == nil {
@@ -137,91 +203,79 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	}
 	mode, err := session.NormalizeMode(o.Mode)
 	if err != nil {
-		return agent.End{}, err
+		return o, err
 	}
+	o.Mode = string(mode)
 	if o.Workspace == "" {
 		o.Workspace = "."
 	}
-	ws, err := filepath.Abs(o.Workspace)
-	if err != nil {
-		return agent.End{}, err
+	if !filepath.IsAbs(o.Workspace) && dir != "" {
+		o.Workspace = filepath.Join(dir, o.Workspace)
 	}
-	if fi, err := os.Stat(ws); err != nil || !fi.IsDir() {
-		return agent.End{}, fmt.Errorf("the workspace %s is not a directory", ws)
+	if o.Workspace, err = filepath.Abs(o.Workspace); err != nil {
+		return o, err
+	}
+	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
+		return o, fmt.Errorf("the workspace %s is not a directory", o.Workspace)
 	}
 	if _, err := permission.ParseMode(o.Approve); err != nil {
-		return agent.End{}, err
+		return o, err
 	}
-	var ctxCfg *compact.Config
-	if o.ContextConfig != "" {
-		c, err := compact.LoadConfig(o.ContextConfig)
-		if err != nil {
-			return agent.End{}, fmt.Errorf("--context-config: %w", err)
-		}
-		ctxCfg = &c
-	}
-	a, err := newApp(st, nopEmitter{}, nil)
-	if err != nil {
-		return agent.End{}, err
-	}
-	defer a.Close()
-	model := o.Model
-	var switched *store.Fallback
+	return o, nil
+}
+
+// readyRun picks the model and readies the session of a checked run: created for a new
+// task, checked for --continue, and set to work in the workspace, model and mode. switched
+// says the main model was not available and which one runs instead.
+func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, switched *store.Fallback, err error) {
+	model = o.Model
 	if model == "" {
 		status := a.Models.Status()
 		if status.Error != nil && len(status.Models) == 0 {
-			return agent.End{}, status.Error
+			return "", "", nil, status.Error
 		}
 		model, switched = status.DefaultModel, status.Switched
 	}
-
-	sid := o.Continue
+	sid = o.Continue
 	if sid == "" {
 		info, err := st.CreateSession(app.TitleFrom(o.Task))
 		if err != nil {
-			return agent.End{}, err
+			return "", "", nil, err
 		}
 		sid = info.ID
 	} else if _, err := st.Session(sid); err != nil {
-		return agent.End{}, err
+		return "", "", nil, err
 	}
-	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = ws, model, mode }); err != nil {
-		return agent.End{}, err
+	mode := store.SessionMode(o.Mode)
+	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = o.Workspace, model, mode }); err != nil {
+		return "", "", nil, err
 	}
+	return sid, model, switched, nil
+}
 
-	printer := newPrinter(out, errOut, o.JSON)
-	unsub := st.Subscribe(func(ev store.Event) {
-		if ev.Session == sid {
-			printer.event(ev)
-		}
-	})
-	defer unsub()
+// appendTask records the task as the user's message (none for a bare --continue), after the
+// startup fallback when the main model was replaced.
+func appendTask(st *store.Store, sid string, switched *store.Fallback, task string) error {
 	if switched != nil {
 		// The main model was not available: another one runs the task, and the log and the
 		// terminal say which, instead of the swap going unnoticed.
 		if _, err := st.Append(sid, store.EventFallback, *switched); err != nil {
-			return agent.End{}, err
+			return err
 		}
 	}
-	if o.Task != "" {
-		if _, err := st.Append(sid, store.EventUser, store.UserMessage{Text: o.Task}); err != nil {
-			return agent.End{}, err
-		}
+	if task == "" {
+		return nil
 	}
-	// The runner builds the turn as the window's (prompt, instruction files, tools, context
-	// manager, windows); the terminal answers the approvals.
-	prompt := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
-		return a.Runner.Approve(sid, callID, string(ans))
-	})
-	end, err := a.Runner.Run(ctx, session.Request{
-		Session: sid, Model: model, Approve: o.Approve, Prompt: prompt, Sink: printer,
+	_, err := st.Append(sid, store.EventUser, store.UserMessage{Text: task})
+	return err
+}
+
+// runRequest is the turn a run asks the runner for (without its terminal: Prompt and Sink).
+func runRequest(o RunOptions, sid, model string, ctxCfg *compact.Config) session.Request {
+	return session.Request{
+		Session: sid, Model: model, Approve: o.Approve,
 		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Context: o.Context, ContextConfig: ctxCfg,
-	})
-	if err != nil {
-		return agent.End{}, err
 	}
-	printer.finish(sid, end)
-	return end, nil
 }
 
 type nopEmitter struct{}

@@ -26,14 +26,14 @@ func newServeCmd(frontend fs.FS) *cobra.Command {
 		Short: "Serve the Tofu UI to a browser on 127.0.0.1 (with a per-run token)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := openStore()
+			st, dir, err := openStore()
 			if err != nil {
 				return err
 			}
 			defer st.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return Serve(ctx, st, frontend, port, cmd.OutOrStdout())
+			return serve(ctx, st, frontend, port, cmd.OutOrStdout(), dir)
 		},
 	}
 	cmd.Flags().IntVar(&port, "port", 0, "port on 127.0.0.1 (0 picks a free one)")
@@ -42,6 +42,11 @@ func newServeCmd(frontend fs.FS) *cobra.Command {
 
 // Serve runs the HTTP transport until ctx ends, printing the address (with its token) to out.
 func Serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out io.Writer) error {
+	return serve(ctx, st, frontend, port, out, "")
+}
+
+// serve is Serve that also takes commands from the terminal on dataDir's socket ("": none).
+func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out io.Writer, dataDir string) error {
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		return fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
@@ -52,6 +57,11 @@ func Serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 		return err
 	}
 	defer a.Close()
+	stopCommands := func() {}
+	if dataDir != "" {
+		stopCommands = takeCommands(dataDir, a, st, fan)
+	}
+	defer stopCommands()
 	token := app.NewToken()
 	srv := app.NewServer(a, frontend, token)
 	fan.Add(srv)
@@ -69,5 +79,6 @@ func Serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 	shutdown, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	a.Close() // record interrupted replies before the connections go
+	stopCommands()
 	return hs.Shutdown(shutdown)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/assets"
 )
 
@@ -71,18 +72,22 @@ func runWindow(frontend fs.FS) error {
 	if err := checkDisplay(goruntime.GOOS, os.Getenv); err != nil {
 		return err
 	}
-	st, err := openStore()
+	st, dir, err := openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	emit := &wailsEmitter{}
-	a, err := newApp(st, emit, nil)
+	fan := &app.Fanout{}
+	fan.Add(emit)
+	a, err := newApp(st, fan, nil)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	a.SetDialogs(emit)
+	stopCommands := takeCommands(dir, a, st, fan)
+	defer stopCommands()
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,
@@ -94,7 +99,7 @@ func runWindow(frontend fs.FS) error {
 		AssetServer: &assetserver.Options{Assets: frontend, Handler: a.PaperHandler()},
 		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
 		OnStartup:   emit.start,
-		OnShutdown:  func(context.Context) { a.Close() },
+		OnShutdown:  func(context.Context) { a.Close(); stopCommands() },
 		Bind:        []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers},
 		Linux: &linux.Options{
 			Icon:        assets.Icon(),

@@ -4,6 +4,7 @@
 package usersock
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -58,10 +59,13 @@ func (x *Conn) SetReadLimit(n int) { x.limit = n }
 
 // Send queues v as one frame.
 func (x *Conn) Send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the text as written: && stays &&
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode frame: %w", err)
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch {

@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/permission"
+	"github.com/tofu-research/tofu/backend/usersock"
+)
+
+// attach opens the database for a command that reads or writes sessions; when a running Tofu
+// (the window or `tofu serve`) holds it, it connects to that Tofu's command socket instead,
+// and the command is forwarded there. One of the two is returned.
+func attach() (*store.Store, *usersock.Conn, error) {
+	dir, err := store.DataDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Open(dir)
+	if err == nil {
+		// Nothing else holds the database, so no Tofu listens: a socket left there is a
+		// crashed one's.
+		if err := usersock.RemoveStale(commandSocket(dir)); err != nil {
+			fmt.Fprintf(os.Stderr, "tofu: %v\n", err)
+		}
+		return st, nil, nil
+	}
+	if !errors.Is(err, store.ErrLocked) {
+		return nil, nil, err
+	}
+	c, derr := usersock.Dial(commandSocket(dir))
+	if derr == nil {
+		c.SetReadLimit(outputLimit)
+		return nil, c, nil
+	}
+	if errors.Is(derr, usersock.ErrNoListener) {
+		return nil, nil, fmt.Errorf("Tofu is already running (its database %s is open in another process that takes no commands, such as another `tofu run`); wait for it, or quit it first", dir)
+	}
+	return nil, nil, fmt.Errorf("Tofu is already running (its database %s is open in another process), and its command socket cannot be used: %w", dir, derr)
+}
+
+// forwardRun runs o in the running Tofu behind c and shows it as a local run would: the same
+// printer, the same prompts (answered back over the socket), Ctrl+C stops the turn, and the
+// same end.
+func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut io.Writer) (agent.End, error) {
+	defer c.Close()
+	ctxCfg, err := loadContextConfig(o.ContextConfig)
+	if err != nil {
+		return agent.End{}, err
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return agent.End{}, err
+	}
+	if o.Workspace != "" && !filepath.IsAbs(o.Workspace) {
+		o.Workspace = filepath.Join(dir, o.Workspace)
+	}
+	if err := c.Send(forwardRequest{Version: forwardVersion, Tofu: Version, Run: &forwardedRun{Options: o, Dir: dir, Context: ctxCfg}}); err != nil {
+		return agent.End{}, err
+	}
+	answers := &pendingAnswers{c: c}
+	printer := newPrinter(out, errOut, o.JSON)
+	prompt := terminalPrompt(o.Stdin, errOut, answers.answer)
+	stopOnSignal(ctx, c)
+	for {
+		var f forwardOutput
+		if err := c.Recv(&f); err != nil {
+			answers.fail()
+			if ctx.Err() != nil {
+				return agent.End{}, &exitError{code: 130, msg: "interrupted; the running Tofu did not confirm the stop"}
+			}
+			return agent.End{}, fmt.Errorf("the running Tofu closed the connection before the turn ended: %w", err)
+		}
+		switch {
+		case f.Error != nil:
+			return agent.End{}, f.Error.err()
+		case f.Message != nil:
+			showMessage(printer, f.Message)
+		case f.Ask != nil:
+			prompt(*f.Ask)
+		case f.Answered != nil:
+			answers.settle(f.Answered)
+		case f.End != nil:
+			answers.fail()
+			end := agent.End{Reason: f.End.Reason, Steps: f.End.Steps, Err: f.End.Error.err()}
+			printer.finish(f.End.Session, end)
+			return end, nil
+		}
+	}
+}
+
+// showMessage prints a session message as the local run prints the runner's events and sink.
+func showMessage(p *printer, m *forwardMessage) {
+	switch m.Kind {
+	case app.MessageEvent:
+		if m.Event != nil {
+			p.event(*m.Event)
+		}
+	case app.MessageDelta:
+		p.Delta(m.Text, m.Reasoning)
+	case app.MessageReset:
+		p.Reset(m.Text)
+	}
+}
+
+// stopOnSignal asks the running Tofu to stop the turn once ctx ends (Ctrl+C); a second Ctrl+C
+// drops the connection, for an instance that does not answer.
+func stopOnSignal(ctx context.Context, c *usersock.Conn) {
+	go func() {
+		<-ctx.Done()
+		if errors.Is(context.Cause(ctx), agent.ErrStoppedByUser) {
+			c.Send(forwardInput{Stop: true})
+			again := make(chan os.Signal, 1)
+			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(again)
+			<-again
+			c.Close()
+		}
+	}()
+}
+
+// pendingAnswers sends the terminal's answers and waits for the approval service's word on
+// each, so the prompt handles "already answered" (in the window) as it does locally.
+type pendingAnswers struct {
+	c    *usersock.Conn
+	mu   sync.Mutex
+	wait map[string]chan error
+	gone bool // the connection ended: nothing is pending any more
+}
+
+func (p *pendingAnswers) answer(callID string, a permission.Answer) error {
+	ch := make(chan error, 1)
+	p.mu.Lock()
+	if p.gone {
+		p.mu.Unlock()
+		return permission.ErrNotPending
+	}
+	if p.wait == nil {
+		p.wait = map[string]chan error{}
+	}
+	p.wait[callID] = ch
+	p.mu.Unlock()
+	if err := p.c.Send(forwardInput{Approve: &forwardApprove{Call: callID, Decision: a}}); err != nil {
+		return permission.ErrNotPending
+	}
+	return <-ch
+}
+
+func (p *pendingAnswers) settle(a *forwardAnswered) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ch := p.wait[a.Call]; ch != nil {
+		ch <- a.err()
+		delete(p.wait, a.Call)
+	}
+}
+
+func (p *pendingAnswers) fail() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gone = true
+	for id, ch := range p.wait {
+		ch <- permission.ErrNotPending
+		delete(p.wait, id)
+	}
+}
+
+// forwardChat sends o in the running Tofu behind c and streams the reply as `tofu chat` does.
+func forwardChat(c *usersock.Conn, o ChatOptions, out, errOut io.Writer) error {
+	defer c.Close()
+	if err := c.Send(forwardRequest{Version: forwardVersion, Tofu: Version, Chat: &o}); err != nil {
+		return err
+	}
+	var carry runeCarry
+	for {
+		var f forwardOutput
+		if err := c.Recv(&f); err != nil {
+			return fmt.Errorf("the running Tofu closed the connection before the reply ended: %w", err)
+		}
+		switch {
+		case f.Error != nil:
+			return f.Error.err()
+		case f.Note != "":
+			fmt.Fprintf(errOut, "[%s]\n", termLine(f.Note))
+		case f.Message != nil && f.Message.Kind == app.MessageDelta:
+			io.WriteString(out, carry.next(f.Message.Text))
+		case f.Message != nil && f.Message.Kind == app.MessageStream && f.Message.State == app.StreamEnded:
+			io.WriteString(out, carry.flush())
+		case f.End != nil:
+			fmt.Fprintln(out)
+			if err := f.End.Error.err(); err != nil {
+				return err
+			}
+			fmt.Fprintf(errOut, "(conversation %s)\n", f.End.Session)
+			return nil
+		}
+	}
+}
