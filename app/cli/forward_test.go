@@ -78,8 +78,8 @@ func (p *instanceProc) stop(t *testing.T) {
 	<-p.done
 }
 
-// tofuCLI runs the test binary as `tofu args…` on the data directory with stdin.
-func tofuCLI(t *testing.T, data, stdin string, args ...string) (stdout, stderr string, code int) {
+// tofuAt runs the test binary as `tofu args…` on the data directory with stdin.
+func tofuAt(t *testing.T, data, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := cliCmd(data, args...)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -131,7 +131,7 @@ func TestForwardRunMatchesLocal(t *testing.T) {
 		[]llm.ToolCall{tc("c2", "run_command", map[string]any{"command": "touch two && echo ok"})})
 	args := []string{"run", "--cwd", ws, "--approve", "ask", "touch both"}
 
-	localOut, localErr, localCode := tofuCLI(t, t.TempDir(), "y\ny\n", args...)
+	localOut, localErr, localCode := tofuAt(t, t.TempDir(), "y\ny\n", args...)
 	if localCode != 0 {
 		t.Fatalf("local run: exit %d\n%s", localCode, localErr)
 	}
@@ -141,7 +141,7 @@ func TestForwardRunMatchesLocal(t *testing.T) {
 	data := t.TempDir()
 	inst := startServe(t, data)
 	live := followSSE(t, inst.url)
-	out, errOut, code := tofuCLI(t, data, "y\ny\n", args...)
+	out, errOut, code := tofuAt(t, data, "y\ny\n", args...)
 	if code != localCode || out != localOut || comparable(errOut) != comparable(localErr) {
 		t.Fatalf("forwarded run differs from the local one:\nexit %d / %d\n--- local\n%s%s\n--- forwarded\n%s%s", localCode, code, localOut, localErr, out, errOut)
 	}
@@ -266,7 +266,7 @@ func TestForwardCtrlC(t *testing.T) {
 	if sid == "" {
 		t.Fatalf("no session in:\n%s", errOut.String())
 	}
-	_, errText, code := tofuCLI(t, data, "", "run", "--continue", sid, "--approve", "all")
+	_, errText, code := tofuAt(t, data, "", "run", "--continue", sid, "--approve", "all")
 	if code != 0 || !strings.Contains(errText, "(session "+sid+": done") {
 		t.Fatalf("continue: exit %d\n%s", code, errText)
 	}
@@ -300,7 +300,7 @@ func TestForwardStaleSocket(t *testing.T) {
 	if _, err := os.Lstat(sock); err != nil {
 		t.Fatalf("the killed instance left no socket to test with: %v", err)
 	}
-	out, errOut, code := tofuCLI(t, data, "", "run", "--cwd", ws, "say hello")
+	out, errOut, code := tofuAt(t, data, "", "run", "--cwd", ws, "say hello")
 	if code != 0 || !strings.Contains(out, "Hello.") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -315,16 +315,16 @@ func TestForwardChat(t *testing.T) {
 	script(srv, "Hi there & welcome.")
 	data := t.TempDir()
 	startServe(t, data)
-	out, errOut, code := tofuCLI(t, data, "", "chat", "hello")
+	out, errOut, code := tofuAt(t, data, "", "chat", "hello")
 	if code != 0 || strings.TrimSpace(out) != "Hi there & welcome." || !strings.Contains(errOut, "(conversation ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	sid := sessionIDs.FindString(errOut)
-	out, errOut, code = tofuCLI(t, data, "", "chat", "--session", sid, "again")
+	out, errOut, code = tofuAt(t, data, "", "chat", "--session", sid, "again")
 	if code != 0 || !strings.Contains(errOut, sid) {
 		t.Fatalf("continue the conversation: exit %d\n%s%s", code, out, errOut)
 	}
-	_, errOut, code = tofuCLI(t, data, "", "chat", "--base-url", "http://127.0.0.1:1", "hello")
+	_, errOut, code = tofuAt(t, data, "", "chat", "--base-url", "http://127.0.0.1:1", "hello")
 	if code != 1 || !strings.Contains(errOut, "--base-url") {
 		t.Fatalf("--base-url beside a running Tofu: exit %d\n%s", code, errOut)
 	}
