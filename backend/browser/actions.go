@@ -492,7 +492,8 @@ func settle(ctx context.Context, p *rod.Page) {
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	_, _ = p.Context(sctx).Eval(`() => new Promise((done) => {
-		const frame = () => requestAnimationFrame(() => setTimeout(done, 0));
+		// A tab in the background (another opened over it) gets no animation frames.
+		const frame = () => document.hidden ? setTimeout(done, 0) : requestAnimationFrame(() => setTimeout(done, 0));
 		if (document.readyState === 'complete') frame(); else addEventListener('load', frame, { once: true });
 		setTimeout(done, 2000); })`)
 }

@@ -41,14 +41,15 @@ type Options struct {
 type Manager struct {
 	o Options
 
-	mu       sync.Mutex
-	launcher *launcher.Launcher
-	browser  *rod.Browser
-	web      bool // the web access the running browser was started with
-	sessions map[string]*sessionTabs
-	timer    *time.Timer
-	started  time.Duration // how long the last start took (the eval reports it)
-	closed   bool
+	mu         sync.Mutex
+	launcher   *launcher.Launcher
+	browser    *rod.Browser
+	web        bool // the web access the running browser was started with
+	controlURL string
+	sessions   map[string]*sessionTabs
+	timer      *time.Timer
+	started    time.Duration // how long the last start took (the eval reports it)
+	closed     bool
 }
 
 // New returns a manager; nothing starts until a session uses the browser.
@@ -134,7 +135,7 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		l.Kill()
 		return nil, fmt.Errorf("connect to Chromium: %w", err)
 	}
-	m.launcher, m.browser, m.web = l, b, web
+	m.launcher, m.browser, m.web, m.controlURL = l, b, web, u
 	m.started = time.Since(start)
 	m.watchTargets(b)
 	m.touchLocked()
