@@ -94,7 +94,7 @@ func TestFaultSoak(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%-9s tasks %d, finished %d, exact %d, duplicates %d, missing %d, faulted calls %d (%d faults: %s), requests %d, wall %.1f s (%.2f s per task); stdout showed a voided partial reply in %d",
+		t.Logf("%-9s tasks %d, finished %d, exact %d, duplicates %d, missing %d, faulted tasks %d (%d faults: %s), requests %d, wall %.1f s (%.2f s per task); stdout showed a voided partial reply in %d",
 			format, tasks, finished, exact, lines-(tasks-missing), missing, s.faultedCalls(), s.faults(), s.kinds(), sent, wall.Seconds(), wall.Seconds()/float64(tasks), voided)
 		if finished != tasks || exact != tasks || lines != tasks {
 			t.Errorf("%s: %d tasks, %d finished, %d exact, %d log lines", format, tasks, finished, exact, lines)

@@ -226,14 +226,15 @@ describe('router events (retry, fallback, model_call)', () => {
       withEvents(emptyTranscript, [
         ev('fallback', { model: 'small', from: 'big', reason: 'cannot reach Ollama', startup: true }),
         ev('user', { text: 'q' }),
-        ev('fallback', { model: 'small', from: 'big', reason: 'cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s' }),
         ev('assistant', { text: 'a', model: 'small' }),
+        ev('user', { text: 'q2' }),
+        ev('fallback', { model: 'small', from: 'big', reason: 'cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s' }),
+        ev('assistant', { text: 'b', model: 'small' }),
       ]),
     )
-    const a = items[1] as AssistantItem
-    expect(fallbackLabel(a.fallback!)).toBe('Answered by small — big kept failing: cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s')
-    expect(fallbackLabel({ model: 'small', from: 'big', reason: 'cannot reach Ollama', startup: true })).toBe(
-      'Answered by small — big was not available at startup: cannot reach Ollama',
+    expect(fallbackLabel((items[1] as AssistantItem).fallback!)).toBe('Answered by small — big was not available at startup: cannot reach Ollama')
+    expect(fallbackLabel((items[3] as AssistantItem).fallback!)).toBe(
+      'Answered by small — big kept failing: cloud/big failed 3 time(s) in a row (last: 500); it is tried again in 30s',
     )
   })
 

@@ -325,7 +325,12 @@ export function project(state: TranscriptState): Item[] {
         items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data) })
         turnAssistant = null
         callAssistant = null
-        clearPending()
+        {
+          // A switch made at startup (before the message) concerns the reply to it.
+          const startup = fallback?.startup ? fallback : null
+          clearPending()
+          fallback = startup
+        }
         // A new message supersedes calls still without a result: they never run.
         for (const c of calls.values()) {
           if (c.result) continue
