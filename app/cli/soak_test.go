@@ -32,7 +32,7 @@ func TestFaultSoak(t *testing.T) {
 	}
 	tasks := 20
 	fmt.Sscan(os.Getenv("TOFU_SOAK_TASKS"), &tasks)
-	for _, format := range []string{"ollama", "openai", "anthropic"} {
+	for fi, format := range []string{"ollama", "openai", "anthropic"} {
 		st, srv := runEnv(t)
 		if format != "ollama" {
 			cfgDir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")
@@ -47,7 +47,7 @@ func TestFaultSoak(t *testing.T) {
 			})
 			os.WriteFile(filepath.Join(cfgDir, "config.json"), cfg, 0o600)
 		}
-		s := newSoak(uint64(len(format)))
+		s := newSoak(uint64(fi))
 		srv.DefaultFunc(s.reply)
 		ws := t.TempDir()
 		var finished, exact, voided int

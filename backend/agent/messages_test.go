@@ -97,3 +97,17 @@ func TestEnvironmentRidesOnTheUserMessage(t *testing.T) {
 		}
 	}
 }
+
+// A reply that printed a tool call as text stays in the conversation, and the correction
+// after it is the model's next user message: the model sees what it wrote and why it did not
+// run, and a Continue has a message to answer.
+func TestCallCorrectionIsAUserMessage(t *testing.T) {
+	msgs := Messages([]store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "fix it"}),
+		ev(store.EventAssistant, store.AssistantMessage{Text: `<tool_call>{"name": "edit_files", "argu`}),
+		ev(store.EventCallCorrection, store.CallCorrection{Format: "tool_call", Reason: "its JSON is not valid", Text: "Send it properly.", Attempt: 1, Max: 2}),
+	})
+	if len(msgs) != 3 || msgs[1].Role != llm.RoleAssistant || msgs[2].Role != llm.RoleUser || msgs[2].Content != "Send it properly." {
+		t.Fatalf("messages %+v", msgs)
+	}
+}
