@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/memory"
@@ -88,7 +89,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
-	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser}
+	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: history.New(st)}
 	if err := a.Sessions.pruneStubs(); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
 	}
@@ -130,6 +131,7 @@ func (a *App) Close() {
 		a.Browser.Close()
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
+		a.Sessions.history.Close()
 		for _, u := range a.unsubs {
 			u()
 		}

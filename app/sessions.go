@@ -1,11 +1,14 @@
 package app
 
 import (
+	"strings"
+
 	"errors"
 	"fmt"
 	"github.com/tofu-research/tofu/backend/browser"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -17,6 +20,8 @@ type SessionService struct {
 	runner *session.Runner
 	// browser's tabs of a deleted session are closed (nil: none).
 	browser *browser.Manager
+	// history is the full-text index of every conversation (built on the first search).
+	history *history.Index
 
 	mu     sync.Mutex
 	picker Dialogs // the window's dialogs; nil under `tofu serve`
@@ -100,6 +105,19 @@ func (s *SessionService) Discard(id string) error {
 // Transcript returns the conversation's whole event log.
 func (s *SessionService) Transcript(id string) ([]store.Event, error) {
 	return s.store.Events(id)
+}
+
+// Search finds messages of every conversation, best first (at most 30), each with a snippet
+// and the seq of its event, so the window can open the conversation at that message.
+func (s *SessionService) Search(query string) ([]history.Match, error) {
+	if strings.TrimSpace(query) == "" {
+		return []history.Match{}, nil
+	}
+	m, err := s.history.Search(query, 30)
+	if m == nil {
+		m = []history.Match{}
+	}
+	return m, err
 }
 
 func (s *SessionService) announce() {

@@ -41,6 +41,7 @@ func Execute(frontend fs.FS) int {
 		newDevCmd(),
 		newRunCmd(),
 		newMCPCmd(),
+		newSessionsCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)

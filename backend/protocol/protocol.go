@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/paper/library"
@@ -90,4 +91,5 @@ var Shapes = []Payload{
 	payload[library.Info]("PaperInfo"),
 	payload[library.Translation](""),
 	payload[library.TranslationProgress](""), // on the paper:<id> topic
+	payload[history.Match]("HistoryMatch"),   // SessionService.Search
 }

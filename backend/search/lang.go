@@ -78,9 +78,10 @@ func (a *Analyzer) Detect(text string) string {
 func (a *Analyzer) latinLanguage(text string) string {
 	counts := map[string]int{}
 	a.eachWord(text, func(w string) {
-		for _, lang := range latinLanguages {
-			if a.stop[lang][w] {
-				counts[lang]++
+		mask := latinStopMask[w]
+		for i := 0; mask != 0; i, mask = i+1, mask>>1 {
+			if mask&1 != 0 {
+				counts[latinLanguages[i]]++
 			}
 		}
 	})
@@ -100,3 +101,15 @@ func (a *Analyzer) latinLanguage(text string) string {
 	}
 	return best
 }
+
+// latinStopMask maps a stopword to the Latin-script languages (bits in latinLanguages' order)
+// whose list holds it: one lookup per word instead of one per language.
+var latinStopMask = func() map[string]uint32 {
+	m := map[string]uint32{}
+	for i, lang := range latinLanguages {
+		for w := range builtinStopwords[lang] {
+			m[w] |= 1 << i
+		}
+	}
+	return m
+}()

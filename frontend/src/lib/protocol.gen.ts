@@ -601,6 +601,17 @@ export interface TranslationProgress {
   error?: string
 }
 
+/** history.Match */
+export interface HistoryMatch {
+  session: string
+  title: string
+  seq: number
+  type: EventType
+  time: string
+  snippet: string
+  score: number
+}
+
 /** The payload (`data`) of each event type (docs/EVENTS.md). */
 export interface EventPayloads {
   user: UserMessage

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/history"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// tofu sessions search finds a message in any language, as text and as JSON.
+func TestSessionsSearch(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	dir, err := store.DataDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := st.CreateSession("Compaction questions")
+	for _, text := range []string{"How does the value log get collected?", "数据库压缩怎么配置？"} {
+		if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := newSessionsCmd()
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetArgs(append([]string{"search"}, args...))
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if out := run("数据库压缩"); !strings.Contains(out, info.ID+"  #2") || !strings.Contains(out, "数据库压缩怎么配置") {
+		t.Fatalf("text output:\n%s", out)
+	}
+	var res struct {
+		Matches []history.Match `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(run("--json", "value", "log")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 1 || res.Matches[0].Seq != 1 || res.Matches[0].Title != "Compaction questions" {
+		t.Fatalf("json: %+v", res)
+	}
+	if out := run("nothing-like-this"); !strings.Contains(out, "No message matches.") {
+		t.Fatalf("no match: %s", out)
+	}
+}
