@@ -19,7 +19,7 @@ func newSessionsCmd() *cobra.Command {
 		Short: "Search every conversation's messages, tool calls and titles, in any language",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore()
+			st, _, err := openStore()
 			if err != nil {
 				return err
 			}
