@@ -5,10 +5,14 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/mcp"
+	"github.com/tofu-research/tofu/backend/mcp/serve"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
 // MCPTopic carries the MCP servers' states ([]mcp.State) after any change.
@@ -124,3 +128,9 @@ func (s *MCPService) complete(ctx context.Context, req llm.Request) (string, str
 
 // close stops every server.
 func (s *MCPService) close() { s.mgr.Close() }
+
+// MCPServer is Tofu as an MCP server on this app's store, library and turn runner
+// (`tofu mcp serve`); run_task's turns run under approve.
+func (a *App) MCPServer(approve permission.Mode, version string) *server.MCPServer {
+	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Approve: approve, Version: version})
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // The attack suite: every case in testdata/attacks.txt is a hostile workspace and the tool
@@ -252,10 +253,34 @@ func (a arena) prepare(t *testing.T, c attack) {
 			n, _ := strconv.Atoi(args[1])
 			writeFile(t, path(), strings.Repeat(strings.Join(args[2:], " ")+"\n", n), 0o644)
 		case "wshome":
+		case "mcp": // mcp NAME {server config}: an MCP server in the settings (@TOOLS@: build/tools/node_modules)
+			name, conf, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
 		default:
 			t.Fatalf("%s: unknown directive %q", c.name, d)
 		}
 	}
+}
+
+// addMCPServer puts an MCP server into the arena's settings (config.json's mcpServers).
+func (a arena) addMCPServer(t *testing.T, name, conf string) {
+	t.Helper()
+	path := filepath.Join(a.home, ".config", "tofu", "config.json")
+	cfg := map[string]any{}
+	if b, err := os.ReadFile(path); err == nil {
+		must(t, json.Unmarshal(b, &cfg))
+	}
+	servers, _ := cfg["mcpServers"].(map[string]any)
+	if servers == nil {
+		servers = map[string]any{}
+	}
+	var server any
+	must(t, json.Unmarshal([]byte(conf), &server))
+	servers[name] = server
+	cfg["mcpServers"] = servers
+	b, err := json.Marshal(cfg)
+	must(t, err)
+	writeFile(t, path, string(b), 0o644)
 }
 
 func (a arena) git(t *testing.T, args ...string) {

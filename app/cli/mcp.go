@@ -83,7 +83,7 @@ func newMCPCmd() *cobra.Command {
 		},
 	}
 	call.Flags().IntVar(&timeout, "timeout", 0, "seconds to wait for the result (default: the server's timeout)")
-	cmd.AddCommand(list, call)
+	cmd.AddCommand(list, call, newMCPServeCmd())
 	return cmd
 }
 

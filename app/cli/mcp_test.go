@@ -82,6 +82,10 @@ func TestMCPListAndCall(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "MCP server broken") {
 		t.Fatalf("a broken server: exit %d: %s", code, errOut)
 	}
+	_, errOut, code = tofuCLI(t, home, "mcp", "serve", "--http", "0.0.0.0:7331")
+	if code != 1 || !strings.Contains(errOut, "only a loopback address") {
+		t.Fatalf("serve on every interface: exit %d: %s", code, errOut)
+	}
 }
 
 func strconvQuote(s string) string {

@@ -97,6 +97,11 @@ func dial(ctx context.Context, name string, s config.MCPServer, spawner *procgro
 			}
 			return nil, fmt.Errorf("MCP server %s: %w%s", name, err, c.proc.explain())
 		}
+		var auth *transport.AuthorizationRequiredError
+		var oauth *transport.OAuthAuthorizationRequiredError
+		if errors.As(err, &auth) || errors.As(err, &oauth) {
+			return nil, fmt.Errorf("MCP server %s at %s: %w: give it a token in the server's \"headers\" (\"Authorization\": \"Bearer …\")", name, s.URL, err)
+		}
 		return nil, fmt.Errorf("MCP server %s at %s: %w", name, s.URL, err)
 	}
 	// The transport lives as long as the connection (it answers the server's requests under
