@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/backend/mcp/serve"
+	mcpserve "github.com/tofu-research/tofu/backend/mcp/serve"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
@@ -45,7 +45,7 @@ func newMCPServeCmd() *cobra.Command {
 					return err
 				}
 			}
-			st, err := openStore()
+			st, _, err := openStore()
 			if err != nil {
 				return err
 			}
@@ -93,7 +93,7 @@ func serveMCPHTTP(cmd *cobra.Command, s *server.MCPServer, addr string) error {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", serve.Authorized(token, server.NewStreamableHTTPServer(s)))
+	mux.Handle("/mcp", mcpserve.Authorized(token, server.NewStreamableHTTPServer(s)))
 	srv := &http.Server{Handler: mux}
 	fmt.Fprintf(cmd.ErrOrStderr(), "tofu mcp serve: http://%s/mcp\n", ln.Addr())
 	if os.Getenv(TokenEnv) == "" {
