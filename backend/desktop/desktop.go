@@ -39,6 +39,8 @@ type Desktop struct {
 	own xproto.Window
 	// randr and xfixes say whether those optional extensions answered.
 	randr, xfixes bool
+	// shm captures through shared memory (nil: GetImage over the socket).
+	shm *shmCapture
 
 	atomMu sync.Mutex
 	atoms  map[string]xproto.Atom
@@ -151,6 +153,7 @@ func setup(conn *xgb.Conn, display string) (*Desktop, error) {
 	if d.keys, err = loadKeymap(conn); err != nil {
 		return nil, err
 	}
+	d.shm = d.initShm()
 	d.clip.init()
 	go d.pump()
 	return d, nil
@@ -159,6 +162,7 @@ func setup(conn *xgb.Conn, display string) (*Desktop, error) {
 // Close disconnects; the clipboard Tofu owned is lost.
 func (d *Desktop) Close() {
 	d.unborrow()
+	d.closeShm()
 	_ = d.sync()
 	d.conn.Close()
 	<-d.done

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 
@@ -90,6 +91,9 @@ func (d *Desktop) WindowShot(id uint32) (Shot, error) {
 // capture reads r of the root window with GetImage, in strips that keep each reply under the
 // server's maximum request size, and converts the server's pixel order to RGBA.
 func (d *Desktop) capture(r Rect) (*image.RGBA, error) {
+	if d.shm != nil {
+		return d.captureShm(r)
+	}
 	img := image.NewRGBA(image.Rect(0, 0, r.W, r.H))
 	// 4 MiB per reply keeps every reply small enough for any server and the copies short.
 	rows := max(1, (4<<20)/(r.W*4))
@@ -117,8 +121,11 @@ func (d *Desktop) convert(img *image.RGBA, y, w, h int, data []byte) error {
 		return fmt.Errorf("the X server sent %d bytes for a %dx%d strip", len(data), w, h)
 	}
 	dst := img.Pix[y*img.Stride : (y+h)*img.Stride]
-	for i := 0; i+3 < len(dst) && i+3 < len(data); i += 4 {
-		dst[i], dst[i+1], dst[i+2], dst[i+3] = data[i+2], data[i+1], data[i], 0xff
+	src := data[:len(dst)]
+	for i := 0; i < len(dst); i += 4 {
+		// Little-endian BGRX to RGBA, one 32-bit word at a time.
+		v := binary.LittleEndian.Uint32(src[i:])
+		binary.LittleEndian.PutUint32(dst[i:], v>>16&0xff|v&0xff00|(v&0xff)<<16|0xff000000)
 	}
 	return nil
 }
