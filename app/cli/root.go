@@ -42,6 +42,7 @@ func Execute(frontend fs.FS) int {
 		newRunCmd(),
 		newMCPCmd(),
 		newSessionsCmd(),
+		newDesktopCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)

@@ -161,7 +161,6 @@ func setup(conn *xgb.Conn, display string) (*Desktop, error) {
 
 // Close disconnects; the clipboard Tofu owned is lost.
 func (d *Desktop) Close() {
-	d.unborrow()
 	d.closeShm()
 	_ = d.sync()
 	d.conn.Close()

@@ -176,13 +176,19 @@ func TestArrangeWindows(t *testing.T) {
 func TestDragWindowByItsTitleBar(t *testing.T) {
 	s, d := open(t, desktoptest.Options{})
 	id := xterm(t, s, "TofuDrag", "40x10+100+100", "sleep 600")
+	// openbox has finished taking the window in once it has focused it.
+	s.WaitFor("the new window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
 	x0, y0, _, _ := geometry(t, s, id)
 	// openbox draws the title bar just above the client area.
 	if err := d.Drag(desktoptest.Context(t), x0+60, y0-8, x0+260, y0+142); err != nil {
 		t.Fatal(err)
 	}
+	n := 0
 	s.WaitFor("the window to follow the drag", func() bool {
 		x, y, _, _ := geometry(t, s, id)
+		if n++; n == 100 {
+			t.Logf("started at %d,%d; now at %d,%d", x0, y0, x, y)
+		}
 		return x == x0+200 && y == y0+150
 	})
 	if loc := s.Output("xdotool", "getmouselocation"); !strings.HasPrefix(loc, "x:"+strconv.Itoa(x0+260)+" y:"+strconv.Itoa(y0+142)+" ") {
@@ -221,4 +227,28 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestTypeMoreCharactersThanSpareKeys types more distinct characters the layout lacks than the
+// keyboard has free keycodes, so mappings are recycled while typing.
+func TestTypeMoreCharactersThanSpareKeys(t *testing.T) {
+	s, d := open(t, desktoptest.Options{})
+	out := filepath.Join(t.TempDir(), "typed.txt")
+	id := xterm(t, s, "TofuMany", "100x20+20+20", "IFS= read -r line; printf '%s' \"$line\" > "+out+".part && mv "+out+".part "+out)
+	if err := d.Focus(id32(t, id)); err != nil {
+		t.Fatal(err)
+	}
+	s.WaitFor("the xterm to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	var b strings.Builder
+	for r := rune(0x4e00); r < 0x4e00+100; r++ {
+		b.WriteRune(r)
+	}
+	want := b.String()
+	if err := d.Type(desktoptest.Context(t), want+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	s.WaitFor("xterm's shell to write the line", func() bool { _, err := os.Stat(out); return err == nil })
+	if got := readFile(out); got != want {
+		t.Fatalf("the shell read %d characters, want %d:\n%q", len([]rune(got)), len([]rune(want)), got)
+	}
 }

@@ -3,10 +3,16 @@ package desktop
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
 )
+
+// dragStep is the time between the motions of a drag (one frame at 60 Hz).
+const dragStep = 16 * time.Millisecond
 
 // Mouse buttons.
 const (
@@ -84,14 +90,23 @@ func (d *Desktop) Drag(ctx context.Context, x0, y0, x1, y1 int) error {
 	}
 	const steps = 10
 	for i := 1; i <= steps; i++ {
+		// A frame's time between steps, as a hand moves: window managers and toolkits read
+		// the press and start their drag before the motion that follows it.
+		select {
+		case <-ctx.Done():
+		case <-time.After(dragStep):
+		}
 		if ctx.Err() != nil {
 			break // still release the button below
 		}
 		d.fake(xproto.MotionNotify, 0, x0+(x1-x0)*i/steps, y0+(y1-y0)*i/steps)
-		// Each step reaches the server before the next, so the receiver sees a motion path.
 		if err := d.sync(); err != nil {
 			return err
 		}
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(dragStep):
 	}
 	d.fake(xproto.ButtonRelease, ButtonLeft, x1, y1)
 	if err := d.sync(); err != nil {
@@ -126,4 +141,20 @@ func (d *Desktop) Scroll(x, y, dx, dy int) error {
 		notch(6, -dx)
 	}
 	return d.sync()
+}
+
+// ParseButton reads a button name: left, middle or right (or 1-9).
+func ParseButton(s string) (int, error) {
+	switch strings.ToLower(s) {
+	case "", "left":
+		return ButtonLeft, nil
+	case "middle":
+		return ButtonMiddle, nil
+	case "right":
+		return ButtonRight, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= 9 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("unknown mouse button %q (left, middle or right)", s)
 }

@@ -18,10 +18,8 @@ type keymap struct {
 	// spare keycodes have no keysym at all: typing a character the layout lacks maps one of
 	// them to it for the time of the key press.
 	spare []xproto.Keycode
-	// borrowed spare keycodes, by the keysym they type now, and when each was last used.
+	// borrowed spare keycodes, by the keysym they type now.
 	borrowed map[xproto.Keysym]xproto.Keycode
-	used     map[xproto.Keycode]uint64
-	clock    uint64
 }
 
 type keyAt struct {
@@ -31,7 +29,7 @@ type keyAt struct {
 
 func loadKeymap(c *xgb.Conn) (*keymap, error) {
 	s := xproto.Setup(c)
-	k := &keymap{min: s.MinKeycode, max: s.MaxKeycode, borrowed: map[xproto.Keysym]xproto.Keycode{}, used: map[xproto.Keycode]uint64{}}
+	k := &keymap{min: s.MinKeycode, max: s.MaxKeycode, borrowed: map[xproto.Keysym]xproto.Keycode{}}
 	n := int(k.max) - int(k.min) + 1
 	r, err := xproto.GetKeyboardMapping(c, k.min, byte(n)).Reply()
 	if err != nil {
@@ -71,10 +69,31 @@ func (k *keymap) index() {
 				}
 			}
 		}
-		if empty && code != 8 {
+		switch {
+		case empty && code != 8:
 			k.spare = append(k.spare, code)
+		case borrowedRow(row):
+			// Mapped by an earlier Tofu (or xdotool) to type a character: usable as it is, and
+			// free to take again.
+			k.spare = append(k.spare, code)
+			k.borrowed[row[0]] = code
 		}
 	}
+}
+
+// borrowedRow recognises a keycode mapped to type one character the layout lacks: the same
+// non-ASCII character on both levels and nothing else (real keys pair a lower and an upper
+// case, or have more levels).
+func borrowedRow(row []xproto.Keysym) bool {
+	if len(row) < 2 || row[0] != row[1] || row[0] < 0xa0 || (row[0] > 0xff && row[0] < 0x01000000) {
+		return false
+	}
+	for _, s := range row[2:] {
+		if s != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // upperKeysym is the shifted keysym of a Latin-1 letter.

@@ -3,11 +3,17 @@ package desktop
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jezek/xgb/xproto"
 )
 
 const shiftL xproto.Keysym = 0xffe1
+
+// recycleSettle is how long typing pauses before it remaps the spare keycodes, once every
+// one of them types a character (only text with more distinct characters the layout lacks
+// than there are spare keycodes, about 20 on a usual keyboard mapping, needs it).
+const recycleSettle = 250 * time.Millisecond
 
 // Type types text into the focused window, character by character. Characters the keyboard
 // layout lacks (any Unicode character) are typed by mapping a spare keycode to them (see
@@ -57,43 +63,50 @@ func (d *Desktop) tap(at keyAt) {
 	}
 }
 
-// borrow maps a spare keycode to sym. The mapping stays until the spare keycodes run out and
-// the least recently used one is taken, or the Desktop closes: a client reads a key event
+// borrow maps a spare keycode to sym. The mapping stays until the spare keycodes run out,
+// even after Tofu closes: a client reads a key event
 // with the keymap it has when it reads the event, so unmapping right after the key press
-// (while the event may still be queued in the client) would make it type nothing.
+// (while the event may still be queued in the client) would make it type nothing. The next
+// connection recognises such keycodes (borrowedRow) and uses or recycles them.
 func (d *Desktop) borrow(sym xproto.Keysym) (xproto.Keycode, error) {
 	k := d.keys
-	k.clock++
 	if code, ok := k.borrowed[sym]; ok {
-		k.used[code] = k.clock
 		return code, nil
 	}
 	if len(k.spare) == 0 {
 		return 0, fmt.Errorf("the keyboard mapping has no free keycode to type %U", rune(sym&0xffffff))
 	}
-	code := k.spare[0]
-	if len(k.borrowed) < len(k.spare) {
-		code = k.spare[len(k.borrowed)]
-	} else {
-		for _, c := range k.spare {
-			if k.used[c] < k.used[code] {
-				code = c
-			}
+	taken := map[xproto.Keycode]xproto.Keysym{}
+	for s, c := range k.borrowed {
+		taken[c] = s
+	}
+	code := xproto.Keycode(0)
+	for _, c := range k.spare {
+		if _, ok := taken[c]; !ok {
+			code = c
+			break
 		}
-		// The events typed with the old mapping reach the server before it changes.
+	}
+	if code == 0 {
+		// Every spare keycode types a character that may still sit unread in the focused
+		// app's queue: an X client applies a keymap change when it reads the change, not
+		// when it reads the key, so give it time to read, then take them all back at once.
 		if err := d.sync(); err != nil {
 			return 0, err
 		}
+		time.Sleep(recycleSettle)
 		for s, c := range k.borrowed {
-			if c == code {
-				delete(k.borrowed, s)
+			delete(k.borrowed, s)
+			if at, ok := k.where[s]; ok && at.code == c {
+				delete(k.where, s)
 			}
 		}
+		code = k.spare[0]
 	}
 	if err := d.mapKey(code, sym); err != nil {
 		return 0, err
 	}
-	k.borrowed[sym], k.used[code] = code, k.clock
+	k.borrowed[sym] = code
 	return code, nil
 }
 
@@ -109,16 +122,6 @@ func (d *Desktop) mapKey(code xproto.Keycode, sym xproto.Keysym) error {
 		return fmt.Errorf("map keycode %d: %w", code, err)
 	}
 	return nil
-}
-
-// unborrow gives the borrowed keycodes back (the Desktop closes).
-func (d *Desktop) unborrow() {
-	d.inputMu.Lock()
-	defer d.inputMu.Unlock()
-	for sym, code := range d.keys.borrowed {
-		_ = d.mapKey(code, 0)
-		delete(d.keys.borrowed, sym)
-	}
 }
 
 // Key presses a key combination ("ctrl+s", "alt+F4", "Return"; see ParseCombo) in the

@@ -2,6 +2,8 @@ package desktoptest
 
 import (
 	"fmt"
+	"io"
+	"log"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
@@ -11,6 +13,7 @@ import (
 // has framed it yet (its parent is no longer the root): a window manager announces itself
 // before its event loop runs, and a window mapped in between may never be managed.
 func wmManages(display string) (managed func() bool, done func(), err error) {
+	xgb.Logger = log.New(io.Discard, "", 0) // it warns about a missing ~/.Xauthority
 	c, err := xgb.NewConnDisplay(display)
 	if err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", display, err)
