@@ -35,12 +35,13 @@ var searchDef = Define(Def[searchParams]{
 
 func (t *toolSearch) Spec() llm.ToolSpec { return *t.spec.Load() }
 
-// describe names the deferred tools in the description.
+// describe names the deferred tools in the description, each with its purpose (a bare name
+// told a model nothing about when to look for it).
 func (t *toolSearch) describe(hidden []string) {
 	spec := searchDef.Spec()
 	spec.Description = "Find and enable more tools."
 	if len(hidden) > 0 {
-		spec.Description += fmt.Sprintf(" Not offered until found: %s.", strings.Join(hidden, ", "))
+		spec.Description += " Not offered until found:\n" + t.r.purposes(hidden)
 	}
 	t.spec.Store(&spec)
 }
@@ -80,7 +81,7 @@ func (r *Registry) search(query string) Result {
 		}
 	}
 	if len(found) == 0 {
-		return Result{Text: fmt.Sprintf("No tool matches %q. Deferred tools: %s.", query, strings.Join(r.Deferred(), ", "))}
+		return Result{Text: fmt.Sprintf("No tool matches %q. Tools not offered yet:\n%s", query, r.purposes(r.Deferred()))}
 	}
 	r.Activate(found...)
 	var b strings.Builder
@@ -89,4 +90,35 @@ func (r *Registry) search(query string) Result {
 		fmt.Fprintf(&b, "- %s: %s\n", n, r.tools[n].Spec().Description)
 	}
 	return Result{Text: b.String(), Meta: map[string]any{"activated": found}}
+}
+
+// purposes lists tools one a line, "- name: purpose", the purpose being the first sentence of
+// the tool's description.
+func (r *Registry) purposes(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("- " + n)
+		if t, ok := r.Get(n); ok {
+			if p := purpose(t.Spec().Description); p != "" {
+				b.WriteString(": " + p)
+			}
+		}
+	}
+	return b.String()
+}
+
+// purpose is the first sentence of a tool description (up to its first ". " or line break),
+// the one line that says what the tool is for.
+func purpose(desc string) string {
+	desc = strings.TrimSpace(desc)
+	if i := strings.IndexByte(desc, '\n'); i >= 0 {
+		desc = desc[:i]
+	}
+	if i := strings.Index(desc, ". "); i >= 0 {
+		desc = desc[:i+1]
+	}
+	return strings.TrimSpace(desc)
 }

@@ -30,7 +30,8 @@ func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
 		t.Fatalf("offered: %s", got)
 	}
 	search, _ := r.Get("tool_search")
-	if d := search.Spec().Description; !strings.Contains(d, "job_output, job_kill") {
+	// Every deferred tool is listed with its purpose, the first sentence of its description.
+	if d := search.Spec().Description; !strings.Contains(d, "\n- job_output: Output of a background job.\n- job_kill: Stop a background job.") {
 		t.Fatalf("tool_search description: %q", d)
 	}
 	// Searching enables what matches, from the next request on.
@@ -46,7 +47,12 @@ func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
 	if res.Text != "job_output ran" || specNames(r) != "read,job_output,job_kill,tool_search" {
 		t.Fatalf("direct call: %q, offered %s", res.Text, specNames(r))
 	}
-	if res := r.search("zebra"); !strings.Contains(res.Text, "No tool matches") {
+	if err := r.Add(tool("read_result", "Reopen an earlier tool output that was stored by reference (ref). Lines: 1-based.")); err != nil {
+		t.Fatal(err)
+	}
+	r.Defer("read_result")
+	if res := r.search("zebra"); !strings.Contains(res.Text, "No tool matches") ||
+		!strings.Contains(res.Text, "- read_result: Reopen an earlier tool output that was stored by reference (ref).") || strings.Contains(res.Text, "Lines:") {
 		t.Fatalf("no match: %q", res.Text)
 	}
 }

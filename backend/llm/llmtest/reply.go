@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
 )
 
 // Reply is what the server answers to one chat request, in any wire format.
@@ -40,8 +41,9 @@ type Reply struct {
 	ErrorInStream string
 	// DoneReason defaults to "stop" (Anthropic: "end_turn", or "tool_use" with tool calls).
 	DoneReason string
-	// PromptTokens and OutputTokens override the usage the server reports (by default a rough
-	// count of the request and the number of pieces); the others are reported when set.
+	// PromptTokens and OutputTokens override the usage the server reports (by default the
+	// o200k count of the request, tool specs and calls included, and of the reply, its tool
+	// calls' names and arguments included: tokens.CountRequest); the others are reported when set.
 	PromptTokens, OutputTokens                         int
 	CacheReadTokens, CacheWriteTokens, ReasoningTokens int
 
@@ -187,8 +189,8 @@ func resolve(rep Reply, req llm.Request, format string, seq int) answer {
 	} else {
 		a.pieces = append(splitPieces(rep.Reasoning, true, rep), splitPieces(a.Text, false, rep)...)
 	}
-	a.promptToks = orDefault(rep.PromptTokens, promptTokens(req))
-	a.outputToks = orDefault(rep.OutputTokens, len(a.pieces)+len(a.calls))
+	a.promptToks = orDefault(rep.PromptTokens, tokens.CountRequest(req))
+	a.outputToks = orDefault(rep.OutputTokens, outputTokens(a.Text, rep.Reasoning, a.calls))
 	return a
 }
 
@@ -271,13 +273,15 @@ func split(s string, n int) []string {
 
 func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
 
-// promptTokens is a rough token count of a request, for the usage the server reports.
-func promptTokens(req llm.Request) int {
-	n := 0
-	for _, m := range req.Messages {
-		n += len(m.Content)/4 + 4
+// outputTokens counts a reply as the tokenizer would: its text, its reasoning, and each
+// tool call's name and arguments as sent (a summary that left the calls out under-reported
+// every step that edited a file).
+func outputTokens(text, reasoning string, calls []wireCall) int {
+	n := tokens.Count(text) + tokens.Count(reasoning)
+	for _, c := range calls {
+		n += tokens.PerToolCall + tokens.Count(c.Name) + tokens.Count(c.Args)
 	}
-	return n
+	return max(n, 1)
 }
 
 // fragments cuts tool-call arguments into about three pieces, as servers stream them.
