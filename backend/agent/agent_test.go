@@ -201,8 +201,8 @@ func TestLoopRunsToolsUntilTheModelEnds(t *testing.T) {
 	if res[0].CallID != "c1" || res[1].CallID != "c2" || !strings.Contains(res[0].Text, "a.go") {
 		t.Fatalf("results out of call order: %+v", res)
 	}
-	if !strings.Contains(res[2].Text, "[files modified in this step: a.go]") {
-		t.Fatalf("no reminder of modified files: %q", res[2].Text)
+	if res[2].Text != "wrote" {
+		t.Fatalf("the write's result repeats what it said (one modifying call, no footer): %q", res[2].Text)
 	}
 	// The last request carried the whole exchange, tool results matched to their calls.
 	chats := e.model.Chats()

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -49,8 +50,8 @@ func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) boo
 			for _, f := range r.Files {
 				modified[f] = true
 			}
-			if k == len(results)-1 && j == len(calls) && len(modified) > 0 {
-				r.Text += reminder(modified, t.Workspace)
+			if k == len(results)-1 && j == len(calls) {
+				r.Text += reminder(modified, r.Files, t.Workspace)
 			}
 			entries = append(entries, store.Entry{Type: store.EventToolResult, Payload: r})
 			stopped = stopped || r.Interrupted
@@ -166,16 +167,24 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 	return true, ""
 }
 
-// reminder tells the model which files the session modified, appended to the last result of a
-// step (a new message each time, never an edit of an earlier one, so cached prefixes hold).
-func reminder(modified map[string]bool, workspace string) string {
+// reminder tells the model which files the step modified besides those its last result
+// already names (edit_files and write_file name theirs): a footer repeating the result's own
+// lines was noise. It is appended to the last result of a step (a new message each time,
+// never an edit of an earlier one, so cached prefixes hold); "" when there is nothing to add.
+func reminder(modified map[string]bool, own []string, workspace string) string {
 	var files []string
 	for f := range modified {
+		if slices.Contains(own, f) {
+			continue
+		}
 		if rel, ok := strings.CutPrefix(f, strings.TrimRight(workspace, "/")+"/"); ok {
 			f = rel
 		}
 		files = append(files, f)
 	}
+	if len(files) == 0 {
+		return ""
+	}
 	sort.Strings(files)
-	return "\n\n[files modified in this step: " + strings.Join(files, ", ") + "]"
+	return "\n\n[also modified in this step: " + strings.Join(files, ", ") + "]"
 }
