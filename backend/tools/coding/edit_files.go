@@ -157,6 +157,9 @@ func editFile(abs, shown string, all []Edit, idx []int) (FileChange, string, err
 		spans, kind := findSpans(content, e.OldString, e.NewString)
 		if len(spans) == 0 {
 			msg := fmt.Sprintf("%s: old_string not found.", label)
+			if nm := nearMatch(content, e.OldString); nm != "" {
+				return fc, "", fmt.Errorf("%s: old_string not found as written. %s", label, nm)
+			}
 			if c := closest(content, e.OldString); c != "" {
 				return fc, "", fmt.Errorf("%s %sCopy the exact text from there (without the line numbers)", msg, c)
 			}

@@ -111,8 +111,18 @@ func TestEditFilesErrors(t *testing.T) {
 		// The closest block, with line numbers, when old_string is slightly wrong.
 		{`{"edits":[{"path":"m.go","old_string":"func Sub(a, b int) int {\n\treturn a + b\n}","new_string":"x"}]}`,
 			"m.go: NOT changed. the edit: old_string not found. Closest block, lines 5-7 (94% similar):\n5\tfunc Sub(a, b int) int {\n6\t\treturn a - b\n7\t}\nCopy the exact text from there (without the line numbers)\n"},
+		// Right but for whitespace: where, and how it differs.
 		{`{"edits":[{"path":"m.go","old_string":"func Add(a, b int) int {\nreturn a + b\n}","new_string":"x"}]}`,
-			"Closest block, lines 1-3 (100% similar; only indentation differs)"},
+			"m.go: NOT changed. the edit: old_string not found as written. Lines 1-3 match it except for whitespace: line 2: the file indents with 1 tab, old_string with none. Copy the lines exactly"},
+		{`{"edits":[{"path":"m.go","old_string":"func Sub(a, b int) int {\n\t\treturn a -  b\n}","new_string":"x"}]}`,
+			"Lines 5-7 match it except for whitespace: line 6: the file indents with 1 tab, old_string with 2 tabs, the spacing inside the line differs (file \"return a - b\", old_string \"return a -  b\")."},
+		{`{"edits":[{"path":"m.go","old_string":"    return a + b\n","new_string":"x"}]}`,
+			"Line 2 matches it except for whitespace: line 2: the file indents with 1 tab, old_string with 4 spaces."},
+		// read_files' line numbers copied along.
+		{`{"edits":[{"path":"m.go","old_string":"5\tfunc Sub(a, b int) int {\n6\t\treturn a - b","new_string":"x"}]}`,
+			"old_string keeps read_files' line numbers (\"5\\t\"); leave them out. Lines 5-6 match it except for whitespace."},
+		{`{"edits":[{"path":"dup.txt","old_string":" x ","new_string":"z"}]}`,
+			"2 blocks match it except for whitespace (lines 1, 3): line 1: the file indents with none, old_string with 1 space."},
 		{`{"edits":[{"path":"m.go","old_string":"completely unrelated text here","new_string":"x"}]}`,
 			"old_string not found. No similar block either: read the file again and copy the text exactly"},
 		{`{"edits":[{"path":"dup.txt","old_string":"x","new_string":"z"}]}`,
