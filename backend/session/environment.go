@@ -29,7 +29,8 @@ var installedTools = []string{"git", "rg", "make", "go", "python3", "pip", "uv",
 // block tells (git status, installed tools), which later turns need not pay for. It runs no
 // program of the workspace: the branch is read from .git/HEAD, and the status runs git with
 // fsmonitor and hooks off and only when the repository's config names no filter driver.
-func probeEnvironment(ctx context.Context, workspace string, now time.Time, full bool) (store.Environment, string) {
+// Toolchains show their versions (go 1.26.8), asked through versions (nil: not asked).
+func probeEnvironment(ctx context.Context, workspace string, now time.Time, full bool, versions *toolVersions) (store.Environment, string) {
 	env := store.Environment{Workspace: workspace, Date: now.Format("2006-01-02")}
 	gitDir := findGitDir(workspace)
 	git := "not a git repository"
@@ -54,7 +55,15 @@ func probeEnvironment(ctx context.Context, workspace string, now time.Time, full
 	}
 	installed := "none of " + strings.Join(installedTools, ", ")
 	if len(found) > 0 {
-		installed = strings.Join(found, ", ")
+		var vers map[string]string
+		if versions != nil {
+			vers = versions.versions(ctx, workspace, found)
+		}
+		named := make([]string, len(found))
+		for i, t := range found {
+			named[i] = strings.TrimSpace(t + " " + vers[t])
+		}
+		installed = strings.Join(named, ", ")
 	}
 	facts := fmt.Sprintf("Environment: working directory %s (%s); %s, shell bash; today is %s.\nInstalled: %s.",
 		workspace, git, osName(), env.Date, installed)

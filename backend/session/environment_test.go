@@ -154,7 +154,7 @@ func TestGitStatusRunsNoDriver(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, ".gitattributes"), []byte("* filter=x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true)
+	env, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true, nil)
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the filter driver ran")
 	}
@@ -180,12 +180,12 @@ func TestEnvironmentInALinkedWorktree(t *testing.T) {
 	git(repo, "commit", "-q", "--allow-empty", "-m", "init")
 	wt := filepath.Join(t.TempDir(), "wt")
 	git(repo, "worktree", "add", "-q", "-b", "topic", wt)
-	env, facts := probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true)
+	env, facts := probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true, nil)
 	if env.Branch != "topic" || !strings.Contains(facts, "(git branch topic, clean)") {
 		t.Fatalf("env %+v facts %q", env, facts)
 	}
 	git(repo, "config", "filter.x.clean", "cat")
-	if _, facts = probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true); !strings.Contains(facts, "(git branch topic)") {
+	if _, facts = probeEnvironment(context.Background(), wt, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true, nil); !strings.Contains(facts, "(git branch topic)") {
 		t.Fatalf("status ran under a filter driver: %q", facts)
 	}
 }

@@ -77,6 +77,8 @@ type Runner struct {
 	// windows caches the context window of each model for the provider configuration windowsOf.
 	windows   map[string]int
 	windowsOf string
+	// versions caches the toolchain versions the environment block names.
+	versions *toolVersions
 }
 
 // New returns a runner on o.
@@ -84,7 +86,8 @@ func New(o Options) *Runner {
 	if o.Approvals == nil {
 		o.Approvals = permission.NewService(nil)
 	}
-	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{}}
+	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{},
+		versions: newToolVersions()}
 }
 
 // Price is a call's cost from the settings' price table (0 for unlisted models).

@@ -289,7 +289,7 @@ func (r *Runner) tellEnvironment(session, workspace string, events []store.Event
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	prev := lastEnvironment(events)
-	cur, facts := probeEnvironment(ctx, workspace, now(), prev == nil)
+	cur, facts := probeEnvironment(ctx, workspace, now(), prev == nil, r.versions)
 	env, ok := environmentReminder(prev, cur, facts)
 	if !ok {
 		return nil
