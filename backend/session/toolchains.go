@@ -13,17 +13,18 @@ import (
 
 // A toolchain's version decides what code may use (a go.mod saying 1.19 on a machine with Go
 // 1.26 misled a model into old idioms), so the environment block names the versions of the
-// toolchains found. Asking each costs a process start (java's is the slowest, ~0.1 s), so the
-// answers are kept per program file and asked again only when that file changes.
+// toolchains found. Go's is read from the VERSION file of its GOROOT; the others are asked,
+// which costs a process start, so the answers are kept per program file and asked again only
+// when that file changes. A query must leave nothing behind: `go version` writes telemetry
+// counters under the user's config directory, the rustup proxies behind cargo write
+// ~/.rustup/settings.toml, and a JVM starts for 0.1-0.5 s and writes a perf-data file, so Go is
+// read from a file and cargo and java are listed without a version.
 
 // versionArgs are the arguments that make a toolchain print its version, for the installed
-// tools that have one worth telling.
+// tools whose version is asked.
 var versionArgs = map[string][]string{
-	"go":      {"version"},
 	"python3": {"--version"},
 	"node":    {"--version"},
-	"cargo":   {"--version"},
-	"java":    {"-version"},
 	"gcc":     {"-dumpfullversion", "-dumpversion"},
 }
 
@@ -56,7 +57,7 @@ func (v *toolVersions) versions(ctx context.Context, workspace string, names []s
 	var wg sync.WaitGroup
 	for _, name := range names {
 		args, ok := versionArgs[name]
-		if !ok {
+		if !ok && name != "go" {
 			continue
 		}
 		path, err := exec.LookPath(name)
@@ -82,6 +83,14 @@ func (v *toolVersions) versions(ctx context.Context, workspace string, names []s
 			}
 			continue
 		}
+		if name == "go" {
+			if ver := goRootVersion(real); ver != "" {
+				mu.Lock()
+				out[name] = ver
+				mu.Unlock()
+			}
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -103,16 +112,29 @@ func (v *toolVersions) versions(ctx context.Context, workspace string, names []s
 	return out
 }
 
+// goRootVersion reads the version of the Go whose go command is at real (symlinks resolved)
+// from $GOROOT/VERSION ("go1.26.8" on its first line); "" when there is none.
+func goRootVersion(real string) string {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "VERSION"))
+	if err != nil {
+		return ""
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	if !strings.HasPrefix(first, "go") {
+		return ""
+	}
+	return versionNumber.FindString(first)
+}
+
 // queryVersion runs path with args from the root directory, so that no project file (a
 // go.mod's toolchain line, a .python-version read by a shim, a rust-toolchain file) can make
-// it download or pick another toolchain, and returns the first version number it prints.
+// it pick another toolchain, and returns the first version number it prints.
 func queryVersion(ctx context.Context, path string, args []string) string {
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = string(filepath.Separator)
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=", "RUSTUP_AUTO_INSTALL=0")
-	b, err := cmd.CombinedOutput() // java prints its version on stderr
+	b, err := cmd.CombinedOutput() // some print their version on stderr
 	if err != nil && len(b) == 0 {
 		return ""
 	}

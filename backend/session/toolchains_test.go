@@ -9,35 +9,42 @@ import (
 	"time"
 )
 
-// TestToolchainVersions: the versions of the toolchains on PATH, read from their own output
-// (java's on stderr), asked once per program file and again when the file changes; a
-// toolchain inside the workspace is never run, and one that fails is listed without a version.
-// It sets PATH, so it does not run in parallel.
+// TestToolchainVersions: the versions of the toolchains on PATH — Go's from its GOROOT's
+// VERSION file (the go command is never run), the others from their own output (stderr too) —
+// asked once per program file and again when the file changes; a toolchain inside the
+// workspace is never run, and one that fails is listed without a version. It sets PATH, so
+// it does not run in parallel.
 func TestToolchainVersions(t *testing.T) {
-	bin, ws := t.TempDir(), t.TempDir()
+	goroot, ws := t.TempDir(), t.TempDir()
+	bin := filepath.Join(goroot, "bin")
 	runs := filepath.Join(t.TempDir(), "runs")
 	script := func(dir, name, body string) {
 		t.Helper()
+		os.MkdirAll(dir, 0o755)
 		sh := "#!/bin/sh\necho " + name + " >> " + runs + "\n" + body + "\n"
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(sh), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	script(bin, "go", `[ "$GOTOOLCHAIN" = local ] && [ "$PWD" = / ] && echo "go version go1.99.3 linux/amd64"`)
-	script(bin, "node", "echo v30.1.0")
-	script(bin, "java", `echo 'openjdk version "21.0.2" 2024-01-16' >&2`)
+	script(bin, "go", "echo go version go0.0.1")
+	if err := os.WriteFile(filepath.Join(goroot, "VERSION"), []byte("go1.99.3\ntime 2026-08-28T16:20:06Z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script(bin, "node", `[ "$PWD" = / ] && echo v30.1.0`)
+	script(bin, "gcc", "echo 14.2.0 >&2")
 	script(bin, "python3", "exit 3")
+	script(bin, "java", `echo 'openjdk version "21.0.2"'`)
 	wsBin := filepath.Join(ws, "bin")
-	os.Mkdir(wsBin, 0o755)
 	script(wsBin, "cargo", "echo cargo 9.9.9")
-	t.Setenv("PATH", bin+":"+wsBin)
+	script(wsBin, "npm", "echo 10.0.0")
+	t.Setenv("PATH", wsBin+":"+bin)
 
 	v := newToolVersions()
 	ask := func() map[string]string {
-		return v.versions(context.Background(), ws, []string{"git", "go", "node", "java", "python3", "cargo"})
+		return v.versions(context.Background(), ws, []string{"git", "go", "node", "gcc", "java", "python3", "cargo", "npm"})
 	}
 	got := ask()
-	want := map[string]string{"go": "1.99.3", "node": "30.1.0", "java": "21.0.2"}
+	want := map[string]string{"go": "1.99.3", "node": "30.1.0", "gcc": "14.2.0"}
 	if len(got) != len(want) {
 		t.Fatalf("versions %v, want %v", got, want)
 	}
@@ -50,23 +57,26 @@ func TestToolchainVersions(t *testing.T) {
 		b, _ := os.ReadFile(runs)
 		return strings.Count(string(b), "\n")
 	}
-	if n := count(); n != 4 {
-		t.Fatalf("%d programs ran, want go, node, java and python3 (not the workspace's cargo)", n)
+	if b, _ := os.ReadFile(runs); string(b) == "" || strings.Contains(string(b), "go") || strings.Contains(string(b), "java") || strings.Contains(string(b), "cargo") {
+		t.Fatalf("programs run: %q; want node, gcc and python3 only (go is read, java and cargo leave files behind, the workspace's are never run)", b)
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("%d programs ran, want node, gcc and python3", n)
 	}
 	ask()
-	if n := count(); n != 4 {
+	if n := count(); n != 3 {
 		t.Fatalf("unchanged programs ran again: %d runs", n)
 	}
 	script(bin, "node", "echo v31.0.0 # upgraded")
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(filepath.Join(bin, "node"), later, later)
-	if got := ask(); got["node"] != "31.0.0" || count() != 5 {
+	if got := ask(); got["node"] != "31.0.0" || count() != 4 {
 		t.Fatalf("after node changed: %v, %d runs", got, count())
 	}
 
 	// The environment block names them.
 	_, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true, v)
-	if !strings.Contains(facts, "go 1.99.3, python3, node 31.0.0") || !strings.Contains(facts, "java 21.0.2") {
+	if !strings.Contains(facts, "Installed: go 1.99.3, python3, node 31.0.0, npm, cargo, java, gcc 14.2.0.") {
 		t.Fatalf("environment: %s", facts)
 	}
 }
