@@ -72,6 +72,7 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 	return []tools.Tool{
 		tools.Define(tools.Def[searchParams]{
 			Name:        "memory_search",
+			Purpose:     "search saved lessons",
 			Description: "Search memory records (lessons saved in earlier sessions: bug patterns, conventions, preferences, workflows, tool quirks) of this project and global ones.",
 			ReadOnly:    true,
 			Example:     `{"query":"how are the tests run"}`,
@@ -97,6 +98,7 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 		}),
 		tools.Define(tools.Def[createParams]{
 			Name:        "memory_create",
+			Purpose:     "save a lesson",
 			Description: "Save a lesson worth keeping for later sessions (a bug pattern, convention, user preference, workflow or tool quirk). Search first: update a record rather than duplicate it.",
 			Example:     `{"name":"Tests need offline.sh","description":"running Go tests here","body":"Wrap tests in build/offline.sh.","tags":["tests"]}`,
 			Access:      func(_ tools.Call, p createParams) []tools.Access { return writeAt(p.Scope, p.Name) },
@@ -110,6 +112,7 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 		}),
 		tools.Define(tools.Def[updateParams]{
 			Name:        "memory_update",
+			Purpose:     "change a lesson",
 			Description: "Change a memory record: the fields given replace the old ones; enabled false stops it from being recalled.",
 			Example:     `{"id":"project:tests-need-offline-sh","body":"…"}`,
 			Access:      func(_ tools.Call, p updateParams) []tools.Access { return pathOf(p.ID) },
@@ -139,6 +142,7 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 		}),
 		tools.Define(tools.Def[deleteParams]{
 			Name:        "memory_delete",
+			Purpose:     "delete a lesson",
 			Description: "Delete a memory record that is wrong or no longer true.",
 			Example:     `{"id":"project:old-build-steps"}`,
 			Access:      func(_ tools.Call, p deleteParams) []tools.Access { return pathOf(p.ID) },
@@ -151,6 +155,7 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 		}),
 		tools.Define(tools.Def[mergeParams]{
 			Name:        "memory_merge",
+			Purpose:     "merge lessons",
 			Description: "Replace several memory records on one subject with one (tags are kept).",
 			Example:     `{"ids":["project:a","project:b"],"name":"Test setup","description":"running tests","body":"…"}`,
 			Access: func(_ tools.Call, p mergeParams) []tools.Access {

@@ -32,7 +32,9 @@ var versionArgs = map[string][]string{
 // without its version.
 const versionTimeout = 2 * time.Second
 
-var versionNumber = regexp.MustCompile(`\d+(?:\.\d+)+|\d+`)
+// versionNumber finds a version's major and minor numbers: the patch level changes nothing a
+// model should write differently, and every request pays for each token of the block.
+var versionNumber = regexp.MustCompile(`\d+(?:\.\d+)?`)
 
 // toolVersions caches version answers by program path, size and modification time.
 type toolVersions struct {

@@ -44,7 +44,7 @@ func TestToolchainVersions(t *testing.T) {
 		return v.versions(context.Background(), ws, []string{"git", "go", "node", "gcc", "java", "python3", "cargo", "npm"})
 	}
 	got := ask()
-	want := map[string]string{"go": "1.99.3", "node": "30.1.0", "gcc": "14.2.0"}
+	want := map[string]string{"go": "1.99", "node": "30.1", "gcc": "14.2"}
 	if len(got) != len(want) {
 		t.Fatalf("versions %v, want %v", got, want)
 	}
@@ -70,13 +70,13 @@ func TestToolchainVersions(t *testing.T) {
 	script(bin, "node", "echo v31.0.0 # upgraded")
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(filepath.Join(bin, "node"), later, later)
-	if got := ask(); got["node"] != "31.0.0" || count() != 4 {
+	if got := ask(); got["node"] != "31.0" || count() != 4 {
 		t.Fatalf("after node changed: %v, %d runs", got, count())
 	}
 
 	// The environment block names them.
 	_, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true, v)
-	if !strings.Contains(facts, "Installed: go 1.99.3, python3, node 31.0.0, npm, cargo, java, gcc 14.2.0.") {
+	if !strings.Contains(facts, "Installed: go 1.99, python3, node 31.0, npm, cargo, java, gcc 14.2.") {
 		t.Fatalf("environment: %s", facts)
 	}
 }

@@ -103,6 +103,7 @@ func (s *Swarm) Family(reg *tools.Registry, spec session.Spec) (func(), error) {
 	spawn := resumableTool{tools.Define(tools.Def[spawnParams]{
 		Name:        SpawnName,
 		Description: spawnDoc,
+		Purpose:     "run sub-agents in parallel",
 		Example:     `{"agents":[{"objective":"List the public API of pkg/a","role":"researcher"},{"objective":"Write the summary","role":"writer","depends_on":[0]}]}`,
 		Run: func(ctx context.Context, call tools.Call, p spawnParams) (tools.Result, error) {
 			return s.spawn(ctx, spec, call, p.Agents)

@@ -15,7 +15,11 @@ type Def[P any] struct {
 	Name string
 	// Description is the model-facing text, usually an embedded .md file; it is trimmed.
 	Description string
-	ReadOnly    bool
+	// Purpose is a few words saying what the tool is for, shown in tool_search's list while
+	// the tool is deferred (every request pays for them); "" uses the description's first
+	// sentence.
+	Purpose  string
+	ReadOnly bool
 	// Example is a valid arguments object, shown when the model's arguments are refused.
 	Example string
 	Run     func(ctx context.Context, call Call, p P) (Result, error)
@@ -44,6 +48,7 @@ type typed[P any] struct {
 
 func (t *typed[P]) Spec() llm.ToolSpec { return t.spec }
 func (t *typed[P]) ReadOnly() bool     { return t.def.ReadOnly }
+func (t *typed[P]) Purpose() string    { return t.def.Purpose }
 
 func (t *typed[P]) Run(ctx context.Context, call Call) (Result, error) {
 	p, aerr := Decode[P](t.def.Name, call.Arguments, t.def.Example)

@@ -41,7 +41,7 @@ func (t *toolSearch) describe(hidden []string) {
 	spec := searchDef.Spec()
 	spec.Description = "Find and enable more tools."
 	if len(hidden) > 0 {
-		spec.Description += " Not offered until found:\n" + t.r.purposes(hidden)
+		spec.Description += " Not offered until found: " + t.r.purposes(hidden) + "."
 	}
 	t.spec.Store(&spec)
 }
@@ -81,7 +81,7 @@ func (r *Registry) search(query string) Result {
 		}
 	}
 	if len(found) == 0 {
-		return Result{Text: fmt.Sprintf("No tool matches %q. Tools not offered yet:\n%s", query, r.purposes(r.Deferred()))}
+		return Result{Text: fmt.Sprintf("No tool matches %q. Tools not offered yet: %s.", query, r.purposes(r.Deferred()))}
 	}
 	r.Activate(found...)
 	var b strings.Builder
@@ -92,33 +92,40 @@ func (r *Registry) search(query string) Result {
 	return Result{Text: b.String(), Meta: map[string]any{"activated": found}}
 }
 
-// purposes lists tools one a line, "- name: purpose", the purpose being the first sentence of
-// the tool's description.
+// purposes lists tools with what each is for: "name (purpose), name (purpose)".
 func (r *Registry) purposes(names []string) string {
 	var b strings.Builder
 	for i, n := range names {
 		if i > 0 {
-			b.WriteByte('\n')
+			b.WriteString(", ")
 		}
-		b.WriteString("- " + n)
+		b.WriteString(n)
 		if t, ok := r.Get(n); ok {
-			if p := purpose(t.Spec().Description); p != "" {
-				b.WriteString(": " + p)
+			if p := Purpose(t); p != "" {
+				b.WriteString(" (" + p + ")")
 			}
 		}
 	}
 	return b.String()
 }
 
-// purpose is the first sentence of a tool description (up to its first ". " or line break),
-// the one line that says what the tool is for.
-func purpose(desc string) string {
+// Purpose is what a tool is for in a few words: its Def.Purpose, or else the first sentence
+// of its description.
+func Purpose(t Tool) string {
+	if p, ok := t.(interface{ Purpose() string }); ok && p.Purpose() != "" {
+		return p.Purpose()
+	}
+	return firstSentence(t.Spec().Description)
+}
+
+// firstSentence is a description up to its first ". " or line break, without the period.
+func firstSentence(desc string) string {
 	desc = strings.TrimSpace(desc)
 	if i := strings.IndexByte(desc, '\n'); i >= 0 {
 		desc = desc[:i]
 	}
 	if i := strings.Index(desc, ". "); i >= 0 {
-		desc = desc[:i+1]
+		desc = desc[:i]
 	}
-	return strings.TrimSpace(desc)
+	return strings.TrimSuffix(strings.TrimSpace(desc), ".")
 }

@@ -30,8 +30,9 @@ func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
 		t.Fatalf("offered: %s", got)
 	}
 	search, _ := r.Get("tool_search")
-	// Every deferred tool is listed with its purpose, the first sentence of its description.
-	if d := search.Spec().Description; !strings.Contains(d, "\n- job_output: Output of a background job.\n- job_kill: Stop a background job.") {
+	// Every deferred tool is listed with its purpose: the first sentence of its description,
+	// or the few words of its Def.Purpose.
+	if d := search.Spec().Description; !strings.Contains(d, "Not offered until found: job_output (Output of a background job), job_kill (Stop a background job).") {
 		t.Fatalf("tool_search description: %q", d)
 	}
 	// Searching enables what matches, from the next request on.
@@ -47,12 +48,17 @@ func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
 	if res.Text != "job_output ran" || specNames(r) != "read,job_output,job_kill,tool_search" {
 		t.Fatalf("direct call: %q, offered %s", res.Text, specNames(r))
 	}
-	if err := r.Add(tool("read_result", "Reopen an earlier tool output that was stored by reference (ref). Lines: 1-based.")); err != nil {
+	rr := Define(Def[noParams]{Name: "read_result", Description: "Reopen an earlier tool output that was stored by reference (ref). Lines: 1-based.",
+		Purpose: "reopen a stored tool output", Run: func(context.Context, Call, noParams) (Result, error) { return Result{}, nil }})
+	if err := r.Add(rr); err != nil {
 		t.Fatal(err)
 	}
 	r.Defer("read_result")
+	if d := search.Spec().Description; !strings.Contains(d, ", read_result (reopen a stored tool output).") {
+		t.Fatalf("tool_search description: %q", d)
+	}
 	if res := r.search("zebra"); !strings.Contains(res.Text, "No tool matches") ||
-		!strings.Contains(res.Text, "- read_result: Reopen an earlier tool output that was stored by reference (ref).") || strings.Contains(res.Text, "Lines:") {
+		!strings.Contains(res.Text, "Tools not offered yet: read_result (reopen a stored tool output).") {
 		t.Fatalf("no match: %q", res.Text)
 	}
 }

@@ -28,6 +28,7 @@ func NewReadResult(store tools.ResultStore) tools.Tool {
 	return tools.Define(tools.Def[ResultParams]{
 		Name:        "read_result",
 		Description: doc("read_result"),
+		Purpose:     "reopen a stored tool output",
 		ReadOnly:    true,
 		Example:     `{"ref":"r12","grep":"FAIL"}`,
 		Run: func(_ context.Context, _ tools.Call, p ResultParams) (tools.Result, error) {

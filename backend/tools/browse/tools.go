@@ -16,7 +16,7 @@ type navigateParams struct {
 
 func (b *box) navigate() tools.Tool {
 	return tools.Define(tools.Def[navigateParams]{
-		Name: "browser_navigate", Description: doc("browser_navigate"),
+		Name: "browser_navigate", Description: doc("browser_navigate"), Purpose: "open a URL",
 		Example: `{"url":"http://127.0.0.1:8000/"}`,
 		Access:  func(_ tools.Call, p navigateParams) []tools.Access { return b.urlAccess(p.URL) },
 		Run: func(ctx context.Context, _ tools.Call, p navigateParams) (tools.Result, error) {
@@ -61,7 +61,7 @@ type snapshotParams struct {
 
 func (b *box) snapshot() tools.Tool {
 	return tools.Define(tools.Def[snapshotParams]{
-		Name: "browser_snapshot", Description: doc("browser_snapshot"), ReadOnly: true, Example: `{}`,
+		Name: "browser_snapshot", Description: doc("browser_snapshot"), Purpose: "page text with refs", ReadOnly: true, Example: `{}`,
 		Run: func(ctx context.Context, _ tools.Call, p snapshotParams) (tools.Result, error) {
 			rep, err := b.o.Browser.Snapshot(ctx, b.o.Session, p.From)
 			return b.result(ctx, "snapshot", "", rep, err)
@@ -75,7 +75,7 @@ type actParams struct {
 
 func (b *box) act() tools.Tool {
 	return tools.Define(tools.Def[actParams]{
-		Name: "browser_act", Description: doc("browser_act"),
+		Name: "browser_act", Description: doc("browser_act"), Purpose: "click, type on a page",
 		Example: `{"actions":[{"do":"type","ref":"e2","text":"milk","submit":true},{"do":"click","ref":"e7"}]}`,
 		Access:  b.actAccess,
 		Run: func(ctx context.Context, call tools.Call, p actParams) (tools.Result, error) {
@@ -135,7 +135,7 @@ type tabsParams struct {
 
 func (b *box) tabs() tools.Tool {
 	return tools.Define(tools.Def[tabsParams]{
-		Name: "browser_tabs", Description: doc("browser_tabs"), Example: `{"op":"list"}`,
+		Name: "browser_tabs", Description: doc("browser_tabs"), Purpose: "browser tabs", Example: `{"op":"list"}`,
 		Access: func(_ tools.Call, p tabsParams) []tools.Access {
 			if p.Op != "open" || p.URL == "" {
 				return nil
@@ -191,7 +191,7 @@ type noParams struct{}
 
 func (b *box) read() tools.Tool {
 	return tools.Define(tools.Def[noParams]{
-		Name: "browser_read", Description: doc("browser_read"), ReadOnly: true, Example: `{}`,
+		Name: "browser_read", Description: doc("browser_read"), Purpose: "page as Markdown", ReadOnly: true, Example: `{}`,
 		Run: func(ctx context.Context, _ tools.Call, _ noParams) (tools.Result, error) {
 			rep, err := b.o.Browser.Read(ctx, b.o.Session)
 			return b.result(ctx, "read", "", rep, err)
@@ -205,7 +205,7 @@ type screenshotParams struct {
 
 func (b *box) screenshot() tools.Tool {
 	return tools.Define(tools.Def[screenshotParams]{
-		Name: "browser_screenshot", Description: doc("browser_screenshot"), ReadOnly: true, Example: `{}`,
+		Name: "browser_screenshot", Description: doc("browser_screenshot"), Purpose: "image of the page", ReadOnly: true, Example: `{}`,
 		Run: func(ctx context.Context, _ tools.Call, p screenshotParams) (tools.Result, error) {
 			w := p.Width
 			if w <= 0 || w > 1280 {
@@ -228,7 +228,7 @@ type evalParams struct {
 
 func (b *box) eval() tools.Tool {
 	return tools.Define(tools.Def[evalParams]{
-		Name: "browser_eval", Description: doc("browser_eval"), Example: `{"js":"document.title"}`,
+		Name: "browser_eval", Description: doc("browser_eval"), Purpose: "run JavaScript", Example: `{"js":"document.title"}`,
 		Access: func(_ tools.Call, p evalParams) []tools.Access {
 			return []tools.Access{{Kind: tools.AccessBrowser, Command: "run JavaScript", Target: site(b.o.Browser.CurrentURL(b.o.Session))}}
 		},
