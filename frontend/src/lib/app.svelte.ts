@@ -236,6 +236,21 @@ class AppState {
     api.sessions.discard(prev.id).catch(() => {})
   }
 
+  /** Opens a conversation at one of its messages: scrolled into view and marked for a moment. */
+  async jumpTo(id: string, seq: number) {
+    if (this.currentId !== id) await this.select(id)
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => requestAnimationFrame(() => r(null)))
+      const el = document.querySelector<HTMLElement>(`[data-seq="${seq}"]`)
+      if (el) {
+        el.scrollIntoView({ block: 'center' })
+        el.classList.add('found')
+        setTimeout(() => el.classList.remove('found'), 1600)
+        return
+      }
+    }
+  }
+
   async newSession() {
     // The current conversation is already a new, empty one: use it.
     if (isStub(this.current) && this.transcript.events.length === 0) {

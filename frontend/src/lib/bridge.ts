@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -252,6 +252,8 @@ export const api = {
     /** Removes the conversation only if it is still an untouched "New conversation". */
     discard: (id: string) => call<void>('SessionService', 'Discard', id),
     transcript: async (id: string) => (await call<Event[] | null>('SessionService', 'Transcript', id)) ?? [],
+    /** Messages of every conversation matching the query, best first, with snippets. */
+    search: async (query: string) => (await call<HistoryMatch[] | null>('SessionService', 'Search', query)) ?? [],
     /** An existing directory (resolved to absolute by Go); '' clears it. */
     setWorkspace: (id: string, dir: string) => call<void>('SessionService', 'SetWorkspace', id, dir),
     /** The window's native folder dialog: the chosen path, or '' when cancelled. Fails in a browser. */

@@ -13,6 +13,7 @@ export type {
   EndReason,
   EventPayloads,
   EventType,
+  HistoryMatch,
   InterruptReason,
   MessageKind,
   PaperInfo,
