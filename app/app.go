@@ -87,7 +87,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Memory: mem,
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
-	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
+	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: history.New(st)}
 	if err := a.Sessions.pruneStubs(); err != nil {

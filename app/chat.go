@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
@@ -21,6 +22,12 @@ type ChatService struct {
 	store  *store.Store
 	runner *session.Runner
 	emit   Emitter
+	// switched is the main model's replacement the model status found (nil: none): a
+	// conversation that sends with it gets a startup fallback event, once per run of the app.
+	switched func() *store.Fallback
+
+	mu       sync.Mutex
+	recorded map[string]bool // sessions whose replacement is recorded
 }
 
 // Send appends the user's message (durably) and starts the reply in the background.
@@ -33,6 +40,9 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 	}
 	// Title first, so the session list announced with the user event already carries it.
 	c.titleIfUntitled(sessionID, text)
+	if err := c.recordSwitch(sessionID, model); err != nil {
+		return err
+	}
 	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text}); err != nil {
 		return err
 	}
@@ -43,6 +53,42 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 		return err
 	}
 	return nil
+}
+
+// recordSwitch makes the main model's replacement an event of the conversation that sends with
+// the replacing model (the banner says it for the window; the log says it for the session),
+// once per session and run of the app. A fallback event just written for it (`tofu chat`
+// records its own) is not written again.
+func (c *ChatService) recordSwitch(sessionID, model string) error {
+	if c.switched == nil {
+		return nil
+	}
+	sw := c.switched()
+	if sw == nil || sw.Model != model {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.recorded[sessionID] {
+		return nil
+	}
+	if c.recorded == nil {
+		c.recorded = map[string]bool{}
+	}
+	c.recorded[sessionID] = true
+	info, err := c.store.Session(sessionID)
+	if err != nil {
+		return err
+	}
+	if info.Events > 0 {
+		last, err := c.store.EventsFrom(sessionID, info.Events)
+		var f store.Fallback
+		if err == nil && len(last) == 1 && last[0].Type == store.EventFallback && last[0].Decode(&f) == nil && f == *sw {
+			return nil
+		}
+	}
+	_, err = c.store.Append(sessionID, store.EventFallback, *sw)
+	return err
 }
 
 // recordFailure appends the reason a turn could not start (no model picked, no provider) as

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/config"
@@ -32,6 +33,24 @@ type ModelService struct {
 	settings  *SettingsService
 	emit      Emitter
 	demo      demoServer
+
+	mu       sync.Mutex
+	switched *store.Fallback // the last status's replacement of the main model, if any
+}
+
+// publish sends st to the window and keeps what it says of the main model's replacement.
+func (m *ModelService) publish(st ModelStatus) {
+	m.mu.Lock()
+	m.switched = st.Switched
+	m.mu.Unlock()
+	m.emit.Emit(TopicModels, st)
+}
+
+// lastSwitched is the main model's replacement the last status found, nil when none.
+func (m *ModelService) lastSwitched() *store.Fallback {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.switched
 }
 
 // Status asks the providers for their models. It never fails: a problem is described in
@@ -43,7 +62,7 @@ func (m *ModelService) Status() ModelStatus {
 	set, err := m.settings.config()
 	if err != nil {
 		st.Error = &llm.Error{Kind: llm.ErrBadRequest, Message: err.Error(), Hint: "Fix the settings file, or delete it to start from the defaults."}
-		m.emit.Emit(TopicModels, st)
+		m.publish(st)
 		return st
 	}
 	first := set.Providers[0]
@@ -51,7 +70,7 @@ func (m *ModelService) Status() ModelStatus {
 	p, err := m.providers.get()
 	if err != nil {
 		st.Error = asLLMError(err, first.Name)
-		m.emit.Emit(TopicModels, st)
+		m.publish(st)
 		return st
 	}
 	st.BaseURL = baseURLOf(p)
@@ -91,7 +110,7 @@ func (m *ModelService) Status() ModelStatus {
 		}
 		st.DefaultModel = models[0].Name
 	}
-	m.emit.Emit(TopicModels, st)
+	m.publish(st)
 	return st
 }
 

@@ -1,0 +1,55 @@
+package app
+
+import (
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// The main model's server is unreachable when the window starts: the status names the
+// replacement, and the first conversation sent with it records the switch (both models and
+// why) once, before its first message.
+func TestStartupSwitchIsAnEventOfTheConversation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	set, _ := f.app.Settings.Get()
+	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: dead}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
+	set.Models.Main = llmtest.DemoModelName
+	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	st := f.app.Models.Status()
+	sw := st.Switched
+	if sw == nil || sw.From != llmtest.DemoModelName || sw.Model != "backup/"+llmtest.DemoModelName || !sw.Startup || st.DefaultModel != sw.Model ||
+		!strings.Contains(sw.Reason, "cannot reach Ollama") {
+		t.Fatalf("status %+v, switched %+v", st, sw)
+	}
+	info, _ := f.app.Sessions.Create("")
+	replies := func() int { return strings.Count(types(f.events(t, info.ID)), "model_call") }
+	for i, msg := range []string{"first", "second"} {
+		if err := f.app.Chat.Send(info.ID, msg, st.DefaultModel); err != nil {
+			t.Fatal(err)
+		}
+		f.rec.waitFor(t, "reply to "+msg, func() bool { return replies() == i+1 && !f.app.Runner.Busy(info.ID) })
+	}
+	evs := f.events(t, info.ID)
+	if got := types(evs); !strings.HasPrefix(got, "fallback,user,assistant") || strings.Count(got, "fallback") != 1 {
+		t.Fatalf("events %s", got)
+	}
+	var fb store.Fallback
+	evs[0].Decode(&fb)
+	if fb != *sw {
+		t.Errorf("recorded %+v, want %+v", fb, *sw)
+	}
+}
