@@ -85,3 +85,9 @@ func cutProse(text string, budget int) string {
 	}
 	return ""
 }
+
+// MaxInjected is the o200k tokens of result as a dependent reads it under the default budget
+// (for `tofu eval swarm`).
+func MaxInjected(result string) int {
+	return tokens.Count(compress(result, New(Options{}).o.ResultBudget))
+}

@@ -128,3 +128,9 @@ func criticalPath(agents []store.SwarmAgent, took func(i int) time.Duration) tim
 	}
 	return longest
 }
+
+// CriticalPath is the longest chain of the agents' durations through their dependencies (for
+// `tofu eval swarm`).
+func CriticalPath(agents []store.SwarmAgent, took func(i int) time.Duration) time.Duration {
+	return criticalPath(agents, took)
+}

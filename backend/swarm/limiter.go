@@ -157,3 +157,16 @@ func (l *limiter) stats() (limited, waits int) {
 }
 
 func asLLMError(err error, target **llm.Error) bool { return errors.As(err, target) }
+
+// BackoffWaits counts the model calls of every swarm that waited on a provider's shared
+// backoff (for `tofu eval swarm`).
+func (s *Swarm) BackoffWaits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.limiters {
+		_, w := l.stats()
+		n += w
+	}
+	return n
+}

@@ -84,10 +84,11 @@ func (r *run) masterSession(round int, last bool, complaint string) (string, err
 	fmt.Fprintf(&b, "You are the master of a team of agents. The task:\n%s\n\n", r.goal())
 	b.WriteString(r.dashboard())
 	b.WriteString("\nResults:\n")
+	per := r.masterShare()
 	r.mu.Lock()
 	for i, a := range r.agents {
 		if st := r.status[i]; st.State == store.SwarmDone {
-			fmt.Fprintf(&b, "\n### Agent %d (%s): %s\n%s\n", i, a.Role, firstLine(a.Objective, 100), compress(st.Result, masterBudget))
+			fmt.Fprintf(&b, "\n### Agent %d (%s): %s\n%s\n", i, a.Role, firstLine(a.Objective, 100), compress(st.Result, per))
 		}
 	}
 	r.mu.Unlock()
@@ -105,6 +106,20 @@ func (r *run) masterSession(round int, last bool, complaint string) (string, err
 		return "", err
 	}
 	return info.ID, nil
+}
+
+// masterShare is the tokens of each finished agent's result the master reads: up to
+// masterBudget, all of them together within the inputs budget.
+func (r *run) masterShare() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	done := 0
+	for _, st := range r.status {
+		if st.State == store.SwarmDone {
+			done++
+		}
+	}
+	return min(masterBudget, r.s.o.InputsBudget/max(done, 1))
 }
 
 // dashboard is the table the master reads: each agent's role, state, time, tokens and key
@@ -149,11 +164,12 @@ func (r *run) fallbackSynthesis() string {
 	var b strings.Builder
 	b.WriteString("The master asked for more agents after its last round; these are the results as they stand.\n\n")
 	b.WriteString(r.dashboard())
+	per := r.masterShare()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, a := range r.agents {
 		if st := r.status[i]; st.State == store.SwarmDone {
-			fmt.Fprintf(&b, "\n### Agent %d (%s)\n%s\n", i, a.Role, compress(st.Result, masterBudget))
+			fmt.Fprintf(&b, "\n### Agent %d (%s)\n%s\n", i, a.Role, compress(st.Result, per))
 		}
 	}
 	return b.String()

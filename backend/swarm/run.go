@@ -309,6 +309,8 @@ func (r *run) exec(ctx context.Context, i int) store.SwarmStatus {
 
 // attempt runs one attempt of agent i in a new child session, or continues session cont.
 func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.SwarmStatus {
+	// The duration counts the attempt's setup (its session, its brief) with its turn.
+	start := time.Now()
 	a, _ := r.get(i)
 	st := store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
 	ro := roles[a.Role]
@@ -350,7 +352,6 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 		st.Error = err.Error()
 		return st
 	}
-	start := time.Now()
 	req := session.Request{
 		Session: cont, Model: a.Model, Approve: r.approve, Instructions: ro.instructions, ReadOnly: ro.readOnly,
 		WrapProvider: r.lim.wrap,
@@ -427,7 +428,7 @@ func (r *run) brief(i int) string {
 	}
 	if len(a.DependsOn) > 0 {
 		b.WriteString("\nResults of the agents you build on:\n")
-		per := r.s.o.ResultBudget
+		per := min(r.s.o.ResultBudget, r.s.o.InputsBudget/len(a.DependsOn))
 		for _, d := range a.DependsOn {
 			da, ds := r.get(d)
 			fmt.Fprintf(&b, "\n### Agent %d (%s): %s\n%s\n", d, da.Role, firstLine(da.Objective, 100), compress(ds.Result, per))
