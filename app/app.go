@@ -84,7 +84,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 			return sw.Family(reg, spec)
 		}},
-		Memory: mem,
+		Memory: mem, SkillsDir: skillsDir(cfgDir),
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
@@ -104,6 +104,14 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		}
 	}))
 	return a
+}
+
+// skillsDir is the global skills folder in the config directory ("" without one).
+func skillsDir(cfgDir string) string {
+	if cfgDir == "" {
+		return ""
+	}
+	return filepath.Join(cfgDir, "skills")
 }
 
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset

@@ -2,9 +2,12 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
@@ -88,5 +91,47 @@ func TestMemoryRecalledIntoTheTurn(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d recalls with recall off", n)
+	}
+}
+
+// A workspace skill is listed in the system prompt and loaded through the skill tool; a
+// workspace without skills gets neither.
+func TestSkillsInTheTurn(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	dir := filepath.Join(f.ws, ".tofu", "skills", "release")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: release\ndescription: Cut a release: changelog, tag, notes.\n---\nTag with git tag -s.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("s1", "skill", `{"name":"release"}`)}})
+	f.model.Default(llmtest.Reply{Text: "done"})
+	id := f.session(t, f.ws, "cut a release")
+	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
+		t.Fatal(err)
+	}
+	req := f.model.Chats()[0].Request
+	if sys := req.Messages[0].Content; !strings.Contains(sys, "- release: Cut a release: changelog, tag, notes.") {
+		t.Fatalf("system prompt:\n%s", sys)
+	}
+	results := f.results(t, id)
+	if len(results) != 1 || !strings.Contains(results[0].Text, "Tag with git tag -s.") {
+		t.Fatalf("skill result: %+v", results)
+	}
+	empty := newFixture(t)
+	empty.model.Default(llmtest.Reply{Text: "hi"})
+	if _, err := empty.runner.Run(context.Background(), Request{Session: empty.session(t, empty.ws, "hi")}); err != nil {
+		t.Fatal(err)
+	}
+	r := empty.model.Chats()[0].Request
+	for _, tool := range r.Tools {
+		if tool.Name == "skill" {
+			t.Fatal("the skill tool is offered without skills")
+		}
+	}
+	if strings.Contains(r.Messages[0].Content, "Skills") {
+		t.Fatal("skills in the prompt without skills")
 	}
 }

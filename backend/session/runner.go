@@ -40,6 +40,8 @@ type Options struct {
 	// Augment, when set, gives a paper session's turn its request (the retrieved passages are
 	// put in, and logged, by the paper library).
 	Augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
+	// SkillsDir is the global skills folder ("": only the workspace's); see backend/skills.
+	SkillsDir string
 	// Memory, when set, gives agent turns the memory tools (deferred) and recalls relevant
 	// records before each turn (memory.go).
 	Memory *memory.Store

@@ -12,6 +12,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/memory"
+	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
@@ -249,6 +250,14 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		ts.Registry.Defer(memory.ToolNames...)
 		ts.Registry.Activate(agent.UsedTools(events)...)
 		system += "\n" + assets.Prompt("memory")
+	}
+	// Skills: names and descriptions in the prompt, the body through the skill tool on use.
+	if found := skills.Discover(skills.Dirs(workspace, r.o.SkillsDir)); skills.Prompt(found) != "" {
+		if err := ts.Registry.Add(skills.Tool(found, r.o.SkillsDir)); err != nil {
+			p.release()
+			return fmt.Errorf("equip the turn's tools: %w", err)
+		}
+		system += "\n\n" + skills.Prompt(found)
 	}
 	instr := agent.Instructions(workspace, r.o.ConfigDir)
 	if instr != "" {
