@@ -100,9 +100,10 @@ func fallsBack(err error) bool {
 	return false
 }
 
-// onTarget runs the call on t (label: how reports and the breaker name it) until it completes, the consumer stops, or t gives up; it
-// returns nil in the first two cases. canFallBack says a later target can take the call: then
-// t is skipped while its circuit is open, and given up as soon as its circuit opens.
+// onTarget runs the call on t (label: how reports and the breaker name it) until it completes,
+// the consumer stops, or t gives up; it returns nil in the first two cases. canFallBack says a
+// later target can take the call: then t is skipped while its circuit is open, and given up as
+// soon as its circuit opens.
 func (c *call) onTarget(t *target, model, label string, canFallBack bool) error {
 	r, pol := c.r, c.r.policy
 	req := c.req

@@ -19,33 +19,107 @@ type Printed struct {
 }
 
 // printedKeyRE finds the key a JSON call names its tool with ("name", "tool", "function",
-// "tool_name"), even in JSON too broken to decode.
-var printedKeyRE = regexp.MustCompile(`^\s*\[?\s*\{\s*"(name|tool|tool_name|function)"\s*:`)
+// "tool_name") at its start, and the name, even in JSON too broken to decode; argsKeyRE a key
+// calls give their arguments under.
+var (
+	printedKeyRE = regexp.MustCompile(`^\s*\[?\s*\{\s*"(?:name|tool|tool_name|function)"\s*:\s*(?:"([^"]*)")?`)
+	argsKeyRE    = regexp.MustCompile(`"(?:arguments|parameters|args|input|tool_input)"\s*:`)
+)
+
+// jsonCall reports whether s, a whole reply or fence, starts like a JSON call: it names a tool
+// first, and the tool is one offered or arguments follow (a JSON answer that happens to start
+// with "name", like {"name": "Ada", "born": 1815}, is an answer).
+func jsonCall(s string, ts toolset) bool {
+	m := printedKeyRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if _, ok := ts[m[1]]; ok && m[1] != "" {
+		return true
+	}
+	return argsKeyRE.MatchString(s)
+}
 
 // FindPrinted reports whether text is recognisably a tool call written as text, in any format
-// the parsers know (complete or broken): a <tool_call> or <function=…> marker anywhere, or a
-// reply that is nothing but a JSON object (bare or in a ```json fence) naming a tool the way
-// calls do. tools are the tools offered, to say which one was meant. Plain prose, and JSON that
-// does not start by naming a tool, is not a printed call.
+// the parsers know (complete or broken): a <tool_call> or <function=…> marker outside code (or
+// in a reply that is one code block and nothing else), or a reply that is nothing but a JSON
+// object (bare or in a ```json fence) naming a tool the way calls do. tools are the tools
+// offered, to say which one was meant. Prose, also prose that shows the markers in code (a
+// model explaining the format), and JSON that does not start by naming a tool, is not a
+// printed call.
 func FindPrinted(text string, tools []llm.ToolSpec) (Printed, bool) {
 	ts := index(tools)
-	if i := strings.Index(text, tagOpen); i >= 0 {
-		return Printed{Format: tagged.name, Reason: diagnose(text[i:], tagged, ts)}, true
+	scan := outsideCode(text)
+	if block, ok := onlyCodeBlock(text); ok {
+		scan = block
 	}
-	if i := strings.Index(text, fnOpen); i >= 0 {
-		return Printed{Format: xmlFn.name, Reason: diagnose(text[i:], xmlFn, ts)}, true
+	if i := strings.Index(scan, tagOpen); i >= 0 {
+		return Printed{Format: tagged.name, Reason: diagnose(scan[i:], tagged, ts)}, true
+	}
+	if i := strings.Index(scan, fnOpen); i >= 0 {
+		return Printed{Format: xmlFn.name, Reason: diagnose(scan[i:], xmlFn, ts)}, true
 	}
 	trimmed := strings.TrimSpace(text)
 	if strings.HasPrefix(trimmed, fenceOpen) {
 		inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, fenceOpen), fenceClose))
-		if printedKeyRE.MatchString(inner) {
+		if jsonCall(inner, ts) {
 			return Printed{Format: fenced.name, Reason: diagnoseJSON(inner, ts)}, true
 		}
 	}
-	if printedKeyRE.MatchString(trimmed) {
+	if jsonCall(trimmed, ts) {
 		return Printed{Format: bare.name, Reason: diagnoseJSON(trimmed, ts)}, true
 	}
 	return Printed{}, false
+}
+
+// outsideCode is text without its fenced code blocks and inline code spans, where a model
+// shows markup rather than uses it. A fence never closed runs to the end.
+func outsideCode(text string) string {
+	var b strings.Builder
+	for text != "" {
+		i := strings.Index(text, "`")
+		if i < 0 {
+			b.WriteString(text)
+			break
+		}
+		b.WriteString(text[:i])
+		text = text[i:]
+		delim := "`"
+		if strings.HasPrefix(text, "```") {
+			delim = "```"
+		}
+		end := strings.Index(text[len(delim):], delim)
+		if end < 0 {
+			if delim == "`" {
+				b.WriteString(text) // a lone backtick is text
+			}
+			break
+		}
+		text = text[len(delim)+end+len(delim):]
+	}
+	return b.String()
+}
+
+// onlyCodeBlock returns the content of a reply that is one fenced code block and nothing else
+// (a model that wrapped its call in a fence), the fence's info string dropped.
+func onlyCodeBlock(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "```") {
+		return "", false
+	}
+	body := t[3:]
+	nl := strings.IndexByte(body, '\n')
+	if nl < 0 {
+		return "", false
+	}
+	body = body[nl+1:]
+	if end := strings.Index(body, "```"); end >= 0 {
+		if strings.TrimSpace(body[end+3:]) != "" {
+			return "", false
+		}
+		body = body[:end]
+	}
+	return body, true
 }
 
 // diagnose says why a segment starting with st's marker is not a call.

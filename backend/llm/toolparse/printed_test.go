@@ -27,7 +27,14 @@ func TestFindPrinted(t *testing.T) {
 		{"bare JSON list", `[{"tool": "read_file", "args": 3}]`, "bare_json", "not a JSON object"},
 		{"prose", "The answer is 42. Use {name} as a placeholder.", "", ""},
 		{"a JSON answer", `{"answer": 42}`, "", ""},
+		{"a JSON answer starting with name", `{"name": "Ada Lovelace", "born": 1815}`, "", ""},
+		{"bare JSON naming an offered tool, broken", `{"name": "read_file", "path": `, "bare_json", "JSON is not valid"},
+		{"bare JSON call to a tool not offered", `{"name": "rm_rf", "arguments": {}}`, "bare_json", `no tool named "rm_rf"`},
 		{"prose about calls", "Models print tool_call tags sometimes.", "", ""},
+		{"markers shown in inline code", "Qwen writes its calls as `<tool_call>{...}</tool_call>` and Qwen3-Coder as `<function=name>`.", "", ""},
+		{"markers shown in a code block", "The format is:\n```\n<tool_call>\n{\"name\": \"read_file\", \"arg\n```\nthat is all.", "", ""},
+		{"a call wrapped in a fence", "```xml\n<tool_call>\n{\"name\": \"read_file\", \"arg\n```", "tool_call", "JSON is not valid"},
+		{"a call after a code block", "See:\n```go\nx := 1\n```\n<tool_call>{\"name\": \"read_file\"", "tool_call", "no closing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, ok := FindPrinted(tc.text, tools)
