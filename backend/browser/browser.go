@@ -118,7 +118,12 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 	for _, f := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
 		_ = os.Remove(filepath.Join(m.o.ProfileDir, f))
 	}
-	l := launcher.New().Bin(bin).Headless(!m.o.Visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
+	// Chromium writes crash reports and caches under HOME and XDG dirs whatever its profile:
+	// give it a home inside the profile, so it never touches the user's.
+	home := filepath.Join(m.o.ProfileDir, "home")
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
+	l := launcher.New().Bin(bin).Env(env...).Set("disable-breakpad").Set("disable-crash-reporter").Headless(!m.o.Visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
 		Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
 		Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,10 @@ type ScriptMatch struct {
 	Model        string `json:"model,omitempty"`
 	// AfterTool accepts only requests whose last message is a tool result (true) or not (false).
 	AfterTool *bool `json:"after_tool,omitempty"`
+	// ToolResult is a regular expression the last message, a tool result, must match. Its
+	// captures fill the reply: $1 or ${name} in the text and in tool-call arguments (e.g. the
+	// ref of a control in a browser snapshot).
+	ToolResult string `json:"tool_result,omitempty"`
 }
 
 // ScriptReply is a Reply in a script; durations are strings ("30ms", "2s") or milliseconds.
@@ -109,7 +114,22 @@ func (r ScriptReply) toReply() Reply {
 	return rep
 }
 
-func (m ScriptMatch) matches(req llm.Request) bool {
+// lastToolResult is the content of the request's last message when it is a tool result.
+func lastToolResult(req llm.Request) (string, bool) {
+	n := len(req.Messages)
+	if n == 0 || req.Messages[n-1].Role != llm.RoleTool {
+		return "", false
+	}
+	return req.Messages[n-1].Content, true
+}
+
+func (m ScriptMatch) matches(req llm.Request, re *regexp.Regexp) bool {
+	if re != nil {
+		text, ok := lastToolResult(req)
+		if !ok || !re.MatchString(text) {
+			return false
+		}
+	}
 	if m.UserContains != "" && !strings.Contains(LastUser(req), m.UserContains) {
 		return false
 	}
@@ -152,6 +172,11 @@ func LoadScript(r io.Reader) (*Script, error) {
 			return nil, fmt.Errorf("script rule %d: unknown fault %q (want one of %v)", i, rep.Fault, Faults)
 		}
 	}
+	for i, r := range sc.Rules {
+		if _, err := regexp.Compile(r.Match.ToolResult); err != nil {
+			return nil, fmt.Errorf("script rule %d: tool_result: %w", i+1, err)
+		}
+	}
 	return &sc, nil
 }
 
@@ -180,10 +205,61 @@ func (s *Server) Load(sc *Script) *Server {
 		s.SetModels(models...)
 	}
 	for _, r := range sc.Rules {
-		s.On(r.Match.matches).Reply(r.Reply.toReply()).Times(r.Times)
+		var re *regexp.Regexp
+		if r.Match.ToolResult != "" {
+			re = regexp.MustCompile(r.Match.ToolResult) // checked by LoadScript
+		}
+		rep := r.Reply.toReply()
+		s.On(func(req llm.Request) bool { return r.Match.matches(req, re) }).ReplyFunc(func(req llm.Request) Reply {
+			if re == nil {
+				return rep
+			}
+			text, _ := lastToolResult(req)
+			return fillCaptures(rep, re, text)
+		}).Times(r.Times)
 	}
 	if sc.Default != nil {
 		s.Default(sc.Default.toReply())
 	}
 	return s
+}
+
+// fillCaptures expands $1 / ${name} in rep's text and tool-call arguments with what re
+// captured in text. Arguments are expanded inside their JSON strings, so a capture holding a
+// quote or backslash stays valid JSON.
+func fillCaptures(rep Reply, re *regexp.Regexp, text string) Reply {
+	m := re.FindStringSubmatchIndex(text)
+	if m == nil {
+		return rep
+	}
+	expand := func(tmpl string) string { return string(re.ExpandString(nil, tmpl, text, m)) }
+	out := rep
+	out.Text = expand(rep.Text)
+	out.ToolCalls = nil
+	for _, tc := range rep.ToolCalls {
+		var v any
+		if json.Unmarshal(tc.Arguments, &v) == nil {
+			if b, err := json.Marshal(expandStrings(v, expand)); err == nil {
+				tc.Arguments = b
+			}
+		}
+		out.ToolCalls = append(out.ToolCalls, tc)
+	}
+	return out
+}
+
+func expandStrings(v any, expand func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return expand(x)
+	case []any:
+		for i := range x {
+			x[i] = expandStrings(x[i], expand)
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = expandStrings(x[k], expand)
+		}
+	}
+	return v
 }

@@ -74,3 +74,46 @@ func TestLoadScriptErrors(t *testing.T) {
 		t.Errorf("%+v %v", sc, err)
 	}
 }
+
+func TestScriptToolResultCaptures(t *testing.T) {
+	t.Parallel()
+	sc, err := LoadScript(strings.NewReader(`[
+		{"match":{"tool_result":"\\[(?P<ref>e\\d+) textbox \"What needs to be done\\?\""},
+		 "reply":{"text":"typing into ${ref}","tool_calls":[{"id":"c2","name":"browser_act","arguments":{"actions":[{"do":"type","ref":"${ref}","text":"say \"${1}\""}]}}]}},
+		{"match":{"after_tool":true},"reply":{"text":"no textbox"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(t, DemoModel()).Load(sc)
+	post := func(tool string) string {
+		t.Helper()
+		body := `{"model":"` + DemoModelName + `","stream":false,"messages":[{"role":"user","content":"go"},{"role":"tool","tool_call_id":"c1","content":` + tool + `}]}`
+		resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := resp.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		return b.String()
+	}
+	got := post(`"# todos\n[e7 textbox \"What needs to be done?\" focused]"`)
+	for _, want := range []string{"typing into e7", `\"ref\":\"e7\"`, `say \\\"e7\\\"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s missing from %s", want, got)
+		}
+	}
+	if got := post(`"nothing here"`); !strings.Contains(got, "no textbox") {
+		t.Errorf("a result without the textbox: %s", got)
+	}
+	if _, err := LoadScript(strings.NewReader(`[{"match":{"tool_result":"("},"reply":{}}]`)); err == nil {
+		t.Error("a bad regular expression was accepted")
+	}
+}

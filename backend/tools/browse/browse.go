@@ -123,3 +123,20 @@ func (b *box) localPage() bool {
 func filePath(u *url.URL) string { return filepath.FromSlash(u.Path) }
 
 var errWebOff = errors.New("web access is off: only loopback (127.0.0.1, localhost) and file:// pages open. The user can turn web access on in Settings")
+
+// fileGuard keeps the browser from showing a local file outside the workspace that no
+// approval covered: a link, redirect or script in a page can lead there. Only the URL the
+// model asked for (approved as a read) may be such a file. It leaves the page for
+// about:blank and says why.
+func (b *box) fileGuard(ctx context.Context, call tools.Call, rep browser.Report, asked string) (tools.Result, bool) {
+	u, err := url.Parse(rep.URL)
+	if err != nil || u.Scheme != "file" || rep.URL == asked || call.Workspace == "" {
+		return tools.Result{}, false
+	}
+	path := tools.RealPath(filePath(u))
+	if tools.Within(tools.RealPath(call.Workspace), path) {
+		return tools.Result{}, false
+	}
+	_, _ = b.o.Browser.Navigate(ctx, b.o.Session, "about:blank")
+	return tools.Errorf("the page went to " + path + ", a file outside the workspace, and was closed: open it with browser_navigate (it asks for approval)"), true
+}

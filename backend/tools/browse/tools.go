@@ -19,7 +19,7 @@ func (b *box) navigate() tools.Tool {
 		Name: "browser_navigate", Description: doc("browser_navigate"), Purpose: "open a URL",
 		Example: `{"url":"http://127.0.0.1:8000/"}`,
 		Access:  func(_ tools.Call, p navigateParams) []tools.Access { return b.urlAccess(p.URL) },
-		Run: func(ctx context.Context, _ tools.Call, p navigateParams) (tools.Result, error) {
+		Run: func(ctx context.Context, call tools.Call, p navigateParams) (tools.Result, error) {
 			if !history(p.URL) {
 				u, err := url.Parse(p.URL)
 				if err != nil || u.Scheme == "" {
@@ -30,6 +30,11 @@ func (b *box) navigate() tools.Tool {
 				}
 			}
 			rep, err := b.o.Browser.Navigate(ctx, b.o.Session, p.URL)
+			if err == nil {
+				if res, escaped := b.fileGuard(ctx, call, rep, p.URL); escaped {
+					return res, nil
+				}
+			}
 			return b.result(ctx, "navigate", p.URL, rep, err)
 		},
 	})
@@ -94,6 +99,11 @@ func (b *box) act() tools.Tool {
 				targets = append(targets, strings.TrimSpace(a.Do+" "+a.Ref))
 			}
 			rep, err := b.o.Browser.Act(ctx, b.o.Session, p.Actions)
+			if err == nil {
+				if res, escaped := b.fileGuard(ctx, call, rep, ""); escaped {
+					return res, nil
+				}
+			}
 			return b.result(ctx, "act", strings.Join(targets, ", "), rep, err)
 		},
 	})
