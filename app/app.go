@@ -114,6 +114,10 @@ func skillsDir(cfgDir string) string {
 	return filepath.Join(cfgDir, "skills")
 }
 
+// History is the full-text index of every conversation (`tofu sessions search` forwarded to
+// a running Tofu searches it).
+func (a *App) History() *history.Index { return a.Sessions.history }
+
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
 // server; `tofu serve` mounts the same handler.
 func (a *App) PaperHandler() http.Handler { return a.Papers.handler() }

@@ -74,10 +74,10 @@ func TestForwardAttacks(t *testing.T) {
 			t.Fatalf("refused with %q", msg)
 		}
 	})
-	t.Run("neither run nor chat", func(t *testing.T) {
+	t.Run("neither run, chat nor search", func(t *testing.T) {
 		c := dialInstance(t, data)
 		c.Send(forwardRequest{Version: forwardVersion})
-		if msg := refusal(t, c); !strings.Contains(msg, "neither run nor chat") {
+		if msg := refusal(t, c); !strings.Contains(msg, "neither run, chat nor search") {
 			t.Fatalf("refused with %q", msg)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/usersock"
@@ -205,4 +206,23 @@ func forwardChat(c *usersock.Conn, o ChatOptions, out, errOut io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// forwardSearch searches the running Tofu's history index (tofu sessions search).
+func forwardSearch(c *usersock.Conn, query string, limit int) ([]history.Match, error) {
+	defer c.Close()
+	if err := c.Send(forwardRequest{Version: forwardVersion, Tofu: Version, Search: &forwardSearchRequest{Query: query, Limit: limit}}); err != nil {
+		return nil, err
+	}
+	var f forwardOutput
+	if err := c.Recv(&f); err != nil {
+		return nil, fmt.Errorf("the running Tofu closed the connection before answering: %w", err)
+	}
+	if f.Error != nil {
+		return nil, f.Error.err()
+	}
+	if f.Found == nil {
+		return nil, errors.New("the running Tofu answered something else than the search")
+	}
+	return f.Found.Matches, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/usersock"
@@ -96,8 +97,13 @@ func (in *instance) serve(c *usersock.Conn) {
 		err = in.run(c, req.Run)
 	case req.Chat != nil:
 		err = in.chat(c, *req.Chat)
+	case req.Search != nil:
+		var found []history.Match
+		if found, err = in.a.History().Search(req.Search.Query, req.Search.Limit); err == nil {
+			c.Send(forwardOutput{Found: &forwardFound{Matches: found}})
+		}
 	default:
-		err = errors.New("bad request: neither run nor chat")
+		err = errors.New("bad request: neither run, chat nor search")
 	}
 	if err != nil {
 		c.Send(forwardOutput{Error: toWire(err)})

@@ -309,12 +309,13 @@ func TestForwardStaleSocket(t *testing.T) {
 	}
 }
 
-// `tofu chat` beside a running Tofu sends its message through it.
+// `tofu chat` beside a running Tofu sends its message through it, and `tofu sessions search`
+// searches its history, as it would with no Tofu running.
 func TestForwardChat(t *testing.T) {
 	srv := llmtestServer(t)
 	script(srv, "Hi there & welcome.")
 	data := t.TempDir()
-	startServe(t, data)
+	inst := startServe(t, data)
 	out, errOut, code := tofuAt(t, data, "", "chat", "hello")
 	if code != 0 || strings.TrimSpace(out) != "Hi there & welcome." || !strings.Contains(errOut, "(conversation ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -327,6 +328,15 @@ func TestForwardChat(t *testing.T) {
 	_, errOut, code = tofuAt(t, data, "", "chat", "--base-url", "http://127.0.0.1:1", "hello")
 	if code != 1 || !strings.Contains(errOut, "--base-url") {
 		t.Fatalf("--base-url beside a running Tofu: exit %d\n%s", code, errOut)
+	}
+	found, errOut, code := tofuAt(t, data, "", "sessions", "search", "welcome")
+	if code != 0 || !strings.Contains(found, sid) || !strings.Contains(found, "Hi there & welcome.") {
+		t.Fatalf("search beside a running Tofu: exit %d\n%s%s", code, found, errOut)
+	}
+	inst.stop(t)
+	local, errOut, code := tofuAt(t, data, "", "sessions", "search", "welcome")
+	if code != 0 || local != found {
+		t.Fatalf("the local search differs: exit %d\n--- local\n%s%s\n--- forwarded\n%s", code, local, errOut, found)
 	}
 }
 

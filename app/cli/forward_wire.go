@@ -6,6 +6,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -29,10 +30,16 @@ const (
 
 // forwardRequest is the first frame from the command line.
 type forwardRequest struct {
-	Version int           `json:"version"`
-	Tofu    string        `json:"tofu"` // the client's build, for the version message
-	Run     *forwardedRun `json:"run,omitempty"`
-	Chat    *ChatOptions  `json:"chat,omitempty"`
+	Version int                   `json:"version"`
+	Tofu    string                `json:"tofu"` // the client's build, for the version message
+	Run     *forwardedRun         `json:"run,omitempty"`
+	Chat    *ChatOptions          `json:"chat,omitempty"`
+	Search  *forwardSearchRequest `json:"search,omitempty"` // tofu sessions search
+}
+
+type forwardSearchRequest struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
 }
 
 // forwardedRun is a `tofu run`: its options, the directory a relative workspace is resolved in
@@ -62,6 +69,11 @@ type forwardOutput struct {
 	End      *forwardEnd      `json:"end,omitempty"`
 	Error    *wireError       `json:"error,omitempty"` // refused before a turn ran
 	Note     string           `json:"note,omitempty"`  // a line for stderr (tofu chat's model switch)
+	Found    *forwardFound    `json:"found,omitempty"` // a search's answer
+}
+
+type forwardFound struct {
+	Matches []history.Match `json:"matches"`
 }
 
 // forwardMessage is app.SessionMessage as the command line reads it.
