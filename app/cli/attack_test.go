@@ -474,9 +474,10 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	must(t, err)
 	var evs []store.Event
 	for _, s := range list {
-		if !known[s.ID] {
-			evs, err = st.Events(s.ID)
+		if !known[s.ID] { // the run's session and its sub-agents' (a swarm)
+			more, err := st.Events(s.ID)
 			must(t, err)
+			evs = append(evs, more...)
 		}
 	}
 	for _, ev := range evs {

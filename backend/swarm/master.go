@@ -37,8 +37,8 @@ func (r *run) master(ctx context.Context) (more []AgentSpec, synthesis string, e
 			return nil, "", context.Cause(ctx)
 		}
 		text := lastAnswer(r.s.o.Store, id)
-		if end.Reason != store.EndDone && text == "" {
-			text = fmt.Sprintf("The master round ended without an answer (%s).", end.Reason)
+		if text == "" {
+			text = fmt.Sprintf("The master round ended without an answer (%s).\n\n%s", end.Reason, r.resultsAsTheyStand())
 		}
 		add, asked := parseMore(text)
 		note := "synthesis"
@@ -161,8 +161,12 @@ func (r *run) goal() string {
 
 // fallbackSynthesis is the answer when the last master round asked for more agents anyway.
 func (r *run) fallbackSynthesis() string {
+	return "The master asked for more agents after its last round; these are the results as they stand.\n\n" + r.resultsAsTheyStand()
+}
+
+// resultsAsTheyStand is the dashboard and the results, when no master answer can stand for them.
+func (r *run) resultsAsTheyStand() string {
 	var b strings.Builder
-	b.WriteString("The master asked for more agents after its last round; these are the results as they stand.\n\n")
 	b.WriteString(r.dashboard())
 	per := r.masterShare()
 	r.mu.Lock()
