@@ -15,7 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
-// MCPTopic carries the MCP servers' states ([]mcp.State) after any change.
+// MCPTopic carries the MCP servers ([]MCPServer) after any change of their state.
 const MCPTopic = "mcp"
 
 // MCPService runs the MCP servers of the settings and shows their state. The servers start
@@ -34,7 +34,7 @@ func newMCPService(settings *SettingsService, providers *providerCache, emit Emi
 	s := &MCPService{settings: settings, providers: providers, emit: emit}
 	s.mgr = mcp.NewManager(mcp.Options{OnChange: func() {
 		if s.emit != nil {
-			s.emit.Emit(MCPTopic, s.mgr.States())
+			s.emit.Emit(MCPTopic, s.views())
 		}
 	}})
 	settings.onUpdate(func() {
@@ -67,37 +67,31 @@ func (s *MCPService) sync() {
 	s.mgr.Apply(cfg.MCPServers)
 }
 
-// Servers lists the servers with their state and tools (they start if they were not running).
-func (s *MCPService) Servers() []mcp.State {
+// Servers lists the servers of the settings with their state and tools, at once (the ones
+// starting say so; MCPTopic brings the changes). It starts them if they were not running.
+func (s *MCPService) Servers() []MCPServer {
 	s.sync()
-	ctx, cancel := context.WithTimeout(context.Background(), mcp.TurnWait)
-	defer cancel()
-	s.mgr.Wait(ctx)
-	out := s.mgr.States()
-	if out == nil {
-		out = []mcp.State{}
-	}
-	return out
+	return s.views()
 }
 
 // Restart restarts a server (the settings' "Test") and returns its state once it connected or
 // failed.
-func (s *MCPService) Restart(name string) (mcp.State, error) {
+func (s *MCPService) Restart(name string) (MCPServer, error) {
 	s.sync()
 	if err := s.mgr.Restart(name); err != nil {
-		return mcp.State{}, err
+		return MCPServer{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), mcp.TurnWait)
 	defer cancel()
 	if err := s.mgr.WaitFor(ctx, name); err != nil {
-		return mcp.State{}, err
+		return MCPServer{}, err
 	}
-	for _, st := range s.mgr.States() {
-		if st.Name == name {
-			return st, nil
+	for _, v := range s.views() {
+		if v.Name == name {
+			return v, nil
 		}
 	}
-	return mcp.State{}, errors.New("the server is gone from the settings")
+	return MCPServer{}, errors.New("the server is gone from the settings")
 }
 
 // family is the turns' tool family: the settings are applied first, so a server added by hand

@@ -66,6 +66,9 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 	_, err := s.file.Update(func(c *config.Config) error {
 		next := v.Config
 		next.Permissions.Rules = s.seen.keepAdded(v.Revision, *c, v.Config.Permissions.Rules)
+		// MCP servers change through MCPService (switches, import): the form's copy may be
+		// older than the file.
+		next.MCPServers = c.MCPServers
 		*c = next
 		return nil
 	})

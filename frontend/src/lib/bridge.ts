@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, McpServer, McpServerConfig, McpSource, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -285,6 +285,20 @@ export const api = {
     update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
     /** Stores a provider's API keys (several rotate on rate limits); an empty list removes them. */
     setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
+  },
+  mcp: {
+    /** The servers of the settings with their state and tools (changes arrive on the "mcp" topic). */
+    servers: async () => (await call<McpServer[] | null>('MCPService', 'Servers')) ?? [],
+    /** "Test": restarts the server and answers once it connected or failed. */
+    restart: (name: string) => call<McpServer>('MCPService', 'Restart', name),
+    setEnabled: (name: string, on: boolean) => call<McpServer[]>('MCPService', 'SetEnabled', name, on),
+    setTrusted: (name: string, on: boolean) => call<McpServer[]>('MCPService', 'SetTrusted', name, on),
+    setToolEnabled: (name: string, tool: string, on: boolean) => call<McpServer[]>('MCPService', 'SetToolEnabled', name, tool, on),
+    add: (name: string, server: McpServerConfig) => call<McpServer[]>('MCPService', 'Add', name, server),
+    remove: (name: string) => call<McpServer[]>('MCPService', 'Remove', name),
+    /** Claude Desktop's, Cursor's and the workspace's (.mcp.json) files that hold servers. */
+    importSources: async (workspace: string) => (await call<McpSource[] | null>('MCPService', 'ImportSources', workspace)) ?? [],
+    import: (path: string, names: string[]) => call<McpServer[]>('MCPService', 'Import', path, names),
   },
   papers: {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],

@@ -10,7 +10,7 @@ export const RULE_ACTIONS: { value: RuleAction; label: string }[] = [
 ]
 
 /** Tools and access kinds a rule can be for (suggestions; any tool name is accepted). */
-export const RULE_TOOLS = ['run_command', 'edit_files', 'write_file', 'read_files', 'read', 'write', 'exec', 'network']
+export const RULE_TOOLS = ['run_command', 'edit_files', 'write_file', 'read_files', 'read', 'write', 'exec', 'network', 'mcp']
 
 export type RuleRow = {
   /** Stable id for keyed lists (not saved). */

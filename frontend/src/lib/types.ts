@@ -153,3 +153,46 @@ export type Section = { title: string; level: number; page: number; kind?: strin
 
 export type PaperView = { info: PaperInfo; pdf_url: string; sections: Section[] | null; chunks: Chunk[] | null; report?: string }
 
+
+/** An MCP server in config.json's mcpServers (Claude Desktop's shape plus Tofu's fields; docs/MCP.md). */
+export type McpServerConfig = {
+  type?: 'stdio' | 'http' | 'sse' | string
+  command?: string
+  args?: string[] | null
+  env?: Record<string, string> | null
+  cwd?: string
+  url?: string
+  headers?: Record<string, string> | null
+  enabled?: boolean
+  trusted?: boolean
+  startupTimeout?: number
+  timeout?: number
+  disabledTools?: string[] | null
+}
+
+export type McpStatus = 'disabled' | 'connecting' | 'connected' | 'failed'
+
+/** MCPService.Servers and the "mcp" topic: a server's configuration and state. */
+export type McpServer = {
+  name: string
+  status: McpStatus
+  transport: string
+  /** Why it failed or is restarting, with the fix when known. */
+  error?: string
+  /** The end of its stderr. */
+  stderr?: string
+  restarts?: number
+  /** The name and version it announced. */
+  server?: string
+  protocol?: string
+  tools: { name: string; description: string; read_only?: boolean; disabled?: boolean }[]
+  config: McpServerConfig
+}
+
+/** MCPService.ImportSources: another client's file and the servers importing it would add. */
+export type McpSource = {
+  client: string
+  path: string
+  servers: { name: string; from?: string; server: McpServerConfig; exists: boolean; same: boolean }[] | null
+  error?: string
+}

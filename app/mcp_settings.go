@@ -1,0 +1,176 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/mcp"
+)
+
+// MCPServer is one server as the settings show it: its configuration and its state.
+type MCPServer struct {
+	mcp.State
+	Config config.MCPServer `json:"config"`
+}
+
+// views lists the configured servers by name with their states ("connecting" for one not
+// started yet).
+func (s *MCPService) views() []MCPServer {
+	cfg, err := s.settings.config()
+	if err != nil {
+		return []MCPServer{}
+	}
+	states := map[string]mcp.State{}
+	for _, st := range s.mgr.States() {
+		states[st.Name] = st
+	}
+	out := []MCPServer{}
+	for name, c := range cfg.MCPServers {
+		st, ok := states[name]
+		if !ok {
+			st = mcp.State{Name: name, Status: mcp.StatusConnecting, Transport: c.Transport(), Tools: []mcp.ToolInfo{}}
+			if !c.On() {
+				st.Status = mcp.StatusDisabled
+			}
+		}
+		out = append(out, MCPServer{State: st, Config: c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// change edits the configuration of the server name (which must exist unless create) and
+// applies it.
+func (s *MCPService) change(name string, create bool, fn func(*config.MCPServer)) ([]MCPServer, error) {
+	_, err := s.settings.file.Update(func(c *config.Config) error {
+		cur, ok := c.MCPServers[name]
+		if !ok && !create {
+			return fmt.Errorf("no MCP server is named %q in the settings", name)
+		}
+		servers := make(map[string]config.MCPServer, len(c.MCPServers)+1)
+		for k, v := range c.MCPServers {
+			servers[k] = v
+		}
+		if fn == nil {
+			delete(servers, name)
+		} else {
+			fn(&cur)
+			servers[name] = cur
+		}
+		c.MCPServers = servers
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.settings.changed()
+	s.sync()
+	return s.views(), nil
+}
+
+// SetEnabled switches a server on or off.
+func (s *MCPService) SetEnabled(name string, on bool) ([]MCPServer, error) {
+	return s.change(name, false, func(c *config.MCPServer) {
+		c.Enabled = nil // on: as in the files users paste
+		if !on {
+			c.Enabled = new(bool)
+		}
+	})
+}
+
+// SetTrusted marks a server trusted (its read-only tools run without asking) or not.
+func (s *MCPService) SetTrusted(name string, trusted bool) ([]MCPServer, error) {
+	return s.change(name, false, func(c *config.MCPServer) { c.Trusted = trusted })
+}
+
+// SetToolEnabled offers a server's tool to the model, or stops offering it.
+func (s *MCPService) SetToolEnabled(name, tool string, on bool) ([]MCPServer, error) {
+	return s.change(name, false, func(c *config.MCPServer) {
+		var off []string
+		for _, t := range c.DisabledTools {
+			if t != tool {
+				off = append(off, t)
+			}
+		}
+		if !on {
+			off = append(off, tool)
+		}
+		c.DisabledTools = off
+	})
+}
+
+// Add adds (or replaces) a server, e.g. pasted in Claude Desktop's shape.
+func (s *MCPService) Add(name string, server config.MCPServer) ([]MCPServer, error) {
+	return s.change(name, true, func(c *config.MCPServer) { *c = server })
+}
+
+// Remove removes a server from the settings.
+func (s *MCPService) Remove(name string) ([]MCPServer, error) {
+	return s.change(name, false, nil)
+}
+
+// ImportSources lists the other clients' files that hold servers (Claude Desktop, a
+// workspace's .mcp.json, Cursor, VS Code), with what importing each would add.
+func (s *MCPService) ImportSources(workspace string) ([]mcp.Source, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.settings.config()
+	if err != nil {
+		return nil, err
+	}
+	out := mcp.Sources(home, workspace, cfg.MCPServers)
+	if out == nil {
+		out = []mcp.Source{}
+	}
+	return out, nil
+}
+
+// Import adds the named servers (names as ImportSources gave them) of the file at path,
+// replacing servers of the same name.
+func (s *MCPService) Import(path string, names []string) ([]MCPServer, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := mcp.ParseServers(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	byName := map[string]config.MCPServer{}
+	for from, srv := range servers {
+		byName[mcp.ValidName(from)] = srv
+	}
+	want := map[string]config.MCPServer{}
+	for _, n := range names {
+		srv, ok := byName[n]
+		if !ok {
+			return nil, fmt.Errorf("%s has no server %q", path, n)
+		}
+		want[n] = srv
+	}
+	if len(want) == 0 {
+		return nil, errors.New("choose the servers to import")
+	}
+	_, err = s.settings.file.Update(func(c *config.Config) error {
+		servers := make(map[string]config.MCPServer, len(c.MCPServers)+len(want))
+		for k, v := range c.MCPServers {
+			servers[k] = v
+		}
+		for k, v := range want {
+			servers[k] = v
+		}
+		c.MCPServers = servers
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.settings.changed()
+	s.sync()
+	return s.views(), nil
+}

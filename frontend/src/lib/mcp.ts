@@ -1,0 +1,60 @@
+// MCP servers in Settings: what a server's line says, and reading a server pasted in the shape
+// other clients write (docs/MCP.md). No component logic here.
+import type { McpServer, McpServerConfig } from './types'
+
+/** One line for a server's status. */
+export function statusLine(s: McpServer): string {
+  switch (s.status) {
+    case 'connected': {
+      const on = s.tools.filter((t) => !t.disabled).length
+      const tools = on === s.tools.length ? `${s.tools.length} tools` : `${on} of ${s.tools.length} tools on`
+      return `Connected${s.server ? ` to ${s.server.trim()}` : ''} · ${tools}`
+    }
+    case 'failed':
+      return 'Failed'
+    case 'disabled':
+      return 'Off'
+    default:
+      return s.restarts ? `Restarting (${s.restarts} restart${s.restarts > 1 ? 's' : ''})` : 'Starting…'
+  }
+}
+
+/** How the server is reached: its command line or its URL. */
+export function endpoint(c: McpServerConfig): string {
+  if (c.command) return [c.command, ...(c.args ?? [])].join(' ')
+  return `${c.url ?? ''}${c.type === 'sse' ? ' (SSE)' : ''}`
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,40}$/
+
+/**
+ * Reads pasted JSON: {"mcpServers": {...}} as Claude Desktop, Claude Code and Cursor write it,
+ * {"servers": {...}} (VS Code), a map of name → server, or one server (then named by name).
+ * Returns the servers or the problem in words.
+ */
+export function parsePasted(text: string, name = ''): { servers: { name: string; server: McpServerConfig }[] } | { error: string } {
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch (err) {
+    return { error: `Not JSON: ${(err as Error).message}` }
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'Paste a JSON object.' }
+  const o = v as Record<string, unknown>
+  const isServer = (x: unknown) => !!x && typeof x === 'object' && ('command' in (x as object) || 'url' in (x as object))
+  let map: Record<string, unknown>
+  if (isServer(o)) {
+    if (!NAME.test(name)) return { error: 'Give the server a name: letters, digits, - and _.' }
+    map = { [name]: o }
+  } else {
+    map = (o.mcpServers ?? o.servers ?? o) as Record<string, unknown>
+  }
+  const servers: { name: string; server: McpServerConfig }[] = []
+  for (const [n, s] of Object.entries(map)) {
+    if (!isServer(s)) return { error: `“${n}” has neither a command nor a url.` }
+    if (!NAME.test(n) || n.includes('__')) return { error: `“${n}” cannot name a server: use letters, digits, - and _.` }
+    servers.push({ name: n, server: s as McpServerConfig })
+  }
+  if (servers.length === 0) return { error: 'No server in it.' }
+  return { servers }
+}
