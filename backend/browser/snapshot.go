@@ -24,11 +24,12 @@ type Snapshot struct {
 
 // RefMeta is what the permission check needs to know of a control without asking the page.
 type RefMeta struct {
-	Password bool `json:"p,omitempty"` // a password field
-	Submit   bool `json:"s,omitempty"` // a form's submit button
-	File     bool `json:"f,omitempty"` // a file input
-	Hover    bool `json:"h,omitempty"` // shown only on hover
-	Form     bool `json:"o,omitempty"` // a field of a form (Enter in it submits)
+	Password bool   `json:"p,omitempty"` // a password field
+	Submit   bool   `json:"s,omitempty"` // a form's submit button
+	File     bool   `json:"f,omitempty"` // a file input
+	Hover    bool   `json:"h,omitempty"` // shown only on hover
+	Form     bool   `json:"o,omitempty"` // a field of a form (Enter in it submits)
+	Name     string `json:"n,omitempty"` // role and name, for the window's tool cards
 }
 
 // MaxLines is how many lines a snapshot shows before it is cut (the rest is paged with from).

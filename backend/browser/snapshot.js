@@ -178,6 +178,7 @@
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') s += ' disabled';
     if (el.ownerDocument.activeElement === el && el.ownerDocument.hasFocus()) s += ' focused';
     if (hover) { s += ' hover'; m.h = true; }
+    m.n = role + (name ? ' ' + q(cut(name, 40)) : (hintOf(el) ? ' ' + hintOf(el) : ''));
     meta[ref] = m;
     cur.push(s + ']');
   };

@@ -96,7 +96,11 @@ func (b *box) act() tools.Tool {
 			}
 			var targets []string
 			for _, a := range p.Actions {
-				targets = append(targets, strings.TrimSpace(a.Do+" "+a.Ref))
+				what := a.Ref
+				if meta, _, ok := b.o.Browser.Ref(b.o.Session, a.Ref); ok && meta.Name != "" {
+					what = meta.Name
+				}
+				targets = append(targets, strings.TrimSpace(a.Do+" "+what))
 			}
 			rep, err := b.o.Browser.Act(ctx, b.o.Session, p.Actions)
 			if err == nil {

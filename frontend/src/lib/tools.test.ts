@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROPOSED_MAX_LINES, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
+import { PROPOSED_MAX_LINES, browserCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
 
 describe('tool card helpers', () => {
   it('summarizes arguments in one line', () => {
@@ -50,5 +50,20 @@ describe('proposedDiffs', () => {
   })
   it('is empty for other tools', () => {
     expect(proposedDiffs('run_command', { command: 'make' })).toEqual([])
+  })
+})
+
+describe('browser cards', () => {
+  it('summarizes browser calls by their steps', () => {
+    expect(summarize('browser_navigate', { url: 'http://127.0.0.1:8000/' })).toBe('http://127.0.0.1:8000/')
+    expect(summarize('browser_act', { actions: [{ do: 'type', ref: 'e2', text: 'milk', submit: true }, { do: 'click', ref: 'e7' }] })).toBe('type e2 "milk", click e7')
+    expect(summarize('browser_tabs', { op: 'switch', tab: 't2' })).toBe('switch t2')
+    expect(summarize('browser_snapshot', {})).toBe('')
+  })
+  it('shows the page after the action, with a thumbnail only when it is base64', () => {
+    const card = browserCard('browser_act', { action: 'act', target: 'click link "Active"', url: 'http://x/#/active', title: 'TodoMVC', thumbnail: '/9j/4AAQ' })
+    expect(card).toEqual({ target: 'click link "Active"', title: 'TodoMVC', url: 'http://x/#/active', thumbnail: 'data:image/jpeg;base64,/9j/4AAQ' })
+    expect(browserCard('browser_act', { thumbnail: '"><script>' })?.thumbnail).toBe('')
+    expect(browserCard('run_command', { url: 'x' })).toBeNull()
   })
 })

@@ -84,6 +84,23 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
       return clip(str(a.question))
     case 'read_result':
       return str(a.ref)
+    case 'browser_navigate':
+      return clip(str(a.url), 160)
+    case 'browser_act':
+      return joinMore(
+        list(a.actions)
+          .filter(isObj)
+          .map((s) => clip(`${str(s.do)} ${str(s.ref)}${s.text ? ` "${str(s.text)}"` : ''}${s.keys ? ` ${str(s.keys)}` : ''}`.trim(), 60)),
+        3,
+      )
+    case 'browser_tabs':
+      return `${str(a.op)}${a.tab ? ` ${str(a.tab)}` : ''}${a.url ? ` ${str(a.url)}` : ''}`
+    case 'browser_eval':
+      return clip(str(a.js))
+    case 'browser_snapshot':
+    case 'browser_read':
+    case 'browser_screenshot':
+      return ''
   }
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {})
   return clip(text === '{}' ? '' : text)
@@ -179,4 +196,20 @@ export function proposedDiffs(name: string, raw: unknown, workspace = ''): FileD
   return [...files.values()]
     .filter((f) => f.path)
     .map((f) => (f.lines.length > PROPOSED_MAX_LINES ? { ...f, lines: [...f.lines.slice(0, PROPOSED_MAX_LINES), { kind: 'ctx', text: `… ${f.lines.length - PROPOSED_MAX_LINES} more lines` }] } : f))
+}
+
+/** What a browser tool's card shows (browse.Meta): the action on its target, the page's
+ * title and URL, and a thumbnail of the page after it (a JPEG, base64 in the JSON). */
+export type BrowserCard = { target: string; title: string; url: string; thumbnail: string }
+
+export function browserCard(name: string, meta: unknown): BrowserCard | null {
+  if (!name.startsWith('browser_') || !isObj(meta)) return null
+  const thumb = str(meta.thumbnail)
+  return {
+    target: str(meta.target),
+    title: str(meta.title),
+    url: str(meta.url),
+    // Only base64 goes into the data URL: the JSON came from the tool, not the page.
+    thumbnail: /^[A-Za-z0-9+/=]+$/.test(thumb) ? `data:image/jpeg;base64,${thumb}` : '',
+  }
 }
