@@ -244,6 +244,8 @@ describe('router events (retry, fallback, model_call)', () => {
       withEvents(emptyTranscript, [
         ev('user', { text: 'q' }),
         ev('assistant', { text: '<tool_call>{"name": "read_file", "argu' }),
+        ev('usage', { input_tokens: 10, output_tokens: 5 }),
+        ev('model_call', report([{ target: 't', key: -1, events: 1 }])),
         ev('call_correction', { format: 'tool_call', reason: 'its JSON is not valid', text: 'Your last reply…', attempt: 1, max: 2 }),
         ev('assistant', { text: 'done' }),
       ]),
@@ -251,6 +253,9 @@ describe('router events (retry, fallback, model_call)', () => {
     expect((items[2] as AssistantItem).notices).toEqual([
       'The model printed a tool call as text (tool_call), not run: its JSON is not valid. Asked it to send the call properly (1 of 2).',
     ])
+    // The printed call is marked (shown folded), the answer after it is not.
+    expect((items[1] as AssistantItem).printed).toBe(true)
+    expect((items[2] as AssistantItem).printed).toBeUndefined()
   })
 
   it('does not carry a failed call\'s fallback or report to the next reply', () => {

@@ -31,6 +31,9 @@ export type AssistantItem = {
   tools?: ToolCallItem[]
   /** Part of an agent turn: its tokens are summed in the turn's line instead. */
   agent?: boolean
+  /** The text is a tool call the model printed instead of sending (`call_correction` follows):
+   * not run and not an answer, so it is shown folded as what it is. */
+  printed?: boolean
 }
 
 /**
@@ -469,6 +472,7 @@ export function project(state: TranscriptState): Item[] {
         break
       case 'call_correction': {
         // The reply before printed a tool call as text: it was not run, and not the answer.
+        if (turnAssistant) turnAssistant.printed = true
         if (isObj(e.data)) {
           notices = [...notices, correctionLabel(str(e.data.format), str(e.data.reason), Number(e.data.attempt) || 1, Number(e.data.max) || 1)]
         }
