@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/desktop"
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
@@ -45,6 +46,8 @@ type App struct {
 	Runner *session.Runner
 	// Browser is the agent's Chromium (started on first use), in Tofu's own profile.
 	Browser *browser.Manager
+	// Desktop is the connection to the X11 desktop, opened when a desktop tool first runs.
+	Desktop *desktop.Manager
 
 	store     *store.Store
 	unsubs    []func()
@@ -72,6 +75,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	}
 	a.Browser = browser.New(browser.Options{ProfileDir: filepath.Join(st.Dir(), "browser"), WebAccess: webAccess})
 	a.MCP = newMCPService(settings, providers, emit)
+	a.Desktop = desktop.NewManager("")
 	var mem *memory.Store
 	if dataDir, err := store.DataDir(); err == nil { // global records; none without a home
 		mem = memory.NewStore(filepath.Join(dataDir, "memory"))
@@ -81,9 +85,10 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess), func(reg *tools.Registry, spec session.Spec) (func(), error) {
-			return sw.Family(reg, spec)
-		}},
+		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess),
+			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
+				return sw.Family(reg, spec)
+			}},
 		Memory: mem, SkillsDir: skillsDir(cfgDir),
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
@@ -141,6 +146,7 @@ func (a *App) Close() {
 		a.Runner.Shutdown()
 		a.MCP.close()
 		a.Browser.Close()
+		a.Desktop.Close()
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
 		a.Sessions.history.Close()

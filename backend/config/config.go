@@ -57,6 +57,11 @@ type Config struct {
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
 	WebAccess bool `json:"web_access,omitempty"`
+	// Desktop lets agent turns see and drive the X11 desktop (screenshots, mouse, keyboard,
+	// windows, clipboard: docs/DESKTOP.md). Off by default.
+	Desktop bool `json:"desktop,omitempty"`
+	// DesktopMaxWidth bounds the width of the screenshots sent to the model (0: 1280).
+	DesktopMaxWidth int `json:"desktop_max_width,omitempty"`
 	// MemoryRecallOff stops putting relevant memory records before each agent turn (the
 	// memory tools stay). Recall is on by default.
 	MemoryRecallOff bool `json:"memory_recall_off,omitempty"`

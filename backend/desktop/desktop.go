@@ -52,6 +52,9 @@ type Desktop struct {
 
 	clip clipboard
 
+	indMu sync.Mutex
+	ind   *indicator
+
 	stopMu sync.Mutex
 	onStop []func()
 
@@ -225,6 +228,8 @@ func (d *Desktop) pump() {
 			d.clip.cleared(e)
 		case xproto.KeyPressEvent:
 			d.stopKeyPressed(e)
+		case xproto.ExposeEvent:
+			d.exposed(e)
 		}
 	}
 }

@@ -20,9 +20,9 @@ type events struct {
 	lines []string
 }
 
-func watchButtons(t *testing.T, s *desktoptest.Server) (*events, string) {
+func watchButtons(t *testing.T, s *desktoptest.Server, geometry string) (*events, string) {
 	t.Helper()
-	cmd := s.Command("xev", "-name", "TofuXev", "-geometry", "300x200+400+300", "-event", "button")
+	cmd := s.Command("xev", "-name", "TofuXev", "-geometry", geometry, "-event", "button")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func (e *events) seen() []string {
 
 func TestMouseButtonsReachTheWindowUnderThePointer(t *testing.T) {
 	s, d := open(t, desktoptest.Options{})
-	ev, id := watchButtons(t, s)
+	ev, id := watchButtons(t, s, "300x200+400+300")
 	// A click on an unfocused window is the window manager's first (it focuses it).
 	s.Output("xdotool", "windowactivate", id)
 	s.WaitFor("xev's window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })

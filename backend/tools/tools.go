@@ -77,6 +77,10 @@ const (
 	// AccessBrowser is a risky act in a web page: Command says what (submit a form, type a
 	// password, run JavaScript, upload files), Target on which site.
 	AccessBrowser AccessKind = "browser"
+	// AccessDesktop acts on the user's desktop; Target says how: "input:CLASS" (mouse,
+	// keyboard or window actions on an app's window, by its WM_CLASS), "clipboard:read",
+	// "clipboard:write", or "launch:WHAT" (an app, file or URL opened).
+	AccessDesktop AccessKind = "desktop"
 )
 
 // Access is one thing a call would touch. Paths and Dir are as the model gave them; resolve

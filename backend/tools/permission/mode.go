@@ -39,9 +39,9 @@ func (m Mode) Apply(d Decision) Decision {
 		}
 	case ModeAll:
 		if d.Action == Ask && d.Secret {
-			// Secrets are never read or written without a person answering.
+			// Secrets are never read or written, nor apps launched, without a person answering.
 			d.Action, d.Remember = Deny, nil
-			d.Reason = "touches secrets, which only a person may allow (run with --approve ask): " + d.Reason
+			d.Reason = "only a person may allow this (run with --approve ask): " + d.Reason
 		} else if d.Action == Ask {
 			d.Action, d.Remember = Allow, nil
 			d.Reason = "approved by --approve=all: " + d.Reason

@@ -176,6 +176,8 @@ func (p *Policy) access(tool string, a tools.Access) verdict {
 		return p.mcp(tool, a)
 	case tools.AccessBrowser:
 		return p.browser(tool, a.Command, a.Target)
+	case tools.AccessDesktop:
+		return p.desktop(tool, a.Target)
 	}
 	return verdict{action: Ask, reason: fmt.Sprintf("unknown kind of access %q", a.Kind), subject: tool}
 }
