@@ -24,19 +24,7 @@ func TestRunDrivesTodoMVC(t *testing.T) {
 			srv := httptest.NewServer(http.FileServer(http.Dir(shareddata.Require(t, "web", "todomvc", app))))
 			defer srv.Close()
 			st, model := runEnv(t)
-			script := fmt.Sprintf(`[
-			  {"match": {"tool_result": "#/active"}, "times": 1,
-			   "reply": {"text": "Done: two todos are active."}},
-			  {"match": {"tool_result": "(?s)\\[(?P<toggle>e\\d+) checkbox[^\\]]*\\] Walk the dog.*\\[(?P<active>e\\d+) link \"Active\"\\]"}, "times": 1,
-			   "reply": {"tool_calls": [{"id": "c3", "name": "browser_act", "arguments": {"actions": [
-			     {"do": "click", "ref": "${toggle}"}, {"do": "click", "ref": "${active}"}]}}]}},
-			  {"match": {"tool_result": "\\[(e\\d+) textbox \"(?:New Todo Input|What needs to be done\\?)\""}, "times": 1,
-			   "reply": {"tool_calls": [{"id": "c2", "name": "browser_act", "arguments": {"actions": [
-			     {"do": "type", "ref": "${1}", "text": "Buy milk", "submit": true},
-			     {"do": "type", "ref": "${1}", "text": "Walk the dog", "submit": true},
-			     {"do": "type", "ref": "${1}", "text": "Write report", "submit": true}]}}]}},
-			  {"match": {"user_contains": "todo"}, "times": 1,
-			   "reply": {"tool_calls": [{"id": "c1", "name": "browser_navigate", "arguments": {"url": %q}}]}}]`, srv.URL+"/index.html")
+			script := todoScript(srv.URL + "/index.html")
 			sc, err := llmtest.LoadScript(strings.NewReader(script))
 			if err != nil {
 				t.Fatal(err)
@@ -77,4 +65,22 @@ func TestRunDrivesTodoMVC(t *testing.T) {
 			}
 		})
 	}
+}
+
+// todoScript is the scripted model that completes the TodoMVC scenario at url, reading the
+// refs it needs out of the browser's replies.
+func todoScript(url string) string {
+	return fmt.Sprintf(`[
+			  {"match": {"tool_result": "#/active"}, "times": 1,
+			   "reply": {"text": "Done: two todos are active."}},
+			  {"match": {"tool_result": "(?s)\\[(?P<toggle>e\\d+) checkbox[^\\]]*\\] Walk the dog.*\\[(?P<active>e\\d+) link \"Active\"\\]"}, "times": 1,
+			   "reply": {"tool_calls": [{"id": "c3", "name": "browser_act", "arguments": {"actions": [
+			     {"do": "click", "ref": "${toggle}"}, {"do": "click", "ref": "${active}"}]}}]}},
+			  {"match": {"tool_result": "\\[(e\\d+) textbox \"(?:New Todo Input|What needs to be done\\?)\""}, "times": 1,
+			   "reply": {"tool_calls": [{"id": "c2", "name": "browser_act", "arguments": {"actions": [
+			     {"do": "type", "ref": "${1}", "text": "Buy milk", "submit": true},
+			     {"do": "type", "ref": "${1}", "text": "Walk the dog", "submit": true},
+			     {"do": "type", "ref": "${1}", "text": "Write report", "submit": true}]}}]}},
+			  {"match": {"user_contains": "todo"}, "times": 1,
+			   "reply": {"tool_calls": [{"id": "c1", "name": "browser_navigate", "arguments": {"url": %q}}]}}]`, url)
 }
