@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the real window under Xvfb: the built binary starts, a window titled "Tofu"
 # appears and paints (the screenshot is not blank), a second instance is refused with a clear
-# message, and closing the window (as a window manager does) exits cleanly.
+# message, tofu chat beside it is forwarded to it, and closing the window (as a window manager
+# does) exits cleanly and removes its command socket.
 # Prints start-up and memory figures. Usage: .ci/window-smoke.sh build/bin/tofu [shot.png]
 set -euo pipefail
 bin=$(realpath "$1")
@@ -70,11 +71,18 @@ done
 if "$bin" >"$work/second.out" 2>&1; then fail "a second instance started"; fi
 grep -q "already running" "$work/second.out" || { cat "$work/second.out" >&2; fail "second instance message"; }
 
+# Beside the window, tofu chat is forwarded to it over the command socket (0600), not refused.
+sock=$XDG_DATA_HOME/tofu/tofu.sock
+[ "$(stat -c %a "$sock")" = 600 ] || fail "the command socket is not 0600"
+"$bin" chat "hello from the terminal" >"$work/chat.out" 2>"$work/chat.err" || { cat "$work/chat.err" >&2; fail "tofu chat beside the window"; }
+grep -q "(conversation " "$work/chat.err" || { cat "$work/chat.err" >&2; fail "tofu chat beside the window"; }
+
 # Close the window the way a user does (the window manager asks it to close).
 wmctrl -c Tofu
 for _ in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 kill -0 $pid 2>/dev/null && fail "tofu did not exit after its window was closed"
 wait $pid || fail "tofu exited with status $? after close"
+[ ! -e "$sock" ] || fail "the command socket outlived the window"
 
 echo "window-smoke: ok"
 echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"
