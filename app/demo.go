@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
@@ -9,30 +11,46 @@ import (
 )
 
 // DemoProvider names the provider "Try the demo" adds for this run. It is never written to
-// config.json: saving Settings, or restarting, ends the demo.
+// config.json: Stop demo, saving Settings, or restarting ends the demo.
 const DemoProvider = "tofu-demo"
 
 // demoServer is the built-in scripted model (the script `tofu dev fake-model` serves),
-// started on loopback on first use so a new user sees Tofu answer with no model installed.
+// started on loopback on first use so a new user sees Tofu answer with no model installed,
+// and the scratch workspace its tour works in (llmtest.DemoFiles).
 type demoServer struct {
 	mu  sync.Mutex
 	srv *llmtest.Server
+	dir string
 }
 
-// url starts the server once and returns its address.
-func (d *demoServer) url() (string, error) {
+// start starts the server and makes the workspace once, and returns both.
+func (d *demoServer) start() (url, dir string, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.dir == "" {
+		dir, err := os.MkdirTemp("", "tofu-demo-")
+		if err != nil {
+			return "", "", fmt.Errorf("make the demo workspace: %w", err)
+		}
+		for name, text := range llmtest.DemoFiles {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				os.RemoveAll(dir)
+				return "", "", fmt.Errorf("make the demo workspace: %w", err)
+			}
+		}
+		d.dir = dir
+	}
 	if d.srv == nil {
 		srv, err := llmtest.ListenDemo("127.0.0.1:0", 0, "")
 		if err != nil {
-			return "", fmt.Errorf("start the demo model: %w", err)
+			return "", "", fmt.Errorf("start the demo model: %w", err)
 		}
 		d.srv = srv
 	}
-	return d.srv.URL, nil
+	return d.srv.URL, d.dir, nil
 }
 
+// close stops the server and removes the workspace.
 func (d *demoServer) close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -40,17 +58,41 @@ func (d *demoServer) close() {
 		d.srv.Close()
 		d.srv = nil
 	}
+	if d.dir != "" {
+		os.RemoveAll(d.dir)
+		d.dir = ""
+	}
 }
 
 // StartDemo runs the built-in scripted model in this process, on loopback, and makes it the
-// only provider until Settings are saved or Tofu restarts: nothing leaves the machine.
+// only provider until the demo is stopped, Settings are saved or Tofu restarts: nothing leaves
+// the machine. The status names the demo's scratch workspace (DemoWorkspace): a conversation
+// working there gets the tour, a read and a command that asks for approval.
 func (m *ModelService) StartDemo() (ModelStatus, error) {
-	url, err := m.demo.url()
+	url, _, err := m.demo.start()
 	if err != nil {
 		return ModelStatus{}, err
 	}
 	m.settings.setDemo(&config.Provider{Name: DemoProvider, Type: config.TypeOllama, BaseURL: url})
 	return m.Status(), nil
+}
+
+// StopDemo ends the demo: the configured providers answer again, the scripted model stops and
+// its workspace is removed. Stopping when no demo runs does nothing.
+func (m *ModelService) StopDemo() ModelStatus {
+	m.settings.setDemo(nil)
+	m.demo.close()
+	return m.Status()
+}
+
+// workspace is the demo's scratch workspace while the demo runs ("" otherwise).
+func (d *demoServer) workspace() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.srv == nil {
+		return ""
+	}
+	return d.dir
 }
 
 // withDemo is cfg as turns see it while the demo runs: the demo model alone, so no request

@@ -2,6 +2,9 @@ package app
 
 import (
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
@@ -65,4 +68,94 @@ func TestStartDemoAnswersWithoutOllama(t *testing.T) {
 	if st := f.app.Models.Status(); st.Demo || st.Error == nil || st.Error.Kind != llm.ErrUnreachable {
 		t.Fatalf("after saving Settings the demo still runs: %+v", st)
 	}
+}
+
+// The demo shows real work, not an echo: in its scratch workspace the scripted model reads the
+// README (no question: a read inside the workspace), asks to run hello.sh (a command off the
+// allow-list), and after the user allows it says what the script printed. Settings list the
+// demo provider while it runs (never in the saved configuration); Stop demo ends it and
+// removes the workspace.
+func TestDemoTourAndStop(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	st, err := f.app.Models.StartDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := st.DemoWorkspace
+	if ws == "" {
+		t.Fatalf("no demo workspace: %+v", st)
+	}
+	for name := range llmtest.DemoFiles {
+		if _, err := os.Stat(filepath.Join(ws, name)); err != nil {
+			t.Fatalf("the demo workspace lacks %s: %v", name, err)
+		}
+	}
+	set, err := f.app.Settings.Get()
+	if err != nil || set.Demo == nil || set.Demo.Name != DemoProvider {
+		t.Fatalf("Settings do not list the demo provider: %+v %v", set.Demo, err)
+	}
+	for _, p := range set.Providers {
+		if p.Name == DemoProvider {
+			t.Fatalf("the demo provider is in the saved configuration: %+v", set.Providers)
+		}
+	}
+
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Sessions.SetWorkspace(info.ID, ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.app.Chat.Send(info.ID, "What can you do?", st.DefaultModel); err != nil {
+		t.Fatal(err)
+	}
+	var asked store.Approval
+	f.rec.waitFor(t, "the approval of the command", func() bool {
+		for _, m := range f.rec.sessionMsgs(info.ID) {
+			if ev, ok := m.Event.(store.Event); ok && ev.Type == store.EventApproval {
+				ev.Decode(&asked)
+			}
+		}
+		return asked.CallID != "" && asked.Decision == ""
+	})
+	if asked.Name != "run_command" || asked.Subject != "sh hello.sh" {
+		t.Fatalf("asked = %+v", asked)
+	}
+	if err := f.app.Chat.Approve(info.ID, asked.CallID, "allow"); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "end of turn", f.rec.ended(info.ID))
+	evs := f.events(t, info.ID)
+	var names []string
+	var last store.AssistantMessage
+	for _, ev := range evs {
+		switch ev.Type {
+		case store.EventToolResult:
+			var r store.ToolResult
+			ev.Decode(&r)
+			if r.IsError {
+				t.Fatalf("%s failed: %s", r.Name, r.Text)
+			}
+			names = append(names, r.Name)
+		case store.EventAssistant:
+			ev.Decode(&last)
+		}
+	}
+	if strings.Join(names, ",") != "read_files,run_command" {
+		t.Fatalf("tool results: %v", names)
+	}
+	if !strings.Contains(last.Text, "Hello from the demo workspace") || !strings.Contains(last.Text, "files here: 2") || strings.Contains(last.Text, "[exit") {
+		t.Fatalf("the last reply: %q", last.Text)
+	}
+
+	st = f.app.Models.StopDemo()
+	if st.Demo || st.DemoWorkspace != "" || st.Provider == DemoProvider {
+		t.Fatalf("after Stop demo: %+v", st)
+	}
+	if _, err := os.Stat(ws); !os.IsNotExist(err) {
+		t.Fatalf("the demo workspace is still there: %v", err)
+	}
+	if set, _ := f.app.Settings.Get(); set.Demo != nil {
+		t.Fatalf("Settings still list the demo: %+v", set.Demo)
+	}
+	f.app.Models.StopDemo() // stopping twice is harmless
 }

@@ -21,6 +21,9 @@ type ModelStatus struct {
 	DefaultModel string          `json:"default_model"`
 	Error        *llm.Error      `json:"error,omitempty"`
 	Demo         bool            `json:"demo"` // the built-in scripted model of "Try the demo" answers
+	// DemoWorkspace is the demo's scratch folder while it runs: a conversation there gets the
+	// tour (a read, then a command that asks for approval).
+	DemoWorkspace string `json:"demo_workspace,omitempty"`
 	// Switched is set when DefaultModel is not the main model of the settings: it was not
 	// available (its provider did not answer, or does not list it), so another took its place.
 	// The banner says so, and `tofu run` records it as a fallback event.
@@ -59,6 +62,9 @@ func (m *ModelService) Status() ModelStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st := ModelStatus{Models: []llm.ModelInfo{}, Demo: m.settings.demoOn()}
+	if st.Demo {
+		st.DemoWorkspace = m.demo.workspace()
+	}
 	set, err := m.settings.config()
 	if err != nil {
 		st.Error = &llm.Error{Kind: llm.ErrBadRequest, Message: err.Error(), Hint: "Fix the settings file, or delete it to start from the defaults."}

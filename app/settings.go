@@ -23,6 +23,9 @@ type Settings struct {
 	// Revision names the configuration this copy was read from. Update uses it to keep the
 	// rules "Always allow" wrote while the Settings view was open (settings_merge.go).
 	Revision string `json:"revision,omitempty"`
+	// Demo is the provider of "Try the demo" while it runs: listed, never part of Config, so
+	// saving never writes it.
+	Demo *config.Provider `json:"demo,omitempty"`
 }
 
 // SettingsService reads and changes Settings.
@@ -50,6 +53,12 @@ func (s *SettingsService) Get() (Settings, error) {
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
 		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.remember(c)}
+	s.mu.Lock()
+	if s.demo != nil {
+		d := *s.demo
+		out.Demo = &d
+	}
+	s.mu.Unlock()
 	for _, p := range c.Providers {
 		keys, err := s.secrets.Keys(p.Name)
 		if err != nil {

@@ -25,8 +25,10 @@ func DemoModel() Model {
 
 // ScriptDemo installs the script the app's end-to-end test and `llmtestd` use: a message
 // containing "bench" streams 1,000 words at 100 per second; one containing "long" streams a
-// long reply slowly (so a UI can stop it); any other message is echoed in a few chunks with
-// some Markdown and a Go code block. With thinking on, a short reasoning comes first.
+// long reply slowly (so a UI can stop it); in a turn offered the coding tools, any other
+// message starts the demo tour (demotour.go: a read, then a command that asks for approval);
+// without tools it is echoed in a few chunks with some Markdown and a Go code block. With
+// thinking on, a short reasoning comes first.
 func (s *Server) ScriptDemo() *Server {
 	// "bench": 1,000 words at 100 per second, one word per chunk, to measure the UI's cost per token.
 	s.OnUser("bench").ReplyFunc(func(req llm.Request) Reply {
@@ -36,6 +38,9 @@ func (s *Server) ScriptDemo() *Server {
 		return withThinking(req, Reply{Text: LongText(400), TokenDelay: 50 * time.Millisecond})
 	})
 	s.DefaultFunc(func(req llm.Request) Reply {
+		if offersTools(req, "read_files", "run_command") {
+			return demoTour(req)
+		}
 		return withThinking(req, Reply{Text: EchoText(LastUser(req)), Chunks: 6, TokenDelay: 30 * time.Millisecond})
 	})
 	return s

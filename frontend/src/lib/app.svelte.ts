@@ -138,15 +138,39 @@ class AppState {
     return names[0] ?? ''
   }
 
-  /** "Try the demo": the scripted model answers from now on, so it becomes the chosen model. */
+  /**
+   * "Try the demo": the scripted model answers from now on, so it becomes the chosen model, and
+   * the conversation works in the demo's scratch workspace, where the model shows a tool call
+   * and an approval card.
+   */
   async startDemo() {
     this.statusLoading = true
     try {
       this.status = await api.models.startDemo()
       this.model = this.status.default_model
       this.ok('demo')
+      if (this.status.demo_workspace && (await this.newSession())) {
+        const err = await this.setWorkspace(this.status.demo_workspace)
+        if (err) this.fail('workspace', `Could not set the demo workspace: ${err}`)
+      }
+      await this.loadSettings()
     } catch (err) {
       this.fail('demo', `Could not start the demo model: ${messageOf(err)}`)
+    } finally {
+      this.statusLoading = false
+    }
+  }
+
+  /** Stops the demo: the configured providers answer again. */
+  async stopDemo() {
+    this.statusLoading = true
+    try {
+      this.status = await api.models.stopDemo()
+      this.model = this.status.default_model || this.defaultModel()
+      this.ok('demo')
+      await this.loadSettings()
+    } catch (err) {
+      this.fail('demo', `Could not stop the demo: ${messageOf(err)}`)
     } finally {
       this.statusLoading = false
     }

@@ -275,8 +275,10 @@ export const api = {
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),
-    /** "Try the demo": the built-in scripted model on loopback, the only provider until Settings are saved or Tofu restarts. */
+    /** "Try the demo": the built-in scripted model on loopback, the only provider until the demo is stopped, Settings are saved or Tofu restarts. */
     startDemo: () => call<ModelStatus>('ModelService', 'StartDemo'),
+    /** Ends the demo: the configured providers answer again, its scratch workspace is removed. */
+    stopDemo: () => call<ModelStatus>('ModelService', 'StopDemo'),
     /** Settings' "Test connection": one provider as edited, unsaved; keys typed, else those stored under saved. */
     testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
   },

@@ -82,6 +82,8 @@ export type ModelStatus = {
   error?: ProviderError | null
   /** "Try the demo" runs: the built-in scripted model answers, for this run only. */
   demo?: boolean
+  /** The demo's scratch folder while it runs: a conversation there gets the tour. */
+  demo_workspace?: string
   /** The main model of the settings was not available, so `default_model` replaced it. */
   switched?: { model: string; from?: string; reason?: string; startup?: boolean } | null
 }
@@ -119,6 +121,8 @@ export type Settings = {
   keys_store?: string
   /** Read-only: what an empty base URL means per provider type (Ollama's follows OLLAMA_HOST). */
   default_base_urls?: Record<string, string> | null
+  /** Read-only: the provider of "Try the demo" while it runs (never saved). */
+  demo?: ProviderConfig | null
 }
 
 export type RuleAction = 'allow' | 'ask' | 'deny'

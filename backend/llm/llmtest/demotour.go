@@ -1,0 +1,98 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/llm"
+)
+
+// The demo tour: offered Tofu's coding tools (a conversation with a workspace), the demo model
+// does real work instead of echoing, so a new user sees a tool card and an approval card in
+// the first minute. It reads the workspace's README, asks to run its script (a command off
+// the allow-list, so Tofu asks first), then says what came back. DemoFiles is the scratch
+// workspace the app makes for it ("Try the demo").
+
+// DemoFiles are the files of the demo's scratch workspace, by name.
+var DemoFiles = map[string]string{
+	"README.md": "# Tofu demo workspace\n\nA scratch folder made for the demo, removed when the demo stops.\n" +
+		"`hello.sh` greets you and counts the files here.\n",
+	"hello.sh": "#!/bin/sh\necho \"Hello from the demo workspace\"\necho \"files here: $(ls | wc -l)\"\n",
+}
+
+// Demo tour calls, as the model sends them.
+const (
+	demoReadArgs = `{"reads":[{"path":"README.md"}]}`
+	demoRunArgs  = `{"command":"sh hello.sh"}`
+)
+
+// offersTools reports whether req offers every named tool.
+func offersTools(req llm.Request, names ...string) bool {
+	for _, n := range names {
+		found := false
+		for _, t := range req.Tools {
+			if t.Name == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// demoTour is the demo model's next step in a turn where tools are offered: which step it is
+// follows from the tool results since the user's last message.
+func demoTour(req llm.Request) Reply {
+	var results []llm.Message
+	for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != llm.RoleUser; i-- {
+		if req.Messages[i].Role == llm.RoleTool {
+			results = append([]llm.Message{req.Messages[i]}, results...)
+		}
+	}
+	pace := 30 * time.Millisecond
+	switch len(results) {
+	case 0:
+		return withThinking(req, Reply{Text: "I'm the demo's scripted model, but the tools are real. First I'll read the workspace's README.",
+			ToolCalls: []llm.ToolCall{{Name: "read_files", Arguments: json.RawMessage(demoReadArgs)}}, TokenDelay: pace})
+	case 1:
+		return withThinking(req, Reply{Text: "The README says `hello.sh` greets and counts the files. Running a script is a command Tofu asks you about first:",
+			ToolCalls: []llm.ToolCall{{Name: "run_command", Arguments: json.RawMessage(demoRunArgs)}}, TokenDelay: pace})
+	}
+	out := withoutFooter(results[len(results)-1].Content)
+	var text string
+	switch low := strings.ToLower(out); {
+	case strings.Contains(low, "denied") || strings.Contains(low, "not allowed"):
+		text = "You said no, so the script did not run: nothing runs or changes without your yes."
+	case strings.Contains(out, "Hello from the demo workspace"):
+		text = fmt.Sprintf("The script ran after you allowed it. It printed:\n\n```\n%s\n```", strings.TrimSpace(firstLines(out, 4)))
+	default:
+		text = fmt.Sprintf("The command came back with:\n\n```\n%s\n```", strings.TrimSpace(firstLines(out, 6)))
+	}
+	text += "\n\nThat was the demo: a scripted model driving Tofu's real tools in a scratch folder. " +
+		"Install a model (`ollama pull qwen3:8b`) or add a provider in Settings for real answers; Stop demo ends it."
+	return withThinking(req, Reply{Text: text, Chunks: 6, TokenDelay: pace})
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withoutFooter drops the "[exit 0 · 10ms]" line Tofu ends a command's output with.
+func withoutFooter(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "[exit ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
