@@ -8,6 +8,7 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/go-rod/rod v0.116.2
+	github.com/godbus/dbus/v5 v5.2.2
 	github.com/jezek/xgb v1.1.1
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/mark3labs/mcp-go v1.2.1
@@ -64,7 +65,6 @@ require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-ole/go-ole v1.3.0 // indirect
-	github.com/godbus/dbus/v5 v5.2.2 // indirect
 	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect
 	github.com/google/flatbuffers v25.2.10+incompatible // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect

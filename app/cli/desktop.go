@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/desktop"
+	"github.com/tofu-research/tofu/backend/desktop/atspi"
 )
 
 // desktopCLI holds what the desktop commands share: the flags common to all, and how to start
@@ -50,7 +51,7 @@ func (c *desktopCLI) command() *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&c.display, "display", "", "X display (default $DISPLAY)")
 	cmd.PersistentFlags().BoolVar(&c.asJSON, "json", false, "print JSON")
-	cmd.AddCommand(c.windows(), c.screenshot(), c.click(), c.typeText(), c.key(), c.clipboard(), c.windowCmd())
+	cmd.AddCommand(c.windows(), c.screenshot(), c.click(), c.typeText(), c.key(), c.clipboard(), c.windowCmd(), c.tree())
 	return cmd
 }
 
@@ -375,4 +376,51 @@ func (c *desktopCLI) serveClipboard(cmd *cobra.Command, selection string) error 
 	case <-cmd.Context().Done():
 	}
 	return nil
+}
+
+func (c *desktopCLI) tree() *cobra.Command {
+	var window string
+	cmd := &cobra.Command{
+		Use:   "tree",
+		Short: "Print the accessibility tree (AT-SPI) of the focused window, or of --window ID",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			d, err := c.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			ws, err := d.Windows()
+			if err != nil {
+				return err
+			}
+			var target *desktop.Window
+			for i := range ws {
+				if window == "" && ws[i].Focused {
+					target = &ws[i]
+				} else if window != "" {
+					if id, err := parseID(window); err == nil && id == ws[i].ID {
+						target = &ws[i]
+					}
+				}
+			}
+			if target == nil {
+				return errors.New("no window has the focus; name one with --window ID")
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+			defer cancel()
+			bus, err := atspi.Connect(ctx)
+			if err != nil {
+				return fmt.Errorf("%w; use `tofu desktop screenshot` instead", err)
+			}
+			defer bus.Close()
+			tree, err := bus.Snapshot(ctx, target.PID, target.Title)
+			if err != nil {
+				return fmt.Errorf("%s %q: %w; use `tofu desktop screenshot` instead", target.Label(), target.Title, err)
+			}
+			return c.print(cmd.OutOrStdout(), tree, func() { fmt.Fprint(cmd.OutOrStdout(), tree.String()) })
+		},
+	}
+	cmd.Flags().StringVar(&window, "window", "", "window id (default the focused window)")
+	return cmd
 }

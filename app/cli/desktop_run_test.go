@@ -105,3 +105,63 @@ func remarshal(v any, out any) error {
 	}
 	return json.Unmarshal(b, out)
 }
+
+// TestRunAnswersADialogByName: with no screenshot at all, `tofu run` reads zenity's dialog as
+// an accessibility tree, fills its entry and presses OK by ref; zenity prints the answer.
+// `tofu desktop tree` prints the same tree.
+func TestRunAnswersADialogByName(t *testing.T) {
+	st, srv := runEnv(t)
+	s := desktoptest.Start(t, desktoptest.Options{DBus: true})
+	t.Setenv("DISPLAY", s.Display)
+	t.Setenv("WAYLAND_DISPLAY", "")
+	for _, kv := range s.Env {
+		if v, ok := strings.CutPrefix(kv, "DBUS_SESSION_BUS_ADDRESS="); ok {
+			t.Setenv("DBUS_SESSION_BUS_ADDRESS", v)
+		}
+	}
+	_, err := config.Open(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")).Update(func(c *config.Config) error {
+		c.Desktop = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer bytes.Buffer
+	z := s.Command("zenity", "--entry", "--title", "TofuAsk", "--text", "Your name?")
+	z.Stdout = &answer
+	s.Background(z)
+	exited := make(chan struct{})
+	go func() { z.Wait(); close(exited) }()
+	id := s.WindowOf("Zenity")
+	s.WaitFor("zenity to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	tofu := desktopCLITest(t, s)
+	var tree string
+	s.WaitFor("zenity's tree with its OK button", func() bool {
+		tree, err = tofu("tree")
+		return err == nil && strings.Contains(tree, `push button "OK" [default] ref=e5`)
+	})
+	if !strings.Contains(tree, `text [editable, focused] ref=e3`) {
+		t.Fatalf("tofu desktop tree:\n%s", tree)
+	}
+	script(srv, "Answered the dialog.",
+		[]llm.ToolCall{tc("a", "desktop_tree", map[string]any{})},
+		[]llm.ToolCall{tc("b", "desktop_input", map[string]any{"action": "set_text", "ref": "e3", "text": "Grace Hopper"})},
+		[]llm.ToolCall{tc("c", "desktop_input", map[string]any{"action": "press", "ref": "e5"})},
+	)
+	var stdout, stderr bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "answer the dialog with Grace Hopper", Workspace: t.TempDir(), Approve: "all", MaxSteps: 10}, &stdout, &stderr)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("run: %+v, %v\n%s", end, err, stderr.String())
+	}
+	s.WaitFor("zenity to exit", func() bool {
+		select {
+		case <-exited:
+			return true
+		default:
+			return false
+		}
+	})
+	if got := strings.TrimSpace(answer.String()); got != "Grace Hopper" {
+		t.Fatalf("zenity printed %q\n%s", got, stderr.String())
+	}
+}

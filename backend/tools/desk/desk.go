@@ -1,5 +1,5 @@
 // Package desk offers the desktop (backend/desktop) to the model as a few deferred tools:
-// screenshot, windows, input, clipboard and open. Input goes through the approval service per
+// screenshot, tree (the accessibility view), windows, input, clipboard and open. Input goes through the approval service per
 // app (tools.AccessDesktop), launching always asks a person, and while a turn drives the
 // desktop a red strip says so and ctrl+alt+End stops the turn.
 package desk
@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/desktop"
+	"github.com/tofu-research/tofu/backend/desktop/atspi"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -29,7 +30,7 @@ func doc(name string) string {
 }
 
 // Names are the desktop tools, in the order they are offered.
-var Names = []string{"desktop_screenshot", "desktop_windows", "desktop_input", "desktop_clipboard", "desktop_open"}
+var Names = []string{"desktop_screenshot", "desktop_tree", "desktop_windows", "desktop_input", "desktop_clipboard", "desktop_open"}
 
 // Blobs keeps the screenshots a session's events refer to (the store).
 type Blobs interface {
@@ -75,7 +76,7 @@ func Add(reg *tools.Registry, o Options) (release func(), err error) {
 		o.MaxWidth = 1280
 	}
 	b := &box{o: o}
-	for _, t := range []tools.Tool{b.screenshot(), b.windows(), b.input(), b.clipboard(), b.open()} {
+	for _, t := range []tools.Tool{b.screenshot(), b.tree(), b.windows(), b.input(), b.clipboard(), b.open()} {
 		if err := reg.Add(t); err != nil {
 			return nil, err
 		}
@@ -96,6 +97,10 @@ type box struct {
 	d        *desktop.Desktop
 	unhook   func()
 	released bool
+	// The last accessibility snapshot (refs point into it), its window's class, and the bus.
+	a11y      *atspi.Tree
+	a11yClass string
+	a11yBus   *atspi.Bus
 }
 
 // desk connects (first use in the turn: shows the indicator and hooks the stop key).
@@ -129,6 +134,10 @@ func (b *box) release() {
 	}
 	if b.d != nil {
 		b.d.HideIndicator()
+	}
+	if b.a11yBus != nil {
+		b.a11yBus.Close()
+		b.a11yBus = nil
 	}
 }
 

@@ -146,12 +146,13 @@ func listWindows(ws []desktop.Window) string {
 }
 
 type inputParams struct {
-	Action string `json:"action" enum:"click,double_click,right_click,middle_click,move,drag,scroll,type,key"`
+	Action string `json:"action" enum:"click,double_click,right_click,middle_click,move,drag,scroll,type,key,press,set_text"`
+	Ref    string `json:"ref,omitempty" description:"press, set_text: an element's ref from desktop_tree"`
 	X      *int   `json:"x,omitempty" description:"in the last screenshot's pixels"`
 	Y      *int   `json:"y,omitempty"`
 	ToX    *int   `json:"to_x,omitempty" description:"drag: end point"`
 	ToY    *int   `json:"to_y,omitempty"`
-	Text   string `json:"text,omitempty" description:"type: the text"`
+	Text   string `json:"text,omitempty" description:"type, set_text: the text"`
 	Keys   string `json:"keys,omitempty" description:"key: a combination like ctrl+s, alt+F4, Return"`
 	Amount int    `json:"amount,omitempty" description:"scroll: notches, negative is up"`
 }
@@ -161,6 +162,15 @@ func (b *box) input() tools.Tool {
 		Name: "desktop_input", Description: doc("desktop_input"),
 		Example: `{"action":"click","x":120,"y":45}`,
 		Access: func(_ tools.Call, p inputParams) []tools.Access {
+			if p.Action == "press" || p.Action == "set_text" {
+				b.mu.Lock()
+				class := b.a11yClass
+				b.mu.Unlock()
+				if class == "" {
+					class = "unknown"
+				}
+				return []tools.Access{{Kind: tools.AccessDesktop, Target: "input:" + class}}
+			}
 			if p.X != nil && p.Y != nil && p.Action != "type" && p.Action != "key" {
 				sx, sy, _, _ := b.toScreen(*p.X, *p.Y)
 				return []tools.Access{{Kind: tools.AccessDesktop, Target: "input:" + b.classAt(sx, sy)}}
@@ -171,6 +181,9 @@ func (b *box) input() tools.Tool {
 			d, err := b.desk(ctx)
 			if err != nil {
 				return failed(ctx, err)
+			}
+			if p.Action == "press" || p.Action == "set_text" {
+				return b.byRef(ctx, p)
 			}
 			return b.act(ctx, d, p)
 		},
