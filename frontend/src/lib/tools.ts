@@ -65,6 +65,10 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
     }
     case 'write_file':
       return p(a.path ?? a.file)
+    case 'spawn_agents': {
+      const agents = list(a.agents).filter(isObj)
+      return `${agents.length} agent${agents.length === 1 ? '' : 's'}: ${joinMore(agents.map((x) => str(x.objective)), 2)}`
+    }
     case 'grep': {
       const searches = list(a.searches).filter(isObj)
       const one = (s: Obj) => {

@@ -3,6 +3,8 @@
 import type { CallAttempt, CallReport, DecidedBy, Decision, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
 import type { Delta } from './stream'
 import { argsOf } from './tools'
+import { applySwarm, emptySwarm, type SwarmView } from './swarm'
+import type { Swarm } from './protocol.gen'
 
 export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string }
 export type AssistantItem = {
@@ -70,6 +72,8 @@ export type ToolCallItem = {
   status: ToolStatus
   result?: ToolResultInfo
   approval?: ApprovalInfo
+  /** spawn_agents: the live dashboard of its swarm (`swarm` events). */
+  swarm?: SwarmView
 }
 
 /** The end of an agent turn (`turn_end`) with the tokens of all its model calls. */
@@ -396,6 +400,14 @@ export function project(state: TranscriptState): Item[] {
           c.closed = false
           c.status = resultStatus(c)
         }
+        midTurn = true
+        break
+      }
+      case 'swarm': {
+        // Sub-agents at work: the call is still running, and its card shows them.
+        const d = (isObj(e.data) ? e.data : {}) as unknown as Swarm
+        const c = calls.get(str(d.call_id))
+        if (c) c.swarm = applySwarm(c.swarm ?? emptySwarm(c.id), d)
         midTurn = true
         break
       }
