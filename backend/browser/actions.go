@@ -15,7 +15,8 @@ import (
 
 // Action is one step of a batch: what to do, to which ref, with what.
 type Action struct {
-	// Do is click, dblclick, type, select, press, hover, scroll, upload, wait or dialog.
+	// Do is click, dblclick, type, select, press, hover, scroll, upload, wait, dialog or save
+	// (a download, Text its name, to the path in Values).
 	Do  string `json:"do"`
 	Ref string `json:"ref,omitempty"`
 	// Text is what type enters, what wait waits for, or a prompt's answer (dialog).
@@ -140,7 +141,13 @@ func (m *Manager) Act(ctx context.Context, session string, actions []Action) (Re
 		defer cancel()
 		var notes []string
 		for i, a := range actions {
-			note, err := act(ctx, t, a)
+			var note string
+			var err error
+			if a.Do == "save" {
+				note, err = m.save(ctx, session, a)
+			} else {
+				note, err = act(ctx, t, a)
+			}
 			if err != nil {
 				prefix := ""
 				if len(actions) > 1 {
@@ -259,7 +266,7 @@ func act(ctx context.Context, t *Tab, a Action) (note string, err error) {
 		t.mu.Unlock()
 		return "the next dialog will be " + map[bool]string{true: "accepted", false: "dismissed"}[a.Accept], nil
 	}
-	return "", &UserError{fmt.Sprintf("unknown action %q: use click, dblclick, type, select, press, hover, scroll, upload, wait or dialog", a.Do)}
+	return "", &UserError{fmt.Sprintf("unknown action %q: use click, dblclick, type, select, press, hover, scroll, upload, wait, dialog or save", a.Do)}
 }
 
 // click clicks el as a person would: scrolled into view, the mouse moved over it, pressed.
@@ -520,6 +527,11 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 	for _, d := range dialogs {
 		b.WriteString("dialog: " + d + "\n")
 	}
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	for _, d := range m.takeDownloads(dctx, session) {
+		b.WriteString(d + "\n")
+	}
+	cancel()
 	for _, id := range m.takeOpened(session) {
 		fmt.Fprintf(&b, "a new tab %s opened (browser_tabs to switch to it)\n", id)
 	}
@@ -583,4 +595,16 @@ func (m *Manager) CurrentURL(session string) string {
 func focus(el *rod.Element) error {
 	_, err := el.Eval(`function () { this.focus(); }`)
 	return err
+}
+
+// save copies a download (Text: its name, "" the last) to the path in Values.
+func (m *Manager) save(ctx context.Context, session string, a Action) (string, error) {
+	if len(a.Values) != 1 {
+		return "", &UserError{"save needs values: [the workspace path to save the download to]"}
+	}
+	dest, err := m.SaveDownload(ctx, session, a.Text, a.Values[0])
+	if err != nil {
+		return "", err
+	}
+	return "saved the download to " + dest, nil
 }

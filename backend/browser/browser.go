@@ -143,6 +143,10 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 	m.launcher, m.browser, m.web, m.controlURL = l, b, web, u
 	m.started = time.Since(start)
 	m.watchTargets(b)
+	if err := m.watchDownloads(b); err != nil {
+		m.stopLocked()
+		return nil, err
+	}
 	m.touchLocked()
 	return b, nil
 }
@@ -196,7 +200,7 @@ func (m *Manager) stopLocked() {
 	}
 	m.browser, m.launcher = nil, nil
 	for _, s := range m.sessions {
-		s.tabs, s.active = nil, ""
+		s.tabs, s.active, s.downloads = nil, "", nil
 	}
 }
 

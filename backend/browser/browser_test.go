@@ -365,3 +365,31 @@ func TestHistoryAndReload(t *testing.T) {
 	_, err = m.Navigate(ctx, "s", "not a url")
 	mustContain(t, fmtErr(err), "is not a URL")
 }
+
+func TestDownloadsAreSavedIntoTheWorkspaceOnRequest(t *testing.T) {
+	m := newManager(t)
+	ctx := testCtx(t)
+	rep, err := m.Navigate(ctx, "s", sites(t)+"/downloads/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = m.Act(ctx, "s", []Action{{Do: "click", Ref: refOf(t, rep.Text, `link "Export CSV"`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	// The save step waits for the download if the click's report came before it finished.
+	rep2, err := m.Act(ctx, "s", []Action{{Do: "save", Text: "data.csv", Values: []string{ws}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Text+rep2.Text, "downloaded data.csv (19 bytes)") {
+		t.Fatalf("the download was not reported:\n%s\n%s", rep.Text, rep2.Text)
+	}
+	mustContain(t, rep2.Text, "saved the download to "+filepath.Join(ws, "data.csv"))
+	if b, err := os.ReadFile(filepath.Join(ws, "data.csv")); err != nil || string(b) != "name,amount\nmilk,2\n" {
+		t.Fatalf("saved %q, %v", b, err)
+	}
+	_, err = m.Act(ctx, "s", []Action{{Do: "save", Text: "nope.csv", Values: []string{ws}}})
+	mustContain(t, fmtErr(err), `no download called "nope.csv"`)
+}

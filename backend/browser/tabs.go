@@ -37,6 +37,8 @@ type sessionTabs struct {
 	next   int
 	busy   int
 	opened []string // tabs opened by pages since the last report
+	// downloads are the files the session's pages downloaded, in order.
+	downloads []*download
 }
 
 func (s *sessionTabs) find(id string) *Tab {

@@ -18,7 +18,7 @@ var PlaywrightTodoMVCTokens = map[string]int{"todomvc-react": 449, "todomvc-vue"
 func browserSites(t *testing.T) []string {
 	shareddata.Require(t, "web", "todomvc")
 	dirs := []string{filepath.Join("testdata", "browser", "todomvc-react"), filepath.Join("testdata", "browser", "todomvc-vue")}
-	for _, s := range []string{"forms", "frames", "dialogs", "tabs", "slow", "injection", "widgets"} {
+	for _, s := range []string{"forms", "frames", "dialogs", "tabs", "slow", "injection", "widgets", "downloads"} {
 		dirs = append(dirs, filepath.Join("..", "browser", "testdata", "sites", s))
 	}
 	return dirs

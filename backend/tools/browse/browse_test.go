@@ -109,6 +109,9 @@ func TestWebAccessAndApprovals(t *testing.T) {
 		t.Fatalf("eval: %+v", d)
 	}
 
+	if d := decide(t, on, permission.ModeSafe, "browser_act", `{"actions":[{"do":"save","text":"a.csv","values":["a.csv"]}]}`); d.Action != permission.Deny {
+		t.Fatalf("saving a download into the workspace under safe: %+v", d)
+	}
 	res = run(t, on, "browser_navigate", `{"url":"`+srv.URL+`"}`)
 	if res.IsError {
 		t.Fatal(res.Text)

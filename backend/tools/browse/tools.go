@@ -85,7 +85,7 @@ func (b *box) act() tools.Tool {
 		Access:  b.actAccess,
 		Run: func(ctx context.Context, call tools.Call, p actParams) (tools.Result, error) {
 			for i, a := range p.Actions {
-				if a.Do == "upload" {
+				if a.Do == "upload" || a.Do == "save" {
 					for j, f := range a.Values {
 						p.Actions[i].Values[j] = tools.AbsPath(call.Workspace, f)
 					}
@@ -124,6 +124,10 @@ func (b *box) actAccess(call tools.Call, p actParams) []tools.Access {
 		switch {
 		case a.Do == "type" && meta.Password:
 			out = append(out, tools.Access{Kind: tools.AccessBrowser, Command: "type a password", Target: at})
+		case a.Do == "save":
+			for _, f := range a.Values {
+				out = append(out, tools.Access{Kind: tools.AccessWrite, Path: f})
+			}
 		case a.Do == "upload":
 			for _, f := range a.Values {
 				out = append(out, tools.Access{Kind: tools.AccessRead, Path: f})

@@ -1,0 +1,155 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Downloads land in Tofu's profile (<profile>/downloads, named by Chromium's id), never in the
+// workspace directly: saving one there is a separate step, a write the approval service sees.
+
+// download is one file a page downloaded.
+type download struct {
+	name, url, path string
+	bytes           int64
+	state           proto.BrowserDownloadProgressState
+	done            chan struct{} // closed when it completed or failed
+	reported        bool
+}
+
+func (m *Manager) downloadDir() string { return filepath.Join(m.o.ProfileDir, "downloads") }
+
+// watchDownloads makes the browser save downloads in the profile and tells each to the session
+// whose tab started it.
+func (m *Manager) watchDownloads(b *rod.Browser) error {
+	if err := os.MkdirAll(m.downloadDir(), 0o700); err != nil {
+		return fmt.Errorf("create the downloads folder: %w", err)
+	}
+	err := proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
+		DownloadPath: m.downloadDir(), EventsEnabled: true}.Call(b)
+	if err != nil {
+		return fmt.Errorf("set the download folder: %w", err)
+	}
+	byGUID := map[string]*download{} // touched only by the event goroutine
+	go b.EachEvent(func(e *proto.BrowserDownloadWillBegin) {
+		d := &download{name: filepath.Base(e.SuggestedFilename), url: e.URL, path: filepath.Join(m.downloadDir(), e.GUID), done: make(chan struct{})}
+		byGUID[e.GUID] = d
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for _, s := range m.sessions {
+			if s.byTarget(proto.TargetTargetID(e.FrameID)) != nil {
+				s.downloads = append(s.downloads, d)
+				return
+			}
+		}
+	}, func(e *proto.BrowserDownloadProgress) {
+		d := byGUID[e.GUID]
+		if d == nil || e.State == proto.BrowserDownloadProgressStateInProgress {
+			return
+		}
+		m.mu.Lock()
+		d.state, d.bytes = e.State, int64(e.ReceivedBytes)
+		m.mu.Unlock()
+		delete(byGUID, e.GUID)
+		close(d.done)
+	})()
+	return nil
+}
+
+// takeDownloads describes the session's downloads not reported yet, waiting (within ctx) for
+// those still running.
+func (m *Manager) takeDownloads(ctx context.Context, session string) []string {
+	m.mu.Lock()
+	var fresh []*download
+	if s := m.sessions[session]; s != nil {
+		for _, d := range s.downloads {
+			if !d.reported {
+				d.reported = true
+				fresh = append(fresh, d)
+			}
+		}
+	}
+	m.mu.Unlock()
+	var out []string
+	for _, d := range fresh {
+		select {
+		case <-d.done:
+		case <-ctx.Done():
+			out = append(out, fmt.Sprintf("download %s still running", d.name))
+			continue
+		}
+		m.mu.Lock()
+		state, n := d.state, d.bytes
+		m.mu.Unlock()
+		if state != proto.BrowserDownloadProgressStateCompleted {
+			out = append(out, fmt.Sprintf("download %s %s", d.name, state))
+			continue
+		}
+		out = append(out, fmt.Sprintf("downloaded %s (%d bytes): save it into the workspace with a save step", d.name, n))
+	}
+	return out
+}
+
+// SaveDownload copies the session's download called name (the last of that name; "": the
+// last one) to dest, waiting for it to finish within ctx.
+func (m *Manager) SaveDownload(ctx context.Context, session, name, dest string) (string, error) {
+	m.mu.Lock()
+	var d *download
+	if s := m.sessions[session]; s != nil {
+		for i := len(s.downloads) - 1; i >= 0; i-- {
+			if name == "" || s.downloads[i].name == name {
+				d = s.downloads[i]
+				break
+			}
+		}
+	}
+	m.mu.Unlock()
+	if d == nil {
+		return "", &UserError{fmt.Sprintf("no download called %q in this session", name)}
+	}
+	select {
+	case <-d.done:
+	case <-ctx.Done():
+		return "", &UserError{"the download " + d.name + " has not finished"}
+	}
+	m.mu.Lock()
+	state := d.state
+	m.mu.Unlock()
+	if state != proto.BrowserDownloadProgressStateCompleted {
+		return "", &UserError{fmt.Sprintf("the download %s %s", d.name, state)}
+	}
+	if fi, err := os.Stat(dest); err == nil && fi.IsDir() || strings.HasSuffix(dest, string(filepath.Separator)) {
+		dest = filepath.Join(dest, d.name)
+	}
+	if err := copyFile(d.path, dest); err != nil {
+		return "", fmt.Errorf("save the download %s: %w", d.name, err)
+	}
+	return dest, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
