@@ -41,6 +41,7 @@ type App struct {
 	Settings *SettingsService
 	Papers   *PaperService
 	MCP      *MCPService
+	Memory   *MemoryService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -92,6 +93,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Memory: mem, SkillsDir: skillsDir(cfgDir),
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
+	a.Memory = &MemoryService{mem: mem, store: st}
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: history.New(st)}
@@ -136,6 +138,7 @@ func (a *App) Services() map[string]any {
 		"SettingsService": a.Settings,
 		"PaperService":    a.Papers,
 		"MCPService":      a.MCP,
+		"MemoryService":   a.Memory,
 	}
 }
 

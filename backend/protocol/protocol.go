@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
@@ -92,4 +93,6 @@ var Shapes = []Payload{
 	payload[library.Translation](""),
 	payload[library.TranslationProgress](""), // on the paper:<id> topic
 	payload[history.Match]("HistoryMatch"),   // SessionService.Search
+	payload[memory.Record]("MemoryRecord"),   // MemoryService
+	payload[memory.Found]("MemoryFound"),
 }

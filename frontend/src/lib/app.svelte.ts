@@ -35,6 +35,7 @@ class AppState {
 
   notice = $state<Notice | null>(null)
   settingsOpen = $state(false)
+  memoryOpen = $state(false)
   /** Bumped to ask the composer to take focus. */
   focusTick = $state(0)
 

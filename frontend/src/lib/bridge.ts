@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, McpServer, McpServerConfig, McpSource, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -239,6 +239,9 @@ export function setTransport(x: Transport | null) {
   transport = x
 }
 
+/** A turn a memory record was recalled into (MemoryService.Uses). */
+export type MemoryUse = { session: string; title: string; seq: number; time: string }
+
 function call<T>(service: string, method: string, ...args: unknown[]): Promise<T> {
   return t().call(service, method, args) as Promise<T>
 }
@@ -260,6 +263,16 @@ export const api = {
     chooseWorkspace: () => call<string>('SessionService', 'ChooseWorkspace'),
     /** 'chat' or 'autonomous': how the session's agent turns run. */
     setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
+  },
+  memory: {
+    /** The workspace's records (none when '') and the global ones. */
+    list: async (workspace: string) => (await call<MemoryRecord[] | null>('MemoryService', 'List', workspace)) ?? [],
+    search: async (workspace: string, query: string) => (await call<MemoryFound[] | null>('MemoryService', 'Search', workspace, query)) ?? [],
+    /** Creates the record when it has no id, else replaces its fields. */
+    save: (workspace: string, r: MemoryRecord) => call<MemoryRecord>('MemoryService', 'Save', workspace, r),
+    delete: (workspace: string, id: string) => call<void>('MemoryService', 'Delete', workspace, id),
+    /** The turns the record was recalled into, newest first. */
+    uses: async (id: string) => (await call<MemoryUse[] | null>('MemoryService', 'Uses', id)) ?? [],
   },
   chat: {
     send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),

@@ -612,6 +612,36 @@ export interface HistoryMatch {
   score: number
 }
 
+/** memory.Record */
+export interface MemoryRecord {
+  id: string
+  name: string
+  description: string
+  tags?: string[]
+  scope: string
+  enabled: boolean
+  created: string
+  updated: string
+  body: string
+  path: string
+}
+
+/** memory.Found */
+export interface MemoryFound {
+  id: string
+  name: string
+  description: string
+  tags?: string[]
+  scope: string
+  enabled: boolean
+  created: string
+  updated: string
+  body: string
+  path: string
+  score: number
+  matched: number
+}
+
 /** The payload (`data`) of each event type (docs/EVENTS.md). */
 export interface EventPayloads {
   user: UserMessage

@@ -14,6 +14,8 @@ export type {
   EventPayloads,
   EventType,
   HistoryMatch,
+  MemoryFound,
+  MemoryRecord,
   InterruptReason,
   MessageKind,
   PaperInfo,
