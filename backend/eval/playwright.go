@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -23,7 +24,13 @@ func playwrightSnapshot(ctx context.Context, command []string, cdp, url string) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
-	args := append(append([]string(nil), command[1:]...), "--cdp-endpoint", cdp)
+	// Its snapshot and console files go to a temporary folder, not the working directory.
+	out, err := os.MkdirTemp("", "tofu-playwright-mcp-")
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer os.RemoveAll(out)
+	args := append(append([]string(nil), command[1:]...), "--cdp-endpoint", cdp, "--output-dir", out)
 	c, err := client.NewStdioMCPClient(command[0], nil, args...)
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("start %s: %w", command[0], err)
