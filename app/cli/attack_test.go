@@ -256,6 +256,8 @@ func (a arena) prepare(t *testing.T, c attack) {
 		case "mcp": // mcp NAME {server config}: an MCP server in the settings (@TOOLS@: build/tools/node_modules)
 			name, conf, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
+		case "desktop": // desktop: the settings turn desktop control on
+			a.setConfig(t, "desktop", true)
 		default:
 			t.Fatalf("%s: unknown directive %q", c.name, d)
 		}
@@ -278,6 +280,20 @@ func (a arena) addMCPServer(t *testing.T, name, conf string) {
 	must(t, json.Unmarshal([]byte(conf), &server))
 	servers[name] = server
 	cfg["mcpServers"] = servers
+	b, err := json.Marshal(cfg)
+	must(t, err)
+	writeFile(t, path, string(b), 0o644)
+}
+
+// setConfig sets one top-level key of the arena's settings.
+func (a arena) setConfig(t *testing.T, key string, v any) {
+	t.Helper()
+	path := filepath.Join(a.home, ".config", "tofu", "config.json")
+	cfg := map[string]any{}
+	if b, err := os.ReadFile(path); err == nil {
+		must(t, json.Unmarshal(b, &cfg))
+	}
+	cfg[key] = v
 	b, err := json.Marshal(cfg)
 	must(t, err)
 	writeFile(t, path, string(b), 0o644)

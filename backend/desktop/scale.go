@@ -2,6 +2,8 @@ package desktop
 
 import (
 	"image"
+	"runtime"
+	"sync"
 )
 
 // Downscale returns the shot fitted inside maxW×maxH (keeping its aspect ratio; 0 means no
@@ -37,17 +39,19 @@ func (s Shot) Downscale(maxW, maxH int) Shot {
 func halve(src *image.RGBA) *image.RGBA {
 	w, h := src.Bounds().Dx()/2, src.Bounds().Dy()/2
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		r0 := src.Pix[(2*y)*src.Stride:]
-		r1 := src.Pix[(2*y+1)*src.Stride:]
-		out := dst.Pix[y*dst.Stride:]
-		for x := 0; x < w; x++ {
-			i, o := 8*x, 4*x
-			for c := 0; c < 4; c++ {
-				out[o+c] = uint8((uint32(r0[i+c]) + uint32(r0[i+4+c]) + uint32(r1[i+c]) + uint32(r1[i+4+c]) + 2) >> 2)
+	rows(h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			r0 := src.Pix[(2*y)*src.Stride:]
+			r1 := src.Pix[(2*y+1)*src.Stride:]
+			out := dst.Pix[y*dst.Stride:]
+			for x := 0; x < w; x++ {
+				i, o := 8*x, 4*x
+				for c := 0; c < 4; c++ {
+					out[o+c] = uint8((uint32(r0[i+c]) + uint32(r0[i+4+c]) + uint32(r1[i+c]) + uint32(r1[i+4+c]) + 2) >> 2)
+				}
 			}
 		}
-	}
+	})
 	return dst
 }
 
@@ -55,7 +59,6 @@ func halve(src *image.RGBA) *image.RGBA {
 func bilinear(src *image.RGBA, w, h int) *image.RGBA {
 	sw, sh := src.Bounds().Dx(), src.Bounds().Dy()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	type tap struct{ i0, i1, f int }
 	taps := func(n, sn int) []tap {
 		t := make([]tap, n)
 		for i := range t {
@@ -70,22 +73,47 @@ func bilinear(src *image.RGBA, w, h int) *image.RGBA {
 		return t
 	}
 	xs, ys := taps(w, sw), taps(h, sh)
-	for y, ty := range ys {
-		r0 := src.Pix[ty.i0*src.Stride:]
-		r1 := src.Pix[ty.i1*src.Stride:]
-		out := dst.Pix[y*dst.Stride:]
-		fy := ty.f
-		for x, tx := range xs {
-			a, b := 4*tx.i0, 4*tx.i1
-			fx := tx.f
-			o := 4 * x
-			for c := 0; c < 3; c++ {
-				top := int(r0[a+c])*(256-fx) + int(r0[b+c])*fx
-				bot := int(r1[a+c])*(256-fx) + int(r1[b+c])*fx
-				out[o+c] = uint8((top*(256-fy) + bot*fy + 1<<15) >> 16)
-			}
-			out[o+3] = 0xff
+	rows(h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			bilinearRow(src, dst, xs, ys[y], y)
 		}
-	}
+	})
 	return dst
+}
+
+// tap is a destination pixel's two source pixels and the second one's weight (of 256).
+type tap struct{ i0, i1, f int }
+
+// bilinearRow fills row y of dst from the two source rows ty names.
+func bilinearRow(src, dst *image.RGBA, xs []tap, ty tap, y int) {
+	r0 := src.Pix[ty.i0*src.Stride:]
+	r1 := src.Pix[ty.i1*src.Stride:]
+	out := dst.Pix[y*dst.Stride:]
+	fy := ty.f
+	for x, tx := range xs {
+		a, b := 4*tx.i0, 4*tx.i1
+		fx := tx.f
+		o := 4 * x
+		for c := 0; c < 3; c++ {
+			top := int(r0[a+c])*(256-fx) + int(r0[b+c])*fx
+			bot := int(r1[a+c])*(256-fx) + int(r1[b+c])*fx
+			out[o+c] = uint8((top*(256-fy) + bot*fy + 1<<15) >> 16)
+		}
+		out[o+3] = 0xff
+	}
+}
+
+// rows splits n rows over the CPUs and runs f on each share, waiting for all.
+func rows(n int, f func(y0, y1 int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8, max(1, n/64))
+	var wg sync.WaitGroup
+	for i := range workers {
+		y0, y1 := n*i/workers, n*(i+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(y0, y1)
+		}()
+	}
+	wg.Wait()
 }

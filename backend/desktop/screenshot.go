@@ -120,12 +120,14 @@ func (d *Desktop) convert(img *image.RGBA, y, w, h int, data []byte) error {
 	if len(data) < w*h*4 {
 		return fmt.Errorf("the X server sent %d bytes for a %dx%d strip", len(data), w, h)
 	}
-	dst := img.Pix[y*img.Stride : (y+h)*img.Stride]
-	src := data[:len(dst)]
-	for i := 0; i < len(dst); i += 4 {
-		// Little-endian BGRX to RGBA, one 32-bit word at a time.
-		v := binary.LittleEndian.Uint32(src[i:])
-		binary.LittleEndian.PutUint32(dst[i:], v>>16&0xff|v&0xff00|(v&0xff)<<16|0xff000000)
-	}
+	rows(h, func(r0, r1 int) {
+		dst := img.Pix[(y+r0)*img.Stride : (y+r1)*img.Stride]
+		src := data[r0*w*4 : r1*w*4]
+		for i := 0; i < len(dst); i += 4 {
+			// Little-endian BGRX to RGBA, one 32-bit word at a time.
+			v := binary.LittleEndian.Uint32(src[i:])
+			binary.LittleEndian.PutUint32(dst[i:], v>>16&0xff|v&0xff00|(v&0xff)<<16|0xff000000)
+		}
+	})
 	return nil
 }
