@@ -21,6 +21,7 @@ import (
 	"github.com/tofu-research/tofu/backend/swarm"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // ProviderFactory builds the model provider for a configuration; keys gives each provider's
@@ -51,6 +52,7 @@ type App struct {
 	Desktop *desktop.Manager
 
 	store     *store.Store
+	agents    *procgroup.Spawner // starts the coding agents the delegate tool runs
 	unsubs    []func()
 	closeOnce sync.Once
 }
@@ -65,7 +67,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		}
 		return session.Price(cfg, model, u)
 	}
-	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st}
+	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st, agents: &procgroup.Spawner{}}
 	lib := library.New(st, library.Options{
 		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
@@ -86,7 +88,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), browserTools(a.Browser, webAccess),
+		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents), browserTools(a.Browser, webAccess),
 			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
 			}},
@@ -148,6 +150,7 @@ func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
 		a.MCP.close()
+		a.agents.Close()
 		a.Browser.Close()
 		a.Desktop.Close()
 		a.Papers.lib.Shutdown()

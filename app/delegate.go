@@ -1,0 +1,20 @@
+package app
+
+import (
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/delegate"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
+)
+
+// delegateFamily offers the delegate tool (another coding agent as a tool) to agent turns
+// when such an agent is installed, found afresh each turn; deferred behind tool_search. The
+// agents it starts die with Tofu (spawner, closed with the app).
+func delegateFamily(spawner *procgroup.Spawner) session.ToolFamily {
+	return func(reg *tools.Registry, _ session.Spec) (func(), error) {
+		if t := delegate.New(delegate.Options{Spawner: spawner}); t != nil && reg.Add(t) == nil {
+			reg.Defer(delegate.Name)
+		}
+		return nil, nil
+	}
+}

@@ -1,0 +1,178 @@
+// Package delegate is the tool that hands a task to another coding agent installed on the
+// machine (Claude Code today), run headless in the workspace under Tofu's approval, its events
+// read into the result, its session kept for follow-ups.
+package delegate
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
+)
+
+//go:embed delegate.md
+var description string
+
+// Name is the tool's name.
+const Name = "delegate"
+
+// Options wire the tool.
+type Options struct {
+	// LookPath finds an agent's program (nil: exec.LookPath).
+	LookPath func(string) (string, error)
+	// Env is added to the agents' environment (e.g. ANTHROPIC_BASE_URL).
+	Env []string
+	// Spawner starts the agents so that they die with Tofu (nil: a new one).
+	Spawner *procgroup.Spawner
+}
+
+type params struct {
+	Agent   string `json:"agent" description:"which agent: one of the installed ones named in the description"`
+	Task    string `json:"task" description:"the whole task, as you would give it to a colleague"`
+	Session string `json:"session,omitempty" description:"continue this session of the agent (from an earlier result)"`
+}
+
+// Meta is the result's meta for the UI and the log.
+type Meta struct {
+	Agent   string   `json:"agent"`
+	Session string   `json:"session,omitempty"`
+	Steps   []string `json:"steps,omitempty"`
+	Turns   int      `json:"turns,omitempty"`
+	CostUSD float64  `json:"cost_usd,omitempty"`
+	Stderr  string   `json:"stderr,omitempty"`
+}
+
+// New returns the delegate tool for the agents installed, or nil when there is none.
+func New(o Options) tools.Tool {
+	look := o.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	if o.Spawner == nil {
+		o.Spawner = &procgroup.Spawner{}
+	}
+	installed := map[string]string{}
+	var names []string
+	for name, a := range agents {
+		if p, err := look(a.command); err == nil {
+			installed[name] = p
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	d := &delegator{o: o, installed: installed}
+	return tools.Define(tools.Def[params]{
+		Name:        Name,
+		Description: strings.TrimSpace(description) + " Installed: " + strings.Join(names, ", ") + ".",
+		Example:     `{"agent":"` + names[0] + `","task":"Add a --verbose flag to the CLI and a test for it"}`,
+		Run:         d.run,
+		Access: func(call tools.Call, p params) []tools.Access {
+			// It runs a program that reads and writes the workspace on its own: an exec.
+			return []tools.Access{{Kind: tools.AccessExec, Command: p.Agent + " (delegated task: " + clip(p.Task, 200) + ")", Dir: call.Workspace}}
+		},
+	})
+}
+
+type delegator struct {
+	o         Options
+	installed map[string]string
+}
+
+func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.Result, error) {
+	a, ok := agents[p.Agent]
+	path := d.installed[p.Agent]
+	if !ok || path == "" {
+		var names []string
+		for n := range d.installed {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return tools.Errorf(fmt.Sprintf("%q is not an installed agent; installed: %s", p.Agent, strings.Join(names, ", "))), nil
+	}
+	if strings.TrimSpace(p.Task) == "" {
+		return tools.Errorf("task is empty: give the agent the whole task"), nil
+	}
+	cmd := exec.Command(path, a.args(p.Task, p.Session)...)
+	cmd.Dir = call.Workspace
+	marker := procgroup.NewMarker()
+	cmd.Env = append(append(os.Environ(), d.o.Env...), procgroup.MarkerEnv+"="+marker)
+	if owner := procgroup.OwnerValue(); owner != "" {
+		cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+owner)
+	}
+	procgroup.Prepare(cmd)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return tools.Result{}, err
+	}
+	var stderr tailBuf
+	cmd.Stderr = &stderr
+	if err := d.o.Spawner.Start(cmd); err != nil {
+		return tools.Errorf(fmt.Sprintf("start %s: %v", a.command, err)), nil
+	}
+	if call.Launched != nil {
+		if err := call.Launched(procgroup.Describe(cmd.Process.Pid, marker)); err != nil {
+			_ = killGroup(cmd.Process.Pid)
+			_ = cmd.Wait()
+			return tools.Result{}, fmt.Errorf("record the agent's process group: %w", err)
+		}
+	}
+	stop := context.AfterFunc(ctx, func() { _ = killGroup(cmd.Process.Pid) })
+	defer stop()
+	r := &run{}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		a.read(sc.Bytes(), r)
+	}
+	werr := cmd.Wait()
+	meta := &Meta{Agent: a.name, Session: r.session, Steps: r.steps, Turns: r.turns, CostUSD: r.cost, Stderr: stderr.String()}
+	if ctx.Err() != nil {
+		return tools.Result{Text: "Interrupted; the agent was stopped.", IsError: true, Meta: meta}, ctx.Err()
+	}
+	var b strings.Builder
+	if r.final != "" {
+		b.WriteString(r.final)
+	} else {
+		b.WriteString("(the agent gave no answer)")
+	}
+	if len(r.steps) > 0 {
+		fmt.Fprintf(&b, "\n\n%s's steps:\n", a.name)
+		for _, s := range r.steps[max(len(r.steps)-20, 0):] {
+			b.WriteString("- " + s + "\n")
+		}
+	}
+	if r.session != "" {
+		fmt.Fprintf(&b, "\n[%s session %s: pass it as session to follow up]", a.name, r.session)
+	}
+	var ee *exec.ExitError
+	isErr := r.isError
+	if werr != nil && errors.As(werr, &ee) {
+		isErr = true
+		fmt.Fprintf(&b, "\n[%s %s; stderr: %s]", a.name, ee.ProcessState, clip(strings.TrimSpace(stderr.String()), 600))
+	}
+	return tools.Result{Text: b.String(), IsError: isErr, Meta: meta}, nil
+}
+
+// tailBuf keeps the last 4 KB written.
+type tailBuf struct{ b []byte }
+
+func (t *tailBuf) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = t.b[len(t.b)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuf) String() string { return string(t.b) }
