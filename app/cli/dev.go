@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -16,16 +19,23 @@ import (
 
 func newDevCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "dev", Short: "Tools for developing and demonstrating Tofu offline"}
-	var addr, script string
+	var addr, script, workspace string
 	var ctxLen int
 	fake := &cobra.Command{
 		Use:   "fake-model",
 		Short: "Serve a scripted model over Ollama's, OpenAI's and Anthropic's APIs",
 		Long: "Serves a scripted model (the demo script, or --script FILE, see docs/PROVIDERS.md)\n" +
 			"with fault injection, so the app can be demonstrated and debugged with no real model:\n" +
-			"  tofu dev fake-model --addr 127.0.0.1:11500 &\n  OLLAMA_HOST=http://127.0.0.1:11500 tofu",
+			"  tofu dev fake-model --addr 127.0.0.1:11500 &\n  OLLAMA_HOST=http://127.0.0.1:11500 tofu\n" +
+			"In a workspace (the coding tools offered) the demo script does the tour: it reads README.md,\n" +
+			"asks to run `sh hello.sh`, and reports what came back; --workspace DIR writes those files.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if workspace != "" {
+				if err := writeDemoWorkspace(workspace); err != nil {
+					return err
+				}
+			}
 			srv, err := llmtest.ListenDemo(addr, ctxLen, script)
 			if err != nil {
 				return err
@@ -33,6 +43,9 @@ func newDevCmd() *cobra.Command {
 			defer srv.Close()
 			fmt.Fprintln(cmd.OutOrStdout(), srv.URL)
 			fmt.Fprintf(cmd.ErrOrStderr(), "fake model at %s — run Tofu with OLLAMA_HOST=%s; Ctrl+C stops\n", srv.URL, srv.URL)
+			if workspace != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "the demo tour: OLLAMA_HOST=%s tofu run --cwd %s \"show me around\"\n", srv.URL, workspace)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			<-ctx.Done()
@@ -42,8 +55,34 @@ func newDevCmd() *cobra.Command {
 	fake.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	fake.Flags().StringVar(&script, "script", "", "JSON script file (default: the demo script)")
 	fake.Flags().IntVar(&ctxLen, "context", 8192, "context length the fake model reports")
+	fake.Flags().StringVar(&workspace, "workspace", "", "write the demo tour's files (README.md, hello.sh) into this directory, keeping files already there")
 	cmd.AddCommand(fake, newRelayModelCmd(), newHostilePDFCmd())
 	return cmd
+}
+
+// writeDemoWorkspace writes the demo tour's files into dir (made if missing), keeping any file
+// of that name already there.
+func writeDemoWorkspace(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("demo workspace: %w", err)
+	}
+	for name, text := range llmtest.DemoFiles {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("demo workspace: %w", err)
+		}
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("demo workspace: %w", err)
+		}
+	}
+	return nil
 }
 
 // newHostilePDFCmd writes the PDFs the extractor's resource bounds are measured on.

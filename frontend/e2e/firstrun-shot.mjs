@@ -55,6 +55,7 @@ try {
       await tid('settings-demo-provider').waitFor({ state: 'detached' })
       await page.keyboard.press('Escape')
       await tid('demo-note').waitFor({ state: 'detached' })
+      await page.locator('[data-testid="workspace-chip"]', { hasText: 'tofu-demo-' }).waitFor({ state: 'detached' })
       await tid('banner').waitFor()
       await page.screenshot({ path: `${out}/after-demo-stopped.png` })
     })

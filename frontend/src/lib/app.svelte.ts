@@ -162,11 +162,14 @@ class AppState {
     }
   }
 
-  /** Stops the demo: the configured providers answer again. */
+  /** Stops the demo: the configured providers answer again; a conversation left in the demo's
+   * folder (removed now) goes back to plain chat. */
   async stopDemo() {
     this.statusLoading = true
+    const demoFolder = this.status?.demo_workspace
     try {
       this.status = await api.models.stopDemo()
+      if (demoFolder && this.workspace === demoFolder) await this.setWorkspace('')
       this.model = this.status.default_model || this.defaultModel()
       this.ok('demo')
       await this.loadSettings()
