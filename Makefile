@@ -57,6 +57,7 @@ test-go:
 test-eval:
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) run . eval retrieval ../shared/data/ir/cacm ../shared/data/ir/cmrc2018-zh
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) run . eval browser backend/eval/testdata/browser/* backend/browser/testdata/sites/*
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) run . eval translate ../shared/data/multilingual/*.jsonl
 
 # The type check (svelte-check, tsc against the generated protocol types) runs here, not in
 # every build: it costs ~40 s that `make run` should not pay.

@@ -3,6 +3,7 @@ module github.com/tofu-research/tofu
 go 1.26.8
 
 require (
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/clipperhouse/uax29/v2 v2.7.0
