@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
@@ -87,4 +93,131 @@ func TestRunSwarmEndToEnd(t *testing.T) {
 	if done != 3 || !strings.HasPrefix(result.Text, "Synthesis: add and mul are both broken.") {
 		t.Fatalf("%d agents done; result %+v", done, result)
 	}
+}
+
+// TestRunSwarmSurvivesSIGKILL kills a real `tofu run` while one agent of its swarm is in the
+// middle of a model call, then continues the session: the finished agent is not run again,
+// the cut one goes on in its own session, the rest run, and the call gets the synthesis.
+func TestRunSwarmSurvivesSIGKILL(t *testing.T) {
+	st, srv := runEnv(t)
+	dataDir := t.TempDir()
+	st.Close()
+	ws := repo(t)
+	graph := `{"agents":[{"objective":"plan","role":"planner"},{"objective":"slow part","depends_on":[0]},` +
+		`{"objective":"write","role":"writer","depends_on":[1]}]}`
+	var mu sync.Mutex
+	calls := map[int]int{}
+	cutting := make(chan struct{})
+	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) llmtest.Reply {
+		first := ""
+		for _, m := range r.Messages {
+			if m.Role == llm.RoleUser {
+				first = m.Content
+				break
+			}
+		}
+		for i := range 3 {
+			if strings.HasPrefix(first, fmt.Sprintf("You are agent %d ", i)) {
+				mu.Lock()
+				calls[i]++
+				n := calls[i]
+				mu.Unlock()
+				if i == 1 && n == 1 {
+					close(cutting)
+					<-ctx.Done() // the first Tofu dies while it waits
+					return llmtest.Reply{Text: "never seen"}
+				}
+				return llmtest.Reply{Text: fmt.Sprintf("result %d", i)}
+			}
+		}
+		if strings.HasPrefix(llmtest.LastUser(r), "You are the master") {
+			return llmtest.Reply{Text: "Synthesis after the crash."}
+		}
+		if toolStep(r) == 0 {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+		}
+		return llmtest.Reply{Text: "Resumed and done."}
+	})
+	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
+	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
+		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "use a team"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-cutting:
+	case <-time.After(time.Minute): // only a hang
+		cmd.Process.Kill()
+		t.Fatal("agent 1 never called the model")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
+	if err != nil {
+		t.Fatalf("reopen after SIGKILL: %v", err)
+	}
+	defer st2.Close()
+	list, _ := st2.Sessions()
+	var parent string
+	for _, s := range list {
+		if s.Parent == "" {
+			parent = s.ID
+		}
+	}
+	cut := ""
+	for _, ev := range swarmOf(t, st2, parent) {
+		if ev.Kind == store.SwarmKindAgent && ev.Agent.Index == 1 && ev.Agent.State == store.SwarmRunning {
+			cut = ev.Agent.Session
+		}
+	}
+	if cut == "" {
+		t.Fatal("agent 1 was not recorded running before the kill")
+	}
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st2, RunOptions{Continue: parent, Approve: "all"}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("continue: %+v, %v\n%s", end, err, errOut.String())
+	}
+	mu.Lock()
+	got := fmt.Sprint(calls)
+	mu.Unlock()
+	if got != "map[0:1 1:2 2:1]" {
+		t.Fatalf("model calls per agent: %s", got)
+	}
+	last := map[int]store.SwarmStatus{}
+	for _, ev := range swarmOf(t, st2, parent) {
+		if ev.Kind == store.SwarmKindAgent {
+			last[ev.Agent.Index] = *ev.Agent
+		}
+	}
+	if last[1].Session != cut || last[1].State != store.SwarmDone || last[2].State != store.SwarmDone {
+		t.Fatalf("after Continue: %+v", last)
+	}
+	evs, _ := st2.Events(parent)
+	for _, ev := range evs {
+		var r store.ToolResult
+		if ev.Type == store.EventToolResult && ev.Decode(&r) == nil && (r.Unfinished || !strings.HasPrefix(r.Text, "Synthesis after the crash.")) {
+			t.Fatalf("the call's result: %+v", r)
+		}
+	}
+	if !strings.Contains(out.String(), "Resumed and done.") {
+		t.Fatalf("out %q", out.String())
+	}
+}
+
+func swarmOf(t *testing.T, st *store.Store, session string) []store.Swarm {
+	t.Helper()
+	evs, err := st.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []store.Swarm
+	for _, ev := range evs {
+		var sw store.Swarm
+		if ev.Type == store.EventSwarm && ev.Decode(&sw) == nil {
+			out = append(out, sw)
+		}
+	}
+	return out
 }
