@@ -76,7 +76,12 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		cfg, err := settings.config()
 		return err == nil && cfg.WebAccess
 	}
-	a.Browser = browser.New(browser.Options{ProfileDir: filepath.Join(st.Dir(), "browser"), WebAccess: webAccess})
+	a.Browser = browser.New(browser.Options{ProfileDir: filepath.Join(st.Dir(), "browser"), WebAccess: webAccess,
+		Visible: func() bool {
+			cfg, err := settings.config()
+			return err == nil && cfg.BrowserVisible
+		}})
+	settings.clearBrowser = a.Browser.ClearData
 	a.MCP = newMCPService(settings, providers, emit)
 	a.Desktop = desktop.NewManager("")
 	var mem *memory.Store

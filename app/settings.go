@@ -38,6 +38,17 @@ type SettingsService struct {
 	onChange []func()
 	demo     *config.Provider // "Try the demo": this run only, never saved
 	seen     revisions        // the rules of the revisions Get handed out
+	// clearBrowser deletes the agent browser's profile (set by the app; nil: no browser).
+	clearBrowser func() error
+}
+
+// ClearBrowserData closes the agent's browser and deletes its profile: cookies, storage,
+// cache and downloads. The next browser call starts with none.
+func (s *SettingsService) ClearBrowserData() error {
+	if s.clearBrowser == nil {
+		return nil
+	}
+	return s.clearBrowser()
 }
 
 // NewSettingsService serves the settings kept in file and secrets.

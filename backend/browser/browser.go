@@ -26,8 +26,9 @@ type Options struct {
 	ProfileDir string
 	// Bin is the Chromium to run ("": $TOFU_CHROMIUM, else launcher.LookPath).
 	Bin string
-	// Visible shows the browser window instead of running headless.
-	Visible bool
+	// Visible shows the browser window instead of running headless (nil: headless); a change
+	// takes effect on the next call, which restarts the browser.
+	Visible func() bool
 	// WebAccess lets pages reach beyond loopback. Off, every other host fails to connect (a
 	// dead proxy): only loopback and file:// pages load, whatever a page or the model tries.
 	WebAccess func() bool
@@ -45,6 +46,7 @@ type Manager struct {
 	launcher   *launcher.Launcher
 	browser    *rod.Browser
 	web        bool // the web access the running browser was started with
+	visible    bool // whether it was started with a window
 	controlURL string
 	sessions   map[string]*sessionTabs
 	timer      *time.Timer
@@ -94,7 +96,8 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		return nil, errors.New("the browser is shut down")
 	}
 	web := m.o.WebAccess != nil && m.o.WebAccess()
-	if m.browser != nil && web == m.web {
+	visible := m.o.Visible != nil && m.o.Visible()
+	if m.browser != nil && web == m.web && visible == m.visible {
 		if m.aliveLocked() {
 			m.touchLocked()
 			return m.browser, nil
@@ -123,7 +126,7 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 	home := filepath.Join(m.o.ProfileDir, "home")
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
-	l := launcher.New().Bin(bin).Env(env...).Set("disable-breakpad").Set("disable-crash-reporter").Headless(!m.o.Visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
+	l := launcher.New().Bin(bin).Env(env...).Set("disable-breakpad").Set("disable-crash-reporter").Headless(!visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
 		Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
 		Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))
@@ -140,7 +143,7 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		l.Kill()
 		return nil, fmt.Errorf("connect to Chromium: %w", err)
 	}
-	m.launcher, m.browser, m.web, m.controlURL = l, b, web, u
+	m.launcher, m.browser, m.web, m.visible, m.controlURL = l, b, web, visible, u
 	m.started = time.Since(start)
 	m.watchTargets(b)
 	if err := m.watchDownloads(b); err != nil {

@@ -57,6 +57,8 @@ type Config struct {
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
 	WebAccess bool `json:"web_access,omitempty"`
+	// BrowserVisible shows the agent's browser window instead of running it headless.
+	BrowserVisible bool `json:"browser_visible,omitempty"`
 	// Desktop lets agent turns see and drive the X11 desktop (screenshots, mouse, keyboard,
 	// windows, clipboard: docs/DESKTOP.md). Off by default.
 	Desktop bool `json:"desktop,omitempty"`

@@ -300,6 +300,7 @@ export const api = {
     update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
     /** Stores a provider's API keys (several rotate on rate limits); an empty list removes them. */
     setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
+    clearBrowserData: () => call<void>('SettingsService', 'ClearBrowserData'),
   },
   mcp: {
     /** The servers of the settings with their state and tools (changes arrive on the "mcp" topic). */

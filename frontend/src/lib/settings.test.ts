@@ -48,6 +48,8 @@ describe('form ↔ Settings', () => {
     // Web access: on when ticked, off again when unticked (never dropped).
     expect(fromForm({ ...f, webAccess: true }, saved).web_access).toBe(true)
     expect(fromForm({ ...f, webAccess: false }, { ...saved, web_access: true }).web_access).toBe(false)
+    expect(fromForm({ ...f, browserVisible: true }, saved).browser_visible).toBe(true)
+    expect('browser_visible' in fromForm({ ...f, browserVisible: false }, saved)).toBe(false)
   })
 
   it('trims, drops empty optional fields and reads an empty cap as the default', () => {

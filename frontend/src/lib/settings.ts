@@ -61,6 +61,7 @@ export type SettingsForm = {
   /** As typed; empty means 0 (the default). */
   contextCap: string
   webAccess: boolean
+  browserVisible: boolean
   /** The approval rules, in order. */
   rules: RuleRow[]
 }
@@ -90,6 +91,7 @@ export function toForm(s: Settings | null): SettingsForm {
     thinking: asThinking(s?.thinking),
     contextCap: s?.context_window_cap ? String(s.context_window_cap) : '',
     webAccess: !!s?.web_access,
+    browserVisible: !!s?.browser_visible,
     rules: toRows(s?.permissions?.rules),
   }
 }
@@ -133,6 +135,7 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   }
   // Go omits web_access when it is off: keep the round trip exact.
   if (f.webAccess || base?.web_access !== undefined) out.web_access = f.webAccess
+  if (f.browserVisible || base?.browser_visible !== undefined) out.browser_visible = f.browserVisible
   // Rules are sent whole (an empty list clears them); Go omits them when there are none.
   if (f.rules.length > 0 || base?.permissions !== undefined) out.permissions = { rules: fromRows(f.rules) }
   return out

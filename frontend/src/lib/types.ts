@@ -111,6 +111,8 @@ export type Settings = {
   context_window_cap?: number
   /** Lets Tofu itself reach the web (arXiv downloads); off by default. */
   web_access?: boolean
+  /** Shows the agent's browser window instead of running it headless. */
+  browser_visible?: boolean
   /** Approval rules (docs/TOOLS.md#rules); "Always allow" adds to them. */
   permissions?: { rules?: PermissionRule[] | null }
   /** Read-only: how many API keys each provider has stored (never the keys). */
