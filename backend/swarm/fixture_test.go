@@ -3,6 +3,7 @@ package swarm
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -185,4 +186,11 @@ func results(t *testing.T, st *store.Store, session string) []store.ToolResult {
 		}
 	}
 	return out
+}
+
+func writeFile(path, body string) error { return os.WriteFile(path, []byte(body), 0o644) }
+
+func readFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
 }

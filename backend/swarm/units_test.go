@@ -1,0 +1,93 @@
+package swarm
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// TestCompressKeepsCodeWithinBudget: a result over its budget comes back within it, with its
+// code block whole and a note of the original size; one within it is untouched.
+func TestCompressKeepsCodeWithinBudget(t *testing.T) {
+	t.Parallel()
+	code := "```go\nfunc Answer() int { return 42 }\n```"
+	long := "Findings first.\n\n" + llmtest.LongText(2000) + "\n" + code + "\n\nThe end: it works."
+	for _, budget := range []int{200, 500, 1200} {
+		got := compress(long, budget)
+		if n := tokens.Count(got); n > budget {
+			t.Fatalf("budget %d: %d tokens", budget, n)
+		}
+		if !strings.Contains(got, code) || !strings.HasPrefix(got, "Findings first.") || !strings.Contains(got, "compressed from") {
+			t.Fatalf("budget %d: %q", budget, got)
+		}
+	}
+	if short := "a short result\n" + code; compress(short, 200) != short {
+		t.Fatal("a result within its budget was changed")
+	}
+	// A code block larger than the budget is dropped rather than cut.
+	huge := "```\n" + llmtest.LongText(3000) + "\n```\nsummary"
+	if got := compress(huge, 300); strings.Contains(got, "```") || tokens.Count(got) > 300 {
+		t.Fatalf("huge block: %d tokens, %q", tokens.Count(got), got[:min(200, len(got))])
+	}
+}
+
+// TestDefaultParallel: a local Ollama runs two agents at once, a remote one four, hosted APIs
+// eight; the settings and the options override it.
+func TestDefaultParallel(t *testing.T) {
+	t.Parallel()
+	cfg := config.Config{Providers: []config.Provider{
+		{Name: "local", Type: config.TypeOllama},
+		{Name: "lan", Type: config.TypeOllama, BaseURL: "http://10.0.0.5:11434"},
+		{Name: "loop", Type: config.TypeOllama, BaseURL: "http://127.0.0.1:9999"},
+		{Name: "oa", Type: config.TypeOpenAI},
+		{Name: "an", Type: config.TypeAnthropic},
+	}}
+	s := New(Options{})
+	for model, want := range map[string]int{"qwen3:8b": 2, "local/qwen3:8b": 2, "lan/qwen3": 4, "loop/x": 2, "oa/gpt": 8, "an/claude": 8} {
+		if got := s.parallel(cfg, model); got != want {
+			t.Errorf("%s: %d, want %d", model, got, want)
+		}
+	}
+	cfg.SwarmParallel = 3
+	if got := s.parallel(cfg, "oa/gpt"); got != 3 {
+		t.Errorf("swarm_parallel: %d", got)
+	}
+	if got := New(Options{Parallel: 5}).parallel(cfg, "oa/gpt"); got != 5 {
+		t.Errorf("Options.Parallel: %d", got)
+	}
+}
+
+// TestCodersTakeTurnsOutsideGit: outside a git repository two coders never edit at once: the
+// second starts once the first has finished, and both edits land.
+func TestCodersTakeTurnsOutsideGit(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	if err := writeFile(f.ws+"/file.txt", "one\ntwo\nthree\nfour\nfive\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := &script{graph: twoCoders, agent: coderScript([][2]string{{"one\n", "ONE\n"}, {"five\n", "FIVE\n"}})}
+	s.install(f.model)
+	id := f.parent(t, "edit")
+	if end, err := f.runner.Run(context.Background(), session.Request{Session: id, Approve: "all"}); err != nil || end.Reason != store.EndDone {
+		t.Fatalf("turn: %v %v", end, err)
+	}
+	var seq []string
+	for _, e := range swarmEvents(t, f.st, id) {
+		if e.Kind == store.SwarmKindAgent {
+			seq = append(seq, string(e.Agent.State))
+		}
+	}
+	if strings.Join(seq, ",") != "running,done,running,done" {
+		t.Fatalf("the coders overlapped: %v", seq)
+	}
+	got, _ := readFile(f.ws + "/file.txt")
+	if got != "ONE\ntwo\nthree\nfour\nFIVE\n" {
+		t.Fatalf("file.txt: %q", got)
+	}
+}
