@@ -75,6 +75,7 @@ func New(o Options) tools.Tool {
 	return tools.Define(tools.Def[params]{
 		Name:        Name,
 		Description: strings.TrimSpace(description) + " Installed: " + strings.Join(names, ", ") + ".",
+		Purpose:     "hand a task to " + strings.Join(names, ", "),
 		Example:     `{"agent":"` + names[0] + `","task":"Add a --verbose flag to the CLI and a test for it"}`,
 		Run:         d.run,
 		Access: func(call tools.Call, p params) []tools.Access {

@@ -20,7 +20,7 @@ type screenshotParams struct {
 
 func (b *box) screenshot() tools.Tool {
 	return tools.Define(tools.Def[screenshotParams]{
-		Name: "desktop_screenshot", Description: doc("desktop_screenshot"), ReadOnly: true,
+		Name: "desktop_screenshot", Description: doc("desktop_screenshot"), Purpose: "screenshot the desktop", ReadOnly: true,
 		Example: `{}`,
 		Run: func(ctx context.Context, call tools.Call, p screenshotParams) (tools.Result, error) {
 			d, err := b.desk(ctx)
@@ -75,7 +75,7 @@ type windowsParams struct {
 
 func (b *box) windows() tools.Tool {
 	return tools.Define(tools.Def[windowsParams]{
-		Name: "desktop_windows", Description: doc("desktop_windows"),
+		Name: "desktop_windows", Description: doc("desktop_windows"), Purpose: "list, focus, move windows",
 		Example: `{"action":"focus","window":"0x1c00003"}`,
 		Access: func(_ tools.Call, p windowsParams) []tools.Access {
 			if p.Action == "" || p.Action == "list" {
@@ -159,7 +159,7 @@ type inputParams struct {
 
 func (b *box) input() tools.Tool {
 	return tools.Define(tools.Def[inputParams]{
-		Name: "desktop_input", Description: doc("desktop_input"),
+		Name: "desktop_input", Description: doc("desktop_input"), Purpose: "mouse and keyboard",
 		Example: `{"action":"click","x":120,"y":45}`,
 		Access: func(_ tools.Call, p inputParams) []tools.Access {
 			if p.Action == "press" || p.Action == "set_text" {
@@ -313,7 +313,7 @@ type clipboardParams struct {
 
 func (b *box) clipboard() tools.Tool {
 	return tools.Define(tools.Def[clipboardParams]{
-		Name: "desktop_clipboard", Description: doc("desktop_clipboard"),
+		Name: "desktop_clipboard", Description: doc("desktop_clipboard"), Purpose: "read, write the clipboard",
 		Example: `{"action":"read"}`,
 		Access: func(_ tools.Call, p clipboardParams) []tools.Access {
 			if p.Action == "write" {
@@ -360,7 +360,7 @@ type openParams struct {
 
 func (b *box) open() tools.Tool {
 	return tools.Define(tools.Def[openParams]{
-		Name: "desktop_open", Description: doc("desktop_open"),
+		Name: "desktop_open", Description: doc("desktop_open"), Purpose: "open a file, URL or app",
 		Example: `{"target":"https://example.com"}`,
 		Access: func(call tools.Call, p openParams) []tools.Access {
 			what := p.Target

@@ -19,7 +19,7 @@ type treeParams struct {
 // that desktop_input's press and set_text take.
 func (b *box) tree() tools.Tool {
 	return tools.Define(tools.Def[treeParams]{
-		Name: "desktop_tree", Description: doc("desktop_tree"), ReadOnly: true,
+		Name: "desktop_tree", Description: doc("desktop_tree"), Purpose: "windows and controls as text", ReadOnly: true,
 		Example: `{}`,
 		Run: func(ctx context.Context, _ tools.Call, p treeParams) (tools.Result, error) {
 			d, err := b.desk(ctx)
