@@ -126,5 +126,5 @@ func (s *MCPService) close() { s.mgr.Close() }
 // MCPServer is Tofu as an MCP server on this app's store, library and turn runner
 // (`tofu mcp serve`); run_task's turns run under approve.
 func (a *App) MCPServer(approve permission.Mode, version string) *server.MCPServer {
-	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Approve: approve, Version: version})
+	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Memory: a.Memory.mem, Approve: approve, Version: version})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/shareddata"
 	"github.com/tofu-research/tofu/backend/store"
@@ -65,6 +66,9 @@ func TestMCPServeWithInspector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := memory.NewStore(filepath.Join(data, "tofu", "memory")).Create("", memory.Record{Name: "Coffee", Description: "how the user takes coffee", Body: "Black, no sugar, before 10."}); err != nil {
+		t.Fatal(err)
+	}
 	old, _ := st.CreateSession("Tofu and the zebra question")
 	st.Append(old.ID, store.EventUser, store.UserMessage{Text: "what do zebras eat?"})
 	st.Close()
@@ -75,7 +79,7 @@ func TestMCPServeWithInspector(t *testing.T) {
 		Tools []struct{ Name string }
 	}
 	out := inspector(t, env, "--method", "tools/list")
-	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 8 {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 9 {
 		t.Fatalf("tools/list: %v\n%s", err, out)
 	}
 	call := func(tool string, args ...string) string {
@@ -96,6 +100,9 @@ func TestMCPServeWithInspector(t *testing.T) {
 	}
 	if out := call("sessions_search", "query=zebras"); !strings.Contains(out, old.ID) {
 		t.Fatalf("sessions_search: %s", out)
+	}
+	if out := call("memory_search", "query=coffee"); !strings.Contains(out, "Black, no sugar") {
+		t.Fatalf("memory_search: %s", out)
 	}
 	if out := call("session_read", "session="+old.ID); !strings.Contains(out, "what do zebras eat?") {
 		t.Fatalf("session_read: %s", out)

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -22,6 +23,8 @@ type Options struct {
 	Store   *store.Store
 	Library *library.Library
 	Runner  *session.Runner
+	// Memory is the memory records' store (nil: no memory_search).
+	Memory *memory.Store
 	// Approve is the approval mode of run_task's turns (default safe: what would ask is
 	// refused, since no one watches them).
 	Approve permission.Mode

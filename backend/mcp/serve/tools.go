@@ -21,7 +21,14 @@ const maxText = 60000
 
 func (h *handlers) tools() []server.ServerTool {
 	ro := mcp.WithReadOnlyHintAnnotation(true)
-	return []server.ServerTool{
+	var extra []server.ServerTool
+	if h.o.Memory != nil {
+		extra = append(extra, server.ServerTool{Tool: mcp.NewTool("memory_search", mcp.WithDescription("Search Tofu's memory records (what the user asked Tofu to remember: facts, preferences, skills), global and a workspace's."), ro,
+			mcp.WithString("query", mcp.Required()),
+			mcp.WithString("workspace", mcp.Description("absolute path of a workspace, for its records too")),
+			mcp.WithNumber("limit", mcp.Description("most records to return (default 5)"))), Handler: h.memorySearch})
+	}
+	return append(extra, []server.ServerTool{
 		{Tool: mcp.NewTool("library_list", mcp.WithDescription("List the papers in Tofu's library: id, title, authors, year, pages."), ro), Handler: h.libraryList},
 		{Tool: mcp.NewTool("library_search", mcp.WithDescription("Search the papers of Tofu's library for passages (BM25); each hit gives the paper id, its pages and section."), ro,
 			mcp.WithString("query", mcp.Required(), mcp.Description("what to look for")),
@@ -44,7 +51,26 @@ func (h *handlers) tools() []server.ServerTool {
 			mcp.WithString("task", mcp.Required(), mcp.Description("what to do")),
 			mcp.WithString("workspace", mcp.Required(), mcp.Description("absolute path of the directory to work in")),
 			mcp.WithString("session", mcp.Description("continue this session (from an earlier run_task) instead of starting one"))), Handler: h.runTask},
+	}...)
+}
+
+func (h *handlers) memorySearch(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	query, err := req.RequireString("query")
+	if err != nil {
+		return fail(err.Error()), nil
 	}
+	found, err := h.o.Memory.Search(req.GetString("workspace", ""), query, max(req.GetInt("limit", 5), 1), false)
+	if err != nil {
+		return fail(err.Error()), nil
+	}
+	if len(found) == 0 {
+		return text(fmt.Sprintf("No memory record matches %q.", query)), nil
+	}
+	var b strings.Builder
+	for _, f := range found {
+		fmt.Fprintf(&b, "%s (%s): %s\n%s\n\n", f.Name, f.Scope, f.Description, clip(f.Body, 2000))
+	}
+	return text(b.String()), nil
 }
 
 func (h *handlers) libraryList(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
