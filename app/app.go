@@ -84,6 +84,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	settings.clearBrowser = a.Browser.ClearData
 	a.MCP = newMCPService(settings, providers, emit)
 	a.Desktop = desktop.NewManager("")
+	hist := history.New(st) // SessionService.Search and the agent's conversation tools
 	var mem *memory.Store
 	if dataDir, err := store.DataDir(); err == nil { // global records; none without a home
 		mem = memory.NewStore(filepath.Join(dataDir, "memory"))
@@ -97,13 +98,13 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
 			}},
-		Memory: mem, SkillsDir: skillsDir(cfgDir),
+		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
-	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: history.New(st)}
+	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist}
 	if err := a.Sessions.pruneStubs(); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
 	}

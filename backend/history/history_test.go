@@ -1,6 +1,7 @@
 package history
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 )
 
 func openStore(t testing.TB) *store.Store {
@@ -173,4 +175,43 @@ func BenchmarkSearch100k(b *testing.B) {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50_ms")
 	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99_ms")
+}
+
+func TestConversationTools(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	id := session(t, st, "Badger tuning",
+		store.UserMessage{Text: "Why does the value log keep growing?"},
+		store.AssistantMessage{Text: "Run garbage collection.", ToolCalls: []llm.ToolCall{{ID: "1", Name: "grep", Arguments: json.RawMessage(`{"pattern":"RunValueLogGC"}`)}}})
+	long := strings.Repeat("长消息。", 2000)
+	for range 3 {
+		if _, err := st.Append(id, store.EventUser, store.UserMessage{Text: long}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := New(st)
+	t.Cleanup(x.Close)
+	reg := tools.NewRegistry(x.Tools()...)
+	run := func(name, args string) tools.Result {
+		t.Helper()
+		res, err := reg.Run(context.Background(), tools.Call{Name: name, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run("conversation_search", `{"query":"value log growing"}`); !strings.Contains(res.Text, "session "+id+" #1") {
+		t.Fatalf("search: %s", res.Text)
+	}
+	res := run("conversation_read", `{"session":"`+id+`"}`)
+	if !strings.Contains(res.Text, "#1 user: Why does the value log keep growing?") || !strings.Contains(res.Text, `[called grep {"pattern":"RunValueLogGC"}]`) ||
+		!strings.Contains(res.Text, "call again with from=") || len(res.Text) > readBudget+200 {
+		t.Fatalf("read (%d bytes): %.300s", len(res.Text), res.Text)
+	}
+	if res := run("conversation_read", `{"session":"`+id+`","from":5}`); !strings.HasPrefix(res.Text, "Conversation") || !strings.Contains(res.Text, "#5 user") || strings.Contains(res.Text, "#1 user") {
+		t.Fatalf("read from 5: %.200s", res.Text)
+	}
+	if res := run("conversation_read", `{"session":"nope"}`); !res.IsError {
+		t.Fatalf("unknown session: %+v", res)
+	}
 }

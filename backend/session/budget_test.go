@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
@@ -44,6 +45,8 @@ func TestFirstRequestBudget(t *testing.T) {
 func firstRequestBudget(t *testing.T, families ...ToolFamily) {
 	f := newFixture(t, families...)
 	f.runner.o.Memory = memory.NewStore(t.TempDir()) // as the app wires it: tools deferred, prompt line
+	f.runner.o.History = history.New(f.st)           // conversation tools, deferred
+	t.Cleanup(f.runner.o.History.Close)
 	gitRepo(t, f.ws)
 	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
@@ -40,6 +41,9 @@ type Options struct {
 	// Augment, when set, gives a paper session's turn its request (the retrieved passages are
 	// put in, and logged, by the paper library).
 	Augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
+	// History, when set, gives agent turns conversation_search and conversation_read
+	// (deferred), to find and read a conversation the user refers to.
+	History *history.Index
 	// SkillsDir is the global skills folder ("": only the workspace's); see backend/skills.
 	SkillsDir string
 	// Memory, when set, gives agent turns the memory tools (deferred) and recalls relevant

@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/skills"
@@ -250,6 +251,16 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		ts.Registry.Defer(memory.ToolNames...)
 		ts.Registry.Activate(agent.UsedTools(events)...)
 		system += "\n" + assets.Prompt("memory")
+	}
+	if r.o.History != nil {
+		for _, tool := range r.o.History.Tools() {
+			if err := ts.Registry.Add(tool); err != nil {
+				p.release()
+				return fmt.Errorf("equip the turn's tools: %w", err)
+			}
+		}
+		ts.Registry.Defer(history.ToolNames...)
+		ts.Registry.Activate(agent.UsedTools(events)...)
 	}
 	// Skills: names and descriptions in the prompt, the body through the skill tool on use.
 	if found := skills.Discover(skills.Dirs(workspace, r.o.SkillsDir)); skills.Prompt(found) != "" {

@@ -50,6 +50,10 @@ describe('form ↔ Settings', () => {
     expect(fromForm({ ...f, webAccess: false }, { ...saved, web_access: true }).web_access).toBe(false)
     expect(fromForm({ ...f, browserVisible: true }, saved).browser_visible).toBe(true)
     expect('browser_visible' in fromForm({ ...f, browserVisible: false }, saved)).toBe(false)
+    expect(toForm(saved).memoryRecall).toBe(true)
+    expect(fromForm(f, saved).memory_recall_off).toBeUndefined()
+    expect(fromForm({ ...f, memoryRecall: false }, saved).memory_recall_off).toBe(true)
+    expect(toForm({ ...saved, memory_recall_off: true }).memoryRecall).toBe(false)
   })
 
   it('trims, drops empty optional fields and reads an empty cap as the default', () => {

@@ -1,0 +1,125 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// ToolNames are the history tools, deferred behind tool_search.
+var ToolNames = []string{"conversation_search", "conversation_read"}
+
+// readBudget bounds what conversation_read returns in one call.
+const readBudget = 12000
+
+type searchParams struct {
+	Query string `json:"query" description:"words the user remembers, in any language"`
+	Limit int    `json:"limit,omitempty" description:"most messages (default 10)"`
+}
+
+type readParams struct {
+	Session string `json:"session"`
+	From    int    `json:"from,omitempty" description:"first event seq to show (default 1)"`
+}
+
+// Tools let the model find and read earlier conversations when the user refers to one. They
+// read only Tofu's own log.
+func (x *Index) Tools() []tools.Tool {
+	return []tools.Tool{
+		tools.Define(tools.Def[searchParams]{
+			Name:        "conversation_search",
+			Purpose:     "find past conversations",
+			Description: "Search the user's earlier conversations with Tofu (messages, tool calls, titles).",
+			ReadOnly:    true,
+			Example:     `{"query":"value log compaction"}`,
+			Run: func(_ context.Context, _ tools.Call, p searchParams) (tools.Result, error) {
+				limit := p.Limit
+				if limit <= 0 {
+					limit = 10
+				}
+				found, err := x.Search(p.Query, limit)
+				if err != nil {
+					return tools.Result{}, err
+				}
+				if len(found) == 0 {
+					return tools.Result{Text: "No message matches."}, nil
+				}
+				var b strings.Builder
+				for _, m := range found {
+					fmt.Fprintf(&b, "session %s #%d (%s, %s) %q: %s\n", m.Session, m.Seq, m.Type, m.Time.Format("2006-01-02"), m.Title, m.Snippet)
+				}
+				return tools.Result{Text: strings.TrimSpace(b.String())}, nil
+			},
+		}),
+		tools.Define(tools.Def[readParams]{
+			Name:        "conversation_read",
+			Purpose:     "read a past conversation",
+			Description: "Read an earlier conversation's messages by session id (from conversation_search).",
+			ReadOnly:    true,
+			Example:     `{"session":"01J…","from":1}`,
+			Run: func(_ context.Context, _ tools.Call, p readParams) (tools.Result, error) {
+				info, err := x.st.Session(p.Session)
+				if err != nil {
+					return tools.Errorf(fmt.Sprintf("No conversation %q.", p.Session)), nil
+				}
+				evs, err := x.st.EventsFrom(p.Session, uint64(max(p.From, 1)))
+				if err != nil {
+					return tools.Result{}, err
+				}
+				return tools.Result{Text: transcript(info, evs)}, nil
+			},
+		}),
+	}
+}
+
+// transcript renders the messages of evs within readBudget, saying where it stopped.
+func transcript(info store.SessionInfo, evs []store.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Conversation %q (%s), %d events.\n", info.Title, info.ID, info.Events)
+	shown := 0
+	for _, ev := range evs {
+		var line string
+		switch ev.Type {
+		case store.EventUser:
+			var u store.UserMessage
+			if ev.Decode(&u) == nil {
+				line = "user: " + u.Text
+			}
+		case store.EventAssistant:
+			var a store.AssistantMessage
+			if ev.Decode(&a) == nil {
+				line = "assistant: " + a.Text
+				for _, c := range a.ToolCalls {
+					line += fmt.Sprintf("\n  [called %s %s]", c.Name, cut(string(c.Arguments), 200))
+				}
+			}
+		}
+		if line == "" {
+			continue
+		}
+		entry := fmt.Sprintf("#%d %s\n", ev.Seq, line)
+		if shown == 0 && len(entry) > readBudget {
+			entry = cut(entry, readBudget-200) + "\n" // one message alone: shown cut, never skipped
+		}
+		if b.Len()+len(entry) > readBudget {
+			fmt.Fprintf(&b, "… more from #%d (call again with from=%d).\n", ev.Seq, ev.Seq)
+			break
+		}
+		b.WriteString(entry)
+		shown++
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
