@@ -71,7 +71,8 @@ func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut
 	}
 	answers := &pendingAnswers{c: c}
 	printer := newPrinter(out, errOut, o.JSON)
-	prompt := terminalPrompt(o.Stdin, errOut, answers.answer)
+	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, answers.answer, printer.decided)
+	defer stopPrompts()
 	stopOnSignal(ctx, c)
 	for {
 		var f forwardOutput

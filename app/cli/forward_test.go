@@ -348,3 +348,95 @@ func llmtestServer(t *testing.T) *llmtest.Server {
 	isolate(t, srv.URL)
 	return srv
 }
+
+// An approval a forwarded run asks can be answered in the window (here through `tofu serve`'s
+// API, as the browser does) while the terminal's prompt waits: the prompt stops waiting and
+// the next line typed answers the next prompt.
+func TestForwardApprovalAnsweredInWindow(t *testing.T) {
+	srv := llmtestServer(t)
+	ws := t.TempDir()
+	script(srv, "Both done.",
+		[]llm.ToolCall{tc("c1", "run_command", map[string]any{"command": "touch one"})},
+		[]llm.ToolCall{tc("c2", "run_command", map[string]any{"command": "touch two"})})
+	data := t.TempDir()
+	inst := startServe(t, data)
+
+	cmd := cliCmd(data, "run", "--cwd", ws, "--approve", "ask", "touch both")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var shown strings.Builder
+	sc := bufio.NewReader(stderr)
+	waitFor := func(s string) {
+		t.Helper()
+		for !strings.Contains(shown.String(), s) {
+			b, err := sc.ReadByte()
+			if err != nil {
+				t.Fatalf("%q never shown:\n%s", s, shown.String())
+			}
+			shown.WriteByte(b)
+		}
+	}
+	waitFor("Allow run_command: touch one\n  (")
+	waitFor("[N]o: ")
+	var running []string
+	apiCall(t, inst.url, "ChatService.Streaming", []any{}, &running)
+	if len(running) != 1 {
+		t.Fatalf("running sessions %v", running)
+	}
+	apiCall(t, inst.url, "ChatService.Approve", []any{running[0], "c1", "allow"}, nil)
+	waitFor("Allow run_command: touch two\n  (")
+	waitFor("[N]o: ")
+	io.WriteString(stdin, "y\n")
+	rest, _ := io.ReadAll(sc)
+	shown.Write(rest)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, shown.String())
+	}
+	out := shown.String()
+	if !strings.Contains(out, "[N]o: \n  approval: allow touch one (run_command, by user)") || strings.Count(out, "[N]o: y\n") != 1 {
+		t.Fatalf("the terminal:\n%s", out)
+	}
+	for _, name := range []string{"one", "two"} {
+		if _, err := os.Stat(filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// apiCall calls Service.Method on a running `tofu serve` as its page does.
+func apiCall(t *testing.T, url, method string, args []any, result any) {
+	t.Helper()
+	base, token, _ := strings.Cut(url, "/?token=")
+	body, _ := json.Marshal(args)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/call/"+method, bytes.NewReader(body))
+	req.Header.Set("X-Tofu-Token", token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s %s", method, resp.Status, b)
+	}
+	if result != nil {
+		var wrap struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(b, &wrap); err != nil || json.Unmarshal(wrap.Result, result) != nil {
+			t.Fatalf("%s: %s: %v", method, b, err)
+		}
+	}
+}

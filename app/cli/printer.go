@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,7 +11,6 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
-	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
 // printer writes a run to the terminal: the reply as it streams, tool calls and results as
@@ -27,10 +23,11 @@ type printer struct {
 	midLine bool
 	carry   runeCarry // the model's text is escaped for the terminal (termsafe.go)
 	usage   usageTotal
+	decided *decisions // approvals decided, for the prompts (prompt.go)
 }
 
 func newPrinter(out, errOut io.Writer, asJSON bool) *printer {
-	return &printer{out: out, errOut: errOut, json: asJSON}
+	return &printer{out: out, errOut: errOut, json: asJSON, decided: &decisions{}}
 }
 
 func (p *printer) Delta(text, _ string) {
@@ -87,6 +84,12 @@ func (p *printer) event(ev store.Event) {
 		var a store.Approval
 		ev.Decode(&a)
 		if a.Decision != "" {
+			if p.decided.decide(a.CallID) {
+				// Decided elsewhere while its prompt waited: end the prompt's line.
+				p.mu.Lock()
+				fmt.Fprintln(p.errOut)
+				p.mu.Unlock()
+			}
 			p.note("  approval: %s %s (%s, by %s)", termLine(string(a.Decision)), termLine(a.Subject), termLine(a.Name), termLine(string(a.By)))
 		}
 	case store.EventUsage:
@@ -170,68 +173,4 @@ func clip(s string, n int) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
-}
-
-// terminalPrompt asks on the terminal (under --approve=ask) once the asked approval event is
-// written, and gives the answer to the approval service: y (once), s (for this session), a
-// (always in this workspace: writes a rule to the settings), anything else (or the end of
-// the input) denies. Prompts are put one at a time, each reading one line of in.
-func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a permission.Answer) error) func(store.Approval) {
-	var mu sync.Mutex // one prompt on the terminal at a time
-	// One reader for the whole run: a reader per prompt would buffer the answers piped for
-	// later prompts (printf 'y\ny\n' | tofu run …) and lose them.
-	lines := bufio.NewReader(in)
-	// A terminal echoes the answer and its newline; a pipe does not, and the next line printed
-	// would land on the prompt's. The answer read is then written out as if typed.
-	echo := !isTerminal(in)
-	return func(req store.Approval) {
-		go func() {
-			mu.Lock()
-			choices := "[y]es once / [s]ession / [a]lways in this workspace (writes a rule) / [N]o"
-			if req.Once {
-				choices = "[y]es once / [N]o"
-			}
-			// The subject is printed exactly (quoted and escaped when it holds anything a
-			// terminal would act on), so the line shows the command that will run.
-			fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) %s: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason), choices)
-			line, _ := lines.ReadString('\n')
-			if echo {
-				fmt.Fprintln(errOut, termLine(strings.TrimSpace(line)))
-			}
-			mu.Unlock()
-			a := terminalAnswer(line)
-			if req.Once && a.Allows() && a != permission.AllowOnce {
-				fmt.Fprintln(errOut, "  (allowed once: this call cannot be remembered)")
-				a = permission.AllowOnce
-			}
-			if err := answer(req.CallID, a); err != nil && !errors.Is(err, permission.ErrNotPending) && !errors.Is(err, permission.ErrAnswered) {
-				// The rule could not be written: the user still allowed this call.
-				fmt.Fprintf(errOut, "  %s; allowed once\n", termText(err.Error()))
-				answer(req.CallID, permission.AllowOnce)
-			}
-		}()
-	}
-}
-
-// terminalAnswer reads a line typed at the approval prompt.
-func terminalAnswer(line string) permission.Answer {
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return permission.AllowOnce
-	case "s", "session":
-		return permission.AllowSession
-	case "a", "always":
-		return permission.AlwaysWorkspace
-	}
-	return permission.DenyOnce
-}
-
-// isTerminal reports whether r is a character device (a terminal), which echoes what is typed.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

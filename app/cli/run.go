@@ -162,9 +162,10 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	}
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
-	prompt := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
+	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
 		return a.Runner.Approve(sid, callID, string(ans))
-	})
+	}, printer.decided)
+	defer stopPrompts()
 	req := runRequest(o, sid, model, ctxCfg)
 	req.Prompt, req.Sink = prompt, printer
 	end, err := a.Runner.Run(ctx, req)
