@@ -48,6 +48,8 @@ type App struct {
 	Runner *session.Runner
 	// Browser is the agent's Chromium (started on first use), in Tofu's own profile.
 	Browser *browser.Manager
+	// BrowserView is the window's live view of a session's tab, with "take over".
+	BrowserView *BrowserService
 	// Desktop is the connection to the X11 desktop, opened when a desktop tool first runs.
 	Desktop *desktop.Manager
 
@@ -82,6 +84,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 			return err == nil && cfg.BrowserVisible
 		}})
 	settings.clearBrowser = a.Browser.ClearData
+	a.BrowserView = newBrowserService(a.Browser, emit)
 	a.MCP = newMCPService(settings, providers, emit)
 	a.Desktop = desktop.NewManager("")
 	hist := history.New(st) // SessionService.Search and the agent's conversation tools
@@ -147,6 +150,7 @@ func (a *App) Services() map[string]any {
 		"PaperService":    a.Papers,
 		"MCPService":      a.MCP,
 		"MemoryService":   a.Memory,
+		"BrowserService":  a.BrowserView,
 	}
 }
 
@@ -156,6 +160,7 @@ func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
 		a.MCP.close()
+		a.BrowserView.close()
 		a.agents.Close()
 		a.Browser.Close()
 		a.Desktop.Close()

@@ -180,8 +180,8 @@ func (m *Manager) touchLocked() {
 // busyLocked reports whether an action is running in some tab.
 func (m *Manager) busyLocked() bool {
 	for _, s := range m.sessions {
-		if s.busy > 0 {
-			return true
+		if s.busy > 0 || s.paused != nil {
+			return true // an action runs, or the user has the browser
 		}
 	}
 	return false

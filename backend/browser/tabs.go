@@ -39,6 +39,8 @@ type sessionTabs struct {
 	opened []string // tabs opened by pages since the last report
 	// downloads are the files the session's pages downloaded, in order.
 	downloads []*download
+	// paused is set while the user has taken the browser over; closed when handed back.
+	paused chan struct{}
 }
 
 func (s *sessionTabs) find(id string) *Tab {
@@ -73,6 +75,9 @@ func (m *Manager) sessionLocked(session string) *sessionTabs {
 // with the idle timer held off meanwhile. A page or browser that died is dropped, so the next
 // call starts afresh.
 func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error) error {
+	if err := m.waitHandBack(ctx, session); err != nil {
+		return err
+	}
 	m.mu.Lock()
 	b, err := m.ensureLocked(ctx)
 	if err != nil {

@@ -37,6 +37,16 @@ try {
     const last = await cards.nth(2).innerText()
     check(last.includes('click link "Active"') && last.includes('#/active') && last.includes('TodoMVC: React'), `the last card says: ${last}`)
   })
+  await step('the live view shows the tab; take over and hand back', async () => {
+    await tid('browser-live').click()
+    await tid('browser-live-frame').waitFor()
+    const src = await tid('browser-live-frame').getAttribute('src')
+    check((src ?? '').startsWith('data:image/jpeg;base64,/9j/'), 'the live frame is not a JPEG')
+    await tid('browser-takeover').check()
+    await tid('browser-type').waitFor()
+    // Scroll the page to the top of the live frame, where the new-todo field is.
+    await page.evaluate(() => document.querySelector('[data-testid="browser-panel"]')?.scrollIntoView())
+  })
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   if (shot) await page.screenshot({ path: shot, fullPage: true })
 } catch (err) {

@@ -302,6 +302,16 @@ export const api = {
     setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
     clearBrowserData: () => call<void>('SettingsService', 'ClearBrowserData'),
   },
+  browser: {
+    /** Streams the session's active tab on the "browser:<session>" topic (BrowserFrame), until unwatch. */
+    watch: (sessionID: string) => call<void>('BrowserService', 'Watch', sessionID),
+    unwatch: (sessionID: string) => call<void>('BrowserService', 'Unwatch', sessionID),
+    /** On: the agent's browser calls wait while the user clicks and types; off hands it back. */
+    takeOver: (sessionID: string, on: boolean) => call<void>('BrowserService', 'TakeOver', sessionID, on),
+    /** A click at (x, y) in the page's CSS pixels. */
+    click: (sessionID: string, x: number, y: number) => call<void>('BrowserService', 'Click', sessionID, x, y),
+    type: (sessionID: string, text: string, enter: boolean) => call<void>('BrowserService', 'Type', sessionID, text, enter),
+  },
   mcp: {
     /** The servers of the settings with their state and tools (changes arrive on the "mcp" topic). */
     servers: async () => (await call<McpServer[] | null>('MCPService', 'Servers')) ?? [],

@@ -1,0 +1,154 @@
+package browser
+
+import (
+	"context"
+	"errors"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// The live view: the window watches a session's tab as a CDP screencast, and the user can take
+// over (the agent's browser calls wait) to click and type in it, then hand it back.
+
+// Frame is one picture of the screencast.
+type Frame struct {
+	JPEG []byte `json:"jpeg"`
+	// Width and Height are the page's viewport in CSS pixels (where a click lands).
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// ErrNoPage means the session has no open tab to watch or act in.
+var ErrNoPage = errors.New("the session has no browser tab open")
+
+// activeTab is the session's active tab, without starting anything.
+func (m *Manager) activeTab(session string) *Tab {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessions[session]
+	if s == nil || m.browser == nil {
+		return nil
+	}
+	return s.find(s.active)
+}
+
+// Watch streams the session's active tab to fn until ctx ends (frames come when the page
+// changes). fn must not block long: a frame is acknowledged after it returns.
+func (m *Manager) Watch(ctx context.Context, session string, fn func(Frame)) error {
+	t := m.activeTab(session)
+	if t == nil {
+		return ErrNoPage
+	}
+	p := t.page.Context(ctx)
+	wait := p.EachEvent(func(e *proto.PageScreencastFrame) {
+		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
+		f := Frame{JPEG: e.Data}
+		if e.Metadata != nil {
+			f.Width, f.Height = e.Metadata.DeviceWidth, e.Metadata.DeviceHeight
+		}
+		fn(f)
+	})
+	q, w, h := 60, 960, 720
+	if err := (proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &w, MaxHeight: &h}).Call(p); err != nil {
+		return err
+	}
+	wait() // until ctx ends
+	_ = proto.PageStopScreencast{}.Call(t.page)
+	return nil
+}
+
+// TakeOver gives the session's browser to the user (on) or back to the agent: while the user
+// has it, the agent's browser calls wait (or end with their turn).
+func (m *Manager) TakeOver(session string, on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessionLocked(session)
+	switch {
+	case on && s.paused == nil:
+		s.paused = make(chan struct{})
+	case !on && s.paused != nil:
+		close(s.paused)
+		s.paused = nil
+	}
+}
+
+// TakenOver reports whether the user has the session's browser.
+func (m *Manager) TakenOver(session string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessions[session]
+	return s != nil && s.paused != nil
+}
+
+// waitHandBack blocks the agent while the user has the session's browser.
+func (m *Manager) waitHandBack(ctx context.Context, session string) error {
+	m.mu.Lock()
+	s := m.sessionLocked(session)
+	paused := s.paused
+	m.mu.Unlock()
+	if paused == nil {
+		return nil
+	}
+	select {
+	case <-paused:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// UserClick clicks at (x, y), in the page's CSS pixels, in the session's active tab: the
+// user's own click from the live view, allowed while the agent waits.
+func (m *Manager) UserClick(ctx context.Context, session string, x, y float64) error {
+	t := m.activeTab(session)
+	if t == nil {
+		return ErrNoPage
+	}
+	mouse := t.page.Context(ctx).Mouse
+	if err := mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil {
+		return err
+	}
+	return mouse.Click(proto.InputMouseButtonLeft, 1)
+}
+
+// UserType types text (and Enter when enter is set) into the focused element of the session's
+// active tab, from the live view.
+func (m *Manager) UserType(ctx context.Context, session, text string, enter bool) error {
+	t := m.activeTab(session)
+	if t == nil {
+		return ErrNoPage
+	}
+	p := t.page.Context(ctx)
+	if text != "" {
+		if err := p.InsertText(text); err != nil {
+			return err
+		}
+	}
+	if enter {
+		return press(ctx, t.page, "Enter")
+	}
+	return nil
+}
+
+// EvalValueAsUser evaluates js in the session's active tab for the user's live view (it does
+// not wait while the user has the browser, as the agent's calls do).
+func (m *Manager) EvalValueAsUser(ctx context.Context, session, js string) (string, error) {
+	t := m.activeTab(session)
+	if t == nil {
+		return "", ErrNoPage
+	}
+	res, err := t.page.Context(ctx).Evaluate(&rod.EvalOptions{JS: jsFunction(js), ByValue: true, AwaitPromise: true})
+	if err != nil {
+		return "", err
+	}
+	return res.Value.JSON("", ""), nil
+}
+
+// WatchReady reports whether the session has a tab Watch can stream (ErrNoPage if not).
+func (m *Manager) WatchReady(session string) error {
+	if m.activeTab(session) == nil {
+		return ErrNoPage
+	}
+	return nil
+}
