@@ -93,3 +93,17 @@ func (s *SessionService) SetMode(sessionID, mode string) error {
 	s.announce()
 	return nil
 }
+
+// SetTranslate turns translate-then-reason on or off for the session: a message not in
+// English is translated into English (the translation model of the settings) before the
+// model reasons, and the reply back into the user's language. Refused while a turn runs.
+func (s *SessionService) SetTranslate(sessionID string, on bool) error {
+	if s.runner.Busy(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Translate = on }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"strings"
+
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -39,6 +41,9 @@ type projection struct {
 	open  []llm.ToolCall // calls of the last assistant message still without a result
 	// started are the calls of the last assistant message that recorded a start (tool_start).
 	started map[string]bool
+	// user is the last user message's event and text (a translation of it replaces the text).
+	userSeq  uint64
+	userText string
 }
 
 // messages is the conversation so far: a fresh slice (the messages may be edited by the
@@ -84,6 +89,16 @@ func (p *projection) add(ev store.Event) {
 			p.closeOpen()
 			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
 			p.end = len(p.msgs)
+			p.userSeq, p.userText = ev.Seq, u.Text
+		}
+	case store.EventMessageTranslation:
+		// Translate-then-reason: the model reads the user's message in English. Only the
+		// message's own text is replaced; the environment or memory riding on it stays.
+		var tr store.MessageTranslation
+		if ev.Decode(&tr) == nil && tr.Fallback == "" && tr.Of == p.userSeq && p.end > 0 && p.end == len(p.msgs) &&
+			p.msgs[p.end-1].Role == llm.RoleUser && strings.HasPrefix(p.msgs[p.end-1].Content, p.userText) {
+			p.msgs[p.end-1].Content = tr.Text + p.msgs[p.end-1].Content[len(p.userText):]
+			p.userText = tr.Text
 		}
 	case store.EventEnvironment:
 		// The environment (or what changed in it) rides on the user message that started the

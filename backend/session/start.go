@@ -60,6 +60,8 @@ type plan struct {
 	auto    *agent.AutoOptions // an autonomous run (nil: the tool loop, or one chat reply)
 	cfg     config.Config
 	release func() // frees the tools (background jobs) once the turn has ended
+	// translate: translate-then-reason is on in the session (translate.go).
+	translate bool
 }
 
 // Start builds a turn and runs it in the background under ctx (cancel it with a cause, e.g.
@@ -119,10 +121,20 @@ func (r *Runner) run(ctx context.Context, p *plan) agent.End {
 	if p.turn.Context != nil {
 		r.contextModels(ctx, p.cfg, &p.turn) // asks the provider: not before Start returns
 	}
-	if p.auto != nil {
-		return p.agent.RunAutonomous(ctx, p.turn, *p.auto)
+	var userLang string
+	if p.translate {
+		userLang = r.translateIn(ctx, p)
 	}
-	return p.agent.Run(ctx, p.turn)
+	var end agent.End
+	if p.auto != nil {
+		end = p.agent.RunAutonomous(ctx, p.turn, *p.auto)
+	} else {
+		end = p.agent.Run(ctx, p.turn)
+	}
+	if userLang != "" {
+		r.translateOut(ctx, p, userLang, end)
+	}
+	return end
 }
 
 // build makes the turn req asks for from the settings and the session's log.
@@ -160,7 +172,7 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	if req.WrapProvider != nil {
 		provider = req.WrapProvider(provider)
 	}
-	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}}
+	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
 		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD,

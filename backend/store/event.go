@@ -55,7 +55,24 @@ const (
 	// like the environment, the projection appends its text to the user message before it,
 	// so the cached prefix never changes.
 	EventMemoryRecall EventType = "memory_recall"
+	// EventMessageTranslation records a message of the log in another language
+	// (MessageTranslation), in a conversation with translate-then-reason on: the user's message
+	// in English (the projection sends it instead of the user's text), and the final reply in
+	// the user's language (shown by the window, with a toggle to the original).
+	EventMessageTranslation EventType = "message_translation"
 )
+
+// MessageTranslation is the translation of the event Of (a user message or a reply) from one
+// language into another (ISO 639-1 codes). When Fallback is set, the translation failed and
+// Text is the original, used as it is; Fallback says why, for the user.
+type MessageTranslation struct {
+	Of       uint64 `json:"of"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Text     string `json:"text"`
+	Model    string `json:"model,omitempty"`
+	Fallback string `json:"fallback,omitempty"`
+}
 
 // Environment is what an agent turn was told of its environment, and the facts it compares
 // against at the next turn to report changes.

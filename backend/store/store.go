@@ -50,6 +50,9 @@ type SessionInfo struct {
 	// ParentCall names that call.
 	Parent     string `json:"parent,omitempty"`
 	ParentCall string `json:"parent_call,omitempty"`
+	// Translate turns translate-then-reason on: a message not in English is translated into
+	// English for the model, and the reply back into the user's language (backend/lang).
+	Translate bool `json:"translate,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

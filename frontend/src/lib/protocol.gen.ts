@@ -47,6 +47,8 @@ export const EventType = {
   Environment: 'environment',
   /** EventMemoryRecall records the memory records put before a turn unasked (MemoryRecall): like the environment, the projection appends its text to the user message before it, so the cached prefix never changes. */
   MemoryRecall: 'memory_recall',
+  /** EventMessageTranslation records a message of the log in another language (MessageTranslation), in a conversation with translate-then-reason on: the user's message in English (the projection sends it instead of the user's text), and the final reply in the user's language (shown by the window, with a toggle to the original). */
+  MessageTranslation: 'message_translation',
   /** Retrieval */
   Retrieval: 'retrieval',
   /** Swarm */
@@ -488,6 +490,16 @@ export interface RecalledRecord {
   score: number
 }
 
+/** store.MessageTranslation */
+export interface MessageTranslation {
+  of: number
+  from: string
+  to: string
+  text: string
+  model?: string
+  fallback?: string
+}
+
 /** store.Retrieval */
 export interface Retrieval {
   paper: string
@@ -552,6 +564,7 @@ export interface SessionInfo {
   mode?: SessionMode
   parent?: string
   parent_call?: string
+  translate?: boolean
 }
 
 /** library.Info */
@@ -665,6 +678,7 @@ export interface EventPayloads {
   process: ProcessGroup
   environment: Environment
   memory_recall: MemoryRecall
+  message_translation: MessageTranslation
   retrieval: Retrieval
   swarm: Swarm
 }
