@@ -128,3 +128,16 @@ func (s *MCPService) close() { s.mgr.Close() }
 func (a *App) MCPServer(approve permission.Mode, version string) *server.MCPServer {
 	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Memory: a.Memory.mem, Approve: approve, Version: version})
 }
+
+// Prompts lists the connected servers' prompts: the composer offers them as /server:name.
+func (s *MCPService) Prompts() []mcp.PromptInfo {
+	s.sync()
+	return s.mgr.Prompts()
+}
+
+// ExpandPrompt turns "/server:prompt arguments" into the prompt's text, which the composer
+// sends as the user's message.
+func (s *MCPService) ExpandPrompt(command string) (string, error) {
+	s.sync()
+	return s.mgr.ExpandPrompt(context.Background(), command)
+}

@@ -30,6 +30,7 @@ type conn struct {
 
 	mu      sync.Mutex
 	tools   []mcp.Tool
+	prompts []mcp.Prompt
 	calls   []*flight // in flight, oldest first
 	token   atomic.Int64
 	onTools func() // the tool list changed
@@ -131,6 +132,9 @@ func dial(ctx context.Context, name string, s config.MCPServer, spawner *procgro
 			c.info, c.proto = res.ServerInfo, res.ProtocolVersion
 			err = c.listTools(ctx)
 		}
+		if err == nil {
+			err = c.listPrompts(ctx)
+		}
 		done <- initDone{res, err}
 	}()
 	var exited <-chan struct{}
@@ -207,6 +211,12 @@ func (c *conn) notified(n mcp.JSONRPCNotification) {
 					f()
 				}
 			}
+		}()
+	case string(mcp.MethodNotificationPromptsListChanged):
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+			defer cancel()
+			_ = c.listPrompts(ctx)
 		}()
 	case "notifications/progress":
 		f := n.Params.AdditionalFields

@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -325,6 +325,10 @@ export const api = {
     /** Claude Desktop's, Cursor's and the workspace's (.mcp.json) files that hold servers. */
     importSources: async (workspace: string) => (await call<McpSource[] | null>('MCPService', 'ImportSources', workspace)) ?? [],
     import: (path: string, names: string[]) => call<McpServer[]>('MCPService', 'Import', path, names),
+    /** The servers' prompts, offered in the composer as /server:name. */
+    prompts: async () => (await call<McpPrompt[] | null>('MCPService', 'Prompts')) ?? [],
+    /** "/server:prompt arguments" → the prompt's text (arguments as name=value, or the one required value). */
+    expandPrompt: (command: string) => call<string>('MCPService', 'ExpandPrompt', command),
   },
   papers: {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],

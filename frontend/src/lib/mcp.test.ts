@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { endpoint, parsePasted, statusLine } from './mcp'
+import { argsHint, endpoint, isPromptCommand, parsePasted, promptMatches, statusLine } from './mcp'
 import type { McpServer } from './types'
 
 const base: McpServer = { name: 'fs', status: 'connected', transport: 'stdio', tools: [], config: { command: 'npx', args: ['-y', 'x'] } }
@@ -35,5 +35,28 @@ describe('parsePasted', () => {
     expect(parsePasted('{')).toHaveProperty('error')
     expect(parsePasted('{"mcpServers":{"a b":{"command":"x"}}}')).toEqual({ error: '“a b” cannot name a server: use letters, digits, - and _.' })
     expect(parsePasted('{"mcpServers":{"x":{"args":[]}}}')).toEqual({ error: '“x” has neither a command nor a url.' })
+  })
+})
+
+describe('prompt commands', () => {
+  const prompts = [
+    { server: 'everything', name: 'args-prompt', arguments: [{ name: 'city', required: true }, { name: 'state' }] },
+    { server: 'everything', name: 'simple-prompt' },
+    { server: 'git', name: 'commit-message', title: 'Commit message' },
+  ]
+  it('completes what was typed after /', () => {
+    expect(promptMatches('/', prompts)).toHaveLength(3)
+    expect(promptMatches('/args', prompts).map((p) => p.name)).toEqual(['args-prompt'])
+    expect(promptMatches('/commit', prompts).map((p) => p.name)).toEqual(['commit-message'])
+    expect(promptMatches('/args-prompt Paris', prompts)).toEqual([])
+    expect(promptMatches('hello /', prompts)).toEqual([])
+  })
+  it('knows a command from a message', () => {
+    expect(isPromptCommand('/everything:args-prompt city=Paris')).toBe(true)
+    expect(isPromptCommand('/usr/bin is a path')).toBe(false)
+    expect(isPromptCommand('what is 3/4')).toBe(false)
+  })
+  it('shows the arguments', () => {
+    expect(argsHint(prompts[0]!)).toBe('city=… [state=…]')
   })
 })

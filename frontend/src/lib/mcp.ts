@@ -1,6 +1,6 @@
 // MCP servers in Settings: what a server's line says, and reading a server pasted in the shape
 // other clients write (docs/MCP.md). No component logic here.
-import type { McpServer, McpServerConfig } from './types'
+import type { McpPrompt, McpServer, McpServerConfig } from './types'
 
 /** One line for a server's status. */
 export function statusLine(s: McpServer): string {
@@ -57,4 +57,26 @@ export function parsePasted(text: string, name = ''): { servers: { name: string;
   }
   if (servers.length === 0) return { error: 'No server in it.' }
   return { servers }
+}
+
+/** The command a prompt is typed as. */
+export function promptCommand(p: McpPrompt): string {
+  return `/${p.server}:${p.name}`
+}
+
+/** Whether text is a prompt command ("/server:name …"), which is expanded before sending. */
+export function isPromptCommand(text: string): boolean {
+  return /^\/[A-Za-z0-9_-]+:[^\s]+/.test(text.trimStart())
+}
+
+/** The prompts a composer text beginning with "/" may be completed to (none once a space was typed). */
+export function promptMatches(text: string, prompts: McpPrompt[]): McpPrompt[] {
+  if (!text.startsWith('/') || /\s/.test(text)) return []
+  const q = text.slice(1).toLowerCase()
+  return prompts.filter((p) => `${p.server}:${p.name}`.toLowerCase().includes(q) || (p.title ?? '').toLowerCase().includes(q)).slice(0, 8)
+}
+
+/** How a prompt's arguments are typed after it, for the menu. */
+export function argsHint(p: McpPrompt): string {
+  return (p.arguments ?? []).map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ')
 }

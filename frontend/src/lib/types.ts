@@ -206,3 +206,12 @@ export type McpSource = {
   servers: { name: string; from?: string; server: McpServerConfig; exists: boolean; same: boolean }[] | null
   error?: string
 }
+
+/** MCPService.Prompts: a server's prompt, offered in the composer as /server:name. */
+export type McpPrompt = {
+  server: string
+  name: string
+  title?: string
+  description?: string
+  arguments?: { name: string; description?: string; required?: boolean }[] | null
+}
