@@ -36,22 +36,21 @@ func newWorkspaces(ctx context.Context, dir string) *workspaces {
 // coderSpace is where one coder attempt works and what to do once it finished.
 type coderSpace struct {
 	dir    string
-	branch string
-	done   func(ctx context.Context, summary string) (report string, err error)
+	branch string // "" outside git: nothing to merge
+	// done merges a finished attempt's worktree back and reports how (git only).
+	done func(ctx context.Context, summary string) (report string, err error)
 	// discard drops an attempt that did not finish (its next attempt starts from HEAD).
 	discard func(ctx context.Context)
+	// release lets the next coder edit (outside git), once the attempt's end is recorded.
+	release func()
 }
 
-// forCoder gives a coder attempt its workspace. Outside git it holds the edit lock until done.
+// forCoder gives a coder attempt its workspace. Outside git it holds the edit lock until released.
 func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, error) {
 	if !w.repo {
 		w.edit.Lock()
 		var once sync.Once
-		unlock := func() { once.Do(w.edit.Unlock) }
-		return &coderSpace{dir: w.dir, done: func(context.Context, string) (string, error) {
-			unlock()
-			return "edited the workspace in turn with the other coders", nil
-		}, discard: func(context.Context) { unlock() }}, nil
+		return &coderSpace{dir: w.dir, discard: func(context.Context) {}, release: func() { once.Do(w.edit.Unlock) }}, nil
 	}
 	parent, err := os.MkdirTemp("", "tofu-swarm-")
 	if err != nil {
@@ -67,7 +66,7 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 		git(ctx, w.dir, "worktree", "remove", "--force", dir)
 		os.RemoveAll(parent)
 	}
-	cs := &coderSpace{dir: dir, branch: branch}
+	cs := &coderSpace{dir: dir, branch: branch, release: func() {}}
 	cs.done = func(ctx context.Context, summary string) (string, error) {
 		ctx = context.WithoutCancel(ctx)
 		defer remove(ctx)

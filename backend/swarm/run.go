@@ -293,14 +293,16 @@ func (r *run) exec(ctx context.Context, i int) store.SwarmStatus {
 	}
 	attempt = max(attempt, 1)
 	for {
-		st := r.attempt(ctx, i, attempt, cont)
+		st, release := r.attempt(ctx, i, attempt, cont)
 		if ctx.Err() != nil {
 			st.State = store.SwarmStopped
 		}
 		if st.State == store.SwarmFailed && attempt < r.s.o.MaxAttempts {
 			st.State = store.SwarmRetrying
 		}
-		if err := r.setStatus(st); err != nil || st.State != store.SwarmRetrying {
+		err := r.setStatus(st)
+		release() // after its end is recorded: the log shows coders taking turns as they did
+		if err != nil || st.State != store.SwarmRetrying {
 			return st
 		}
 		attempt, cont = attempt+1, ""
@@ -308,40 +310,42 @@ func (r *run) exec(ctx context.Context, i int) store.SwarmStatus {
 }
 
 // attempt runs one attempt of agent i in a new child session, or continues session cont.
-func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.SwarmStatus {
+// release frees what the attempt holds (outside git, the coders' turn) once its end is recorded.
+func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st store.SwarmStatus, release func()) {
 	// The duration counts the attempt's setup (its session, its brief) with its turn.
 	start := time.Now()
+	release = func() {}
 	a, _ := r.get(i)
-	st := store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
+	st = store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
 	ro := roles[a.Role]
-	var space *coderSpace
 	continued := cont != ""
 	if cont != "" {
 		if info, err := r.s.o.Store.Session(cont); err != nil || (a.Role == store.SwarmCoder && info.Workspace != r.workspace) {
-			cont = "" // a coder's worktree went with the Tofu that made it: start again
+			cont, continued = "", false // a coder's worktree went with the Tofu that made it: start again
 		} else if text, done := finished(r.s.o.Store, cont); done {
 			st.State, st.Result, st.Tokens = store.SwarmDone, text, tokensOf(r.s.o.Store, cont)
-			return st
+			return st, release
 		}
 	}
-	if cont == "" {
-		continued = false
-		ws := r.workspace
-		if a.Role == store.SwarmCoder && ws != "" {
-			sp, err := r.spaces.forCoder(ctx, fmt.Sprintf("%s-%d-%d", shortID(r.callID), i, attempt))
-			if err != nil {
-				st.Error = err.Error()
-				return st
-			}
-			space, ws = sp, sp.dir
+	var space *coderSpace
+	ws := r.workspace
+	if a.Role == store.SwarmCoder && ws != "" && (cont == "" || !r.spaces.repo) {
+		// A new worktree in git; outside it, the coders' turn (also to continue a session).
+		sp, err := r.spaces.forCoder(ctx, fmt.Sprintf("%s-%d-%d", shortID(r.callID), i, attempt))
+		if err != nil {
+			st.Error = err.Error()
+			return st, release
 		}
+		space, ws, release = sp, sp.dir, sp.release
+	}
+	if cont == "" {
 		id, err := r.child(i, attempt, ws)
 		if err != nil {
 			if space != nil {
-				space.done(ctx, "")
+				space.discard(context.WithoutCancel(ctx))
 			}
 			st.Error = err.Error()
-			return st
+			return st, release
 		}
 		cont = id
 	}
@@ -350,7 +354,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 	running.State = store.SwarmRunning
 	if err := r.setStatus(running); err != nil {
 		st.Error = err.Error()
-		return st
+		return st, release
 	}
 	req := session.Request{
 		Session: cont, Model: a.Model, Approve: r.approve, Instructions: ro.instructions, ReadOnly: ro.readOnly,
@@ -359,7 +363,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 	end, err := r.s.o.Turns.Run(ctx, req)
 	if err != nil && continued && ctx.Err() == nil {
 		// The session cannot go on (a stop left its reply cut short): same attempt, new session.
-		if req.Session, err = r.child(i, attempt, r.workspace); err == nil {
+		if req.Session, err = r.child(i, attempt, ws); err == nil {
 			cont, st.Session = req.Session, req.Session
 			end, err = r.s.o.Turns.Run(ctx, req)
 		}
@@ -380,7 +384,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 			st.Error += ": " + end.Err.Error()
 		}
 	}
-	if space != nil {
+	if space != nil && space.branch != "" {
 		if st.State != store.SwarmDone {
 			space.discard(context.WithoutCancel(ctx))
 		} else {
@@ -392,7 +396,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) store.Sw
 			r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
 		}
 	}
-	return st
+	return st, release
 }
 
 // child creates agent i's session for an attempt, with its brief as the user's message.
