@@ -199,25 +199,31 @@ func (m *Manager) watchTargets(b *rod.Browser) {
 
 func (m *Manager) adopt(b *rod.Browser, info *proto.TargetTargetInfo) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.browser != b {
-		return
-	}
+	var owner *sessionTabs
 	for _, s := range m.sessions {
-		if s.byTarget(info.OpenerID) == nil || s.byTarget(info.TargetID) != nil {
-			continue
+		if m.browser == b && s.byTarget(info.OpenerID) != nil && s.byTarget(info.TargetID) == nil {
+			owner = s
 		}
-		p, err := b.PageFromTarget(info.TargetID)
-		if err != nil {
-			return
-		}
-		s.next++
-		t := &Tab{ID: fmt.Sprintf("t%d", s.next), page: p, target: info.TargetID}
-		m.attachLocked(t)
-		s.tabs = append(s.tabs, t)
-		s.opened = append(s.opened, t.ID)
+	}
+	m.mu.Unlock()
+	if owner == nil {
 		return
 	}
+	// Attaching takes a round trip or two: not under the lock the running action's report needs.
+	p, err := b.PageFromTarget(info.TargetID)
+	if err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != b || owner.byTarget(info.TargetID) != nil {
+		return
+	}
+	owner.next++
+	t := &Tab{ID: fmt.Sprintf("t%d", owner.next), page: p, target: info.TargetID}
+	m.attachLocked(t)
+	owner.tabs = append(owner.tabs, t)
+	owner.opened = append(owner.opened, t.ID)
 }
 
 // dropLocked forgets a tab (closed or crashed).
