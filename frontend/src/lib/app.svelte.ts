@@ -45,6 +45,8 @@ class AppState {
   workspace = $derived(this.current?.workspace ?? '')
   /** How the current session's agent turns run (it matters once a workspace is set). */
   mode = $derived<AgentMode>(this.current?.mode === 'autonomous' ? 'autonomous' : 'chat')
+  /** Translate-then-reason is on in the current conversation. */
+  translate = $derived(this.current?.translate === true)
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
@@ -454,6 +456,19 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
       this.fail('mode', `Could not change the mode: ${messageOf(err)}`)
+    }
+  }
+
+  /** Turns translate-then-reason on or off in the current conversation. */
+  async setTranslate(on: boolean) {
+    const id = this.currentId
+    if (!id || on === this.translate) return
+    try {
+      await api.sessions.setTranslate(id, on)
+      this.ok('translate')
+      this.sessions = byActivity(await api.sessions.list())
+    } catch (err) {
+      this.fail('translate', `Could not change translation: ${messageOf(err)}`)
     }
   }
 

@@ -263,6 +263,8 @@ export const api = {
     chooseWorkspace: () => call<string>('SessionService', 'ChooseWorkspace'),
     /** 'chat' or 'autonomous': how the session's agent turns run. */
     setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
+    /** Translate-then-reason for the session (SessionInfo.translate). */
+    setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
   },
   memory: {
     /** The workspace's records (none when '') and the global ones. */

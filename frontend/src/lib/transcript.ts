@@ -6,7 +6,10 @@ import { argsOf } from './tools'
 import { applySwarm, emptySwarm, type SwarmView } from './swarm'
 import type { Swarm } from './protocol.gen'
 
-export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string }
+/** A message's translation (`message_translation`): the user's message in English for the
+ * model, or the reply in the user's language. `fallback` says why the original was used. */
+export type TranslationNote = { text: string; from: string; to: string; fallback?: string }
+export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string; translation?: TranslationNote }
 export type AssistantItem = {
   kind: 'assistant'
   key: string
@@ -31,6 +34,8 @@ export type AssistantItem = {
   notices?: string[]
   /** The tool calls of this reply, with their results and approvals. */
   tools?: ToolCallItem[]
+  /** The reply in the user's language (translate-then-reason); `text` is the original. */
+  translation?: TranslationNote
   /** Part of an agent turn: its tokens are summed in the turn's line instead. */
   agent?: boolean
   /** The text is a tool call the model printed instead of sending (`call_correction` follows):
@@ -175,6 +180,15 @@ export const emptyTranscript: TranscriptState = { events: [], live: null }
 type Obj = Record<string, unknown>
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x)
 const str = (x: unknown): string => (typeof x === 'string' ? x : '')
+
+/** A language's name in English from its ISO 639-1 code (the code when the browser knows none). */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code
+  } catch {
+    return code
+  }
+}
 
 /**
  * Adds events, dropping duplicates (same seq) and keeping the log in order. An event without a
@@ -384,6 +398,15 @@ export function project(state: TranscriptState): Item[] {
         segAssistants.push(item)
         turnAssistant = item
         callAssistant = item
+        break
+      }
+      case 'message_translation': {
+        const d = isObj(e.data) ? e.data : {}
+        const of = typeof d.of === 'number' ? d.of : -1
+        const target = items.find((it) => (it.kind === 'user' || it.kind === 'assistant') && it.seq === of)
+        if (target && (target.kind === 'user' || target.kind === 'assistant')) {
+          target.translation = { text: str(d.text), from: str(d.from), to: str(d.to), fallback: str(d.fallback) || undefined }
+        }
         break
       }
       case 'tool_result': {
