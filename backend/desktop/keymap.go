@@ -18,8 +18,10 @@ type keymap struct {
 	// spare keycodes have no keysym at all: typing a character the layout lacks maps one of
 	// them to it for the time of the key press.
 	spare []xproto.Keycode
-	// borrowed spare keycodes, by the keysym they type now.
+	// borrowed spare keycodes, by the keysym they type now, and when each was last used.
 	borrowed map[xproto.Keysym]xproto.Keycode
+	used     map[xproto.Keycode]uint64
+	clock    uint64
 }
 
 type keyAt struct {
@@ -29,7 +31,7 @@ type keyAt struct {
 
 func loadKeymap(c *xgb.Conn) (*keymap, error) {
 	s := xproto.Setup(c)
-	k := &keymap{min: s.MinKeycode, max: s.MaxKeycode, borrowed: map[xproto.Keysym]xproto.Keycode{}}
+	k := &keymap{min: s.MinKeycode, max: s.MaxKeycode, borrowed: map[xproto.Keysym]xproto.Keycode{}, used: map[xproto.Keycode]uint64{}}
 	n := int(k.max) - int(k.min) + 1
 	r, err := xproto.GetKeyboardMapping(c, k.min, byte(n)).Reply()
 	if err != nil {

@@ -2,6 +2,7 @@ package desktop_test
 
 import (
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/desktop"
@@ -19,8 +20,22 @@ func TestStopKeyAndIndicator(t *testing.T) {
 	remove := d.OnStop(func() { stopped <- struct{}{} })
 	defer remove()
 	xterm(t, s, "TofuFocus", "40x5+40+300", "sleep 600")
-	s.Output("xdotool", "key", "ctrl+alt+End")
-	<-stopped
+	// Pressed until the hook hears it, so a press the window manager swallowed while it
+	// settled the new window's focus does not hang the test.
+	presses := 0
+	s.WaitFor("the stop key to reach the hook", func() bool {
+		presses++
+		s.Output("xdotool", "key", "ctrl+alt+End")
+		select {
+		case <-stopped:
+			return true
+		case <-time.After(500 * time.Millisecond):
+			return false
+		}
+	})
+	if presses > 1 {
+		t.Logf("the hook heard press %d", presses)
+	}
 
 }
 

@@ -2,7 +2,9 @@ package desktop
 
 import (
 	"context"
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jezek/xgb/xproto"
@@ -10,8 +12,8 @@ import (
 
 const shiftL xproto.Keysym = 0xffe1
 
-// recycleSettle is how long typing pauses before it remaps the spare keycodes, once every
-// one of them types a character (only text with more distinct characters the layout lacks
+// recycleSettle is how long typing pauses before it remaps half the spare keycodes, once
+// every one of them types a character (only text with more distinct characters the layout lacks
 // than there are spare keycodes, about 20 on a usual keyboard mapping, needs it).
 const recycleSettle = 250 * time.Millisecond
 
@@ -70,7 +72,9 @@ func (d *Desktop) tap(at keyAt) {
 // connection recognises such keycodes (borrowedRow) and uses or recycles them.
 func (d *Desktop) borrow(sym xproto.Keysym) (xproto.Keycode, error) {
 	k := d.keys
+	k.clock++
 	if code, ok := k.borrowed[sym]; ok {
+		k.used[code] = k.clock
 		return code, nil
 	}
 	if len(k.spare) == 0 {
@@ -90,23 +94,27 @@ func (d *Desktop) borrow(sym xproto.Keysym) (xproto.Keycode, error) {
 	if code == 0 {
 		// Every spare keycode types a character that may still sit unread in the focused
 		// app's queue: an X client applies a keymap change when it reads the change, not
-		// when it reads the key, so give it time to read, then take them all back at once.
+		// when it reads the key. Give it time to read, then take back the least recently used
+		// half: those were typed at least half the spares ago.
 		if err := d.sync(); err != nil {
 			return 0, err
 		}
 		time.Sleep(recycleSettle)
-		for s, c := range k.borrowed {
+		codes := slices.Clone(k.spare)
+		slices.SortFunc(codes, func(a, b xproto.Keycode) int { return cmp.Compare(k.used[a], k.used[b]) })
+		for _, c := range codes[:max(1, len(codes)/2)] {
+			s := taken[c]
 			delete(k.borrowed, s)
 			if at, ok := k.where[s]; ok && at.code == c {
 				delete(k.where, s)
 			}
 		}
-		code = k.spare[0]
+		code = codes[0]
 	}
 	if err := d.mapKey(code, sym); err != nil {
 		return 0, err
 	}
-	k.borrowed[sym] = code
+	k.borrowed[sym], k.used[code] = code, k.clock
 	return code, nil
 }
 
