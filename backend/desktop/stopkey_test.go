@@ -2,8 +2,8 @@ package desktop_test
 
 import (
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/desktop"
 	"github.com/tofu-research/tofu/backend/desktop/desktoptest"

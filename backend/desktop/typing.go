@@ -1,8 +1,8 @@
 package desktop
 
 import (
-	"context"
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"time"
