@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -130,6 +131,13 @@ func skillsDir(cfgDir string) string {
 		return ""
 	}
 	return filepath.Join(cfgDir, "skills")
+}
+
+// StartTurn starts a turn another front end drives (a `tofu run` forwarded to this Tofu),
+// streamed to the window as the window's own turns are. It is the App's, not a service's:
+// the page cannot call it.
+func (a *App) StartTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
+	return a.Chat.startTurn(ctx, req)
 }
 
 // History is the full-text index of every conversation (`tofu sessions search` forwarded to

@@ -156,16 +156,17 @@ func (c *ChatService) UndoCompaction(sessionID, compactionID string) error {
 
 // start runs a turn of the session, streamed to the window.
 func (c *ChatService) start(sessionID, model string) error {
-	_, err := c.StartTurn(context.Background(), session.Request{Session: sessionID, Model: model, Questions: true})
+	_, err := c.startTurn(context.Background(), session.Request{Session: sessionID, Model: model, Questions: true})
 	return err
 }
 
-// StartTurn starts the turn req describes, streamed to the window as its own: "started",
+// startTurn starts the turn req describes, streamed to the window as its own: "started",
 // deltas (coalesced), "ended" (with the error when the turn failed in a way its log cannot
 // show). The window's Send starts its turns here, and so does a `tofu run` forwarded to this
-// Tofu, which follows the same messages on the session's topic and answers approvals through
-// req.Prompt. req's Sink, Started and Ended are the window's and are replaced.
-func (c *ChatService) StartTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
+// Tofu (App.StartTurn), which follows the same messages on the session's topic and answers
+// approvals through req.Prompt. req's Sink, Started and Ended are the window's and are
+// replaced. Unexported: every exported method of a service is callable from the page.
+func (c *ChatService) startTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
 	topic := SessionTopic(req.Session)
 	sink := newStreamSink(c.emit, topic)
 	req.Sink = sink

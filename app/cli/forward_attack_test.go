@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/binary"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,5 +146,24 @@ func TestForwardSymlinkedSocket(t *testing.T) {
 	decoy.Close()
 	if <-reached {
 		t.Fatal("the command line connected through the link")
+	}
+}
+
+// The page cannot start a turn the way a forwarded command does: that entry point is the
+// App's, not a bound service's (every exported method of a service is callable over HTTP).
+func TestForwardEntryNotOnThePage(t *testing.T) {
+	llmtestServer(t)
+	inst := startServe(t, t.TempDir())
+	base, token, _ := strings.Cut(inst.url, "/?token=")
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/call/ChatService.StartTurn", strings.NewReader(`[null,{"Session":"x","Approve":"all"}]`))
+	req.Header.Set("X-Tofu-Token", token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("ChatService.StartTurn over HTTP: %s", resp.Status)
 	}
 }

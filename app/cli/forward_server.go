@@ -139,7 +139,7 @@ func (t *sessionTap) Emit(topic string, data any) {
 	}
 }
 
-// run starts a forwarded `tofu run` through the window's ChatService and streams it back.
+// run starts a forwarded `tofu run` as the window starts its turns, and streams it back.
 func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	o, err := checkRun(in.st, r.Options, r.Dir)
 	if err != nil {
@@ -169,7 +169,7 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 		asked.add(ap.CallID)
 		c.Send(forwardOutput{Ask: &ap})
 	}
-	t, err := in.a.Chat.StartTurn(ctx, req)
+	t, err := in.a.StartTurn(ctx, req)
 	if err != nil {
 		return err
 	}

@@ -440,3 +440,31 @@ func apiCall(t *testing.T, url, method string, args []any, result any) {
 		}
 	}
 }
+
+// A Tofu that quits while a forwarded run works ends it as interrupted: the run exits 130 as a
+// local one stopped by Ctrl+C does, and the session continues later.
+func TestForwardInstanceQuits(t *testing.T) {
+	srv := llmtestServer(t)
+	ws := t.TempDir()
+	script(srv, "Finished after all.",
+		[]llm.ToolCall{tc("s", "run_command", map[string]any{"command": "touch started; sleep 60"})})
+	data := t.TempDir()
+	inst := startServe(t, data)
+	cmd := cliCmd(data, "run", "--cwd", ws, "--approve", "all", "run it")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(ws, "started"))
+	inst.stop(t)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errOut.String(), "interrupted; continue with --continue") {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	sid := sessionIDs.FindString(errOut.String())
+	_, errText, code := tofuAt(t, data, "", "run", "--continue", sid, "--approve", "all")
+	if code != 0 || !strings.Contains(errText, "done") {
+		t.Fatalf("continue after the instance quit (local now): exit %d\n%s", code, errText)
+	}
+}
