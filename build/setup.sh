@@ -14,6 +14,8 @@ if [ "${1:-run}" = test ]; then
   # The desktop tests: real apps (xterm, zenity), independent observers (x11-utils: xprop,
   # xwininfo, xev; xclip), and a session bus with AT-SPI for the accessibility view.
   need+=(xterm zenity xclip x11-utils dbus-x11 at-spi2-core)
+  # A real Ollama server for the provider's contract tests, built with cgo (build/ollama.sh).
+  need+=(g++ nlohmann-json3-dev libstb-dev)
 fi
 
 missing=()
