@@ -67,6 +67,11 @@ func firstRequestBudget(t *testing.T, families ...ToolFamily) {
 	}
 	t.Logf("first request: %d o200k tokens: system %d, %d tools %d, first message (with environment) %d; tools %v",
 		total, system, len(req.Tools), tools, user, names)
+	for _, s := range req.Tools {
+		if s.Name == "tool_search" {
+			t.Logf("tool_search: %s", s.Description)
+		}
+	}
 	if total > FirstRequestBudget {
 		t.Fatalf("the first request costs %d tokens; the budget is %d", total, FirstRequestBudget)
 	}

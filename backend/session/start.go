@@ -260,7 +260,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 				return fmt.Errorf("equip the turn's tools: %w", err)
 			}
 		}
-		ts.Registry.Defer(memory.ToolNames...)
+		ts.Registry.DeferFamily("search and save lessons", memory.ToolNames...)
 		ts.Registry.Activate(agent.UsedTools(events)...)
 		system += "\n" + assets.Prompt("memory")
 	}
@@ -271,7 +271,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 				return fmt.Errorf("equip the turn's tools: %w", err)
 			}
 		}
-		ts.Registry.Defer(history.ToolNames...)
+		ts.Registry.DeferFamily("find and read past conversations", history.ToolNames...)
 		ts.Registry.Activate(agent.UsedTools(events)...)
 	}
 	// Skills: names and descriptions in the prompt, the body through the skill tool on use.

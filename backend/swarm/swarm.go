@@ -121,7 +121,8 @@ func (s *Swarm) Family(reg *tools.Registry, spec session.Spec) (func(), error) {
 			return nil, err
 		}
 	}
-	reg.Defer(Deferred...)
+	reg.Defer(SpawnName)
+	reg.DeferFamily("files shared between sub-agents", Deferred[1:]...)
 	return nil, nil
 }
 

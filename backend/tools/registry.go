@@ -21,6 +21,8 @@ type Registry struct {
 	deferred map[string]bool // offered only once found with tool_search (or called)
 	// hidden lists every tool ever deferred, in order: tool_search's description names them.
 	hidden []string
+	// families: deferred tools named together in tool_search's description (DeferFamily).
+	families map[string]*family
 }
 
 // NewRegistry returns a registry of ts. It panics on a duplicate name (a wiring bug).
@@ -72,6 +74,23 @@ func (r *Registry) Specs() []llm.ToolSpec {
 // each call while unused. The tool_search tool (added here) finds them; calling one works
 // and offers it from then on.
 func (r *Registry) Defer(names ...string) { r.deferTools(names, true) }
+
+// DeferFamily defers the named tools and lists them in tool_search's description as one
+// entry with one purpose ("browser_* (open, read and act on web pages)"): a family's tools
+// are found together, and listing each with its own purpose grew the first request with
+// every family added. tool_search still finds them by their own names and descriptions.
+func (r *Registry) DeferFamily(purpose string, names ...string) {
+	r.mu.Lock()
+	if r.families == nil {
+		r.families = map[string]*family{}
+	}
+	f := &family{label: familyLabel(names), purpose: purpose}
+	for _, n := range names {
+		r.families[n] = f
+	}
+	r.mu.Unlock()
+	r.deferTools(names, true)
+}
 
 // DeferUnlisted defers the named tools without naming them in tool_search's description: a
 // family of many tools (an MCP server's) would otherwise grow every request by their names.

@@ -61,7 +61,8 @@ func (t *toolSearch) Run(_ context.Context, call Call) (Result, error) {
 // search scores deferred tools by the query words found in their name and description and
 // enables the best (ties included).
 func (r *Registry) search(query string) Result {
-	words := strings.Fields(strings.ToLower(query))
+	// "browser_*", copied from the description's family label, means the family's tools.
+	words := strings.Fields(strings.ToLower(strings.NewReplacer("_*", "", "*", "").Replace(query)))
 	var found []string
 	best := 0
 	for _, n := range r.Deferred() {
@@ -92,21 +93,31 @@ func (r *Registry) search(query string) Result {
 	return Result{Text: b.String(), Meta: map[string]any{"activated": found}}
 }
 
-// purposes lists tools with what each is for: "name (purpose), name (purpose)".
+// purposes lists tools with what each is for: "name (purpose), family_* (purpose)"; the
+// tools of a family (DeferFamily) make one entry, where its first tool stands.
 func (r *Registry) purposes(names []string) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i > 0 {
-			b.WriteString(", ")
+	r.mu.Lock()
+	fams := r.families
+	r.mu.Unlock()
+	var entries []string
+	done := map[*family]bool{}
+	for _, n := range names {
+		if f := fams[n]; f != nil {
+			if !done[f] {
+				done[f] = true
+				entries = append(entries, f.label+" ("+f.purpose+")")
+			}
+			continue
 		}
-		b.WriteString(n)
+		entry := n
 		if t, ok := r.Get(n); ok {
 			if p := Purpose(t); p != "" {
-				b.WriteString(" (" + p + ")")
+				entry += " (" + p + ")"
 			}
 		}
+		entries = append(entries, entry)
 	}
-	return b.String()
+	return strings.Join(entries, ", ")
 }
 
 // Purpose is what a tool is for in a few words: its Def.Purpose, or else the first sentence

@@ -62,3 +62,28 @@ func TestDeferredToolsAreFoundOrCalled(t *testing.T) {
 		t.Fatalf("no match: %q", res.Text)
 	}
 }
+
+// A family's tools make one entry in tool_search's description, so a family added does not
+// grow the first request by each of its tools; the label typed back finds them all, and a
+// purpose finds the one it names.
+func TestDeferredFamilyIsListedOnce(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry(tool("read", "Read files."), tool("web_open", "Open a URL."), tool("web_click", "Click an element."),
+		tool("page", "Read a page."), tool("tabs", "List tabs."), tool("job_kill", "Stop a background job."))
+	r.DeferFamily("drive web pages", "web_open", "web_click")
+	r.DeferFamily("pages and tabs", "page", "tabs")
+	r.Defer("job_kill")
+	search, _ := r.Get("tool_search")
+	want := "Not offered until found: web_* (drive web pages), page/tabs (pages and tabs), job_kill (Stop a background job)."
+	if d := search.Spec().Description; !strings.Contains(d, want) {
+		t.Fatalf("tool_search description: %q\nwant it to contain %q", d, want)
+	}
+	if res := r.search("web_*"); !strings.Contains(res.Text, "web_open, web_click") {
+		t.Fatalf("the family's label found %q", res.Text)
+	}
+	r2 := NewRegistry(tool("web_open", "Open a URL."), tool("web_click", "Click an element."))
+	r2.DeferFamily("drive web pages", "web_open", "web_click")
+	if res := r2.search("click an element"); !strings.Contains(res.Text, "Enabled from your next step: web_click.") {
+		t.Fatalf("a purpose found %q", res.Text)
+	}
+}

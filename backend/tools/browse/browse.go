@@ -49,7 +49,7 @@ func Add(reg *tools.Registry, o Options) error {
 			return err
 		}
 	}
-	reg.Defer(Names...)
+	reg.DeferFamily("open, read and act on web pages", Names...)
 	return nil
 }
 

@@ -81,7 +81,7 @@ func Add(reg *tools.Registry, o Options) (release func(), err error) {
 			return nil, err
 		}
 	}
-	reg.Defer(Names...)
+	reg.DeferFamily("see and use the desktop: screen, windows, mouse, keys, clipboard, apps", Names...)
 	return b.release, nil
 }
 
