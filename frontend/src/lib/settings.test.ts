@@ -50,6 +50,8 @@ describe('form ↔ Settings', () => {
     expect(fromForm({ ...f, webAccess: false }, { ...saved, web_access: true }).web_access).toBe(false)
     expect(fromForm({ ...f, browserVisible: true }, saved).browser_visible).toBe(true)
     expect('browser_visible' in fromForm({ ...f, browserVisible: false }, saved)).toBe(false)
+    expect(fromForm({ ...f, desktop: true }, saved).desktop).toBe(true)
+    expect('desktop' in fromForm({ ...f, desktop: false }, saved)).toBe(false)
     expect(toForm(saved).memoryRecall).toBe(true)
     expect(fromForm(f, saved).memory_recall_off).toBeUndefined()
     expect(fromForm({ ...f, memoryRecall: false }, saved).memory_recall_off).toBe(true)

@@ -62,6 +62,8 @@ export type SettingsForm = {
   contextCap: string
   webAccess: boolean
   browserVisible: boolean
+  /** The desktop tools (screenshots, mouse, keyboard) for agent turns. */
+  desktop: boolean
   /** Relevant memory records are put before each agent turn. */
   memoryRecall: boolean
   /** The approval rules, in order. */
@@ -94,6 +96,7 @@ export function toForm(s: Settings | null): SettingsForm {
     contextCap: s?.context_window_cap ? String(s.context_window_cap) : '',
     webAccess: !!s?.web_access,
     browserVisible: !!s?.browser_visible,
+    desktop: !!s?.desktop,
     memoryRecall: !s?.memory_recall_off,
     rules: toRows(s?.permissions?.rules),
   }
@@ -139,6 +142,7 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   // Go omits web_access when it is off: keep the round trip exact.
   if (f.webAccess || base?.web_access !== undefined) out.web_access = f.webAccess
   if (f.browserVisible || base?.browser_visible !== undefined) out.browser_visible = f.browserVisible
+  if (f.desktop || base?.desktop !== undefined) out.desktop = f.desktop
   // Likewise memory_recall_off when recall is on (the default).
   if (!f.memoryRecall || base?.memory_recall_off !== undefined) out.memory_recall_off = !f.memoryRecall
   // Rules are sent whole (an empty list clears them); Go omits them when there are none.

@@ -113,6 +113,8 @@ export type Settings = {
   web_access?: boolean
   /** Shows the agent's browser window instead of running it headless. */
   browser_visible?: boolean
+  /** Lets agent turns see and drive the X11 desktop (docs/DESKTOP.md); off by default. */
+  desktop?: boolean
   /** Off: no memory record is put before agent turns (the memory tools stay). */
   memory_recall_off?: boolean
   /** Approval rules (docs/TOOLS.md#rules); "Always allow" adds to them. */
