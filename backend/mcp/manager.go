@@ -58,8 +58,14 @@ func (m *Manager) Apply(cfg map[string]config.MCPServer) {
 		return
 	}
 	var stop []*server
+	soft := map[*server]config.MCPServer{} // a tool switched, trust changed: no restart
 	for name, s := range m.servers {
-		if c, ok := cfg[name]; !ok || !reflect.DeepEqual(c, s.cfg) {
+		c, ok := cfg[name]
+		switch cur := s.config(); {
+		case ok && reflect.DeepEqual(c, cur):
+		case ok && sameProcess(c, cur):
+			soft[s] = c
+		default:
 			stop = append(stop, s)
 			delete(m.servers, name)
 		}
@@ -70,6 +76,9 @@ func (m *Manager) Apply(cfg map[string]config.MCPServer) {
 		}
 	}
 	m.mu.Unlock()
+	for s, c := range soft {
+		s.set(func() { s.cfg = c })
+	}
 	for _, s := range stop {
 		s.stop()
 	}
@@ -91,7 +100,7 @@ func (m *Manager) Restart(name string) error {
 	m.mu.Lock()
 	if !m.closed {
 		if _, again := m.servers[name]; !again {
-			m.servers[name] = newServer(m, name, s.cfg)
+			m.servers[name] = newServer(m, name, s.config())
 		}
 	}
 	m.mu.Unlock()
@@ -182,7 +191,7 @@ func (m *Manager) Call(ctx context.Context, serverName, tool string, args map[st
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {
-		timeout = s.cfg.CallTimeout()
+		timeout = s.config().CallTimeout()
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -210,17 +219,18 @@ func (m *Manager) tools(name string) (config.MCPServer, []mcp.Tool) {
 	if err != nil {
 		return config.MCPServer{}, nil
 	}
+	cfg := s.config()
 	c, err := s.connected()
 	if err != nil {
-		return s.cfg, nil
+		return cfg, nil
 	}
 	var out []mcp.Tool
 	for _, t := range c.Tools() {
-		if !s.cfg.ToolOff(t.Name) {
+		if !cfg.ToolOff(t.Name) {
 			out = append(out, t)
 		}
 	}
-	return s.cfg, out
+	return cfg, out
 }
 
 // CallTool calls a server's tool with args fitted to its schema, and returns what a model

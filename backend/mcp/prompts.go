@@ -98,7 +98,7 @@ func (m *Manager) ExpandPrompt(ctx context.Context, command string) (string, err
 	}
 	req := mcp.GetPromptRequest{}
 	req.Params.Name, req.Params.Arguments = name, args
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout())
+	ctx, cancel := context.WithTimeout(ctx, s.config().CallTimeout())
 	defer cancel()
 	res, err := c.client.GetPrompt(ctx, req)
 	if err != nil {

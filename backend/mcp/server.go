@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"time"
 
@@ -52,6 +53,21 @@ var (
 	stable       = time.Minute
 )
 
+// config is the server's configuration (its switches may change while it runs).
+func (s *server) config() config.MCPServer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
+
+// sameProcess reports whether a and b start the same server: they differ at most in what
+// Tofu does with its tools (which are on, whether it is trusted), which needs no restart.
+func sameProcess(a, b config.MCPServer) bool {
+	a.DisabledTools, b.DisabledTools = nil, nil
+	a.Trusted, b.Trusted = false, false
+	return reflect.DeepEqual(a, b)
+}
+
 // server supervises one configured server: it connects, and after a crash it reconnects with
 // backoff. A server that fails to start stays failed (a missing command will not appear by
 // retrying) until it is restarted.
@@ -99,7 +115,7 @@ func (s *server) run(ctx context.Context) {
 	backoff := firstBackoff
 	for {
 		h := &handlers{server: s.name, fallback: s.m.o.Requests}
-		c, err := dial(ctx, s.name, s.cfg, &s.m.spawner, h)
+		c, err := dial(ctx, s.name, s.config(), &s.m.spawner, h)
 		if err != nil {
 			if ctx.Err() != nil {
 				return

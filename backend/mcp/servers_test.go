@@ -52,4 +52,25 @@ func TestFilesystemAndMemoryServers(t *testing.T) {
 	if b, err := os.ReadFile(mem); err != nil || !strings.Contains(string(b), "Tofu") {
 		t.Fatalf("the memory file: %q %v", b, err)
 	}
+
+	// Switching a tool off and trusting the server change no process: no restart.
+	fsBefore, _ := w.server("fs")
+	connBefore, _ := fsBefore.connected()
+	fsCfg := filesystem(t, dir)
+	fsCfg.DisabledTools, fsCfg.Trusted = []string{"write_file"}, true
+	w.Apply(map[string]config.MCPServer{"fs": fsCfg, "memory": memory(t, mem)})
+	fsAfter, _ := w.server("fs")
+	if connAfter, err := fsAfter.connected(); err != nil || connAfter != connBefore {
+		t.Fatalf("a tool switched off restarted the server: %v", err)
+	}
+	reg = tools.NewRegistry()
+	if _, err := w.Family(nil)(reg, session.Spec{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := reg.Get("mcp__fs__write_file"); ok {
+		t.Fatal("the tool switched off is still offered")
+	}
+	if tl, ok := reg.Get("mcp__fs__read_text_file"); !ok || !tl.ReadOnly() {
+		t.Fatal("a trusted server's read-only tool does not count as read-only")
+	}
 }
