@@ -105,7 +105,7 @@ func runReadFiles(ctx context.Context, call tools.Call, p ReadParams) (tools.Res
 			failed++
 			continue
 		}
-		text, img, err := readEntry(abs, shown, e, min(budget, MaxFileChars), &em)
+		text, img, err := readEntry(ctx, abs, shown, e, min(budget, MaxFileChars), &em)
 		if err != "" {
 			em.Error = err
 			failed++
@@ -123,7 +123,7 @@ func runReadFiles(ctx context.Context, call tools.Call, p ReadParams) (tools.Res
 }
 
 // readEntry renders one entry, or returns a model-facing reason it cannot.
-func readEntry(abs, shown string, e ReadEntry, limit int, em *ReadEntryMeta) (string, []byte, string) {
+func readEntry(ctx context.Context, abs, shown string, e ReadEntry, limit int, em *ReadEntryMeta) (string, []byte, string) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -140,6 +140,19 @@ func readEntry(abs, shown string, e ReadEntry, limit int, em *ReadEntryMeta) (st
 	if isImageName(abs) {
 		return readImage(abs, shown, fi.Size())
 	}
+	if kind := documentKind(abs); kind != "" {
+		if fi.Size() > MaxDocumentBytes {
+			return "", nil, fmt.Sprintf("too large (%s; the limit for documents is %s)", humanBytes(fi.Size()), humanBytes(MaxDocumentBytes))
+		}
+		if kind == "pdf" {
+			return readPDF(ctx, abs, shown, e, limit, em)
+		}
+		text, err := officeText(kind, abs)
+		if err != nil {
+			return "", nil, documentError(officeNames[kind], err)
+		}
+		return renderLines(text, shown+" ("+kind+" as text)", e, limit, em)
+	}
 	if fi.Size() > MaxTextBytes {
 		return "", nil, fmt.Sprintf("too large (%s); use grep, or run_command with head/sed -n", humanBytes(fi.Size()))
 	}
@@ -150,7 +163,12 @@ func readEntry(abs, shown string, e ReadEntry, limit int, em *ReadEntryMeta) (st
 	if isBinary(data) || !utf8.Valid(data[:validPrefix(data)]) {
 		return "", nil, fmt.Sprintf("binary file (%s), not shown", humanBytes(int64(len(data))))
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return renderLines(string(data), shown, e, limit, em)
+}
+
+// renderLines shows the lines of text e asks for, numbered, within limit.
+func renderLines(text, shown string, e ReadEntry, limit int, em *ReadEntryMeta) (string, []byte, string) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
