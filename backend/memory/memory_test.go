@@ -238,3 +238,40 @@ func TestMemoryTools(t *testing.T) {
 		t.Fatalf("delete: %+v", res)
 	}
 }
+
+// Links planted in a workspace never let memory read or write outside it.
+func TestLinksLeadingOutsideAreIgnored(t *testing.T) {
+	t.Parallel()
+	s, ws := newStore(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("---\nname: secret\n---\nTOFU-CANARY token\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(ws, ProjectDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "secret.md")); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := s.Search(ws, "secret canary token", 5, true); len(f) != 0 {
+		t.Fatalf("a linked record was read: %+v", f)
+	}
+	// The whole folder linked outside: nothing read, nothing written there.
+	ws2 := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws2, ".tofu"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws2, ProjectDir)); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := s.List(ws2); len(list) != 0 {
+		t.Fatalf("records read through a linked folder: %+v", list)
+	}
+	if _, err := s.Create(ws2, Record{Name: "planted", Body: "x"}); err == nil {
+		t.Fatal("a record was written through a linked folder")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "planted.md")); !os.IsNotExist(err) {
+		t.Fatalf("planted outside: %v", err)
+	}
+}

@@ -53,17 +53,47 @@ func NewStore(globalDir string) *Store {
 	return &Store{global: globalDir, an: search.NewAnalyzer(), now: time.Now, indexes: map[string]*wsIndex{}}
 }
 
-// dir is the folder of scope for workspace ("" when the scope has none).
+// dir is the folder of scope for workspace ("" when the scope has none). A project folder
+// that a link leads outside the workspace counts as none: a cloned repository could otherwise
+// make memory read or write anywhere, unasked.
 func (s *Store) dir(workspace, scope string) string {
 	switch scope {
 	case ScopeGlobal:
 		return s.global
 	case ScopeProject:
-		if workspace != "" {
+		if workspace != "" && projectDirInside(workspace) {
 			return filepath.Join(workspace, ProjectDir)
 		}
 	}
 	return ""
+}
+
+// projectDirInside reports whether the workspace's memory folder, or the part of its path
+// that exists, stays inside the workspace once links are resolved.
+func projectDirInside(workspace string) bool {
+	root, err := filepath.EvalSymlinks(workspace)
+	if err != nil {
+		return false
+	}
+	p := filepath.Join(workspace, ProjectDir)
+	for {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			rel, err := filepath.Rel(root, real)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		if _, lerr := os.Lstat(p); lerr == nil {
+			return false // a dangling link: it would be created outside
+		}
+		parent := filepath.Dir(p)
+		if parent == p || parent == filepath.Clean(workspace) {
+			return true
+		}
+		p = parent
+	}
 }
 
 // List returns the records of both scopes, project first, each by name.
@@ -145,6 +175,9 @@ func (s *Store) Create(workspace string, r Record) (Record, error) {
 		}
 	}
 	dir := s.dir(workspace, r.Scope)
+	if dir == "" && r.Scope == ScopeProject && workspace != "" {
+		return Record{}, fmt.Errorf("the workspace's %s leads outside the workspace: no project memory here", ProjectDir)
+	}
 	if dir == "" {
 		return Record{}, fmt.Errorf("scope %q: want project (with a workspace) or global", r.Scope)
 	}
@@ -261,7 +294,8 @@ func (s *Store) refresh(workspace string) (*wsIndex, error) {
 			return nil, fmt.Errorf("read memory folder %s: %w", dir, err)
 		}
 		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			// Regular files only: a linked record could show the model a file from anywhere.
+			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
 				continue
 			}
 			path := filepath.Join(dir, e.Name())

@@ -275,7 +275,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		ts.Registry.Activate(agent.UsedTools(events)...)
 	}
 	// Skills: names and descriptions in the prompt, the body through the skill tool on use.
-	if found := skills.Discover(skills.Dirs(workspace, r.o.SkillsDir)); skills.Prompt(found) != "" {
+	if found := skills.Discover(workspace, r.o.SkillsDir); skills.Prompt(found) != "" {
 		if err := ts.Registry.Add(skills.Tool(found, r.o.SkillsDir)); err != nil {
 			p.release()
 			return fmt.Errorf("equip the turn's tools: %w", err)

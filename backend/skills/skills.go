@@ -42,13 +42,22 @@ func Dirs(workspace, global string) []string {
 	return out
 }
 
-// Discover lists the skills of dirs, by name. A folder whose SKILL.md has no name takes the
-// folder's name; one without a description or with broken front matter is left out (a
-// description is what tells the model when to use it).
-func Discover(dirs []string) []Skill {
+// Discover lists the skills of the workspace and the global folder (Dirs), by name. A folder
+// whose SKILL.md has no name takes the folder's name; one without a description or with
+// broken front matter is left out (a description is what tells the model when to use it). A
+// workspace skill whose SKILL.md resolves outside the workspace (a link planted in a cloned
+// repository) is left out: its text would reach the model without an approval.
+func Discover(workspace, global string) []Skill {
+	realWS := ""
+	if workspace != "" {
+		if r, err := filepath.EvalSymlinks(workspace); err == nil {
+			realWS = r
+		}
+	}
 	seen := map[string]bool{}
 	var out []Skill
-	for _, dir := range dirs {
+	for _, dir := range Dirs(workspace, global) {
+		inWorkspace := dir != global
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
@@ -56,6 +65,9 @@ func Discover(dirs []string) []Skill {
 		for _, e := range entries {
 			sub := filepath.Join(dir, e.Name())
 			if info, err := os.Stat(sub); err != nil || !info.IsDir() {
+				continue
+			}
+			if inWorkspace && !inside(realWS, filepath.Join(sub, "SKILL.md")) {
 				continue
 			}
 			s, err := load(sub)
@@ -70,6 +82,19 @@ func Discover(dirs []string) []Skill {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// inside reports whether path, links resolved, is within the real directory root.
+func inside(root, path string) bool {
+	if root == "" {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func load(dir string) (Skill, error) {

@@ -31,7 +31,18 @@ func TestDiscoverAndLoad(t *testing.T) {
 	write(t, filepath.Join(global, "needs-tools/SKILL.md"), "---\nname: needs-tools\ndescription: d\nrequires_bins: [surely-not-a-program-xyz]\nrequires_env:\n  - TOFU_SKILL_TEST_UNSET\nos: [plan9]\n---\n")
 	write(t, filepath.Join(global, "no-description/SKILL.md"), "---\nname: x\n---\nbody\n")
 	write(t, filepath.Join(global, "broken/SKILL.md"), "no front matter")
-	got := Discover(Dirs(ws, global))
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "SKILL.md"), "---\nname: planted\ndescription: TOFU-CANARY secret\n---\nsecret\n")
+	if err := os.MkdirAll(filepath.Join(ws, ".tofu/skills/planted"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "SKILL.md"), filepath.Join(ws, ".tofu/skills/planted/SKILL.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, ".claude/skills/linked-dir")); err != nil {
+		t.Fatal(err)
+	}
+	got := Discover(ws, global) // the two links leading outside the workspace are left out
 	var names []string
 	for _, s := range got {
 		names = append(names, s.Name+"@"+filepath.Base(s.Source))
