@@ -37,6 +37,7 @@ type SwarmState string
 const (
 	SwarmPending  SwarmState = "pending"  // waiting for its dependencies or a free slot
 	SwarmRunning  SwarmState = "running"  // its child session's turn runs
+	SwarmWaiting  SwarmState = "waiting"  // its turn waits for the user's approval (Asking)
 	SwarmDone     SwarmState = "done"     // finished; Result holds what it found
 	SwarmFailed   SwarmState = "failed"   // an attempt failed (retried while attempts remain)
 	SwarmSkipped  SwarmState = "skipped"  // a dependency failed for good: it never ran
@@ -76,8 +77,10 @@ type SwarmStatus struct {
 	Session string     `json:"session,omitempty"` // the child session its turns run in
 	Attempt int        `json:"attempt"`           // 1-based
 	// Result (done) is the agent's final answer in full; dependents read it compressed.
-	Result     string `json:"result,omitempty"`
-	Error      string `json:"error,omitempty"` // failed, skipped: why
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"` // failed, skipped: why
+	// Asking (waiting) is what the approval is about: the exact command or path.
+	Asking     string `json:"asking,omitempty"`
 	Tokens     int    `json:"tokens,omitempty"`
 	DurationMS int64  `json:"duration_ms,omitempty"`
 }

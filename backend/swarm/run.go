@@ -45,7 +45,7 @@ func (s *Swarm) spawn(ctx context.Context, spec session.Spec, call tools.Call, a
 		return tools.Result{}, err
 	}
 	r := &run{s: s, parent: spec.Session, callID: call.ID, workspace: spec.Workspace, model: spec.Model, cfg: cfg,
-		approve: childApproval(spec.Approve)}
+		approve: childApproval(spec.Approve, spec.Asker != nil)}
 	if r.model == "" {
 		r.model = cfg.Models.Main
 	}
@@ -87,15 +87,17 @@ func (s *Swarm) spawn(ctx context.Context, spec session.Spec, call tools.Call, a
 	}
 }
 
-// childApproval is the approval mode of the agents' turns: the parent's, except that nobody
-// can answer a sub-agent's question (its session has no card, and the terminal prompts for one
-// session), so "ask" becomes "safe": what the rules and grants allow runs, the rest is denied
-// with the reason, which the agent reports.
-func childApproval(mode string) string {
-	if m, err := permission.ParseMode(mode); err != nil || m == permission.ModeAsk {
+// childApproval is the approval mode of the agents' turns: the parent's. An "ask" stays one
+// when a window shows the parent (it answers its cards: the swarm card shows the agent's
+// approval card, answered for the agent's session); elsewhere nobody can answer a sub-agent
+// (the terminal prompts for one session), so "ask" becomes "safe": what the rules and grants
+// allow runs, the rest is denied with the reason, which the agent reports.
+func childApproval(mode string, window bool) string {
+	m, err := permission.ParseMode(mode)
+	if err != nil || (m == permission.ModeAsk && !window) {
 		return string(permission.ModeSafe)
 	}
-	return mode
+	return string(m)
 }
 
 // answer is the call's result: the synthesis, then the dashboard line.
@@ -235,7 +237,7 @@ func (r *run) ready(running map[int]bool) []int {
 	defer r.mu.Unlock()
 	var out []int
 	for i, st := range r.status {
-		if running[i] || !(st.State == store.SwarmPending || st.State == store.SwarmRunning ||
+		if running[i] || !(st.State == store.SwarmPending || st.State == store.SwarmRunning || st.State == store.SwarmWaiting ||
 			st.State == store.SwarmStopped || st.State == store.SwarmRetrying) {
 			continue
 		}
@@ -286,7 +288,7 @@ func (r *run) skipBlocked() error {
 func (r *run) exec(ctx context.Context, i int) store.SwarmStatus {
 	_, prev := r.get(i)
 	attempt, cont := prev.Attempt, ""
-	if prev.Session != "" && (prev.State == store.SwarmRunning || prev.State == store.SwarmStopped) {
+	if prev.Session != "" && (prev.State == store.SwarmRunning || prev.State == store.SwarmWaiting || prev.State == store.SwarmStopped) {
 		cont = prev.Session
 	} else {
 		attempt++
@@ -359,6 +361,14 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 	req := session.Request{
 		Session: cont, Model: a.Model, Approve: r.approve, Instructions: ro.instructions, ReadOnly: ro.readOnly,
 		WrapProvider: r.lim.wrap,
+	}
+	if r.approve == string(permission.ModeAsk) {
+		// The parent's card says which agent waits, and on what (its own card answers it).
+		req.Prompt = func(ap store.Approval) {
+			waiting := running
+			waiting.State, waiting.Asking, waiting.Session = store.SwarmWaiting, ap.Subject, req.Session
+			r.setStatus(waiting)
+		}
 	}
 	end, err := r.s.o.Turns.Run(ctx, req)
 	if err != nil && continued && ctx.Err() == nil {

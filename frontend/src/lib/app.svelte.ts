@@ -393,11 +393,12 @@ class AppState {
     }
   }
 
-  async approve(callId: string, decision: Decision) {
-    if (!this.currentId || this.answering[callId]) return
+  /** Answers an approval of the current conversation, or of one of its sub-agents' sessions. */
+  async approve(callId: string, decision: Decision, session: string | null = this.currentId) {
+    if (!session || this.answering[callId]) return
     this.answering = { ...this.answering, [callId]: true }
     try {
-      await api.chat.approve(this.currentId, callId, decision)
+      await api.chat.approve(session, callId, decision)
       this.ok('approve')
     } catch (err) {
       this.fail('approve', `Could not answer the approval: ${messageOf(err)}`)

@@ -205,6 +205,8 @@ export const SwarmState = {
   Pending: 'pending',
   /** its child session's turn runs */
   Running: 'running',
+  /** its turn waits for the user's approval (Asking) */
+  Waiting: 'waiting',
   /** finished; Result holds what it found */
   Done: 'done',
   /** an attempt failed (retried while attempts remain) */
@@ -546,6 +548,7 @@ export interface SwarmStatus {
   attempt: number
   result?: string
   error?: string
+  asking?: string
   tokens?: number
   duration_ms?: number
 }

@@ -17,6 +17,8 @@ export type SwarmAgentView = {
   /** The first line of its result, or its error. */
   finding: string
   error: string
+  /** waiting: what its approval is about (its own session's card answers it). */
+  asking: string
 }
 
 export type SwarmView = {
@@ -51,6 +53,7 @@ export function applySwarm(v: SwarmView, ev: Swarm): SwarmView {
           durationMs: 0,
           finding: '',
           error: '',
+          asking: '',
         }
       }
       if (ev.parallel) next.parallel = ev.parallel
@@ -68,6 +71,7 @@ export function applySwarm(v: SwarmView, ev: Swarm): SwarmView {
         durationMs: s.duration_ms ?? a.durationMs,
         finding: firstLine(s.result ?? ''),
         error: s.error ?? '',
+        asking: s.asking ?? '',
       }
       break
     }
@@ -86,7 +90,7 @@ export function applySwarm(v: SwarmView, ev: Swarm): SwarmView {
 
 /** Counts of agents by state, for the card's head ("3 running · 5 done · 1 failed"). */
 export function swarmCounts(v: SwarmView): string {
-  const order: SwarmState[] = ['running', 'retrying', 'pending', 'done', 'failed', 'skipped', 'stopped']
+  const order: SwarmState[] = ['waiting', 'running', 'retrying', 'pending', 'done', 'failed', 'skipped', 'stopped']
   const n = new Map<SwarmState, number>()
   for (const a of v.agents) if (a) n.set(a.state, (n.get(a.state) ?? 0) + 1)
   return order.filter((s) => n.get(s)).map((s) => `${n.get(s)} ${s}`).join(' · ')

@@ -66,4 +66,17 @@ describe('project: a swarm under its spawn_agents call', () => {
     expect(call.swarm!.agents[1]).toMatchObject({ state: 'failed', error: 'its turn ended: error' })
     expect(swarmCounts(call.swarm!)).toBe('1 done · 1 failed · 1 skipped')
   })
+
+  it('says which agent waits for an approval, and on what', () => {
+    seq = 0
+    const call = swarmOf([
+      ev('user', { text: 'go' }),
+      ev('assistant', { tool_calls: [spawn] }),
+      ev('swarm', graph),
+      ev('swarm', agent(0, 'running', { session: 'c0' })),
+      ev('swarm', agent(0, 'waiting', { session: 'c0', asking: '/ws/notes.txt' })),
+    ])
+    expect(call.swarm!.agents[0]).toMatchObject({ state: 'waiting', session: 'c0', asking: '/ws/notes.txt' })
+    expect(swarmCounts(call.swarm!)).toBe('1 waiting · 2 pending')
+  })
 })
