@@ -81,7 +81,8 @@ func TestRunDrivesTheDesktop(t *testing.T) {
 		t.Fatalf("the screenshot blob %s: %v", shotMeta.Screenshot, err)
 	}
 	click := meta(t, results[1])
-	if results[1].IsError || *click.X != 300 || *click.Y != 200 || *click.ImageX != 150 || click.Screenshot != shotMeta.Screenshot || click.Window != "TofuE2E" {
+	if results[1].IsError || *click.X != 300 || *click.Y != 200 || *click.ImageX != 150 || click.Screenshot != shotMeta.Screenshot || click.Window != "TofuE2E" ||
+		click.ScreenW != 1280 || !bytes.HasPrefix(click.Thumbnail, []byte("\xff\xd8")) {
 		t.Fatalf("click result: %s %+v", results[1].Text, click)
 	}
 	if !results[3].IsError || !strings.Contains(results[3].Text, "TofuOther") {

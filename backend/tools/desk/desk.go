@@ -9,6 +9,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"sync"
@@ -67,6 +68,26 @@ type Meta struct {
 	ImageY *int           `json:"image_y,omitempty"`
 	Frame  *desktop.Frame `json:"frame,omitempty"`
 	Window string         `json:"window,omitempty"` // the app acted on (its class)
+	// Thumbnail is the screen after the action, 320 pixels wide (JPEG); ScreenW and ScreenH
+	// are the screen's size, so the window's card can mark X, Y on it.
+	Thumbnail []byte `json:"thumbnail,omitempty"`
+	ScreenW   int    `json:"screen_w,omitempty"`
+	ScreenH   int    `json:"screen_h,omitempty"`
+}
+
+// thumbnail adds a small picture of the whole screen to m, for the window's card (a failure
+// leaves it out: the card is an aid, the action is done).
+func thumbnail(d *desktop.Desktop, m *Meta) {
+	shot, err := d.Screenshot()
+	if err != nil {
+		return
+	}
+	small := shot.Downscale(320, 0)
+	var buf bytes.Buffer
+	if jpeg.Encode(&buf, small.Image, &jpeg.Options{Quality: 70}) == nil {
+		m.Thumbnail = buf.Bytes()
+		m.ScreenW, m.ScreenH = d.Size()
+	}
 }
 
 // Add puts the desktop tools into reg, deferred until tool_search finds them or the model

@@ -59,7 +59,9 @@ func (b *box) screenshot() tools.Tool {
 			key := b.remember(call.ID, shot, img)
 			f := shot.Frame
 			text := fmt.Sprintf("Screenshot of %s, %dx%d pixels. Give x and y to desktop_input in this image's pixels.", what, f.W, f.H)
-			return tools.Result{Text: text, Images: [][]byte{img}, Meta: Meta{Action: "screenshot", Screenshot: key, Frame: &f}}, nil
+			meta := Meta{Action: "screenshot", Screenshot: key, Frame: &f}
+			thumbnail(d, &meta)
+			return tools.Result{Text: text, Images: [][]byte{img}, Meta: meta}, nil
 		},
 	})
 }
@@ -240,6 +242,9 @@ func (b *box) act(ctx context.Context, d *desktop.Desktop, p inputParams) (tools
 	}
 	if err != nil {
 		return failed(ctx, err)
+	}
+	if meta.X != nil {
+		thumbnail(d, &meta)
 	}
 	text := "Done: " + p.Action
 	if meta.X != nil {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROPOSED_MAX_LINES, browserCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
+import { PROPOSED_MAX_LINES, browserCard, desktopCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
 
 describe('tool card helpers', () => {
   it('summarizes arguments in one line', () => {
@@ -60,6 +60,14 @@ describe('browser cards', () => {
     expect(summarize('browser_tabs', { op: 'switch', tab: 't2' })).toBe('switch t2')
     expect(summarize('browser_snapshot', {})).toBe('')
   })
+  it('marks where a desktop click landed on the screen', () => {
+    const card = desktopCard('desktop_input', { action: 'click', x: 300, y: 200, screen_w: 1200, screen_h: 800, window: 'XTerm', thumbnail: '/9j/4AAQ' })
+    expect(card).toEqual({ thumbnail: 'data:image/jpeg;base64,/9j/4AAQ', markX: 25, markY: 25, window: 'XTerm', at: '300, 200' })
+    expect(desktopCard('desktop_tree', { action: 'tree' })?.markX).toBeNull()
+    expect(desktopCard('desktop_input', { thumbnail: '"><script>' })?.thumbnail).toBe('')
+    expect(desktopCard('browser_act', {})).toBeNull()
+  })
+
   it('shows the page after the action, with a thumbnail only when it is base64', () => {
     const card = browserCard('browser_act', { action: 'act', target: 'click link "Active"', url: 'http://x/#/active', title: 'TodoMVC', thumbnail: '/9j/4AAQ' })
     expect(card).toEqual({ target: 'click link "Active"', title: 'TodoMVC', url: 'http://x/#/active', thumbnail: 'data:image/jpeg;base64,/9j/4AAQ' })

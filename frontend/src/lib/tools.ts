@@ -217,3 +217,25 @@ export function browserCard(name: string, meta: unknown): BrowserCard | null {
     thumbnail: /^[A-Za-z0-9+/=]+$/.test(thumb) ? `data:image/jpeg;base64,${thumb}` : '',
   }
 }
+
+/** What a desktop tool's card shows (desk.Meta): the screen after the action, 320 pixels
+ * wide, and where a click landed on it (in percent of the screen), with the app acted on. */
+export type DesktopCard = { thumbnail: string; markX: number | null; markY: number | null; window: string; at: string }
+
+export function desktopCard(name: string, meta: unknown): DesktopCard | null {
+  if (!name.startsWith('desktop_') || !isObj(meta)) return null
+  const thumb = str(meta.thumbnail)
+  const w = typeof meta.screen_w === 'number' ? meta.screen_w : 0
+  const h = typeof meta.screen_h === 'number' ? meta.screen_h : 0
+  const x = typeof meta.x === 'number' ? meta.x : null
+  const y = typeof meta.y === 'number' ? meta.y : null
+  const marked = x !== null && y !== null && w > 0 && h > 0
+  return {
+    // Only base64 goes into the data URL.
+    thumbnail: /^[A-Za-z0-9+/=]+$/.test(thumb) ? `data:image/jpeg;base64,${thumb}` : '',
+    markX: marked ? (100 * x!) / w : null,
+    markY: marked ? (100 * y!) / h : null,
+    window: str(meta.window),
+    at: marked ? `${x}, ${y}` : '',
+  }
+}
