@@ -43,6 +43,7 @@ func Execute(frontend fs.FS) int {
 		newMCPCmd(),
 		newSessionsCmd(),
 		newDesktopCmd(),
+		newWebCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "tofu:", err)
