@@ -35,24 +35,48 @@ func (o RecallOptions) withDefaults() RecallOptions {
 // recent conversation above a score and a number of matched terms, best first, within the
 // record and byte budgets. It returns the reminder text ("" when nothing qualifies).
 func (s *Store) Recall(workspace, query string, opt RecallOptions) ([]Found, string, error) {
+	found, err := s.Candidates(workspace, query, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	picked, text := Reminder(found, opt)
+	return picked, text, nil
+}
+
+// Candidates are the enabled records that pass opt's score and matched-term thresholds, best
+// first (at most four times MaxRecords).
+func (s *Store) Candidates(workspace, query string, opt RecallOptions) ([]Found, error) {
 	opt = opt.withDefaults()
 	if strings.TrimSpace(query) == "" {
-		return nil, "", nil
+		return nil, nil
 	}
 	found, err := s.Search(workspace, query, opt.MaxRecords*4, false)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	minMatched := opt.MinMatched
 	if n := s.distinctTerms(query); n < minMatched {
 		minMatched = max(n, 1)
 	}
+	var out []Found
+	for _, f := range found {
+		if f.Score >= opt.MinScore && f.Matched >= minMatched {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// Reminder keeps records in order within opt's record and byte budgets (the first one alone
+// is cut when longer) and writes the reminder the model reads ("" for none).
+func Reminder(found []Found, opt RecallOptions) ([]Found, string) {
+	opt = opt.withDefaults()
 	var picked []Found
 	var b strings.Builder
 	used := 0
 	for _, f := range found {
-		if len(picked) == opt.MaxRecords || f.Score < opt.MinScore || f.Matched < minMatched {
-			continue
+		if len(picked) == opt.MaxRecords {
+			break
 		}
 		entry := recallEntry(f.Record)
 		if used+len(entry) > opt.MaxBytes {
@@ -66,11 +90,10 @@ func (s *Store) Recall(workspace, query string, opt RecallOptions) ([]Found, str
 		b.WriteString(entry)
 	}
 	if len(picked) == 0 {
-		return nil, "", nil
+		return nil, ""
 	}
-	text := "<system-reminder>\nMemory records that may apply (from earlier sessions; verify before relying on them):\n" +
+	return picked, "<system-reminder>\nMemory records that may apply (from earlier sessions; verify before relying on them):\n" +
 		b.String() + "</system-reminder>"
-	return picked, text, nil
 }
 
 func (s *Store) distinctTerms(query string) int {

@@ -38,6 +38,7 @@ var Enums = []Enum{
 	{"backend/store", "PhaseState"},
 	{"backend/store", "Verdict"},
 	{"backend/store", "RetrievalMethod"},
+	{"backend/store", "RecallMethod"},
 	{"backend/store", "Purpose"},
 	{"backend/store", "SessionMode"},
 	{"backend/store", "Decision"}, // approval answers (permission.Answer takes these values)

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
@@ -29,14 +31,18 @@ func (r *Runner) recallMemory(cfg config.Config, session, workspace string, j *a
 		return nil
 	}
 	query := recallQuery(msgs)
-	found, text, err := r.o.Memory.Recall(workspace, query, memory.RecallOptions{})
+	found, method, err := r.recallCandidates(cfg, workspace, query)
 	if err != nil {
 		return fmt.Errorf("recall memory: %w", err)
 	}
+	found, text := memory.Reminder(found, memory.RecallOptions{})
 	if text == "" {
 		return nil
 	}
-	rec := store.MemoryRecall{Text: text, Query: query}
+	rec := store.MemoryRecall{Text: text, Query: query, Method: method}
+	if method == store.RecallReranked {
+		rec.Model = cfg.Models.Cheap
+	}
 	for _, f := range found {
 		rec.Records = append(rec.Records, store.RecalledRecord{ID: f.ID, Name: f.Name, Score: math.Round(f.Score*1000) / 1000})
 	}
@@ -44,6 +50,34 @@ func (r *Runner) recallMemory(cfg config.Config, session, workspace string, j *a
 		return fmt.Errorf("record the recalled memory: %w", err)
 	}
 	return nil
+}
+
+// rerankTimeout bounds the cheap model's answer: recall must not hold a turn up for long.
+const rerankTimeout = 20 * time.Second
+
+// recallCandidates are the records to remind of, best first: with a cheap model set, loose
+// BM25 candidates that the model picked from; without one, or when the model fails, the BM25
+// candidates above the thresholds.
+func (r *Runner) recallCandidates(cfg config.Config, workspace, query string) ([]memory.Found, store.RecallMethod, error) {
+	if cfg.Models.Cheap != "" {
+		loose, err := r.o.Memory.Candidates(workspace, query, memory.LooseRecall)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(loose) == 0 {
+			return nil, store.RecallReranked, nil
+		}
+		if p, _, err := r.o.Provider(); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), rerankTimeout)
+			picked, err := memory.Rerank(ctx, p, cfg.Models.Cheap, query, loose)
+			cancel()
+			if err == nil {
+				return picked, store.RecallReranked, nil
+			}
+		}
+	}
+	found, err := r.o.Memory.Candidates(workspace, query, memory.RecallOptions{})
+	return found, store.RecallBM25, err
 }
 
 // recallQuery is the user's new message (without reminders already on it) and the end of the

@@ -135,3 +135,50 @@ func TestSkillsInTheTurn(t *testing.T) {
 		t.Fatal("skills in the prompt without skills")
 	}
 }
+
+// With a cheap model set, recall asks it to pick among loose BM25 candidates: the record it
+// names is recalled, one it leaves out is not, and the event names the method and the model.
+func TestMemoryRerankedByTheCheapModel(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	mem := memory.NewStore(t.TempDir())
+	f.runner.o.Memory = mem
+	f.cfg.Models.Cheap = llmtest.DemoModelName
+	if _, err := mem.Create(f.ws, memory.Record{Name: "Release checklist", Body: "Tag the release after the changelog is written."}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []memory.Record{
+		{Name: "Release party", Body: "Cake after every release."},
+		{Name: "Test runner", Body: "Run the tests through build/offline.sh."},
+		{Name: "Commit style", Body: "One sentence saying what changed."},
+		{Name: "Go toolchain", Body: "The module needs Go 1.26."},
+	} {
+		if _, err := mem.Create(f.ws, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.model.On(func(r llm.Request) bool {
+		return len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "You pick memory records")
+	}).Reply(llmtest.Reply{Text: "project:release-checklist\n"})
+	f.model.Default(llmtest.Reply{Text: "ok"})
+	id := f.session(t, f.ws, "how do we cut a release?")
+	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
+		t.Fatal(err)
+	}
+	evs, _ := f.st.Events(id)
+	var rec *store.MemoryRecall
+	for _, ev := range evs {
+		if ev.Type == store.EventMemoryRecall {
+			rec = new(store.MemoryRecall)
+			if err := ev.Decode(rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if rec == nil || rec.Method != store.RecallReranked || rec.Model != llmtest.DemoModelName || len(rec.Records) != 1 || rec.Records[0].ID != "project:release-checklist" {
+		t.Fatalf("recall: %+v", rec)
+	}
+	if strings.Contains(rec.Text, "Cake") {
+		t.Fatalf("the record the model left out was recalled: %s", rec.Text)
+	}
+}

@@ -89,6 +89,8 @@ type MemoryRecall struct {
 	Text    string           `json:"text"`
 	Query   string           `json:"query"`
 	Records []RecalledRecord `json:"records"`
+	Method  RecallMethod     `json:"method,omitempty"`
+	Model   string           `json:"model,omitempty"` // the cheap model that reranked
 }
 
 // RecalledRecord names one record of a MemoryRecall.

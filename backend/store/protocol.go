@@ -117,3 +117,11 @@ const (
 	ModeChat       SessionMode = "chat"       // the tool loop
 	ModeAutonomous SessionMode = "autonomous" // planner → worker → critic with a verification gate
 )
+
+// RecallMethod says how a MemoryRecall chose its records.
+type RecallMethod string
+
+const (
+	RecallBM25     RecallMethod = "bm25"     // BM25 candidates above a score and a number of matched terms
+	RecallReranked RecallMethod = "reranked" // loose BM25 candidates the cheap model picked from
+)

@@ -124,6 +124,15 @@ export const RetrievalMethod = {
 } as const
 export type RetrievalMethod = (typeof RetrievalMethod)[keyof typeof RetrievalMethod]
 
+/** RecallMethod says how a MemoryRecall chose its records. (backend/store.RecallMethod) */
+export const RecallMethod = {
+  /** BM25 candidates above a score and a number of matched terms */
+  BM25: 'bm25',
+  /** loose BM25 candidates the cheap model picked from */
+  Reranked: 'reranked',
+} as const
+export type RecallMethod = (typeof RecallMethod)[keyof typeof RecallMethod]
+
 /** Purpose says what a session linked to a paper is for (SessionInfo.Purpose). (backend/store.Purpose) */
 export const Purpose = {
   /** the paper's Q&A conversation */
@@ -483,6 +492,8 @@ export interface MemoryRecall {
   text: string
   query: string
   records: RecalledRecord[] | null
+  method?: RecallMethod
+  model?: string
 }
 
 /** store.RecalledRecord */
