@@ -36,6 +36,13 @@ type Models struct {
 	Translation string `json:"translation,omitempty"` // translate-then-reason; empty = main
 }
 
+// WebSearch configures web_search: a SearXNG instance's URL, a Brave Search API key, or
+// neither (DuckDuckGo's HTML endpoint).
+type WebSearch struct {
+	SearxngURL string `json:"searxng_url,omitempty"`
+	BraveKey   string `json:"brave_key,omitempty"`
+}
+
 // Config is everything in config.json.
 type Config struct {
 	Providers []Provider `json:"providers"`
@@ -57,6 +64,11 @@ type Config struct {
 	// default: nothing leaves the machine unless the user turns this on or configures a
 	// remote provider.
 	WebAccess bool `json:"web_access,omitempty"`
+	// WebSearch chooses web_search's provider (with web access on); WebAllowHosts are private
+	// hosts (a NAS, an intranet wiki) fetch_url may reach; every other private address is
+	// refused (backend/web).
+	WebSearch     WebSearch `json:"web_search,omitempty"`
+	WebAllowHosts []string  `json:"web_allow_hosts,omitempty"`
 	// BrowserVisible shows the agent's browser window instead of running it headless.
 	BrowserVisible bool `json:"browser_visible,omitempty"`
 	// Desktop lets agent turns see and drive the X11 desktop (screenshots, mouse, keyboard,

@@ -16,6 +16,8 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/browse"
+	"github.com/tofu-research/tofu/backend/tools/webtools"
+	"github.com/tofu-research/tofu/backend/web"
 )
 
 // FirstRequestBudget is the most o200k tokens the first request of an agent session may cost
@@ -34,10 +36,15 @@ func TestFirstRequestBudget(t *testing.T) {
 		m := browser.New(browser.Options{ProfileDir: filepath.Join(t.TempDir(), "profile")})
 		return m.Close, browse.Add(reg, browse.Options{Browser: m, Session: spec.Session})
 	}
+	// Web access on: web_search and fetch_url are deferred beside the browser's tools.
+	withWeb := func(reg *tools.Registry, _ Spec) (func(), error) {
+		f := &web.Fetcher{}
+		return nil, webtools.Add(reg, f, &web.Searcher{Provider: web.DuckDuckGo{}, Fetcher: f})
+	}
 	for _, c := range []struct {
 		name     string
 		families []ToolFamily
-	}{{"browser off", nil}, {"browser on", []ToolFamily{withBrowser}}} {
+	}{{"browser off", nil}, {"browser on", []ToolFamily{withBrowser}}, {"web on", []ToolFamily{withBrowser, withWeb}}} {
 		t.Run(c.name, func(t *testing.T) { firstRequestBudget(t, c.families...) })
 	}
 }

@@ -78,7 +78,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%q is not an http or https URL", rawURL)
 	}
-	ctx, cancel := context.WithTimeout(ctx, orDuration(f.Timeout, 20*time.Second))
+	ctx, cancel := context.WithTimeout(ctx, orDuration(f.Timeout, defaultTimeout))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -94,7 +94,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	resp, err := f.client(&redirects).Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("fetch %s: no answer within %s", u, orDuration(f.Timeout, 20*time.Second))
+			return nil, fmt.Errorf("fetch %s: no answer within %s", u, orDuration(f.Timeout, defaultTimeout))
 		}
 		var priv *ErrPrivate
 		if errors.As(err, &priv) {
@@ -110,7 +110,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("fetch %s: the page did not finish within %s", u, orDuration(f.Timeout, 20*time.Second))
+			return nil, fmt.Errorf("fetch %s: the page did not finish within %s", u, orDuration(f.Timeout, defaultTimeout))
 		}
 		return nil, fmt.Errorf("fetch %s: %w", u, err)
 	}
@@ -166,3 +166,6 @@ func orDuration(n, d time.Duration) time.Duration {
 	}
 	return n
 }
+
+// defaultTimeout bounds a fetch or a search query when the caller sets none.
+const defaultTimeout = 20 * time.Second
