@@ -42,16 +42,19 @@ vet:
 # tests that cross pages, ranges and cancellation run under -race and the rest without. The
 # attack suite (docs/SECURITY.md) checks decisions through 514 turns: it runs without -race.
 NORACE     := /backend/eval|/backend/paper$$
+# go test's default 10-minute limit per package is too tight for app/cli on a loaded machine
+# (the attack suite alone runs ~280 cases in two modes); CI's own limit is 90 minutes.
+TIMEOUT    := -timeout 40m
 PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestGlyphBudget
 test-go:
 	$(GO) test -c -o /dev/null ./app/... >/dev/null
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
 	CGO_ENABLED=0 $(GO) test -count=1 -run '^$$' ./backend/... ./assets/... >/dev/null
-	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
-	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 ./backend/eval/... ./backend/paper/
-	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
-	$(OFFLINE) env CGO_ENABLED=1 $(GO) test -race -count=1 ./app/...
-	$(OFFLINE) env CGO_ENABLED=0 $(GO) test -count=1 -run '^TestAttackSuite$$' ./app/cli/
+	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./backend/eval/... ./backend/paper/
+	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
+	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 ./app/...
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestAttackSuite$$' ./app/cli/
 
 # The retrieval engine on the shared IR collections (docs/SEARCH.md has the reference figures).
 test-eval:
@@ -68,7 +71,7 @@ test-frontend:
 # The browser front end against `tofu serve` and the scripted model, in headless Chromium
 # (under -race: the server's goroutines are what these exercise; it costs no time here).
 test-e2e:
-	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=1 $(GO) test -race -count=1 -run 'EndToEnd' -v ./app/cli/
+	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run 'EndToEnd' -v ./app/cli/
 
 # Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
 # tests that wait on time or on output that can appear early. Not part of `make test` (it takes
