@@ -36,6 +36,7 @@ func startServe(t *testing.T, data string) *instanceProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIHelper$")
 	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+data, "TOFU_CLI_ARGS=serve")
+	dieWithTest(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +93,7 @@ func tofuAt(t *testing.T, data, stdin string, args ...string) (stdout, stderr st
 func cliCmd(data string, args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIHelper$")
 	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+data, "TOFU_CLI_ARGS="+strings.Join(args, "\x1f"))
+	dieWithTest(cmd)
 	return cmd
 }
 
