@@ -63,6 +63,9 @@ func Discover(workspace, global string) []Skill {
 			continue
 		}
 		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue // hidden, or an install in progress
+			}
 			sub := filepath.Join(dir, e.Name())
 			if info, err := os.Stat(sub); err != nil || !info.IsDir() {
 				continue

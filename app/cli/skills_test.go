@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tofu skills install puts a zipped skill in the global folder; tofu skills list shows it
+// with the workspace's.
+func TestSkillsInstallAndList(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("changelog/SKILL.md")
+	w.Write([]byte("---\nname: changelog\ndescription: Write the changelog.\n---\nOne line per change.\n"))
+	zw.Close()
+	zipPath := filepath.Join(t.TempDir(), "changelog.zip")
+	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, ".tofu/skills/release"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".tofu/skills/release/SKILL.md"), []byte("---\nname: release\ndescription: Cut a release.\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := newSkillsCmd()
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if out := run("install", zipPath); !strings.Contains(out, "Installed changelog") {
+		t.Fatalf("install: %s", out)
+	}
+	out := run("list", "--cwd", ws)
+	if !strings.Contains(out, "changelog  Write the changelog.") || !strings.Contains(out, "release  Cut a release.") {
+		t.Fatalf("list:\n%s", out)
+	}
+}
