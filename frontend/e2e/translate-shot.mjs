@@ -19,6 +19,14 @@ try {
     await page.locator('[data-testid="enhance-open"]', { hasText: 'Translate' }).waitFor()
     await tid('enhance-open').click()
   })
+  await step('Ctrl+Shift+X keeps the selection untranslated', async () => {
+    await tid('composer').fill('Le projet Tofu Desk avance')
+    await tid('composer').evaluate((el) => el.setSelectionRange(10, 19))
+    await tid('composer').press('Control+Shift+X')
+    const v = await tid('composer').inputValue()
+    check(v === 'Le projet <nt>Tofu Desk</nt> avance', `composer: ${v}`)
+    await tid('composer').fill('')
+  })
   await step('the French question is answered in French', async () => {
     await tid('composer').fill('Pourquoi `go vet` échoue-t-il dans /work/main sur ma machine ?')
     await tid('composer').press('Enter')
