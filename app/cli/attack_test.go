@@ -258,6 +258,8 @@ func (a arena) prepare(t *testing.T, c attack) {
 			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
 		case "desktop": // desktop: the settings turn desktop control on
 			a.setConfig(t, "desktop", true)
+		case "web": // web: the settings turn web access on (web_search and fetch_url offered)
+			a.setConfig(t, "web_access", true)
 		default:
 			t.Fatalf("%s: unknown directive %q", c.name, d)
 		}
