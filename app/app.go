@@ -44,6 +44,7 @@ type App struct {
 	Papers   *PaperService
 	MCP      *MCPService
 	Memory   *MemoryService
+	Skills   *SkillsService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -106,6 +107,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}
+	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist}
@@ -158,6 +160,7 @@ func (a *App) Services() map[string]any {
 		"PaperService":    a.Papers,
 		"MCPService":      a.MCP,
 		"MemoryService":   a.Memory,
+		"SkillsService":   a.Skills,
 		"BrowserService":  a.BrowserView,
 	}
 }

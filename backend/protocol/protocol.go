@@ -12,6 +12,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -97,4 +98,5 @@ var Shapes = []Payload{
 	payload[history.Match]("HistoryMatch"),   // SessionService.Search
 	payload[memory.Record]("MemoryRecord"),   // MemoryService
 	payload[memory.Found]("MemoryFound"),
+	payload[skills.Skill](""), // SkillsService
 }

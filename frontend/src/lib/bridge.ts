@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -265,6 +265,12 @@ export const api = {
     setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
     /** Translate-then-reason for the session (SessionInfo.translate). */
     setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
+  },
+  skills: {
+    /** The skills the agent sees in workspace ('' : global only) and globally. */
+    list: async (workspace: string) => (await call<Skill[] | null>('SkillsService', 'List', workspace)) ?? [],
+    /** Installs a zipped skill into the global folder; nothing in it runs. */
+    install: async (file: File) => call<Skill>('SkillsService', 'Install', file.name, toBase64(new Uint8Array(await file.arrayBuffer()))),
   },
   memory: {
     /** The workspace's records (none when '') and the global ones. */

@@ -669,6 +669,18 @@ export interface MemoryFound {
   matched: number
 }
 
+/** skills.Skill */
+export interface Skill {
+  name: string
+  description: string
+  dir: string
+  source: string
+  requires_bins?: string[]
+  requires_env?: string[]
+  os?: string[]
+  missing?: string
+}
+
 /** The payload (`data`) of each event type (docs/EVENTS.md). */
 export interface EventPayloads {
   user: UserMessage

@@ -16,6 +16,7 @@ export type {
   HistoryMatch,
   MemoryFound,
   MemoryRecord,
+  Skill,
   InterruptReason,
   MessageKind,
   PaperInfo,

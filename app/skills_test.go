@@ -1,0 +1,27 @@
+package app
+
+import (
+	"archive/zip"
+	"bytes"
+	"testing"
+)
+
+func TestSkillsService(t *testing.T) {
+	t.Parallel()
+	s := &SkillsService{global: t.TempDir()}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("SKILL.md")
+	w.Write([]byte("---\nname: notes\ndescription: Take notes.\n---\n"))
+	zw.Close()
+	got, err := s.Install("notes.zip", buf.Bytes())
+	if err != nil || got.Name != "notes" {
+		t.Fatalf("install: %+v %v", got, err)
+	}
+	if list, _ := s.List(""); len(list) != 1 || list[0].Description != "Take notes." {
+		t.Fatalf("list: %+v", list)
+	}
+	if _, err := (&SkillsService{}).Install("x.zip", buf.Bytes()); err == nil {
+		t.Fatal("installed without a config folder")
+	}
+}
