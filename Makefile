@@ -8,7 +8,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-stress vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress vet clean
 
 run: build
 	./$(BIN)
@@ -28,7 +28,7 @@ frontend:
 	$(GO) run ./backend/protocol/cmd/gen-ts
 	cd frontend && npm run build
 
-test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window
+test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window test-ollama
 	@echo "all tests passed"
 
 vet:
@@ -72,6 +72,13 @@ test-frontend:
 # (under -race: the server's goroutines are what these exercise; it costs no time here).
 test-e2e:
 	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run 'EndToEnd' -v ./app/cli/
+
+# The Ollama provider's contract tests against a real `ollama serve` with tiny models the tests
+# make (docs/PROVIDERS.md). build/ollama.sh builds the server with cgo the first time (the only
+# step that uses the network: the module proxy) and caches it by version in ~/.cache/tofu; the
+# tests skip in test-go, where TOFU_OLLAMA_BIN is not set.
+test-ollama:
+	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/
 
 # Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
 # tests that wait on time or on output that can appear early. Not part of `make test` (it takes

@@ -139,6 +139,8 @@ type Server struct {
 	def     func(context.Context, llm.Request) Reply
 	calls   []*Call
 	changed chan struct{} // closed and replaced whenever calls change
+	// loaded is what Ollama's /api/ps lists: model name to when it unloads (zero: never).
+	loaded map[string]time.Time
 }
 
 // New starts a server on a free loopback port with the given models. With a non-nil t the

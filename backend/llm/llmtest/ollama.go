@@ -18,7 +18,7 @@ const ollamaVersion = "0.17.4"
 
 var modifiedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// ollamaMux serves Ollama's native API: /, /api/version, /api/tags, /api/show, /api/chat.
+// ollamaMux serves Ollama's native API: /, /api/version, /api/tags, /api/show, /api/chat, /api/ps.
 func (s *Server) ollamaMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
@@ -31,6 +31,7 @@ func (s *Server) ollamaMux() http.Handler {
 	mux.HandleFunc("GET /api/tags", s.ollamaTags)
 	mux.HandleFunc("POST /api/show", s.ollamaShow)
 	mux.HandleFunc("POST /api/chat", s.ollamaChat)
+	mux.HandleFunc("GET /api/ps", s.ollamaPS)
 	return mux
 }
 
@@ -96,6 +97,11 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", req.Model))
 		return
 	}
+	// A chat without messages only loads the model, or unloads it with keep_alive 0.
+	if len(req.Messages) == 0 {
+		s.ollamaLoad(w, m, req.KeepAlive)
+		return
+	}
 	// The same checks, in the same words, as a real Ollama.
 	if len(req.Tools) > 0 && !m.has(llm.CapTools) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", normalizeName(m.Name)))
@@ -111,6 +117,8 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	limitOutput(&a, neutral.MaxTokens)
+	s.markLoaded(m, req.KeepAlive)
 
 	start := time.Now()
 	final := api.ChatResponse{
@@ -206,12 +214,18 @@ func ollamaError(status int, model string) string {
 	}
 }
 
+// ollamaDetails fills what a real Ollama reports for a GGUF model; it lists the family in
+// Families too, as real servers do.
 func ollamaDetails(m Model) api.ModelDetails {
-	return api.ModelDetails{
+	d := api.ModelDetails{
 		Format:        "gguf",
 		Family:        m.Family,
 		ParameterSize: m.ParameterSize,
 	}
+	if m.Family != "" {
+		d.Families = []string{m.Family}
+	}
+	return d
 }
 
 // decodeOllamaChat fills the chat fields of c from its raw body.
