@@ -3,6 +3,15 @@ import { PROPOSED_MAX_LINES, browserCard, desktopCard, diffLines, exitLabel, fil
 
 describe('tool card helpers', () => {
   it('summarizes arguments in one line', () => {
+    expect(summarize('desktop_input', { action: 'click', x: 150, y: 100 })).toBe('click 150, 100')
+    expect(summarize('desktop_input', { action: 'double_click', x: 1, y: 2 })).toBe('double click 1, 2')
+    expect(summarize('desktop_input', { action: 'type', text: 'hello from Tofu\n' })).toBe('type "hello from Tofu⏎"')
+    expect(summarize('desktop_input', { action: 'key', keys: 'ctrl+s' })).toBe('key ctrl+s')
+    expect(summarize('desktop_input', { action: 'drag', x: 10, y: 20, to_x: 30, to_y: 40 })).toBe('drag 10, 20 → 30, 40')
+    expect(summarize('desktop_input', { action: 'press', ref: 'e12' })).toBe('press e12')
+    expect(summarize('desktop_clipboard', { action: 'read' })).toBe('read')
+    expect(summarize('desktop_windows', { action: 'focus', window: '0x400001' })).toBe('focus 0x400001')
+    expect(summarize('desktop_open', { app: ['xterm', '-e', 'top'] })).toBe('xterm -e top')
     expect(summarize('read_files', { reads: [{ path: '/ws/a.go' }, { path: 'b.go', start: 40, end: 80 }] }, '/ws')).toBe('a.go, b.go:40-80')
     expect(summarize('edit_files', { edits: [{ path: 'a.go' }, { path: 'a.go' }, { path: 'b.go' }] })).toBe('a.go, b.go (3 edits)')
     expect(summarize('run_command', '{"command":"go test ./..."}')).toBe('go test ./...')

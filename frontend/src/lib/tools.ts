@@ -105,6 +105,18 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
     case 'browser_read':
     case 'browser_screenshot':
       return ''
+    case 'desktop_input':
+      return desktopInput(a)
+    case 'desktop_windows':
+      return a.action && a.action !== 'list' ? `${str(a.action)} ${str(a.window)}`.trim() : ''
+    case 'desktop_clipboard':
+      return a.action === 'write' ? `write "${clip(str(a.text), 60)}"` : `read${a.selection === 'primary' ? ' primary' : ''}`
+    case 'desktop_open':
+      return clip(a.target ? str(a.target) : list(a.app).map(str).join(' '), 160)
+    case 'desktop_screenshot':
+      return a.window ? `window ${str(a.window)}` : Array.isArray(a.region) ? `region ${a.region.map(Number).join(', ')}` : ''
+    case 'desktop_tree':
+      return a.window ? `window ${str(a.window)}` : ''
   }
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {})
   return clip(text === '{}' ? '' : text)
@@ -237,5 +249,27 @@ export function desktopCard(name: string, meta: unknown): DesktopCard | null {
     markY: marked ? (100 * y!) / h : null,
     window: str(meta.window),
     at: marked ? `${x}, ${y}` : '',
+  }
+}
+
+/** A desktop_input call in words: "click 150, 100", "type “hello”", "key ctrl+s", "press e12". */
+function desktopInput(a: Obj): string {
+  const at = (x: unknown, y: unknown) => (x !== undefined && y !== undefined ? ` ${Number(x)}, ${Number(y)}` : '')
+  const action = str(a.action).replace('_', ' ')
+  switch (a.action) {
+    case 'type':
+      return `type "${clip(str(a.text).replace(/\n/g, '⏎'), 60)}"`
+    case 'key':
+      return `key ${str(a.keys)}`
+    case 'press':
+      return `press ${str(a.ref)}`
+    case 'set_text':
+      return `set ${str(a.ref)} to "${clip(str(a.text), 40)}"`
+    case 'drag':
+      return `drag${at(a.x, a.y)} →${at(a.to_x, a.to_y)}`
+    case 'scroll':
+      return `scroll ${Number(a.amount) || 0}${at(a.x, a.y) ? ' at' + at(a.x, a.y) : ''}`
+    default:
+      return `${action}${at(a.x, a.y)}`.trim()
   }
 }
