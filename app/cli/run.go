@@ -145,9 +145,16 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 		return agent.End{}, err
 	}
 	defer a.Close()
+	_, end, err := runTurn(ctx, st, a, o, ctxCfg, out, errOut)
+	return end, err
+}
+
+// runTurn runs a checked run's turn with a's runner and says which session it ran in (tofu
+// eval tasks runs several at once with one App).
+func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
 	sid, model, switched, err := readyRun(st, a, o)
 	if err != nil {
-		return agent.End{}, err
+		return "", agent.End{}, err
 	}
 
 	printer := newPrinter(out, errOut, o.JSON)
@@ -158,7 +165,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	})
 	defer unsub()
 	if err := appendTask(st, sid, switched, o.Task); err != nil {
-		return agent.End{}, err
+		return sid, agent.End{}, err
 	}
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
@@ -170,10 +177,10 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	req.Prompt, req.Sink = prompt, printer
 	end, err := a.Runner.Run(ctx, req)
 	if err != nil {
-		return agent.End{}, err
+		return sid, agent.End{}, err
 	}
 	printer.finish(sid, end)
-	return end, nil
+	return sid, end, nil
 }
 
 // loadContextConfig reads --context-config (nil when not given).

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/eval"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// gitRun runs git in dir with an identity of its own, failing the test on an error.
+func gitRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// taskRepo makes a repository whose first commit has two bugs and a passing test, and whose
+// second commit fixes both (the history a workspace must not show the agent).
+func taskRepo(t *testing.T) (dir, base string) {
+	t.Helper()
+	dir = t.TempDir()
+	write := func(name, body string) {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun(t, dir, "init", "-q")
+	write("lib/add.sh", "add() { echo $(( $1 - $2 )); }\n")
+	write("lib/mul.sh", "mul() { echo $(( $1 + $2 )); }\n")
+	write("tests/ok_test.sh", "true\n")
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "base")
+	base = gitRun(t, dir, "rev-parse", "HEAD")
+	write("lib/add.sh", "add() { echo $(( $1 + $2 )); }\n")
+	write("lib/mul.sh", "mul() { echo $(( $1 * $2 )); }\n")
+	gitRun(t, dir, "commit", "-q", "-am", "the fix")
+	return dir, base
+}
+
+const addTestPatch = `diff --git a/tests/add_test.sh b/tests/add_test.sh
+new file mode 100644
+--- /dev/null
++++ b/tests/add_test.sh
+@@ -0,0 +1,2 @@
++. lib/add.sh
++[ "$(add 2 3)" = 5 ]
+`
+
+// taskText is the task a request is about (the first user message).
+func taskText(r llm.Request) string {
+	for _, m := range r.Messages {
+		if m.Role == llm.RoleUser {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+func TestEvalTasksGradesEachTask(t *testing.T) {
+	st, srv := runEnv(t)
+	repoDir, base := taskRepo(t)
+	head := gitRun(t, repoDir, "rev-parse", "HEAD")
+	// The model fixes add; on mul it writes a test that always passes and stops, which the
+	// grader's own test file replaces.
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		step := toolStep(r)
+		switch {
+		case strings.Contains(taskText(r), "add") && step == 0:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
+				{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
+		case strings.Contains(taskText(r), "mul") && step == 0:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("w", "write_file", map[string]any{"path": "tests/mul_test.sh", "content": "true\n"})}}
+		}
+		return llmtest.Reply{Text: "Done."}
+	})
+	suite := []eval.Task{
+		{InstanceID: "add-1", Repo: repoDir, BaseCommit: base, ProblemStatement: "add 2 3 prints -1, not 5: fix add",
+			TestPatch: addTestPatch, FailToPass: []string{"add"}, PassToPass: []string{"ok"}, TestCmd: "sh tests/{test}_test.sh"},
+		{InstanceID: "mul-1", Repo: repoDir, BaseCommit: base, ProblemStatement: "mul 2 3 prints 5, not 6: fix mul",
+			TestFiles:  map[string]string{"tests/mul_test.sh": ". lib/mul.sh\n[ \"$(mul 2 3)\" = 6 ]\n"},
+			FailToPass: []string{"mul"}, PassToPass: []string{"ok"}},
+	}
+	var finished []string
+	rep, err := RunTasks(context.Background(), st, suite, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 10, Parallel: 2, TestCmd: "sh tests/{test}_test.sh"},
+		func(r eval.TaskResult) { finished = append(finished, r.InstanceID) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(finished) != 2 || len(rep.Tasks) != 2 {
+		t.Fatalf("finished %v, report %+v", finished, rep)
+	}
+	add, mul := rep.Tasks[0], rep.Tasks[1]
+	if !add.Resolved || add.Error != "" || add.TestsPassed != 2 || add.TestsFailed != 0 || add.EndReason != "done" || add.Steps != 2 {
+		dumpSession(t, st, add.Session)
+		t.Fatalf("add: %+v", add)
+	}
+	if mul.Resolved || mul.Error != "" || mul.TestsPassed != 1 || mul.TestsFailed != 1 || !mul.PassToPass[0].Passed || mul.FailToPass[0].Passed {
+		t.Fatalf("mul: %+v", mul)
+	}
+	// The figures are the sessions' own: the usage events of each task's session.
+	for _, r := range rep.Tasks {
+		info, err := st.Session(r.Session)
+		if err != nil {
+			t.Fatalf("%s: session %q: %v", r.InstanceID, r.Session, err)
+		}
+		if !strings.Contains(info.Workspace, "add-1") && !strings.Contains(info.Workspace, "mul-1") {
+			t.Fatalf("%s ran in %s", r.InstanceID, info.Workspace)
+		}
+		calls, in, out := usageOf(t, st, r.Session)
+		if r.ModelCalls != calls || r.InputTokens != in || r.OutputTokens != out || calls == 0 || in == 0 {
+			t.Fatalf("%s: report %d calls %d in %d out, session %d %d %d", r.InstanceID, r.ModelCalls, r.InputTokens, r.OutputTokens, calls, in, out)
+		}
+	}
+	s := rep.Summary
+	if s.Tasks != 2 || s.Resolved != 1 || s.PassAt1 != 0.5 || s.InputTokens != add.InputTokens+mul.InputTokens ||
+		s.TokensPerResolved != float64(s.InputTokens+s.OutputTokens) {
+		t.Fatalf("summary %+v", s)
+	}
+	// The task's repository was only read.
+	if got := gitRun(t, repoDir, "rev-parse", "HEAD"); got != head {
+		t.Fatalf("HEAD moved to %s", got)
+	}
+	if st := gitRun(t, repoDir, "status", "--porcelain"); st != "" {
+		t.Fatalf("the repository changed:\n%s", st)
+	}
+	b, _ := json.Marshal(rep)
+	for _, key := range []string{`"instance_id"`, `"resolved"`, `"fail_to_pass"`, `"pass_at_1"`, `"tokens_per_resolved"`, `"session"`, `"cached_tokens"`, `"cost_usd"`, `"wall_ms"`} {
+		if !strings.Contains(string(b), key) {
+			t.Fatalf("the JSON report has no %s: %s", key, b)
+		}
+	}
+}
+
+func usageOf(t *testing.T, st *store.Store, sid string) (calls, in, out int) {
+	t.Helper()
+	evs, err := st.Events(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if ev.Type == store.EventUsage {
+			var u llm.Usage
+			if err := ev.Decode(&u); err != nil {
+				t.Fatal(err)
+			}
+			calls++
+			in += u.InputTokens
+			out += u.OutputTokens
+		}
+	}
+	return calls, in, out
+}
+
+func dumpSession(t *testing.T, st *store.Store, sid string) {
+	evs, _ := st.Events(sid)
+	for _, ev := range evs {
+		t.Logf("%s %s", ev.Type, ev.Data)
+	}
+}
