@@ -72,6 +72,23 @@ func (p *printer) event(ev store.Event) {
 		for _, c := range m.ToolCalls {
 			p.note("→ %s %s", termLine(c.Name), termLine(clip(string(store.PlainJSON(c.Arguments)), 160)))
 		}
+	case store.EventMessageTranslation:
+		// The reply streamed in English; its translation into the user's language follows it
+		// on stdout. A translation that failed says so on stderr.
+		var tr store.MessageTranslation
+		if ev.Decode(&tr) != nil {
+			break
+		}
+		if tr.Fallback != "" {
+			p.note("[translation: %s]", termText(tr.Fallback))
+		} else if tr.To != "en" {
+			p.note("[the reply in %s:]", termLine(tr.To))
+			p.mu.Lock()
+			fmt.Fprintln(p.out, termText(tr.Text))
+			p.mu.Unlock()
+		} else {
+			p.note("[translated from %s for the model]", termLine(tr.From))
+		}
 	case store.EventToolResult:
 		var r store.ToolResult
 		ev.Decode(&r)

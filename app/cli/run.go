@@ -32,6 +32,9 @@ type RunOptions struct {
 	MaxSteps  int
 	MaxCost   float64 // US dollars; 0 = no bound
 	Context   string  // compaction policy: tofu, off, l0, l1, l2 (empty: the settings')
+	// Translate turns translate-then-reason on in the session (backend/lang): a task not in
+	// English is translated for the model, the reply back into the task's language.
+	Translate bool `json:",omitempty"`
 	// ContextConfig is a compact.Config JSON file that replaces the policy (ablations).
 	ContextConfig string
 	// Stdin answers approval prompts when Approve is "ask" (read on the terminal's side when
@@ -85,6 +88,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text")
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
+	cmd.Flags().BoolVar(&o.Translate, "translate", false, "translate-then-reason: a task not in English is translated for the model (the settings' translation model), the reply back")
 	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
 	cmd.Flags().IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "most model calls in the turn")
 	cmd.Flags().StringVar(&o.Context, "context", "", "context compaction policy: tofu (default), off, l0, l1 or l2 (for ablations; default: the settings')")
@@ -255,7 +259,10 @@ func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, swi
 		return "", "", nil, err
 	}
 	mode := store.SessionMode(o.Mode)
-	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) { i.Workspace, i.Model, i.Mode = o.Workspace, model, mode }); err != nil {
+	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) {
+		i.Workspace, i.Model, i.Mode = o.Workspace, model, mode
+		i.Translate = i.Translate || o.Translate
+	}); err != nil {
 		return "", "", nil, err
 	}
 	return sid, model, switched, nil
