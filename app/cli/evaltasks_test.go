@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,6 +85,9 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 				{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
 		case strings.Contains(taskText(r), "mul") && step == 0:
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("w", "write_file", map[string]any{"path": "tests/mul_test.sh", "content": "true\n"})}}
+		case strings.Contains(taskText(r), "loop"):
+			// Searches forever (a new pattern each step): the step limit ends the turn.
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("g"+strconv.Itoa(step), "grep", map[string]any{"searches": []map[string]any{{"pattern": "x" + strconv.Itoa(step)}}})}}
 		}
 		return llmtest.Reply{Text: "Done."}
 	})
@@ -93,17 +97,19 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 		{InstanceID: "mul-1", Repo: repoDir, BaseCommit: base, ProblemStatement: "mul 2 3 prints 5, not 6: fix mul",
 			TestFiles:  map[string]string{"tests/mul_test.sh": ". lib/mul.sh\n[ \"$(mul 2 3)\" = 6 ]\n"},
 			FailToPass: []string{"mul"}, PassToPass: []string{"ok"}},
+		{InstanceID: "loop-1", Repo: repoDir, BaseCommit: base, ProblemStatement: "loop until the sum is right",
+			TestPatch: addTestPatch, FailToPass: []string{"add"}},
 	}
 	var finished []string
-	rep, err := RunTasks(context.Background(), st, suite, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 10, Parallel: 2, TestCmd: "sh tests/{test}_test.sh"},
+	rep, err := RunTasks(context.Background(), st, suite, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 4, Parallel: 2, TestCmd: "sh tests/{test}_test.sh"},
 		func(r eval.TaskResult) { finished = append(finished, r.InstanceID) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(finished) != 2 || len(rep.Tasks) != 2 {
+	if len(finished) != 3 || len(rep.Tasks) != 3 {
 		t.Fatalf("finished %v, report %+v", finished, rep)
 	}
-	add, mul := rep.Tasks[0], rep.Tasks[1]
+	add, mul, loop := rep.Tasks[0], rep.Tasks[1], rep.Tasks[2]
 	if !add.Resolved || add.Error != "" || add.TestsPassed != 2 || add.TestsFailed != 0 || add.EndReason != "done" || add.Steps != 2 {
 		dumpSession(t, st, add.Session)
 		t.Fatalf("add: %+v", add)
@@ -111,13 +117,16 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 	if mul.Resolved || mul.Error != "" || mul.TestsPassed != 1 || mul.TestsFailed != 1 || !mul.PassToPass[0].Passed || mul.FailToPass[0].Passed {
 		t.Fatalf("mul: %+v", mul)
 	}
+	if loop.Resolved || loop.Error != "" || loop.EndReason != "max_steps" || loop.Steps != 4 || loop.TestsFailed != 1 {
+		t.Fatalf("loop: %+v", loop)
+	}
 	// The figures are the sessions' own: the usage events of each task's session.
 	for _, r := range rep.Tasks {
 		info, err := st.Session(r.Session)
 		if err != nil {
 			t.Fatalf("%s: session %q: %v", r.InstanceID, r.Session, err)
 		}
-		if !strings.Contains(info.Workspace, "add-1") && !strings.Contains(info.Workspace, "mul-1") {
+		if !strings.HasSuffix(info.Workspace, string(filepath.Separator)+r.InstanceID) {
 			t.Fatalf("%s ran in %s", r.InstanceID, info.Workspace)
 		}
 		calls, in, out := usageOf(t, st, r.Session)
@@ -126,7 +135,7 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 		}
 	}
 	s := rep.Summary
-	if s.Tasks != 2 || s.Resolved != 1 || s.PassAt1 != 0.5 || s.InputTokens != add.InputTokens+mul.InputTokens ||
+	if s.Tasks != 3 || s.Resolved != 1 || s.PassAt1 != 1.0/3 || s.InputTokens != add.InputTokens+mul.InputTokens+loop.InputTokens ||
 		s.TokensPerResolved != float64(s.InputTokens+s.OutputTokens) {
 		t.Fatalf("summary %+v", s)
 	}
