@@ -94,6 +94,19 @@ func (s *SessionService) SetMode(sessionID, mode string) error {
 	return nil
 }
 
+// SetRecall turns memory recall on or off for the session's turns (the settings' switch, when
+// off, stops it everywhere). Refused while a turn runs.
+func (s *SessionService) SetRecall(sessionID string, on bool) error {
+	if s.runner.Busy(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.RecallOff = !on }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
+
 // SetTranslate turns translate-then-reason on or off for the session: a message not in
 // English is translated into English (the translation model of the settings) before the
 // model reasons, and the reply back into the user's language. Refused while a turn runs.

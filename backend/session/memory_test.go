@@ -74,23 +74,37 @@ func TestMemoryRecalledIntoTheTurn(t *testing.T) {
 	if last := second.Messages[len(second.Messages)-1].Content; strings.Contains(last, "Memory records") {
 		t.Fatalf("recalled for 'thanks': %s", last)
 	}
-	// Off in the settings: no recall even for a matching message.
-	f.cfg.MemoryRecallOff = true
-	if _, err := f.st.Append(id, store.EventUser, store.UserMessage{Text: "数据库压缩 RunValueLogGC"}); err != nil {
+	// Off for this conversation (Enhance), then off in the settings: no recall even for a
+	// matching message.
+	if _, err := f.st.UpdateSession(id, func(i *store.SessionInfo) { i.RecallOff = true }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
-		t.Fatal(err)
-	}
-	evs, _ = f.st.Events(id)
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == store.EventMemoryRecall {
-			n++
+	countRecalls := func(text string) int {
+		t.Helper()
+		if _, err := f.st.Append(id, store.EventUser, store.UserMessage{Text: text}); err != nil {
+			t.Fatal(err)
 		}
+		if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
+			t.Fatal(err)
+		}
+		evs, _ := f.st.Events(id)
+		n := 0
+		for _, ev := range evs {
+			if ev.Type == store.EventMemoryRecall {
+				n++
+			}
+		}
+		return n
 	}
-	if n != 1 {
-		t.Fatalf("%d recalls with recall off", n)
+	if n := countRecalls("数据库压缩 RunValueLogGC"); n != 1 {
+		t.Fatalf("%d recalls with recall off in the conversation", n)
+	}
+	if _, err := f.st.UpdateSession(id, func(i *store.SessionInfo) { i.RecallOff = false }); err != nil {
+		t.Fatal(err)
+	}
+	f.cfg.MemoryRecallOff = true
+	if n := countRecalls("数据库压缩 RunValueLogGC 夜间"); n != 1 {
+		t.Fatalf("%d recalls with recall off in the settings", n)
 	}
 }
 

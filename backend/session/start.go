@@ -172,6 +172,9 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	if req.WrapProvider != nil {
 		provider = req.WrapProvider(provider)
 	}
+	if info.RecallOff {
+		cfg.MemoryRecallOff = true // this conversation's switch (Enhance), over the settings'
+	}
 	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,

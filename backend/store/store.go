@@ -53,6 +53,9 @@ type SessionInfo struct {
 	// Translate turns translate-then-reason on: a message not in English is translated into
 	// English for the model, and the reply back into the user's language (backend/lang).
 	Translate bool `json:"translate,omitempty"`
+	// RecallOff stops memory recall before this session's turns (the Enhance menu); the
+	// settings' memory_recall_off stops it everywhere.
+	RecallOff bool `json:"recall_off,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

@@ -17,6 +17,13 @@ try {
     await tid('enhance-open').click()
     await tid('enhance-translate').check()
     await page.locator('[data-testid="enhance-open"]', { hasText: 'Translate' }).waitFor()
+    // Memory recall is on by default; off for this conversation, the trigger says so.
+    check(await tid('enhance-recall').isChecked(), 'memory recall starts on')
+    await tid('enhance-recall').uncheck()
+    await page.locator('[data-testid="enhance-open"]', { hasText: 'No recall' }).waitFor()
+    await page.screenshot({ path: `${out}/enhance-menu.png` })
+    await tid('enhance-recall').check()
+    await page.locator('[data-testid="enhance-open"]', { hasText: 'No recall' }).waitFor({ state: 'detached' })
     await tid('enhance-open').click()
   })
   await step('Ctrl+Shift+X keeps the selection untranslated', async () => {

@@ -47,6 +47,9 @@ class AppState {
   mode = $derived<AgentMode>(this.current?.mode === 'autonomous' ? 'autonomous' : 'chat')
   /** Translate-then-reason is on in the current conversation. */
   translate = $derived(this.current?.translate === true)
+  /** Memory recall runs before the current conversation's turns: its own switch and the settings'. */
+  recall = $derived(this.current?.recall_off !== true)
+  recallEverywhere = $derived(this.settings?.memory_recall_off !== true)
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
@@ -470,6 +473,19 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
       this.fail('translate', `Could not change translation: ${messageOf(err)}`)
+    }
+  }
+
+  /** Turns memory recall on or off in the current conversation. */
+  async setRecall(on: boolean) {
+    const id = this.currentId
+    if (!id || on === this.recall) return
+    try {
+      await api.sessions.setRecall(id, on)
+      this.ok('recall')
+      this.sessions = byActivity(await api.sessions.list())
+    } catch (err) {
+      this.fail('recall', `Could not change memory recall: ${messageOf(err)}`)
     }
   }
 

@@ -265,6 +265,8 @@ export const api = {
     setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
     /** Translate-then-reason for the session (SessionInfo.translate). */
     setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
+    /** Memory recall before the session's turns (SessionInfo.recall_off is its opposite). */
+    setRecall: (id: string, on: boolean) => call<void>('SessionService', 'SetRecall', id, on),
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */

@@ -579,6 +579,7 @@ export interface SessionInfo {
   parent?: string
   parent_call?: string
   translate?: boolean
+  recall_off?: boolean
 }
 
 /** library.Info */
