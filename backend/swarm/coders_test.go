@@ -78,10 +78,14 @@ func TestTwoCodersSameFileInGit(t *testing.T) {
 	if out := gitIn(t, f.ws, "worktree", "list"); strings.Count(out, "\n") != 1 {
 		t.Fatalf("worktrees left behind:\n%s", out)
 	}
+	// Both changes are uncommitted in the workspace; no branch or commit of Tofu's is left.
+	if n := gitIn(t, f.ws, "rev-list", "--count", "--all"); n != "1\n" {
+		t.Fatalf("%s commits in the repository, want only the user's 1:\n%s", n, gitIn(t, f.ws, "log", "--oneline", "--all"))
+	}
 }
 
 // TestTwoCodersConflictInGit: two coders change the same line; the first merge wins and the
-// second is reported as a conflict with its branch kept, the workspace left clean.
+// second is reported as a conflict with its branch kept; only the first is in the workspace.
 func TestTwoCodersConflictInGit(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{})
@@ -111,8 +115,13 @@ func TestTwoCodersConflictInGit(t *testing.T) {
 	if s := string(got); s != "one\ntwo\nTHREE\nfour\nfive\n" && s != "one\ntwo\n3\nfour\nfive\n" {
 		t.Fatalf("file.txt:\n%s", got)
 	}
-	if st := gitIn(t, f.ws, "status", "--porcelain"); st != "" {
-		t.Fatalf("the workspace is left dirty:\n%s", st)
+	// The winner's change is in the working tree, uncommitted: Tofu commits nothing to the
+	// user's branch, and the loser's patch left no trace (no conflict markers, no stray file).
+	if st := gitIn(t, f.ws, "status", "--porcelain"); st != " M file.txt\n" {
+		t.Fatalf("workspace status:\n%q", st)
+	}
+	if n := gitIn(t, f.ws, "rev-list", "--count", "HEAD"); n != "1\n" {
+		t.Fatalf("%s commits on the user's branch, want only the user's 1", n)
 	}
 	if res := results(t, f.st, id); len(res) != 1 || !strings.Contains(res[0].Text, "2 done") {
 		t.Fatalf("result: %+v", res)

@@ -7,14 +7,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // workspaces keeps coders from corrupting each other's edits. In a git repository each coder
-// works in a worktree of its own on a branch from HEAD, and its commit is merged back into
-// the workspace when it finishes, one merge at a time, with a report of any conflict (the
-// branch is then kept for the user). Elsewhere coders take turns: one edits the workspace at
+// works in a worktree of its own on a branch from HEAD, and its changes are applied back to
+// the workspace, uncommitted, when it finishes, one coder at a time, with a report of any
+// conflict (the branch is then kept for the user). Elsewhere coders take turns: one edits the workspace at
 // a time, so two never write the same file at once.
 type workspaces struct {
 	dir  string
@@ -69,8 +71,12 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 	cs := &coderSpace{dir: dir, branch: branch, release: func() {}}
 	cs.done = func(ctx context.Context, summary string) (string, error) {
 		ctx = context.WithoutCancel(ctx)
-		defer remove(ctx)
-		return w.mergeBack(ctx, dir, branch, summary)
+		report, keep, err := w.mergeBack(ctx, dir, branch, summary)
+		remove(ctx) // before the branch goes: git keeps a branch checked out in a worktree
+		if !keep {
+			git(ctx, w.dir, "branch", "-D", branch)
+		}
+		return report, err
 	}
 	cs.discard = func(ctx context.Context) {
 		remove(ctx)
@@ -79,36 +85,79 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 	return cs, nil
 }
 
-// mergeBack commits what the coder changed in its worktree and merges the branch into the
-// workspace. A conflict (or uncommitted changes in the workspace that the merge would
-// overwrite) aborts the merge and is reported with the files; the branch stays for the user.
-func (w *workspaces) mergeBack(ctx context.Context, dir, branch, summary string) (string, error) {
+// mergeBack takes what the coder changed in its worktree back into the workspace as
+// uncommitted changes, the way a single agent's edits land: the user's branch gets no commit
+// from Tofu (the agent prompt's git safety: no commit unless asked), and the user reviews and
+// commits them. The coder's work is committed on its own temporary branch only to diff it.
+// A patch that does not apply (a conflict with another coder's changes or the user's) applies
+// nothing and is reported with the files; the branch stays for the user.
+// keep says the branch holds work that did not land and stays for the user.
+func (w *workspaces) mergeBack(ctx context.Context, dir, branch, summary string) (report string, keep bool, err error) {
 	if _, err := git(ctx, dir, "add", "-A"); err != nil {
-		return "", err
+		return "", true, err
 	}
 	if out, _ := git(ctx, dir, "status", "--porcelain"); strings.TrimSpace(out) == "" {
-		git(ctx, w.dir, "branch", "-D", branch)
-		return "no changes", nil
+		return "no changes", false, nil
 	}
 	msg := "swarm: " + firstLine(summary, 72)
 	if _, err := git(ctx, dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "commit", "-q", "--no-verify", "-m", msg); err != nil {
-		return "", err
+		return "", true, err
 	}
 	files, _ := git(ctx, dir, "diff", "--name-only", "HEAD~1", "HEAD")
+	patch, err := gitStdout(ctx, dir, "diff", "--binary", "--full-index", "HEAD~1", "HEAD")
+	if err != nil {
+		return "", true, err
+	}
 	w.merge.Lock()
 	defer w.merge.Unlock()
-	out, err := git(ctx, w.dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "merge", "--no-ff", "--no-verify", "-q", "-m", "Merge "+branch, branch)
+	out, err := gitStdin(ctx, w.dir, patch, "apply", "--whitespace=nowarn", "-")
 	if err == nil {
-		git(ctx, w.dir, "branch", "-D", branch)
-		return "merged " + strings.Join(strings.Fields(files), ", "), nil
+		return "merged " + strings.Join(strings.Fields(files), ", ") + " (uncommitted in the workspace)", false, nil
 	}
-	conflicts, _ := git(ctx, w.dir, "diff", "--name-only", "--diff-filter=U")
-	git(ctx, w.dir, "merge", "--abort")
-	what := strings.Join(strings.Fields(conflicts), ", ")
+	var failed []string
+	for _, m := range patchFailed.FindAllStringSubmatch(out, -1) {
+		if !slices.Contains(failed, m[1]) {
+			failed = append(failed, m[1])
+		}
+	}
+	what := strings.Join(failed, ", ")
 	if what == "" {
 		what = strings.TrimSpace(firstLine(out, 300))
 	}
-	return fmt.Sprintf("CONFLICT: not merged (%s); the changes are on branch %s", what, branch), nil
+	return fmt.Sprintf("CONFLICT: not merged (%s); the changes are on branch %s", what, branch), true, nil
+}
+
+// patchFailed finds the files git apply could not patch ("error: patch failed: a.go:12",
+// "error: a.go: patch does not apply", "error: a.go: already exists in working directory").
+var patchFailed = regexp.MustCompile(`(?m)^error: (?:patch failed: )?([^:\n]+?)(?::\d+$|: patch does not apply|: already exists in working directory|: does not exist in index|: No such file or directory)`)
+
+// gitStdout runs git in dir and returns its standard output alone (a patch must not carry
+// warnings).
+func gitStdout(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out, nil
+}
+
+// gitStdin runs git in dir with in as its standard input.
+func gitStdin(ctx context.Context, dir string, in []byte, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	cmd.Stdin = bytes.NewReader(in)
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	if err := cmd.Run(); err != nil {
+		return b.String(), fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	return b.String(), nil
 }
 
 // git runs git in dir and returns its output (stdout and stderr).
