@@ -15,6 +15,7 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/randr"
+	"github.com/jezek/xgb/shm"
 	"github.com/jezek/xgb/xfixes"
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
@@ -131,14 +132,17 @@ func Open(ctx context.Context, display string) (*Desktop, error) {
 }
 
 func setup(conn *xgb.Conn, display string) (*Desktop, error) {
-	if err := xtest.Init(conn); err != nil {
+	// Every extension is set up before the first request that can bring events (the window
+	// below), so no event reaches xgb's reader while an Init writes its tables.
+	if err := initExtension(conn, "XTEST", xtest.Init); err != nil {
 		return nil, fmt.Errorf("X display %s has no XTEST extension, so Tofu cannot send input: %w", display, err)
 	}
 	s := xproto.Setup(conn).DefaultScreen(conn)
 	d := &Desktop{conn: conn, display: display, root: s.Root, width: int(s.WidthInPixels), height: int(s.HeightInPixels),
 		depth: s.RootDepth, atoms: map[string]xproto.Atom{}, done: make(chan struct{})}
-	d.randr = randr.Init(conn) == nil
-	if xfixes.Init(conn) == nil {
+	d.randr = initExtension(conn, "RANDR", randr.Init) == nil
+	hasShm := initExtension(conn, "MIT-SHM", shm.Init) == nil
+	if initExtension(conn, "XFIXES", xfixes.Init) == nil {
 		// XFixes answers nothing until the client says which version it speaks.
 		_, err := xfixes.QueryVersion(conn, 5, 0).Reply()
 		d.xfixes = err == nil
@@ -156,7 +160,9 @@ func setup(conn *xgb.Conn, display string) (*Desktop, error) {
 	if d.keys, err = loadKeymap(conn); err != nil {
 		return nil, err
 	}
-	d.shm = d.initShm()
+	if hasShm {
+		d.shm = d.initShm()
+	}
 	d.clip.init()
 	go d.pump()
 	return d, nil

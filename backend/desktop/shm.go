@@ -20,12 +20,9 @@ type shmCapture struct {
 	buf []byte
 }
 
-// initShm attaches a segment as large as the screen, or returns nil when MIT-SHM is absent
-// or the server cannot share memory with this process (a remote display, a container).
+// initShm attaches a segment as large as the screen, or returns nil when the server cannot
+// share memory with this process (a remote display, a container). MIT-SHM is set up already.
 func (d *Desktop) initShm() *shmCapture {
-	if shm.Init(d.conn) != nil {
-		return nil
-	}
 	if _, err := shm.QueryVersion(d.conn).Reply(); err != nil {
 		return nil
 	}
