@@ -71,8 +71,8 @@ func RequestTokens(req llm.Request, events []store.Event) int {
 			break
 		}
 		var u llm.Usage
-		if ev.Type != store.EventUsage || ev.Decode(&u) != nil || u.InputTokens <= 0 {
-			continue
+		if ev.Type != store.EventUsage || ev.Decode(&u) != nil || u.InputTokens <= 0 || u.Purpose != "" {
+			continue // a side call (a rerank) saw another request
 		}
 		reported := u.InputTokens
 		if u.LocalInputTokens > 0 {
@@ -87,7 +87,7 @@ func RequestTokens(req llm.Request, events []store.Event) int {
 func lastWindow(events []store.Event) int {
 	for i := len(events) - 1; i >= 0; i-- {
 		var u llm.Usage
-		if events[i].Type == store.EventUsage && events[i].Decode(&u) == nil && u.ContextWindow > 0 {
+		if events[i].Type == store.EventUsage && events[i].Decode(&u) == nil && u.ContextWindow > 0 && u.Purpose == "" {
 			return u.ContextWindow
 		}
 	}

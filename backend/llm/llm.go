@@ -163,6 +163,9 @@ type Usage struct {
 	// ContextWindow is the window the call ran with (num_ctx for Ollama).
 	ContextWindow int   `json:"context_window,omitempty"`
 	DurationMS    int64 `json:"duration_ms,omitempty"`
+	// Purpose names a side call made for the turn rather than the conversation's own call
+	// ("memory_rerank"): it costs like any call, but its context is not the conversation's.
+	Purpose string `json:"purpose,omitempty"`
 }
 
 // Capability is something a model can do beyond plain completion.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
 )
 
 // rerankPrompt asks a cheap model which candidates help; it answers with ids only, so the
@@ -16,11 +18,15 @@ const rerankPrompt = `You pick memory records for an assistant. Given the user's
 // judges relevance better than a score threshold.
 var LooseRecall = RecallOptions{MinScore: 0.5, MinMatched: 1}
 
+// RerankPurpose marks the usage of a rerank call (llm.Usage.Purpose).
+const RerankPurpose = "memory_rerank"
+
 // Rerank asks model which of cands help with query and returns those, in the model's order.
-// An id the model invents is ignored; "none" returns nothing.
-func Rerank(ctx context.Context, p llm.Provider, model, query string, cands []Found) ([]Found, error) {
+// An id the model invents is ignored; "none" returns nothing. The call's usage is returned
+// whenever the model was asked (also on an error), for the caller to log like any call's.
+func Rerank(ctx context.Context, p llm.Provider, model, query string, cands []Found) ([]Found, *llm.Usage, error) {
 	if len(cands) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "User's message:\n%s\n\nCandidates:\n", query)
@@ -34,15 +40,36 @@ func Rerank(ctx context.Context, p llm.Provider, model, query string, cands []Fo
 		{Role: llm.RoleUser, Content: b.String()},
 	}}
 	var text strings.Builder
+	var reported *llm.Usage
+	start := time.Now()
+	usage := func() *llm.Usage {
+		u := llm.Usage{Model: model}
+		if reported != nil {
+			u = *reported
+		}
+		if u.Model == "" {
+			u.Model = model
+		}
+		u.LocalInputTokens, u.LocalOutputTokens = tokens.CountRequest(req), tokens.Count(text.String())
+		u.ContextWindow = 0 // the cheap model's window is not the conversation's
+		if u.DurationMS == 0 {
+			u.DurationMS = time.Since(start).Milliseconds()
+		}
+		u.Purpose = RerankPurpose
+		return &u
+	}
 	for ev, err := range p.Stream(ctx, req) {
 		if err != nil {
-			return nil, fmt.Errorf("rerank memory with %s: %w", model, err)
+			return nil, usage(), fmt.Errorf("rerank memory with %s: %w", model, err)
 		}
 		switch ev.Kind {
 		case llm.EventText:
 			text.WriteString(ev.Text)
 		case llm.EventRetry:
 			text.Reset()
+			reported = nil
+		case llm.EventUsage:
+			reported = ev.Usage
 		}
 	}
 	var out []Found
@@ -56,5 +83,5 @@ func Rerank(ctx context.Context, p llm.Provider, model, query string, cands []Fo
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	return out, usage(), nil
 }

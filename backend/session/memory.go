@@ -31,7 +31,7 @@ func (r *Runner) recallMemory(cfg config.Config, session, workspace string, j *a
 		return nil
 	}
 	query := recallQuery(msgs)
-	found, method, err := r.recallCandidates(cfg, workspace, query)
+	found, method, err := r.recallCandidates(cfg, session, workspace, query)
 	if err != nil {
 		return fmt.Errorf("recall memory: %w", err)
 	}
@@ -57,8 +57,9 @@ const rerankTimeout = 20 * time.Second
 
 // recallCandidates are the records to remind of, best first: with a cheap model set, loose
 // BM25 candidates that the model picked from; without one, or when the model fails, the BM25
-// candidates above the thresholds.
-func (r *Runner) recallCandidates(cfg config.Config, workspace, query string) ([]memory.Found, store.RecallMethod, error) {
+// candidates above the thresholds. The model's call is logged in session as a priced usage
+// event, like every model call.
+func (r *Runner) recallCandidates(cfg config.Config, session, workspace, query string) ([]memory.Found, store.RecallMethod, error) {
 	if cfg.Models.Cheap != "" {
 		loose, err := r.o.Memory.Candidates(workspace, query, memory.LooseRecall)
 		if err != nil {
@@ -69,8 +70,14 @@ func (r *Runner) recallCandidates(cfg config.Config, workspace, query string) ([
 		}
 		if p, _, err := r.o.Provider(); err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), rerankTimeout)
-			picked, err := memory.Rerank(ctx, p, cfg.Models.Cheap, query, loose)
+			picked, usage, err := memory.Rerank(ctx, p, cfg.Models.Cheap, query, loose)
 			cancel()
+			if usage != nil {
+				usage.CostUSD = Price(cfg, usage.Model, *usage)
+				if _, aerr := r.o.Store.Append(session, store.EventUsage, *usage); aerr != nil {
+					return nil, "", fmt.Errorf("record the rerank call's usage: %w", aerr)
+				}
+			}
 			if err == nil {
 				return picked, store.RecallReranked, nil
 			}

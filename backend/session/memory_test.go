@@ -195,4 +195,17 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 	if strings.Contains(rec.Text, "Cake") {
 		t.Fatalf("the record the model left out was recalled: %s", rec.Text)
 	}
+	// The rerank call is logged like every model call: a usage event marked as the rerank's,
+	// before the recall it chose, beside the turn's own call.
+	var usages []llm.Usage
+	for _, ev := range evs {
+		var u llm.Usage
+		if ev.Type == store.EventUsage && ev.Decode(&u) == nil {
+			usages = append(usages, u)
+		}
+	}
+	if len(usages) != 2 || usages[0].Purpose != memory.RerankPurpose || usages[0].Model != llmtest.DemoModelName ||
+		usages[0].LocalInputTokens == 0 || usages[0].LocalOutputTokens == 0 || usages[1].Purpose != "" {
+		t.Fatalf("usage events: %+v", usages)
+	}
 }

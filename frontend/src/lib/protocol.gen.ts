@@ -317,6 +317,7 @@ export interface Usage {
   cost_usd?: number
   context_window?: number
   duration_ms?: number
+  purpose?: string
 }
 
 /** store.ErrorInfo */

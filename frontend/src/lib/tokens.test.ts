@@ -102,6 +102,13 @@ describe('tokenReport', () => {
     expect(r.calls[2]).toMatchObject({ input: 0, output: 0 })
   })
 
+  it('labels a side call with its purpose (the memory rerank before a turn)', () => {
+    seq = 0
+    const r = tokenReport([ev('user', { text: 'q' }), usage(40, 2, { purpose: 'memory_rerank' }), usage(900, 30)])
+    expect(r.calls.map((c) => c.role)).toEqual(['memory rerank', ''])
+    expect(r.turns[0].totals.calls).toBe(2)
+  })
+
   it('reads a usage nested under "usage" and an empty log', () => {
     seq = 0
     expect(tokenReport([]).calls).toEqual([])

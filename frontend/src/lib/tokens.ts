@@ -95,7 +95,8 @@ export function callRowOf(e: Event): CallRow | null {
     turn: 0,
     step: 0,
     model: str(d.model),
-    role: '',
+    // A side call (the memory rerank) is labelled with its purpose.
+    role: str(d.purpose).replace('_', ' '),
     input,
     cached,
     uncached: input - cached,
@@ -145,7 +146,7 @@ export function tokenReport(events: readonly Event[]): TokenReport {
         row.index = calls.length + 1
         row.turn = turn.index
         row.step = turn.calls.length + 1
-        row.role = role
+        row.role = role || row.role
         calls.push(row)
         turn.calls.push(row)
         last = row
