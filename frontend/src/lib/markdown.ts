@@ -22,6 +22,7 @@ import sql from 'highlight.js/lib/languages/sql'
 import typescript from 'highlight.js/lib/languages/typescript'
 import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
+import { mathExtensions, renderMath } from './math'
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, latex, markdown, plaintext, python, rust, shell, sql, typescript, xml, yaml }
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang)
@@ -58,7 +59,16 @@ export function isOpenFence(raw: string): boolean {
   return !(close && close[1]![0] === fence[0] && close[1]!.length >= fence.length)
 }
 
+// Math is typeset after the page's HTML is sanitized (math.ts): while marked renders, each
+// formula leaves a placeholder with this render's nonce, which model text cannot guess.
+let mathNonce = ''
+let formulas: { tex: string; display: boolean }[] = []
+
 const marked = new Marked({
+  extensions: mathExtensions((tex, display) => {
+    formulas.push({ tex, display })
+    return `@@math-${mathNonce}-${formulas.length - 1}@@`
+  }),
   gfm: true,
   breaks: false,
   renderer: {
@@ -109,8 +119,23 @@ function ensureHooks() {
 /** Renders untrusted Markdown to HTML that is safe to assign to innerHTML. */
 export function renderMarkdown(src: string): string {
   ensureHooks()
-  const html = marked.parse(src ?? '', { async: false }) as string
-  return DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string
+  const nonce = Math.random().toString(36).slice(2, 12)
+  mathNonce = nonce
+  formulas = []
+  let html: string
+  try {
+    html = marked.parse(src ?? '', { async: false }) as string
+  } finally {
+    mathNonce = ''
+  }
+  const found = formulas
+  formulas = []
+  const clean = DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string
+  if (found.length === 0) return clean
+  return clean.replace(new RegExp(`@@math-${nonce}-(\\d+)@@`, 'g'), (whole, i: string) => {
+    const f = found[Number(i)]
+    return f ? renderMath(f.tex, f.display) : whole
+  })
 }
 
 // Finished blocks, by their Markdown source. The HTML of a block is a pure function of its

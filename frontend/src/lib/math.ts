@@ -1,0 +1,135 @@
+// Math in model output: `$…$` and `\(…\)` inline, `$$…$$` and `\[…\]` displayed, typeset by
+// KaTeX. KaTeX's HTML needs inline styles (the page's sanitizer forbids them), so math is
+// rendered apart: the Markdown keeps a placeholder carrying a per-render nonce, the page's
+// HTML is sanitized, then each placeholder becomes KaTeX's output, itself sanitized with a
+// profile that allows KaTeX's styles and MathML but nothing that loads or runs.
+import DOMPurify from 'dompurify'
+import katex from 'katex'
+import type { TokenizerAndRendererExtension } from 'marked'
+
+/** What a math token carries. */
+export type MathToken = { type: 'math'; raw: string; tex: string; display: boolean }
+
+// KaTeX with everything that could reach out switched off: no \href, \url, \includegraphics,
+// \htmlClass/\htmlStyle (trust false), bounded macro expansion (a \def bomb stops), bounded
+// sizes, and errors shown as the source in red instead of thrown.
+const KATEX_OPTIONS: katex.KatexOptions = {
+  throwOnError: false,
+  trust: false,
+  strict: 'ignore',
+  maxExpand: 500,
+  maxSize: 20,
+  output: 'htmlAndMathml',
+}
+
+// Longer math than this is shown as its source: a pasted document is not an equation.
+const MAX_TEX = 4000
+
+// The second pass allows what KaTeX writes (spans, MathML, inline styles) and nothing else.
+const KATEX_PURIFY = {
+  USE_PROFILES: { html: true, mathMl: true },
+  FORBID_TAGS: ['a', 'img', 'svg', 'style', 'script', 'iframe', 'object', 'embed', 'form', 'input', 'link', 'meta', 'base', 'maction', 'annotation-xml'],
+  FORBID_ATTR: ['href', 'xlink:href', 'src', 'srcset', 'action', 'formaction', 'background'],
+  ADD_TAGS: ['semantics', 'annotation'],
+  ADD_ATTR: ['style', 'encoding', 'aria-hidden'],
+}
+
+// A style that could load something (url(), @import, image-set) or escape its value is dropped.
+const unsafeStyle = /url\s*\(|@import|image-set|expression\s*\(|\\|<|javascript:/i
+
+let hooked = false
+function ensureHook() {
+  if (hooked) return
+  hooked = true
+  DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName === 'style' && unsafeStyle.test(data.attrValue)) data.keepAttr = false
+  })
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+}
+
+/** Typesets one formula to sanitized HTML, with its source kept for copy-as-LaTeX. */
+export function renderMath(tex: string, display: boolean): string {
+  ensureHook()
+  const src = tex.trim()
+  let body: string
+  if (src.length > MAX_TEX) {
+    body = `<code>${escapeAttr(src)}</code>`
+  } else {
+    try {
+      body = katex.renderToString(src, { ...KATEX_OPTIONS, displayMode: display })
+    } catch {
+      body = `<code>${escapeAttr(src)}</code>`
+    }
+    body = DOMPurify.sanitize(body, KATEX_PURIFY) as unknown as string
+  }
+  const latex = escapeAttr(display ? `$$${src}$$` : `$${src}$`)
+  if (!display) return `<span class="math math-inline" data-latex="${latex}">${body}</span>`
+  // A span (shown as a block): displayed math may sit inside a paragraph.
+  return (
+    `<span class="math math-display" data-latex="${latex}">` +
+    `<button type="button" class="math-copy" data-copy-latex title="Copy as LaTeX" aria-label="Copy the formula as LaTeX">TeX</button>${body}</span>`
+  )
+}
+
+// Inline `$…$` follows Pandoc's rule, so prices stay prices: the opening `$` is followed by a
+// non-space, the closing one is preceded by a non-space and not followed by a digit
+// ("$5 and $10" has no math), and the formula holds no `$` and no line break.
+const inlineDollar = /^\$(?!\$)(?=\S)((?:\\.|[^\\$\n])+?)(?<=\S)\$(?!\d)/
+const inlineDisplay = /^\$\$(?!\$)((?:\\.|[^\\$])+?)\$\$/
+const inlineParen = /^\\\(((?:\\(?!\))|[^\\])+?)\\\)/
+const inlineBracket = /^\\\[((?:\\(?!\])|[^\\])+?)\\\]/
+// Displayed math as a block: `$$` or `\[` starting a line, its end closing a line, no blank
+// line inside (a blank line ends a Markdown block; while a reply streams, an unclosed `$$` is
+// left as text until its end arrives).
+const blockDollar = /^ {0,3}\$\$((?:(?!\n[ \t]*\n)[\s\S])+?)\$\$[ \t]*(?:\n|$)/
+const blockBracket = /^ {0,3}\\\[((?:(?!\n[ \t]*\n)[\s\S])+?)\\\][ \t]*(?:\n|$)/
+
+/**
+ * Marked extensions for math. `render` turns a formula into what the page's HTML carries
+ * (the Markdown module passes a placeholder and substitutes after sanitizing).
+ */
+export function mathExtensions(render: (tex: string, display: boolean) => string): TokenizerAndRendererExtension[] {
+  return [
+    {
+      name: 'mathBlock',
+      level: 'block',
+      start(src: string) {
+        const m = /^ {0,3}(?:\$\$|\\\[)/m.exec(src)
+        return m ? m.index : undefined
+      },
+      tokenizer(src: string) {
+        const m = blockDollar.exec(src) ?? blockBracket.exec(src)
+        if (!m || !m[1]!.trim()) return undefined
+        return { type: 'mathBlock', raw: m[0], tex: m[1]!, display: true }
+      },
+      renderer(token) {
+        return render(token.tex as string, true) + '\n'
+      },
+    },
+    {
+      name: 'math',
+      level: 'inline',
+      start(src: string) {
+        const i = src.search(/\$|\\[([]/)
+        return i < 0 ? undefined : i
+      },
+      tokenizer(src: string) {
+        let m = inlineDisplay.exec(src)
+        if (m) return { type: 'math', raw: m[0], tex: m[1]!, display: true }
+        m = inlineBracket.exec(src)
+        if (m) return { type: 'math', raw: m[0], tex: m[1]!, display: true }
+        m = inlineParen.exec(src)
+        if (m) return { type: 'math', raw: m[0], tex: m[1]!, display: false }
+        m = inlineDollar.exec(src)
+        if (m) return { type: 'math', raw: m[0], tex: m[1]!, display: false }
+        return undefined
+      },
+      renderer(token) {
+        return render(token.tex as string, token.display as boolean)
+      },
+    },
+  ]
+}
