@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/desktop"
 	"github.com/tofu-research/tofu/backend/desktop/atspi"
+	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
 // desktopCLI holds what the desktop commands share: the flags common to all, and how to start
@@ -339,7 +339,7 @@ func (c *desktopCLI) setClipboard(cmd *cobra.Command, selection, text string) er
 	}
 	srv.Stderr = cmd.ErrOrStderr()
 	// Its own session: closing the terminal that ran `--set` does not take the clipboard away.
-	srv.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	procgroup.Detach(srv)
 	if err := srv.Start(); err != nil {
 		return fmt.Errorf("start the clipboard server: %w", err)
 	}

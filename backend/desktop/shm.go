@@ -7,7 +7,6 @@ import (
 
 	"github.com/jezek/xgb/shm"
 	"github.com/jezek/xgb/xproto"
-	"golang.org/x/sys/unix"
 )
 
 // shmCapture reads the screen through a System V shared memory segment (MIT-SHM): the server
@@ -27,13 +26,8 @@ func (d *Desktop) initShm() *shmCapture {
 		return nil
 	}
 	size := d.width * d.height * 4
-	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, size, unix.IPC_CREAT|0o600)
+	id, buf, err := sysvAttach(size)
 	if err != nil {
-		return nil
-	}
-	buf, err := unix.SysvShmAttach(id, 0, 0)
-	if err != nil {
-		unix.SysvShmCtl(id, unix.IPC_RMID, nil)
 		return nil
 	}
 	sid, err := d.conn.NewId()
@@ -41,9 +35,9 @@ func (d *Desktop) initShm() *shmCapture {
 		err = shm.AttachChecked(d.conn, shm.Seg(sid), uint32(id), false).Check()
 	}
 	// Marked for removal now, the segment is freed once both sides detach, even after a crash.
-	unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+	sysvRemove(id)
 	if err != nil {
-		unix.SysvShmDetach(buf)
+		sysvDetach(buf)
 		return nil
 	}
 	return &shmCapture{seg: shm.Seg(sid), buf: buf}
@@ -74,5 +68,5 @@ func (d *Desktop) closeShm() {
 	d.shm.mu.Lock()
 	defer d.shm.mu.Unlock()
 	shm.Detach(d.conn, d.shm.seg)
-	unix.SysvShmDetach(d.shm.buf)
+	sysvDetach(d.shm.buf)
 }

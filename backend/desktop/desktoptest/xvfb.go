@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -60,7 +59,7 @@ func start(t testing.TB, o Options) *Server {
 	cmd.ExtraFiles = []*os.File{w}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = groupAttr()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start Xvfb: %v", err)
 	}
@@ -112,7 +111,7 @@ func (s *Server) startBus() {
 		}
 	}
 	if pid > 0 {
-		s.t.Cleanup(func() { syscall.Kill(pid, syscall.SIGTERM) })
+		s.t.Cleanup(func() { terminate(pid) })
 	}
 }
 
@@ -120,7 +119,7 @@ func (s *Server) startBus() {
 func (s *Server) Command(name string, args ...string) *exec.Cmd {
 	c := exec.Command(name, args...)
 	c.Env = s.Env
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = groupAttr()
 	return c
 }
 
@@ -178,13 +177,13 @@ func stop(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	terminateGroup(cmd.Process.Pid)
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process.Pid)
 		<-done
 	}
 }

@@ -3,10 +3,8 @@ package desk
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/desktop"
@@ -399,17 +397,6 @@ func (b *box) open() tools.Tool {
 			return tools.Result{Text: "Started: " + strings.Join(argv, " ") + ". List the windows or take a screenshot to see it.", Meta: Meta{Action: "open"}}, nil
 		},
 	})
-}
-
-// detached starts argv in its own session, so it outlives the turn and Tofu.
-func detached(argv []string) error {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait() // reap it
-	return nil
 }
 
 // parseID reads a window id as desktop_windows prints it (hex) or in decimal.
