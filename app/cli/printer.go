@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -138,7 +139,32 @@ func (p *printer) event(ev store.Event) {
 		if line := phaseNote(ph); line != "" {
 			p.note("%s", termText(line))
 		}
+	case store.EventToolProgress:
+		var tp store.ToolProgress
+		if ev.Decode(&tp) == nil {
+			p.note("  … %s", termLine(progressNote(tp)))
+		}
 	}
+}
+
+// progressNote is a running call's progress as one line: "3/10 · message", "3 · message"
+// without a total.
+func progressNote(tp store.ToolProgress) string {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	var parts []string
+	switch {
+	case tp.Total > 0:
+		parts = append(parts, num(tp.Progress)+"/"+num(tp.Total))
+	case tp.Progress > 0:
+		parts = append(parts, num(tp.Progress))
+	}
+	if m := strings.TrimSpace(tp.Message); m != "" {
+		parts = append(parts, clip(firstLine(m), 160))
+	}
+	if len(parts) == 0 {
+		return "working"
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (p *printer) finish(session string, end agent.End) {

@@ -99,8 +99,11 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		g.CallID = tc.ID
 		return t.j.add(store.EventProcess, g)
 	}
+	progress := &progressLog{j: t.j, callID: tc.ID}
+	call.Progress = progress.report
 	start := time.Now()
 	r, err := t.Tools.Run(ctx, call)
+	progress.stop()
 	res.Duration = time.Since(start).Milliseconds()
 	res.Text, res.IsError, res.Images, res.Meta, res.Files = r.Text, r.IsError, r.Images, r.Meta, r.Files
 	if ctx.Err() != nil {

@@ -104,7 +104,13 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	if aerr != nil {
 		return aerr.Result(), nil
 	}
-	res, err := t.m.CallTool(ctx, t.server, t.def.Name, args, CallOptions{Requests: t.requests})
+	o := CallOptions{Requests: t.requests}
+	if call.Progress != nil {
+		o.Progress = func(p Progress) {
+			call.Progress(tools.Progress{Done: p.Progress, Total: p.Total, Message: p.Message})
+		}
+	}
+	res, err := t.m.CallTool(ctx, t.server, t.def.Name, args, o)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()

@@ -85,6 +85,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventProcess:            payload[procgroup.Group]("ProcessGroup"),
 	store.EventEnvironment:        payload[store.Environment](""),
 	store.EventSwarm:              payload[store.Swarm](""),
+	store.EventToolProgress:       payload[store.ToolProgress](""),
 	store.EventMemoryRecall:       payload[store.MemoryRecall](""),
 	store.EventMessageTranslation: payload[store.MessageTranslation](""),
 }

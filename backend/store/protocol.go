@@ -125,3 +125,17 @@ const (
 	RecallBM25     RecallMethod = "bm25"     // BM25 candidates above a score and a number of matched terms
 	RecallReranked RecallMethod = "reranked" // loose BM25 candidates the cheap model picked from
 )
+
+// EventToolProgress records how far a running call has got (ToolProgress): an MCP server's
+// progress notifications, another agent's steps under delegate. The card of the running call
+// shows the last one; the call's result supersedes them. Writers bound how often they record.
+const EventToolProgress EventType = "tool_progress" // ToolProgress
+
+// ToolProgress is one progress report of the call CallID: Progress out of Total (Total 0:
+// unknown), and what the tool says it is doing.
+type ToolProgress struct {
+	CallID   string  `json:"call_id"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}

@@ -39,6 +39,18 @@ type Call struct {
 	// exists and before it runs anything: the loop records it durably, so a Tofu restarted
 	// after a crash can kill it. An error stops the group before it runs.
 	Launched func(procgroup.Group) error
+	// Progress, when set, receives how far a long call has got (an MCP server's progress
+	// notifications, a delegated agent's steps): the running call's card shows it. It may be
+	// called from any goroutine while Run runs, never after.
+	Progress func(Progress)
+}
+
+// Progress is one report of a running call: Done out of Total (Total 0: unknown), and what
+// the tool is doing.
+type Progress struct {
+	Done    float64
+	Total   float64
+	Message string
 }
 
 // CallOf builds a Call from a model's llm.ToolCall.

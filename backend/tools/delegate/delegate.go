@@ -134,7 +134,12 @@ func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.R
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for sc.Scan() {
+		n := len(r.steps)
 		a.read(sc.Bytes(), r)
+		if call.Progress != nil && len(r.steps) > n {
+			// The agent's own tool calls, live on the card: "3 · Write hello.txt".
+			call.Progress(tools.Progress{Done: float64(len(r.steps)), Message: r.steps[len(r.steps)-1]})
+		}
 	}
 	werr := cmd.Wait()
 	meta := &Meta{Agent: a.name, Session: r.session, Steps: r.steps, Turns: r.turns, CostUSD: r.cost, Stderr: stderr.String()}

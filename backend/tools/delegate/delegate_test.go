@@ -50,9 +50,11 @@ func TestClaudeCodeDelegate(t *testing.T) {
 		t.Fatal("no agent found")
 	}
 	reg := tools.NewRegistry(d)
+	var reports []tools.Progress
 	run := func(args string) tools.Result {
 		t.Helper()
-		call := tools.Call{ID: "c1", Name: Name, Arguments: json.RawMessage(args), Workspace: ws}
+		call := tools.Call{ID: "c1", Name: Name, Arguments: json.RawMessage(args), Workspace: ws,
+			Progress: func(p tools.Progress) { reports = append(reports, p) }}
 		acc, aerr := reg.Access(call)
 		if aerr != nil || len(acc) != 1 || acc[0].Kind != tools.AccessExec {
 			t.Fatalf("access: %+v %v", acc, aerr)
@@ -67,6 +69,10 @@ func TestClaudeCodeDelegate(t *testing.T) {
 	meta := res.Meta.(*Meta)
 	if res.IsError || !strings.Contains(res.Text, "Wrote hello.txt.") || meta.Session == "" || len(meta.Steps) != 1 || !strings.HasPrefix(meta.Steps[0], "Write ") {
 		t.Fatalf("first run: %+v\n%s\nstderr: %s", meta, res.Text, meta.Stderr)
+	}
+	// Its steps were reported live, for the running card.
+	if len(reports) != 1 || reports[0].Done != 1 || !strings.HasPrefix(reports[0].Message, "Write ") {
+		t.Fatalf("progress: %+v", reports)
 	}
 	if b, err := os.ReadFile(target); err != nil || string(b) != "hello from claude\n" {
 		t.Fatalf("the file: %q %v", b, err)

@@ -51,6 +51,8 @@ export const EventType = {
   MessageTranslation: 'message_translation',
   /** Retrieval */
   Retrieval: 'retrieval',
+  /** ToolProgress */
+  ToolProgress: 'tool_progress',
   /** Swarm */
   Swarm: 'swarm',
 } as const
@@ -531,6 +533,14 @@ export interface RetrievedChunk {
   score?: number
 }
 
+/** store.ToolProgress */
+export interface ToolProgress {
+  call_id: string
+  progress: number
+  total?: number
+  message?: string
+}
+
 /** store.Swarm */
 export interface Swarm {
   call_id: string
@@ -708,5 +718,6 @@ export interface EventPayloads {
   memory_recall: MemoryRecall
   message_translation: MessageTranslation
   retrieval: Retrieval
+  tool_progress: ToolProgress
   swarm: Swarm
 }

@@ -273,3 +273,14 @@ function desktopInput(a: Obj): string {
       return `${action}${at(a.x, a.y)}`.trim()
   }
 }
+
+/** A running call's progress as the card shows it: the bar's fraction (null: no total known)
+ * and "3/10 · message" (or "3 · message" without a total). */
+export function progressLabel(p: { progress: number; total?: number; message?: string } | undefined): { fraction: number | null; text: string } | null {
+  if (!p) return null
+  const n = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1))
+  const total = p.total && p.total > 0 ? p.total : 0
+  const count = total ? `${n(p.progress)}/${n(total)}` : p.progress > 0 ? n(p.progress) : ''
+  const text = [count, clip(p.message ?? '', 160)].filter(Boolean).join(' · ')
+  return { fraction: total ? Math.min(1, Math.max(0, p.progress / total)) : null, text }
+}

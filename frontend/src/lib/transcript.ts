@@ -4,7 +4,7 @@ import type { CallAttempt, CallReport, DecidedBy, Decision, EndReason, Event, Ph
 import type { Delta } from './stream'
 import { argsOf } from './tools'
 import { applySwarm, emptySwarm, type SwarmView } from './swarm'
-import type { Swarm } from './protocol.gen'
+import type { Swarm, ToolProgress } from './protocol.gen'
 
 /** A message's translation (`message_translation`): the user's message in English for the
  * model, or the reply in the user's language. `fallback` says why the original was used. */
@@ -79,6 +79,9 @@ export type ToolCallItem = {
   approval?: ApprovalInfo
   /** spawn_agents: the live dashboard of its swarm (`swarm` events). */
   swarm?: SwarmView
+  /** The last progress report while it ran (`tool_progress`): an MCP server's notifications,
+   * a delegated agent's steps. Kept after the result; the card shows it only while running. */
+  progress?: ToolProgress
 }
 
 /** The end of an agent turn (`turn_end`) with the tokens of all its model calls. */
@@ -432,6 +435,13 @@ export function project(state: TranscriptState): Item[] {
         const c = calls.get(str(d.call_id))
         if (c) c.swarm = applySwarm(c.swarm ?? emptySwarm(c.id), d)
         midTurn = true
+        break
+      }
+      case 'tool_progress': {
+        // A long call reports how far it got: the running card shows the last report.
+        const d = (isObj(e.data) ? e.data : {}) as unknown as ToolProgress
+        const c = calls.get(str(d.call_id))
+        if (c && !c.result) c.progress = { call_id: c.id, progress: typeof d.progress === 'number' ? d.progress : 0, total: typeof d.total === 'number' ? d.total : undefined, message: str(d.message) || undefined }
         break
       }
       case 'approval': {
