@@ -101,8 +101,9 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 			TestPatch: addTestPatch, FailToPass: []string{"add"}},
 	}
 	var finished []string
-	rep, err := RunTasks(context.Background(), st, suite, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 4, Parallel: 2, TestCmd: "sh tests/{test}_test.sh"},
-		func(r eval.TaskResult) { finished = append(finished, r.InstanceID) })
+	// The suite's safe profile lets the agent edit its workspace (and nothing else).
+	rep, err := RunTasks(context.Background(), st, suite, TasksOptions{Approve: "safe", Mode: "chat", MaxSteps: 4, Parallel: 2, TestCmd: "sh tests/{test}_test.sh", Suite: "tiny"},
+		eval.TasksOptions{Done: func(r eval.TaskResult) { finished = append(finished, r.InstanceID) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +129,9 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 		}
 		if !strings.HasSuffix(info.Workspace, string(filepath.Separator)+r.InstanceID) {
 			t.Fatalf("%s ran in %s", r.InstanceID, info.Workspace)
+		}
+		if info.Title != "eval tiny · "+r.InstanceID {
+			t.Fatalf("%s: session titled %q", r.InstanceID, info.Title)
 		}
 		calls, in, out := usageOf(t, st, r.Session)
 		if r.ModelCalls != calls || r.InputTokens != in || r.OutputTokens != out || calls == 0 || in == 0 {

@@ -37,6 +37,9 @@ type RunOptions struct {
 	Translate bool `json:",omitempty"`
 	// ContextConfig is a compact.Config JSON file that replaces the policy (ablations).
 	ContextConfig string
+	// Title names a new session (empty: the task's first words); tofu eval tasks labels its
+	// sessions with the suite and the task.
+	Title string `json:",omitempty"`
 	// Stdin answers approval prompts when Approve is "ask" (read on the terminal's side when
 	// the run is forwarded to a running Tofu).
 	Stdin io.Reader `json:"-"`
@@ -250,7 +253,11 @@ func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, swi
 	}
 	sid = o.Continue
 	if sid == "" {
-		info, err := st.CreateSession(app.TitleFrom(o.Task))
+		title := o.Title
+		if title == "" {
+			title = app.TitleFrom(o.Task)
+		}
+		info, err := st.CreateSession(title)
 		if err != nil {
 			return "", "", nil, err
 		}

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
 // Task is one coding task of a suite (a JSON line; docs/EVAL-TASKS.md). The field names are
 // SWE-bench's where it has them, so a SWE-bench record whose repository is on disk reads as is.
 type Task struct {
-	InstanceID       string `json:"instance_id"`
-	Repo             string `json:"repo"`        // a local path or local git mirror
+	InstanceID string `json:"instance_id"`
+	// Repo is a local path or git mirror (relative: from the suite's folder), or SWE-bench's
+	// "owner/name" found in a folder of mirrors (ResolveRepos).
+	Repo             string `json:"repo"`
 	BaseCommit       string `json:"base_commit"` // the commit the workspace starts from
 	ProblemStatement string `json:"problem_statement"`
 	Setup            string `json:"setup,omitempty"` // a shell command run in the workspace before the agent
@@ -53,7 +54,7 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 }
 
 // LoadTasks reads a suite: one task per line, blank lines and lines starting with # skipped.
-// A relative repo is taken from the suite file's folder.
+// The repos are as written: ResolveRepos finds them on disk.
 func LoadTasks(path string) ([]Task, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -80,9 +81,6 @@ func LoadTasks(path string) ([]Task, error) {
 			return nil, fmt.Errorf("%s:%d: instance_id %q appears twice", path, n, t.InstanceID)
 		}
 		seen[t.InstanceID] = true
-		if !filepath.IsAbs(t.Repo) {
-			t.Repo = filepath.Join(filepath.Dir(path), t.Repo)
-		}
 		tasks = append(tasks, t)
 	}
 	if err := sc.Err(); err != nil {

@@ -53,10 +53,13 @@ type TasksSummary struct {
 	TokensPerResolved float64 `json:"tokens_per_resolved"`
 	CostUSD           float64 `json:"cost_usd"`
 	WallMS            int64   `json:"wall_ms"` // the suite's, start to end (tasks overlap with --parallel)
+	// Resumed counts the tasks whose results came from an earlier, interrupted run.
+	Resumed int `json:"resumed,omitempty"`
 }
 
 // TasksReport is a suite run: the tasks in the suite's order, then the totals.
 type TasksReport struct {
+	Run     RunInfo      `json:"run"`
 	Tasks   []TaskResult `json:"tasks"`
 	Summary TasksSummary `json:"summary"`
 }
@@ -94,6 +97,24 @@ func (r TasksReport) WriteJSON(w io.Writer) error {
 
 // WriteText writes a table: a row per task, then the totals and each task's error.
 func (r TasksReport) WriteText(w io.Writer) error {
+	if r.Run.Suite != "" {
+		c := r.Run.Config
+		fmt.Fprintf(w, "suite %s (%d tasks", r.Run.Suite, r.Run.SuiteTasks)
+		if r.Run.Shard != "" {
+			fmt.Fprintf(w, ", shard %s", r.Run.Shard)
+		}
+		if len(r.Run.Shards) > 0 {
+			fmt.Fprintf(w, ", shards %v merged", r.Run.Shards)
+		}
+		fmt.Fprintf(w, "); model %s, mode %s, approve %s, max %d steps", show(c.Model), c.Mode, c.Approve, c.MaxSteps)
+		if c.Context != "" {
+			fmt.Fprintf(w, ", context %s", c.Context)
+		}
+		if c.MaxTimeSec > 0 {
+			fmt.Fprintf(w, ", max time %.0f s", c.MaxTimeSec)
+		}
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "task\tresolved\ttests ok/failed\tend\tsteps\tcalls\ttokens in\tout\tcached\tcost $\twall s\tsession")
 	for _, t := range r.Tasks {
@@ -105,6 +126,9 @@ func (r TasksReport) WriteText(w io.Writer) error {
 		return err
 	}
 	s := r.Summary
+	if s.Resumed > 0 {
+		fmt.Fprintf(w, "\n%d task(s) resumed from the results log", s.Resumed)
+	}
 	fmt.Fprintf(w, "\nPass@1 %.3f (%d/%d resolved, %d error(s)); %d model calls, %d tokens in (%d cached), %d out, %.0f tokens per resolved task, $%.4f, %.1f s\n",
 		s.PassAt1, s.Resolved, s.Tasks, s.Errors, s.ModelCalls, s.InputTokens, s.CachedTokens, s.OutputTokens, s.TokensPerResolved, s.CostUSD, float64(s.WallMS)/1000)
 	for _, t := range r.Tasks {

@@ -35,9 +35,23 @@ type TasksOptions struct {
 	Parallel int
 	// TestCmd runs a test of a task that names none ({test}: the test id).
 	TestCmd string
-	// Done is called as each task finishes (in the order they finish).
+	// Done is called as each task finishes (in the order they finish), after Log has it.
 	Done func(TaskResult)
+	// Log, when set, gets each finished task appended (an interrupted one is not finished).
+	Log *ResultsLog
+	// Finished are results of an earlier run of the suite (by instance id): those tasks are
+	// not run again, and their results go in the report as they are.
+	Finished map[string]TaskResult
+	// MaxTime bounds each agent's turn (0: no bound): its context ends, which stops the turn
+	// and kills the process groups of its commands; the task is graded as it stands, with
+	// end_reason max_time.
+	MaxTime time.Duration
+	// Run is what the report says it is a run of.
+	Run RunInfo
 }
+
+// errMaxTime ends a turn that ran past TasksOptions.MaxTime.
+var errMaxTime = errors.New("the task's --max-time is up")
 
 // RunTasks runs each task in a fresh workspace: the agent's turn, then the tests applied and
 // run where the agent no longer acts. A task that cannot be set up or graded is reported with
@@ -59,6 +73,18 @@ func RunTasks(ctx context.Context, tasks []Task, o TasksOptions) (TasksReport, e
 		}
 	}
 	results := make([]TaskResult, len(tasks))
+	resumed := 0
+	var todo []int
+	for i, t := range tasks {
+		if r, ok := o.Finished[t.InstanceID]; ok {
+			results[i] = r
+			resumed++
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -68,8 +94,16 @@ func RunTasks(ctx context.Context, tasks []Task, o TasksOptions) (TasksReport, e
 			defer wg.Done()
 			for i := range next {
 				r := runTask(ctx, tasks[i], filepath.Join(root, dirName(tasks[i].InstanceID)), o)
+				if ctx.Err() != nil {
+					continue // interrupted: not finished, a resumed run does it again
+				}
 				mu.Lock()
 				results[i] = r
+				if o.Log != nil {
+					if err := o.Log.Append(r); err != nil {
+						cancel(err)
+					}
+				}
 				if o.Done != nil {
 					o.Done(r)
 				}
@@ -78,7 +112,7 @@ func RunTasks(ctx context.Context, tasks []Task, o TasksOptions) (TasksReport, e
 		}()
 	}
 feed:
-	for i := range tasks {
+	for _, i := range todo {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -90,7 +124,9 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return TasksReport{}, context.Cause(ctx)
 	}
-	return newTasksReport(results, time.Since(start)), nil
+	rep := newTasksReport(results, time.Since(start))
+	rep.Run, rep.Summary.Resumed = o.Run, resumed
+	return rep, nil
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -112,8 +148,18 @@ func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskRes
 		r.Error = "workspace: " + err.Error()
 		return r
 	}
-	run, err := o.Agent(ctx, t, dir)
+	actx := ctx
+	if o.MaxTime > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errMaxTime)
+		defer cancel()
+	}
+	run, err := o.Agent(actx, t, dir)
 	r.Session, r.EndReason, r.Steps = run.Session, run.Reason, run.Steps
+	if ctx.Err() == nil && errors.Is(context.Cause(actx), errMaxTime) {
+		// The turn was stopped by the bound, not by the user: it is graded as it stands.
+		r.EndReason, err = "max_time", nil
+	}
 	if err != nil {
 		r.Error = "agent: " + err.Error()
 		return r

@@ -16,26 +16,30 @@ const (
 	// ModeNever changes nothing: only calls that just read, and that the policy allows, run;
 	// every write, command and network access is denied even when a rule allows it.
 	ModeNever Mode = "never"
+	// ModeSuite is `tofu eval tasks`' safe profile, for a throwaway workspace: ModeSafe, plus
+	// writes inside the workspace and the test and build commands of SuiteCommands allowed.
+	// Deny rules, the dangerous commands, protected paths (.git, .tofu) and secrets still hold.
+	ModeSuite Mode = "suite"
 )
 
 // ParseMode reads an --approve value.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
-	case ModeAsk, ModeSafe, ModeAll, ModeNever:
+	case ModeAsk, ModeSafe, ModeAll, ModeNever, ModeSuite:
 		return m, nil
 	case "":
 		return ModeAsk, nil
 	}
-	return "", fmt.Errorf("--approve must be ask, safe, all or never, not %q", s)
+	return "", fmt.Errorf("--approve must be ask, safe, all, never or suite, not %q", s)
 }
 
 // Apply turns the policy's decision into the mode's. It is a pure function of both.
 func (m Mode) Apply(d Decision) Decision {
 	switch m {
-	case ModeSafe:
+	case ModeSafe, ModeSuite:
 		if d.Action == Ask {
 			d.Action, d.Remember = Deny, nil
-			d.Reason = "needs approval, and --approve=safe denies it: " + d.Reason
+			d.Reason = "needs approval, and --approve=" + string(m) + " denies it: " + d.Reason
 		}
 	case ModeAll:
 		if d.Action == Ask && d.Secret {

@@ -66,7 +66,7 @@ func NewService(book RuleBook) *Service {
 // rules of the settings that hold in workspace (deny wins), then what the user granted for the
 // session or the workspace, then the mode. Rules that cannot be read deny, saying why.
 func (s *Service) Check(session, workspace string, mode Mode, tool string, access []tools.Access) Decision {
-	p, err := s.policy(workspace)
+	p, err := s.policy(workspace, mode)
 	if err != nil {
 		return Decision{Action: Deny, Tool: tool, Reason: err.Error()}
 	}
@@ -77,8 +77,9 @@ func (s *Service) Check(session, workspace string, mode Mode, tool string, acces
 	return d
 }
 
-// policy is the rules engine for workspace with the settings' rules that hold there.
-func (s *Service) policy(workspace string) (*Policy, error) {
+// policy is the rules engine for workspace with the settings' rules that hold there (and
+// ModeSuite's profile under that mode).
+func (s *Service) policy(workspace string, mode Mode) (*Policy, error) {
 	var rules []config.PermissionRule
 	if s.rules != nil {
 		var err error
@@ -86,7 +87,11 @@ func (s *Service) policy(workspace string) (*Policy, error) {
 			return nil, fmt.Errorf("the permission rules cannot be read: %w", err)
 		}
 	}
-	return New(Config{Workspace: workspace, Rules: RulesFor(rules, workspace), Home: s.home})
+	cfg := Config{Workspace: workspace, Rules: RulesFor(rules, workspace), Home: s.home}
+	if mode == ModeSuite {
+		cfg = suiteConfig(cfg)
+	}
+	return New(cfg)
 }
 
 // RulesFor arranges the settings' rules that hold in workspace for the engine, by tool or kind:
