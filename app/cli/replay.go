@@ -23,8 +23,10 @@ func newReplayCmd() *cobra.Command {
 			"or SWE-agent (*.traj, history[] and trajectory[].query). Without PATH the shared\n" +
 			"data's trajectories are used. For each policy, per trajectory and in total: model\n" +
 			"calls, input tokens as recorded and as the policy would send them (o200k), the\n" +
-			"reduction, the share a prompt cache could reuse, and how often a later step refers\n" +
-			"to content the policy had compacted.\n\n" +
+			"reduction, the share a prompt cache could reuse, the cache-weighted cost (uncached +\n" +
+			"0.1 x cached) and its cut, and how often a later step refers to content the policy\n" +
+			"had compacted; then per-trajectory means and worst cases. A file that cannot be\n" +
+			"replayed is listed as skipped with the reason; the others are still reported.\n\n" +
 			"Policies: " + strings.Join(eval.PolicyNames, ", ") + " (default: all). --config FILE\n" +
 			"replays a compact.Config in JSON (fields left out keep their defaults) as policy\n" +
 			"\"config\", beside \"none\".",
@@ -36,7 +38,7 @@ func newReplayCmd() *cobra.Command {
 				}
 				args = []string{p}
 			}
-			trajs, err := eval.LoadTrajectories(args...)
+			trajs, skipped, err := eval.LoadTrajectories(args...)
 			if err != nil {
 				return err
 			}
@@ -66,6 +68,7 @@ func newReplayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			rep.Skipped = append(skipped, rep.Skipped...)
 			if asJSON {
 				return rep.WriteJSON(cmd.OutOrStdout())
 			}

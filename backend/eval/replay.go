@@ -14,39 +14,52 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
-// Trajectory is one recorded agent run, normalised: the whole conversation, and for each model
-// call how many of its leading messages that call was sent.
+// Trajectory is one recorded agent run, normalised: for each model call the messages it was
+// actually sent, and what the model answered.
 type Trajectory struct {
-	Name   string        `json:"name"`
-	Format string        `json:"format"` // "mini-swe-agent" or "swe-agent"
-	Conv   []llm.Message `json:"-"`
-	// Calls[k] is the length of the prefix of Conv that model call k saw; the call's reply is
-	// Conv[Calls[k]] when there is one.
-	Calls []int `json:"-"`
+	Name   string `json:"name"`
+	Format string `json:"format"` // "mini-swe-agent" or "swe-agent"
+	// Reqs[k] is the request of model call k as sent. Usually each is a prefix of the next (a
+	// mini-swe-agent run always; the slices then share one backing array), but an agent's
+	// history processors may rewrite earlier messages between calls, so no call assumes it.
+	Reqs [][]llm.Message `json:"-"`
+	// replies[k] is what call k answered, when the file records it.
+	replies []*llm.Message
 	// Reported is the provider's own count of the input tokens sent over the run (its own
 	// tokenizer), 0 when the file does not say.
 	Reported int `json:"reported_input_tokens,omitempty"`
 }
 
+// Calls is the number of model calls.
+func (t *Trajectory) Calls() int { return len(t.Reqs) }
+
 // Request returns the messages of call k as recorded.
-func (t *Trajectory) Request(k int) []llm.Message { return t.Conv[:t.Calls[k]] }
+func (t *Trajectory) Request(k int) []llm.Message { return t.Reqs[k] }
 
 // Reply returns what the model answered to call k (an assistant message), if recorded.
 func (t *Trajectory) Reply(k int) (llm.Message, bool) {
-	if n := t.Calls[k]; n < len(t.Conv) && t.Conv[n].Role == llm.RoleAssistant {
-		return t.Conv[n], true
+	if r := t.replies[k]; r != nil {
+		return *r, true
 	}
 	return llm.Message{}, false
 }
 
+// Skipped is a trajectory file replay could not use, and why.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
 // LoadTrajectories reads the trajectories at paths: files, or directories searched for
-// *.traj.json and *.traj (sorted, recursively). Unknown formats are an error.
-func LoadTrajectories(paths ...string) ([]*Trajectory, error) {
+// *.traj.json and *.traj (sorted, recursively). A file that cannot be read as a trajectory is
+// skipped with its reason, so one odd file never ends the whole evaluation; a path that does
+// not exist, or no trajectory at all, is an error.
+func LoadTrajectories(paths ...string) ([]*Trajectory, []Skipped, error) {
 	var files []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !fi.IsDir() {
 			files = append(files, p)
@@ -59,22 +72,28 @@ func LoadTrajectories(paths ...string) ([]*Trajectory, error) {
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sort.Strings(files)
 	var out []*Trajectory
+	var skipped []Skipped
 	for _, f := range files {
 		t, err := LoadTrajectory(f)
 		if err != nil {
-			return nil, err
+			skipped = append(skipped, Skipped{File: f, Reason: strings.TrimPrefix(err.Error(), f+": ")})
+			continue
 		}
 		out = append(out, t)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no trajectories (*.traj.json, *.traj) in %s", strings.Join(paths, ", "))
+		why := ""
+		if len(skipped) > 0 {
+			why = fmt.Sprintf(" (%d skipped, first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
+		}
+		return nil, skipped, fmt.Errorf("no usable trajectories (*.traj.json, *.traj) in %s%s", strings.Join(paths, ", "), why)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // rawTraj holds the fields of both formats.
@@ -129,28 +148,34 @@ func LoadTrajectory(path string) (*Trajectory, error) {
 	t := &Trajectory{Name: name}
 	switch {
 	case len(r.Trajectory) > 0 && len(r.History) > 0:
-		// SWE-agent: trajectory[i].query is the exact message list of call i; history is the
-		// whole run, of which every query is a prefix.
+		// SWE-agent: trajectory[i].query is the exact message list of call i. History
+		// processors may have rewritten earlier messages between calls, so each call is
+		// replayed from its own query; its reply is the message after the query in the next
+		// query, else in the history.
 		t.Format = "swe-agent"
-		t.Conv = convertMessages(r.History)
-		for i, s := range r.Trajectory {
-			q := convertMessages(s.Query)
-			if len(q) > len(t.Conv) || !samePrefix(q, t.Conv) {
-				return nil, fmt.Errorf("%s: query %d is not a prefix of the history", path, i)
+		hist := convertMessages(r.History)
+		for _, s := range r.Trajectory {
+			t.Reqs = append(t.Reqs, convertMessages(s.Query))
+		}
+		for k, q := range t.Reqs {
+			var next []llm.Message
+			if k+1 < len(t.Reqs) {
+				next = t.Reqs[k+1]
 			}
-			t.Calls = append(t.Calls, len(q))
+			t.replies = append(t.replies, replyAfter(len(q), next, hist))
 		}
 		t.Reported = r.Info.ModelStats.TokensSent
 	case len(r.Messages) > 0:
 		// mini-swe-agent: call k (from 1) saw messages[0:2k]; the last user message (the final
 		// diff) was never sent.
 		t.Format = "mini-swe-agent"
-		t.Conv = convertMessages(r.Messages)
-		for n := 2; n < len(t.Conv); n += 2 {
-			if t.Conv[n].Role != llm.RoleAssistant {
+		conv := convertMessages(r.Messages)
+		for n := 2; n < len(conv); n += 2 {
+			if conv[n].Role != llm.RoleAssistant {
 				break
 			}
-			t.Calls = append(t.Calls, n)
+			t.Reqs = append(t.Reqs, conv[:n:n])
+			t.replies = append(t.replies, &conv[n])
 		}
 		for _, m := range r.Messages {
 			t.Reported += m.Extra.Response.Usage.PromptTokens
@@ -158,10 +183,22 @@ func LoadTrajectory(path string) (*Trajectory, error) {
 	default:
 		return nil, fmt.Errorf("%s: neither mini-swe-agent (messages) nor SWE-agent (history, trajectory)", path)
 	}
-	if len(t.Calls) == 0 {
+	if len(t.Reqs) == 0 {
 		return nil, fmt.Errorf("%s: no model calls", path)
 	}
 	return t, nil
+}
+
+// replyAfter finds the reply to a call sent n messages: message n of the next request when
+// that is an assistant message, else message n of the history when it is one.
+func replyAfter(n int, next, hist []llm.Message) *llm.Message {
+	for _, msgs := range [][]llm.Message{next, hist} {
+		if n < len(msgs) && msgs[n].Role == llm.RoleAssistant {
+			m := msgs[n]
+			return &m
+		}
+	}
+	return nil
 }
 
 // convertMessages maps recorded messages onto llm.Message as they were sent: text blocks are
@@ -201,15 +238,6 @@ func contentText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
-}
-
-func samePrefix(a, b []llm.Message) bool {
-	for i := range a {
-		if !sameMessage(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // sameMessage compares two messages byte for byte (what a prompt cache compares).

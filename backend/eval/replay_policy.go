@@ -52,11 +52,11 @@ func NewPolicy(name string) (Policy, error) {
 // never fires in replay.
 func ConfigPolicy(name string, cfg compact.Config) Policy {
 	return Policy{Name: name, run: func(t *Trajectory) policyRun {
-		conv := entered(t.Conv, cfg)
 		var st compact.State
 		var r policyRun
-		for _, n := range t.Calls {
-			msgs, rep := compact.Build(conv[:n], &st, cfg)
+		var l0 entry
+		for _, req := range t.Reqs {
+			msgs, rep := compact.Build(l0.entered(req, cfg), &st, cfg)
 			if rep.Moved {
 				r.moves++
 			}
@@ -66,16 +66,31 @@ func ConfigPolicy(name string, cfg compact.Config) Policy {
 	}}
 }
 
-// entered returns the conversation as it would have entered the log under cfg's L0.
-func entered(conv []llm.Message, cfg compact.Config) []llm.Message {
+// entry applies L0 to the requests of one run, remembering each tool output's budgeted form
+// so a message repeated in every later request is budgeted once.
+type entry map[string]string
+
+// entered returns a request as its messages would have entered the log under cfg's L0.
+func (e *entry) entered(conv []llm.Message, cfg compact.Config) []llm.Message {
 	out := append([]llm.Message(nil), conv...)
 	if !cfg.L0.Enabled {
 		return out
 	}
+	if *e == nil {
+		*e = entry{}
+	}
 	for i, m := range out {
-		if compact.IsToolResult(m) {
-			out[i].Content, _, _ = cfg.Budget(compact.EffectiveTool(conv, i), m.Content)
+		if !compact.IsToolResult(m) {
+			continue
 		}
+		tool := compact.EffectiveTool(conv, i)
+		key := tool + "\x00" + m.Content
+		kept, ok := (*e)[key]
+		if !ok {
+			kept, _, _ = cfg.Budget(tool, m.Content)
+			(*e)[key] = kept
+		}
+		out[i].Content = kept
 	}
 	return out
 }
@@ -94,17 +109,18 @@ const (
 func opencode(t *Trajectory) policyRun {
 	pruned := map[int]bool{}
 	var r policyRun
-	for _, n := range t.Calls {
+	for _, req := range t.Reqs {
+		n := len(req)
 		total, freed := 0, 0
 		var cand []int
 		for i := n - 1; i >= 0; i-- {
-			if !compact.IsToolResult(t.Conv[i]) {
+			if !compact.IsToolResult(req[i]) {
 				continue
 			}
 			if pruned[i] {
 				break
 			}
-			tok := tokens.Count(t.Conv[i].Content)
+			tok := tokens.Count(req[i].Content)
 			total += tok
 			if total > opencodeProtect {
 				freed += tok
@@ -117,7 +133,7 @@ func opencode(t *Trajectory) policyRun {
 			}
 			r.moves++
 		}
-		msgs := append([]llm.Message(nil), t.Conv[:n]...)
+		msgs := append([]llm.Message(nil), req...)
 		for i := range pruned {
 			if i < n {
 				msgs[i].Content = opencodeCleared

@@ -27,9 +27,11 @@ type Totals struct {
 	// Prefix is the tokens of each request that are a byte-identical prefix (whole messages) of
 	// the previous request: what a prompt cache can reuse.
 	Prefix int `json:"prefix_tokens"`
-	// BilledEq is Sent with the reusable prefix weighted at CacheReadPrice (writes unweighted).
-	BilledEq float64 `json:"billed_eq_tokens"`
-	Moves    int     `json:"moves"` // planned cache breaks
+	// BilledEq is Sent with the reusable prefix weighted at CacheReadPrice (writes unweighted);
+	// OriginalBilledEq the same for the requests as recorded.
+	BilledEq         float64 `json:"billed_eq_tokens"`
+	OriginalBilledEq float64 `json:"original_billed_eq_tokens"`
+	Moves            int     `json:"moves"` // planned cache breaks
 	// MissSteps counts calls whose reply refers to content the policy had compacted: Mentions
 	// are distinctive identifiers in the reply that were in the recorded request but not in the
 	// policy's; Rereads re-read a file or re-grep a pattern whose earlier output was compacted.
@@ -40,6 +42,15 @@ type Totals struct {
 
 // Reduction is the share of the original input tokens the policy does not send.
 func (t Totals) Reduction() float64 { return ratio(t.Original-t.Sent, t.Original) }
+
+// CostCut is the share of the cache-weighted cost of the requests as recorded that the policy
+// does not spend (negative when it costs more).
+func (t Totals) CostCut() float64 {
+	if t.OriginalBilledEq == 0 {
+		return 0
+	}
+	return 1 - t.BilledEq/t.OriginalBilledEq
+}
 
 // CacheShare is the share of the sent tokens a prompt cache can reuse.
 func (t Totals) CacheShare() float64 { return ratio(t.Prefix, t.Sent) }
@@ -60,6 +71,7 @@ func (t *Totals) add(o Totals) {
 	t.Sent += o.Sent
 	t.Prefix += o.Prefix
 	t.BilledEq += o.BilledEq
+	t.OriginalBilledEq += o.OriginalBilledEq
 	t.Moves += o.Moves
 	t.MissSteps += o.MissSteps
 	t.Mentions += o.Mentions
@@ -92,6 +104,8 @@ type PolicyReport struct {
 // ReplayReport is the side-by-side comparison `tofu eval replay` prints.
 type ReplayReport struct {
 	Policies []PolicyReport `json:"policies"`
+	// Skipped are the files (or policy runs) that could not be replayed, with the reason.
+	Skipped []Skipped `json:"skipped,omitempty"`
 }
 
 // Replay runs every policy over every trajectory.
@@ -108,7 +122,11 @@ func Replay(trajs []*Trajectory, policies []Policy, opts ReplayOptions) (ReplayR
 			if origText[ti] == nil {
 				origText[ti] = requestTexts(t)
 			}
-			run := p.run(t)
+			run, err := p.safeRun(t)
+			if err != nil {
+				rep.Skipped = append(rep.Skipped, Skipped{File: t.Name, Reason: p.Name + ": " + err.Error()})
+				continue
+			}
 			res := ReplayResult{Trajectory: t.Name, Format: t.Format, Reported: t.Reported}
 			res.Totals = measure(t, run, origText[ti])
 			if opts.DumpDir != "" {
@@ -124,18 +142,45 @@ func Replay(trajs []*Trajectory, policies []Policy, opts ReplayOptions) (ReplayR
 	return rep, nil
 }
 
+// safeRun runs the policy on one trajectory; a panic on an odd file becomes an error, so it is
+// reported as skipped instead of ending the whole replay.
+func (p Policy) safeRun(t *Trajectory) (run policyRun, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("replay failed: %v", r)
+		}
+	}()
+	run = p.run(t)
+	if len(run.reqs) != t.Calls() {
+		return run, fmt.Errorf("policy built %d requests for %d calls", len(run.reqs), t.Calls())
+	}
+	return run, nil
+}
+
+// cachedPrefix is the tokens of the leading whole messages of msgs identical to prev's: what a
+// prompt cache can reuse.
+func cachedPrefix(prev, msgs []llm.Message) int {
+	p := 0
+	for i := 0; i < len(prev) && i < len(msgs) && sameMessage(prev[i], msgs[i]); i++ {
+		p += compact.MessageTokens(msgs[i])
+	}
+	return p
+}
+
 // measure counts one policy run: tokens, reusable prefixes and misses.
 func measure(t *Trajectory, run policyRun, orig []string) Totals {
-	tot := Totals{Calls: len(t.Calls), Moves: run.moves}
-	var prev []llm.Message
+	tot := Totals{Calls: t.Calls(), Moves: run.moves}
+	var prev, prevOrig []llm.Message
 	for k, msgs := range run.reqs {
-		tot.Original += tokens.CountRequest(llm.Request{Messages: t.Request(k)})
+		req := t.Request(k)
+		original := tokens.CountRequest(llm.Request{Messages: req})
+		tot.Original += original
+		op := cachedPrefix(prevOrig, req)
+		tot.OriginalBilledEq += float64(original-op) + CacheReadPrice*float64(op)
+		prevOrig = req
 		sent := tokens.CountRequest(llm.Request{Messages: msgs})
 		tot.Sent += sent
-		p := 0
-		for i := 0; i < len(prev) && i < len(msgs) && sameMessage(prev[i], msgs[i]); i++ {
-			p += compact.MessageTokens(msgs[i])
-		}
+		p := cachedPrefix(prev, msgs)
 		tot.Prefix += p
 		tot.BilledEq += float64(sent-p) + CacheReadPrice*float64(p)
 		prev = msgs
@@ -153,8 +198,8 @@ func measure(t *Trajectory, run policyRun, orig []string) Totals {
 
 // requestTexts returns, per call, the text of the recorded request (for mention checks).
 func requestTexts(t *Trajectory) []string {
-	out := make([]string, len(t.Calls))
-	for k := range t.Calls {
+	out := make([]string, t.Calls())
+	for k := range t.Reqs {
 		out[k] = joinText(t.Request(k))
 	}
 	return out
@@ -197,9 +242,10 @@ func distinctive(w string) bool {
 // identifiers that were in the recorded request and are missing from the policy's, and re-reads
 // (same file, same grep pattern) of an output the policy had compacted.
 func misses(t *Trajectory, k int, msgs []llm.Message, reply llm.Message, orig string) (mentions, rereads int) {
+	req := t.Request(k)
 	var changed []int
 	for i := range msgs {
-		if msgs[i].Content != t.Conv[i].Content {
+		if msgs[i].Content != req[i].Content {
 			changed = append(changed, i)
 		}
 	}
@@ -230,10 +276,10 @@ func misses(t *Trajectory, k int, msgs []llm.Message, reply llm.Message, orig st
 	}
 	done := make([]bool, len(want))
 	for _, i := range changed {
-		if !compact.IsToolResult(t.Conv[i]) {
+		if !compact.IsToolResult(req[i]) {
 			continue
 		}
-		for _, c := range producer(t.Conv, i) {
+		for _, c := range producer(req, i) {
 			for _, had := range targets(c) {
 				for w, x := range want {
 					if !done[w] && x.overlaps(had) {

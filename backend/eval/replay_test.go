@@ -107,10 +107,10 @@ func TestReplayNoneMatchesRecorded(t *testing.T) {
 
 func TestReplayPolicies(t *testing.T) {
 	dir := trajDir(t)
-	trajs, err := LoadTrajectories(filepath.Join(dir, "mini-swe-agent", "astropy__astropy-13236.traj.json"),
+	trajs, skipped, err := LoadTrajectories(filepath.Join(dir, "mini-swe-agent", "astropy__astropy-13236.traj.json"),
 		filepath.Join(dir, "swe-agent", "dask__dask-8685__qwen3-coder-480b-a35b-instruct.traj"))
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
 	}
 	var ps []Policy
 	for _, n := range PolicyNames {
@@ -189,5 +189,67 @@ func TestTargets(t *testing.T) {
 		if distinctive(w) != want {
 			t.Errorf("distinctive(%q) != %v", w, want)
 		}
+	}
+}
+
+// A SWE-agent run whose history processor rewrote an earlier observation between calls is
+// replayed call by call from what was sent; a file that is not a trajectory is skipped with
+// its reason and the rest is still reported.
+func TestReplayRewrittenHistory(t *testing.T) {
+	dir := t.TempDir()
+	msg := func(role, content string) map[string]any { return map[string]any{"role": role, "content": content} }
+	long := strings.Repeat("observation line with some_identifier_here\n", 200)
+	q1 := []any{msg("system", "sys"), msg("user", "task")}
+	q2 := append(append([]any{}, q1...), msg("assistant", "look"), msg("user", long))
+	// The processor elided the old observation before the third call.
+	q3 := append(append([]any{}, q1...), msg("assistant", "look"), msg("user", "Old environment output: (200 lines omitted)"),
+		msg("assistant", "fix"), msg("user", "done"))
+	hist := append(append([]any{}, q3...), msg("assistant", "submit"))
+	raw := map[string]any{"history": hist, "trajectory": []any{
+		map[string]any{"query": q1}, map[string]any{"query": q2}, map[string]any{"query": q3}}}
+	b, _ := json.Marshal(raw)
+	if err := os.WriteFile(filepath.Join(dir, "a.traj"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.traj"), []byte(`{"something": "else"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trajs, skipped, err := LoadTrajectories(dir)
+	if err != nil || len(trajs) != 1 || len(skipped) != 1 || !strings.HasSuffix(skipped[0].File, "b.traj") {
+		t.Fatalf("trajs %d, skipped %v, err %v", len(trajs), skipped, err)
+	}
+	tr := trajs[0]
+	if tr.Calls() != 3 {
+		t.Fatalf("%d calls", tr.Calls())
+	}
+	for k, want := range []string{"look", "fix", "submit"} {
+		if r, ok := tr.Reply(k); !ok || r.Content != want {
+			t.Fatalf("reply %d = %q %v, want %q", k, r.Content, ok, want)
+		}
+	}
+	want := 0
+	for k := 0; k < tr.Calls(); k++ {
+		want += tokens.CountRequest(llm.Request{Messages: tr.Request(k)})
+	}
+	none, _ := NewPolicy("none")
+	tofu, _ := NewPolicy("tofu")
+	rep, err := Replay(trajs, []Policy{none, tofu}, ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Policies[0].Total
+	if got.Calls != 3 || got.Original != want || got.Sent != want || got.CostCut() != 0 {
+		t.Fatalf("none: %+v, want %d tokens", got, want)
+	}
+	// The recorded third request does not repeat the second's observation, so its cache-weighted
+	// cost counts that rewrite.
+	if got.OriginalBilledEq <= float64(want)*CacheReadPrice || rep.Policies[1].Total.Calls != 3 {
+		t.Fatalf("billed %+v", rep.Policies)
+	}
+	rep.Skipped = skipped
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "Skipped (1)") ||
+		!strings.Contains(text.String(), "cost cut") {
+		t.Fatalf("%v\n%s", err, text.String())
 	}
 }
