@@ -45,10 +45,14 @@ type SwarmReport struct {
 	Ratio          float64 `json:"ratio"`            // makespan / critical path (goal ≤ 1.1)
 	// IdealCriticalPathMS is the chain's length in model delays alone (4 levels × delay).
 	IdealCriticalPathMS int64 `json:"ideal_critical_path_ms"`
-	ResultBudget        int   `json:"result_budget_tokens"`
-	MaxInjectedTokens   int   `json:"max_injected_tokens"` // the largest dependency result an agent read
-	ResultTokens        int   `json:"result_tokens"`       // each agent's full result
-	Storm               Storm `json:"storm"`
+	// Window is the agents' model window; ResultBudget the share of it each of the writer's
+	// six inputs gets (swarm.ResultShare), and MaxInjectedTokens the largest of them as the
+	// writer's brief carried it.
+	Window            int   `json:"window_tokens"`
+	ResultBudget      int   `json:"result_budget_tokens"`
+	MaxInjectedTokens int   `json:"max_injected_tokens"`
+	ResultTokens      int   `json:"result_tokens"` // each agent's full result
+	Storm             Storm `json:"storm"`
 }
 
 // Storm is the run under a 429 storm.
@@ -79,6 +83,12 @@ const swarmGraph = `{"agents":[
 
 const swarmLevels = 4
 
+// writerInputs are the agents the writer (agent 11) depends on.
+var writerInputs = []int{5, 6, 7, 8, 9, 10}
+
+// swarmWindow is the context window the eval's model runs with.
+const swarmWindow = 32768
+
 // EvalSwarm runs the graph twice on the scripted model (calm, then a 429 storm).
 func EvalSwarm(ctx context.Context, o SwarmOptions) (SwarmReport, error) {
 	if o.Parallel <= 0 {
@@ -90,7 +100,8 @@ func EvalSwarm(ctx context.Context, o SwarmOptions) (SwarmReport, error) {
 	if o.Storm <= 0 {
 		o.Storm = 2 * time.Second
 	}
-	rep := SwarmReport{Parallel: o.Parallel, DelayMS: o.Delay.Milliseconds(), ResultBudget: 1200,
+	rep := SwarmReport{Parallel: o.Parallel, DelayMS: o.Delay.Milliseconds(), Window: swarmWindow,
+		ResultBudget:        swarm.ResultShare(swarmWindow, len(writerInputs)),
 		IdealCriticalPathMS: swarmLevels * o.Delay.Milliseconds()}
 	calm, err := swarmRun(ctx, o, 0)
 	if err != nil {
@@ -134,14 +145,14 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 	}
 	defer st.Close()
 	model := llmtest.DemoModel()
-	model.ContextLength = 32768 // the writer reads six results
+	model.ContextLength = swarmWindow // the writer reads six results
 	srv, err := llmtest.Listen("127.0.0.1:0", model)
 	if err != nil {
 		return out, err
 	}
 	defer srv.Close()
 	var mu sync.Mutex
-	refused := 0
+	refused, writerBrief := 0, ""
 	var stormEnds time.Time
 	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
 		first := ""
@@ -169,6 +180,11 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 			case <-ctx.Done():
 			}
 			n, _ := strconv.Atoi(g[1])
+			if n == 11 {
+				mu.Lock()
+				writerBrief = first
+				mu.Unlock()
+			}
 			return llmtest.Reply{Text: swarmResult(n), Chunks: 1}
 		}
 		if strings.HasPrefix(llmtest.LastUser(req), "You are the master") {
@@ -216,7 +232,28 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 	if end.Reason != store.EndDone {
 		return out, fmt.Errorf("the eval's turn ended %s: %v", end.Reason, end.Err)
 	}
-	return measureSwarm(st, info.ID, sw, refused)
+	out, err = measureSwarm(st, info.ID, sw, refused)
+	mu.Lock()
+	out.injected = maxInjected(writerBrief)
+	mu.Unlock()
+	return out, err
+}
+
+// injectedResult finds the dependency results in a brief: each after its "### Agent" heading,
+// up to the next heading or the closing line about artifacts.
+var injectedResult = regexp.MustCompile(`(?s)### Agent \d+ \([a-z]+\): [^\n]*\n(.*?)\n(?:\n### Agent |\nShared artifacts:)`)
+
+// maxInjected is the o200k tokens of the largest dependency result in a brief.
+func maxInjected(brief string) int {
+	n := 0
+	for rest := brief; ; {
+		loc := injectedResult.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			return n
+		}
+		n = max(n, tokens.Count(rest[loc[2]:loc[3]]))
+		rest = rest[loc[3]:]
+	}
 }
 
 // measureSwarm reads the swarm's events: the makespan from the first start to the last finish,
@@ -255,7 +292,6 @@ func measureSwarm(st *store.Store, parent string, sw *swarm.Swarm, refused int) 
 	out.makespan = last.Sub(first)
 	out.critical = swarm.CriticalPath(agents, func(i int) time.Duration { return took[i] })
 	out.resultTokens = tokens.Count(swarmResult(10))
-	out.injected = swarm.MaxInjected(swarmResult(10))
 	out.waits = sw.BackoffWaits()
 	return out, nil
 }

@@ -18,7 +18,7 @@ func TestEvalSwarm(t *testing.T) {
 	if rep.Agents != 12 || rep.Parallel != 8 || rep.MakespanMS <= 0 || rep.CriticalPathMS <= 0 {
 		t.Fatalf("report: %+v", rep)
 	}
-	if rep.MaxInjectedTokens > rep.ResultBudget || rep.ResultTokens <= rep.ResultBudget {
+	if rep.MaxInjectedTokens <= 0 || rep.MaxInjectedTokens > rep.ResultBudget || rep.ResultTokens <= rep.ResultBudget {
 		t.Fatalf("injected %d tokens of a %d-token result, budget %d", rep.MaxInjectedTokens, rep.ResultTokens, rep.ResultBudget)
 	}
 	if rep.Storm.Refused == 0 || rep.Storm.Done != 12 || rep.Storm.Retried != 0 {

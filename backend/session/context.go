@@ -66,17 +66,17 @@ func (r *Runner) results() compact.ResultStore {
 // A window the providers do not report stays 0 (the agent then uses what the last call
 // reported).
 func (r *Runner) contextModels(ctx context.Context, cfg config.Config, at *agent.Turn) {
-	at.Window = r.window(ctx, at.Model)
+	at.Window = r.Window(ctx, at.Model)
 	at.SummaryModel = cfg.Models.Cheap
 	if at.SummaryModel == "" {
 		at.SummaryModel = at.Model
 	}
-	at.SummaryWindow = r.window(ctx, at.SummaryModel)
+	at.SummaryWindow = r.Window(ctx, at.SummaryModel)
 }
 
-// window is the context window Tofu runs model with (ModelInfo.ContextWindow, else its
+// Window is the context window Tofu runs model with (ModelInfo.ContextWindow, else its
 // context length), asked of the provider once per model and configuration; 0 when unknown.
-func (r *Runner) window(ctx context.Context, model string) int {
+func (r *Runner) Window(ctx context.Context, model string) int {
 	p, key, err := r.o.Provider()
 	if err != nil {
 		return 0

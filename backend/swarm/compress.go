@@ -86,8 +86,6 @@ func cutProse(text string, budget int) string {
 	return ""
 }
 
-// MaxInjected is the o200k tokens of result as a dependent reads it under the default budget
-// (for `tofu eval swarm`).
-func MaxInjected(result string) int {
-	return tokens.Count(compress(result, New(Options{}).o.ResultBudget))
-}
+// ResultShare is the o200k tokens each of deps dependency results gets in the brief of an
+// agent whose model runs with window (for `tofu eval swarm`).
+func ResultShare(window, deps int) int { return budgetOf(window).share(deps) }

@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/openai"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -30,14 +31,24 @@ type fixture struct {
 
 func newFixture(t *testing.T, o Options) *fixture {
 	t.Helper()
+	return newFixtureOn(t, o, llmtest.DemoModel(), false)
+}
+
+// newFixtureOn is a fixture whose main model is model, served through Ollama's API, or
+// through the OpenAI-compatible one when openAI is set.
+func newFixtureOn(t *testing.T, o Options, model llmtest.Model, openAI bool) *fixture {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, llmtest.DemoModel())
-	provider := ollama.New(srv.URL)
-	cfg := config.Config{Models: config.Models{Main: llmtest.DemoModelName}}
+	srv := llmtest.New(t, model)
+	var provider llm.Provider = ollama.New(srv.URL)
+	if openAI {
+		provider = openai.New(srv.URL+"/v1", "")
+	}
+	cfg := config.Config{Models: config.Models{Main: model.Name}}
 	f := &fixture{st: st, model: srv, ws: t.TempDir()}
 	var sw *Swarm
 	f.runner = session.New(session.Options{

@@ -7,12 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
-
-// masterBudget is the o200k tokens of one agent's result the master reads.
-const masterBudget = 2000
 
 // master runs a master round over the drained graph: it sees the dashboard and the results and
 // either adds agents (a JSON object) or writes the synthesis. The last round must synthesize.
@@ -25,7 +23,7 @@ func (r *run) master(ctx context.Context) (more []AgentSpec, synthesis string, e
 		round, have := r.rounds+1, len(r.agents)
 		r.mu.Unlock()
 		last := round >= r.s.o.MaxRounds
-		id, err := r.masterSession(round, last, complaint)
+		id, err := r.masterSession(ctx, round, last, complaint)
 		if err != nil {
 			return nil, "", err
 		}
@@ -38,7 +36,7 @@ func (r *run) master(ctx context.Context) (more []AgentSpec, synthesis string, e
 		}
 		text := lastAnswer(r.s.o.Store, id)
 		if text == "" {
-			text = fmt.Sprintf("The master round ended without an answer (%s).\n\n%s", end.Reason, r.resultsAsTheyStand())
+			text = fmt.Sprintf("The master round ended without an answer (%s).\n\n%s", end.Reason, r.resultsAsTheyStand(ctx))
 		}
 		add, asked := parseMore(text)
 		note := "synthesis"
@@ -62,15 +60,15 @@ func (r *run) master(ctx context.Context) (more []AgentSpec, synthesis string, e
 		case asked && !last:
 			continue // told what was wrong in the next round
 		case asked:
-			text = r.fallbackSynthesis()
+			text = r.fallbackSynthesis(ctx)
 		}
 		return nil, text, nil
 	}
 }
 
 // masterSession creates the session of one master round: a plain conversation whose message
-// is the dashboard and the results.
-func (r *run) masterSession(round int, last bool, complaint string) (string, error) {
+// is the dashboard and the results, within the budget of the master's model window.
+func (r *run) masterSession(ctx context.Context, round int, last bool, complaint string) (string, error) {
 	info, err := r.s.o.Store.CreateSession(fmt.Sprintf("master, round %d", round))
 	if err != nil {
 		return "", err
@@ -81,10 +79,11 @@ func (r *run) masterSession(round int, last bool, complaint string) (string, err
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "You are the master of a team of agents. The task:\n%s\n\n", r.goal())
-	b.WriteString(r.dashboard())
+	bud := r.budgetFor(ctx, r.model)
+	fmt.Fprintf(&b, "You are the master of a team of agents. The task:\n%s\n\n", compress(r.goal(), bud.note()))
+	b.WriteString(r.dashboard(bud.dashboard()))
 	b.WriteString("\nResults:\n")
-	per := r.masterShare()
+	per := r.masterShare(bud)
 	r.mu.Lock()
 	for i, a := range r.agents {
 		if st := r.status[i]; st.State == store.SwarmDone {
@@ -108,9 +107,9 @@ func (r *run) masterSession(round int, last bool, complaint string) (string, err
 	return info.ID, nil
 }
 
-// masterShare is the tokens of each finished agent's result the master reads: up to
-// masterBudget, all of them together within the inputs budget.
-func (r *run) masterShare() int {
+// masterShare is the tokens of each finished agent's result the master reads: all of them
+// together within the inputs budget of its window.
+func (r *run) masterShare(bud budget) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	done := 0
@@ -119,21 +118,34 @@ func (r *run) masterShare() int {
 			done++
 		}
 	}
-	return min(masterBudget, r.s.o.InputsBudget/max(done, 1))
+	return bud.share(done)
 }
 
 // dashboard is the table the master reads: each agent's role, state, time, tokens and key
-// finding.
-func (r *run) dashboard() string {
+// finding, within budget tokens (the findings shorten, then go, before rows are cut).
+func (r *run) dashboard(budget int) string {
+	var s string
+	for _, width := range []int{100, 40, 0} {
+		if s = r.dashboardWith(width); tokens.Count(s) <= budget {
+			return s
+		}
+	}
+	return cutProse(s, budget)
+}
+
+func (r *run) dashboardWith(width int) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var b strings.Builder
 	b.WriteString("| # | role | state | time | tokens | depends on | key finding |\n|---|---|---|---|---|---|---|\n")
 	for i, a := range r.agents {
 		st := r.status[i]
-		finding := firstLine(st.Result, 100)
-		if st.Error != "" {
-			finding = "error: " + firstLine(st.Error, 100)
+		finding := ""
+		if width > 0 {
+			finding = firstLine(st.Result, width)
+			if st.Error != "" {
+				finding = "error: " + firstLine(st.Error, width)
+			}
 		}
 		deps := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(a.DependsOn)), ","), "[]")
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d | %s | %s |\n", i, a.Role, st.State,
@@ -156,19 +168,20 @@ func (r *run) goal() string {
 			goal = u.Text
 		}
 	}
-	return compress(goal, masterBudget)
+	return goal
 }
 
 // fallbackSynthesis is the answer when the last master round asked for more agents anyway.
-func (r *run) fallbackSynthesis() string {
-	return "The master asked for more agents after its last round; these are the results as they stand.\n\n" + r.resultsAsTheyStand()
+func (r *run) fallbackSynthesis(ctx context.Context) string {
+	return "The master asked for more agents after its last round; these are the results as they stand.\n\n" + r.resultsAsTheyStand(ctx)
 }
 
 // resultsAsTheyStand is the dashboard and the results, when no master answer can stand for them.
-func (r *run) resultsAsTheyStand() string {
+func (r *run) resultsAsTheyStand(ctx context.Context) string {
+	bud := r.budgetFor(ctx, r.model)
 	var b strings.Builder
-	b.WriteString(r.dashboard())
-	per := r.masterShare()
+	b.WriteString(r.dashboard(bud.dashboard()))
+	per := r.masterShare(bud)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, a := range r.agents {

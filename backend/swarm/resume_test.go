@@ -114,12 +114,12 @@ func TestCrashThenContinue(t *testing.T) {
 	}
 	r := &run{s: f.swarm, parent: id, callID: "call_swarm", workspace: f.ws, model: llmtest.DemoModelName, parallel: 4}
 	must(nil, r.addAgents(specs.Agents))
-	done, err := r.child(0, 1, f.ws)
+	done, err := r.child(context.Background(), 0, 1, f.ws)
 	must(nil, err)
 	must(f.st.Append(done, store.EventAssistant, store.AssistantMessage{Text: "the plan"}))
 	must(f.st.Append(done, store.EventTurnEnd, store.TurnEnd{Reason: store.EndDone, Steps: 1}))
 	must(nil, r.setStatus(store.SwarmStatus{Index: 0, State: store.SwarmDone, Session: done, Attempt: 1, Result: "the plan"}))
-	cut, err := r.child(1, 1, f.ws)
+	cut, err := r.child(context.Background(), 1, 1, f.ws)
 	must(nil, err)
 	must(nil, r.setStatus(store.SwarmStatus{Index: 1, State: store.SwarmRunning, Session: cut, Attempt: 1}))
 

@@ -341,7 +341,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 		space, ws, release = sp, sp.dir, sp.release
 	}
 	if cont == "" {
-		id, err := r.child(i, attempt, ws)
+		id, err := r.child(ctx, i, attempt, ws)
 		if err != nil {
 			if space != nil {
 				space.discard(context.WithoutCancel(ctx))
@@ -373,7 +373,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 	end, err := r.s.o.Turns.Run(ctx, req)
 	if err != nil && continued && ctx.Err() == nil {
 		// The session cannot go on (a stop left its reply cut short): same attempt, new session.
-		if req.Session, err = r.child(i, attempt, ws); err == nil {
+		if req.Session, err = r.child(ctx, i, attempt, ws); err == nil {
 			cont, st.Session = req.Session, req.Session
 			end, err = r.s.o.Turns.Run(ctx, req)
 		}
@@ -410,7 +410,7 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 }
 
 // child creates agent i's session for an attempt, with its brief as the user's message.
-func (r *run) child(i, attempt int, workspace string) (string, error) {
+func (r *run) child(ctx context.Context, i, attempt int, workspace string) (string, error) {
 	a, _ := r.get(i)
 	title := fmt.Sprintf("%s %d: %s", a.Role, i, firstLine(a.Objective, 60))
 	if attempt > 1 {
@@ -425,24 +425,27 @@ func (r *run) child(i, attempt int, workspace string) (string, error) {
 	}); err != nil {
 		return "", err
 	}
-	if _, err := r.s.o.Store.Append(info.ID, store.EventUser, store.UserMessage{Text: r.brief(i)}); err != nil {
+	if _, err := r.s.o.Store.Append(info.ID, store.EventUser, store.UserMessage{Text: r.brief(ctx, i)}); err != nil {
 		return "", err
 	}
 	return info.ID, nil
 }
 
 // brief is what agent i is told: its objective and context, the results it depends on (each
-// compressed to a share of the budget), and how its result is used.
-func (r *run) brief(i int) string {
+// compressed to its share of the inputs budget of the agent's model window), and how its
+// result is used.
+func (r *run) brief(ctx context.Context, i int) string {
 	a, _ := r.get(i)
+	bud := r.budgetFor(ctx, a.Model)
 	var b strings.Builder
-	fmt.Fprintf(&b, "You are agent %d (%s) of a team working on one task; other agents run in parallel.\n\nObjective: %s\n", i, a.Role, a.Objective)
+	fmt.Fprintf(&b, "You are agent %d (%s) of a team working on one task; other agents run in parallel.\n\nObjective: %s\n",
+		i, a.Role, compress(a.Objective, bud.note()))
 	if a.Context != "" {
-		fmt.Fprintf(&b, "\nContext: %s\n", a.Context)
+		fmt.Fprintf(&b, "\nContext: %s\n", compress(a.Context, bud.note()))
 	}
 	if len(a.DependsOn) > 0 {
 		b.WriteString("\nResults of the agents you build on:\n")
-		per := min(r.s.o.ResultBudget, r.s.o.InputsBudget/len(a.DependsOn))
+		per := bud.share(len(a.DependsOn))
 		for _, d := range a.DependsOn {
 			da, ds := r.get(d)
 			fmt.Fprintf(&b, "\n### Agent %d (%s): %s\n%s\n", d, da.Role, firstLine(da.Objective, 100), compress(ds.Result, per))

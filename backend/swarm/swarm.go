@@ -21,6 +21,9 @@ import (
 // run like any other.
 type Turns interface {
 	Run(ctx context.Context, req session.Request) (agent.End, error)
+	// Window is the context window Tofu runs model with (0: unknown); the swarm's budgets are
+	// shares of it (budget.go).
+	Window(ctx context.Context, model string) int
 }
 
 // Options are the swarm's dependencies and limits.
@@ -38,11 +41,6 @@ type Options struct {
 	// Backoff is the first wait after a 429 that says no Retry-After (0: 250 ms); it doubles
 	// while the provider keeps refusing.
 	Backoff time.Duration
-	// ResultBudget is the o200k tokens of one dependency's result given to an agent (0: 1,200);
-	// InputsBudget bounds all of an agent's dependencies together (0: 3,000), each getting an
-	// equal share when they would pass it. The master reads the results under InputsBudget too.
-	ResultBudget int
-	InputsBudget int
 }
 
 // Swarm runs spawn_agents calls. One per process: its limiters are shared by every swarm, so
@@ -61,12 +59,6 @@ func New(o Options) *Swarm {
 	}
 	if o.MaxRounds <= 0 {
 		o.MaxRounds = 3
-	}
-	if o.ResultBudget <= 0 {
-		o.ResultBudget = 1200
-	}
-	if o.InputsBudget <= 0 {
-		o.InputsBudget = 3000
 	}
 	return &Swarm{o: o, limiters: map[string]*limiter{}}
 }
