@@ -14,13 +14,16 @@ import (
 )
 
 // workspaces keeps coders from corrupting each other's edits. In a git repository each coder
-// works in a worktree of its own on a branch from HEAD, and its changes are applied back to
-// the workspace, uncommitted, when it finishes, one coder at a time, with a report of any
-// conflict (the branch is then kept for the user). Elsewhere coders take turns: one edits the workspace at
-// a time, so two never write the same file at once.
+// works in a worktree of its own on a branch from a snapshot of the workspace as the coder
+// starts (HEAD with the user's uncommitted changes: snapshot.go), and its own changes are
+// applied back to the workspace, uncommitted, when it finishes, one coder at a time, with a
+// report of any conflict (the branch is then kept for the user). Elsewhere coders take turns:
+// one edits the workspace at a time, so two never write the same file at once.
 type workspaces struct {
-	dir  string
-	repo bool
+	dir    string
+	repo   bool
+	top    string // the repository's top level
+	prefix string // dir below top ("" or ending in "/")
 
 	merge sync.Mutex // one merge into the workspace at a time
 	edit  sync.Mutex // outside git: one coder at a time
@@ -29,16 +32,24 @@ type workspaces struct {
 func newWorkspaces(ctx context.Context, dir string) *workspaces {
 	w := &workspaces{dir: dir}
 	if dir != "" {
-		out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
-		w.repo = err == nil && strings.TrimSpace(out) != ""
+		out, err := gitStdout(ctx, dir, "rev-parse", "--show-toplevel", "--show-prefix")
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		w.repo = err == nil && len(lines) >= 1 && lines[0] != ""
+		if w.repo {
+			w.top = lines[0]
+			if len(lines) > 1 {
+				w.prefix = lines[1]
+			}
+		}
 	}
 	return w
 }
 
 // coderSpace is where one coder attempt works and what to do once it finished.
 type coderSpace struct {
-	dir    string
+	dir    string // where the coder works: the worktree's copy of the workspace
 	branch string // "" outside git: nothing to merge
+	base   string // the snapshot commit the branch starts from: the coder's diff is from it
 	// done merges a finished attempt's worktree back and reports how (git only).
 	done func(ctx context.Context, summary string) (report string, err error)
 	// discard drops an attempt that did not finish (its next attempt starts from HEAD).
@@ -54,13 +65,17 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 		var once sync.Once
 		return &coderSpace{dir: w.dir, discard: func(context.Context) {}, release: func() { once.Do(w.edit.Unlock) }}, nil
 	}
+	base, err := w.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
 	parent, err := os.MkdirTemp("", "tofu-swarm-")
 	if err != nil {
 		return nil, fmt.Errorf("make a worktree directory: %w", err)
 	}
 	dir := filepath.Join(parent, "work")
 	branch := "tofu-swarm/" + id
-	if _, err := git(ctx, w.dir, "worktree", "add", "-q", "-b", branch, dir, "HEAD"); err != nil {
+	if _, err := git(ctx, w.dir, "worktree", "add", "-q", "-b", branch, dir, base); err != nil {
 		os.RemoveAll(parent)
 		return nil, fmt.Errorf("add a worktree for a coder: %w", err)
 	}
@@ -68,10 +83,10 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 		git(ctx, w.dir, "worktree", "remove", "--force", dir)
 		os.RemoveAll(parent)
 	}
-	cs := &coderSpace{dir: dir, branch: branch, release: func() {}}
+	cs := &coderSpace{dir: filepath.Join(dir, w.prefix), branch: branch, base: base, release: func() {}}
 	cs.done = func(ctx context.Context, summary string) (string, error) {
 		ctx = context.WithoutCancel(ctx)
-		report, keep, err := w.mergeBack(ctx, dir, branch, summary)
+		report, keep, err := w.mergeBack(ctx, dir, branch, base, summary)
 		remove(ctx) // before the branch goes: git keeps a branch checked out in a worktree
 		if !keep {
 			git(ctx, w.dir, "branch", "-D", branch)
@@ -85,14 +100,15 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 	return cs, nil
 }
 
-// mergeBack takes what the coder changed in its worktree back into the workspace as
+// mergeBack takes what the coder changed in its worktree (since base, its snapshot: the
+// user's own uncommitted changes are not the coder's) back into the workspace as
 // uncommitted changes, the way a single agent's edits land: the user's branch gets no commit
 // from Tofu (the agent prompt's git safety: no commit unless asked), and the user reviews and
 // commits them. The coder's work is committed on its own temporary branch only to diff it.
 // A patch that does not apply (a conflict with another coder's changes or the user's) applies
 // nothing and is reported with the files; the branch stays for the user.
 // keep says the branch holds work that did not land and stays for the user.
-func (w *workspaces) mergeBack(ctx context.Context, dir, branch, summary string) (report string, keep bool, err error) {
+func (w *workspaces) mergeBack(ctx context.Context, dir, branch, base, summary string) (report string, keep bool, err error) {
 	if _, err := git(ctx, dir, "add", "-A"); err != nil {
 		return "", true, err
 	}
@@ -103,14 +119,16 @@ func (w *workspaces) mergeBack(ctx context.Context, dir, branch, summary string)
 	if _, err := git(ctx, dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "commit", "-q", "--no-verify", "-m", msg); err != nil {
 		return "", true, err
 	}
-	files, _ := git(ctx, dir, "diff", "--name-only", "HEAD~1", "HEAD")
-	patch, err := gitStdout(ctx, dir, "diff", "--binary", "--full-index", "HEAD~1", "HEAD")
+	files, _ := git(ctx, dir, "diff", "--name-only", base, "HEAD")
+	patch, err := gitStdout(ctx, dir, "diff", "--binary", "--full-index", base, "HEAD")
 	if err != nil {
 		return "", true, err
 	}
 	w.merge.Lock()
 	defer w.merge.Unlock()
-	out, err := gitStdin(ctx, w.dir, patch, "apply", "--whitespace=nowarn", "-")
+	// From the top level: the patch's paths are the repository's, and git apply in a
+	// subdirectory would skip the files outside it.
+	out, err := gitStdin(ctx, w.top, patch, "apply", "--whitespace=nowarn", "-")
 	if err == nil {
 		return "merged " + strings.Join(strings.Fields(files), ", ") + " (uncommitted in the workspace)", false, nil
 	}
@@ -148,9 +166,14 @@ func gitStdout(ctx context.Context, dir string, args ...string) ([]byte, error) 
 
 // gitStdin runs git in dir with in as its standard input.
 func gitStdin(ctx context.Context, dir string, in []byte, args ...string) (string, error) {
+	return gitEnv(ctx, dir, nil, in, args...)
+}
+
+// gitEnv runs git in dir with env added to its environment and in as its standard input.
+func gitEnv(ctx context.Context, dir string, env []string, in []byte, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0"), env...)
 	cmd.Stdin = bytes.NewReader(in)
 	var b bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &b, &b
