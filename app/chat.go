@@ -125,6 +125,31 @@ func (c *ChatService) Continue(sessionID, model string) error {
 	return c.start(sessionID, model)
 }
 
+// Edit records a new version of the user message seq (a branch: the old version stays in
+// the log, one < > away) and starts the reply to it.
+func (c *ChatService) Edit(sessionID string, seq uint64, text, model string) error {
+	if err := c.runner.Edit(sessionID, seq, text); err != nil {
+		return err
+	}
+	return c.start(sessionID, model)
+}
+
+// Regenerate asks for another reply to the turn the event seq belongs to (a branch from its
+// user message: the old reply stays, one < > away).
+func (c *ChatService) Regenerate(sessionID string, seq uint64, model string) error {
+	if err := c.runner.Regenerate(sessionID, seq); err != nil {
+		return err
+	}
+	return c.start(sessionID, model)
+}
+
+// SwitchBranch shows the branch that starts with event first (an alternative of a fork of
+// the conversation), at its latest event; the next message continues it.
+func (c *ChatService) SwitchBranch(sessionID string, first uint64) error {
+	_, err := c.runner.SwitchBranch(sessionID, first)
+	return err
+}
+
 // Stop interrupts the reply streaming in the session, if any. The text received so far is kept.
 func (c *ChatService) Stop(sessionID string) error {
 	c.runner.Stop(sessionID)

@@ -102,8 +102,13 @@ func (in *instance) serve(c *usersock.Conn) {
 		if found, err = in.a.History().Search(req.Search.Query, req.Search.Limit); err == nil {
 			c.Send(forwardOutput{Found: &forwardFound{Matches: found}})
 		}
+	case req.Desk != nil:
+		var ans deskAnswer
+		if ans, err = in.desk(*req.Desk); err == nil {
+			c.Send(forwardOutput{Desk: &ans})
+		}
 	default:
-		err = errors.New("bad request: neither run, chat nor search")
+		err = errors.New("bad request: neither run, chat nor search (nor a desk command)")
 	}
 	if err != nil {
 		c.Send(forwardOutput{Error: toWire(err)})

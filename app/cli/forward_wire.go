@@ -19,7 +19,7 @@ import (
 
 // forwardVersion changes with any change to the frames below; a client and an instance of
 // different versions refuse each other with a message saying so.
-const forwardVersion = 1
+const forwardVersion = 2
 
 // Frame size limits: a request carries a task or prompt; the instance's frames carry events
 // (a tool result is bounded by the L0 budget, a file read by its larger cap).
@@ -35,6 +35,7 @@ type forwardRequest struct {
 	Run     *forwardedRun         `json:"run,omitempty"`
 	Chat    *ChatOptions          `json:"chat,omitempty"`
 	Search  *forwardSearchRequest `json:"search,omitempty"` // tofu sessions search
+	Desk    *deskRequest          `json:"desk,omitempty"`   // tofu sessions show, tofu checkpoints
 }
 
 type forwardSearchRequest struct {
@@ -70,6 +71,7 @@ type forwardOutput struct {
 	Error    *wireError       `json:"error,omitempty"` // refused before a turn ran
 	Note     string           `json:"note,omitempty"`  // a line for stderr (tofu chat's model switch)
 	Found    *forwardFound    `json:"found,omitempty"` // a search's answer
+	Desk     *deskAnswer      `json:"desk,omitempty"`  // a desk command's answer
 }
 
 type forwardFound struct {

@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
@@ -28,8 +29,11 @@ type journal struct {
 	session string
 
 	mu     sync.Mutex
-	events []store.Event
-	proj   projection
+	events []store.Event // the whole log
+	// path is the log's active path (store.ActivePath): what the turn reads and projects.
+	// Without branches it is events itself.
+	path []store.Event
+	proj projection
 	// pending are events made while a request is built (context manager moves, notices):
 	// they are written with the step's next write, ahead of it.
 	pending []store.Entry
@@ -62,16 +66,28 @@ func (j *journal) Sync() error {
 // Session is the id of the journal's session.
 func (j *journal) Session() string { return j.session }
 
-// Events is the log so far. The caller must not modify the events.
+// Events is the active path of the log so far (the whole log when it has no branches). The
+// caller must not modify the events.
 func (j *journal) Events() []store.Event { return j.snapshot() }
 
 // Messages is Messages of the log so far, in a slice of the caller's own.
 func (j *journal) Messages() []llm.Message { return j.messages() }
 
-// apply adds durable events to the view. The caller holds j.mu (or owns j).
+// apply adds durable events to the view. The caller holds j.mu (or owns j). An event goes on
+// the active path (it hangs below the head, the path's last event); a branch or a switch
+// changes the path, which is then read again from the whole log with its projection.
 func (j *journal) apply(evs []store.Event) {
 	for _, ev := range evs {
 		j.events = append(j.events, ev)
+		if ev.Type == store.EventBranch || ev.Type == store.EventBranchSwitch {
+			j.path = slices.Clone(store.ActivePath(j.events))
+			j.proj = projection{}
+			for _, e := range j.path {
+				j.proj.add(e)
+			}
+			continue
+		}
+		j.path = append(j.path, ev)
 		j.proj.add(ev)
 	}
 }
@@ -141,11 +157,11 @@ func (j *journal) err() error {
 	return j.failed
 }
 
-// snapshot is the log so far. The caller must not modify the events.
+// snapshot is the active path so far. The caller must not modify the events.
 func (j *journal) snapshot() []store.Event {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.events[:len(j.events):len(j.events)]
+	return j.path[:len(j.path):len(j.path)]
 }
 
 // messages is Messages of the log so far, in a slice of the caller's own.

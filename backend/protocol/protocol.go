@@ -47,6 +47,7 @@ var Enums = []Enum{
 	{"backend/store", "SwarmKind"},
 	{"backend/store", "SwarmRole"},
 	{"backend/store", "SwarmState"},
+	{"backend/store", "BranchReason"},
 	{"backend/llm", "ErrorKind"},
 	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic
@@ -88,6 +89,8 @@ var Payloads = map[store.EventType]Payload{
 	store.EventToolProgress:       payload[store.ToolProgress](""),
 	store.EventMemoryRecall:       payload[store.MemoryRecall](""),
 	store.EventMessageTranslation: payload[store.MessageTranslation](""),
+	store.EventBranch:             payload[store.Branch](""),
+	store.EventBranchSwitch:       payload[store.BranchSwitch](""),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

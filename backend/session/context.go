@@ -124,7 +124,7 @@ func (r *Runner) UndoCompaction(session, compactionID string) error {
 		return err
 	}
 	found, undone := false, false
-	for _, ev := range events {
+	for _, ev := range store.ActivePath(events) { // a compaction of another branch is not in force
 		switch ev.Type {
 		case store.EventCompaction:
 			var cp compact.Compaction

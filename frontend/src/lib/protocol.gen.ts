@@ -5,6 +5,10 @@
 
 /** EventType names what happened. The payload schema of each type is in docs/EVENTS.md; new features add types (tool calls, compaction, approvals) instead of changing existing ones. (backend/store.EventType) */
 export const EventType = {
+  /** EventBranch (Branch) forks the conversation after event From: what follows continues from there, and the events after From on the old path stay in the log, on their branch. */
+  Branch: 'branch',
+  /** EventBranchSwitch (BranchSwitch) makes the path ending at event Head the active one. */
+  BranchSwitch: 'branch_switch',
   /** UserMessage */
   User: 'user',
   /** AssistantMessage */
@@ -231,6 +235,15 @@ export const SwarmState = {
 } as const
 export type SwarmState = (typeof SwarmState)[keyof typeof SwarmState]
 
+/** BranchReason says why a branch was made (Branch.Reason). (backend/store.BranchReason) */
+export const BranchReason = {
+  /** the user edited a sent message: a new version of it follows */
+  Edit: 'edit',
+  /** the user asked for another reply to the same message */
+  Regenerate: 'regenerate',
+} as const
+export type BranchReason = (typeof BranchReason)[keyof typeof BranchReason]
+
 /** ErrorKind classifies a provider failure so callers can react (and tell the user how to fix it) without parsing messages. (backend/llm.ErrorKind) */
 export const ErrorKind = {
   /** nothing listens at the base URL */
@@ -281,6 +294,17 @@ export const StreamState = {
   Ended: 'ended',
 } as const
 export type StreamState = (typeof StreamState)[keyof typeof StreamState]
+
+/** store.Branch */
+export interface Branch {
+  from: number
+  reason: BranchReason
+}
+
+/** store.BranchSwitch */
+export interface BranchSwitch {
+  head: number
+}
 
 /** store.UserMessage */
 export interface UserMessage {
@@ -695,6 +719,8 @@ export interface Skill {
 
 /** The payload (`data`) of each event type (docs/EVENTS.md). */
 export interface EventPayloads {
+  branch: Branch
+  branch_switch: BranchSwitch
   user: UserMessage
   assistant: AssistantMessage
   usage: Usage
