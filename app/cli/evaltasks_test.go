@@ -75,12 +75,19 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 	st, srv := runEnv(t)
 	repoDir, base := taskRepo(t)
 	head := gitRun(t, repoDir, "rev-parse", "HEAD")
-	// The model fixes add; on mul it writes a test that always passes and stops, which the
+	// The user's checkout has work in progress of its own: a change and a new file.
+	os.WriteFile(filepath.Join(repoDir, "lib/mul.sh"), []byte("mul() { echo wip; }\n"), 0o644)
+	os.WriteFile(filepath.Join(repoDir, "notes.txt"), []byte("mine\n"), 0o644)
+	status := gitRun(t, repoDir, "status", "--porcelain")
+	// The model first tries to fix add in the user's checkout (outside its workspace: denied),
+	// then fixes add; on mul it writes a test that always passes and stops, which the
 	// grader's own test file replaces.
 	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
 		step := toolStep(r)
 		switch {
 		case strings.Contains(taskText(r), "add") && step == 0:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("o", "write_file", map[string]any{"path": filepath.Join(repoDir, "lib/add.sh"), "content": "add() { echo 5; }\n"})}}
+		case strings.Contains(taskText(r), "add") && step == 1:
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
 				{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
 		case strings.Contains(taskText(r), "mul") && step == 0:
@@ -111,7 +118,7 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 		t.Fatalf("finished %v, report %+v", finished, rep)
 	}
 	add, mul, loop := rep.Tasks[0], rep.Tasks[1], rep.Tasks[2]
-	if !add.Resolved || add.Error != "" || add.TestsPassed != 2 || add.TestsFailed != 0 || add.EndReason != "done" || add.Steps != 2 {
+	if !add.Resolved || add.Error != "" || add.TestsPassed != 2 || add.TestsFailed != 0 || add.EndReason != "done" || add.Steps != 3 {
 		dumpSession(t, st, add.Session)
 		t.Fatalf("add: %+v", add)
 	}
@@ -147,8 +154,16 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 	if got := gitRun(t, repoDir, "rev-parse", "HEAD"); got != head {
 		t.Fatalf("HEAD moved to %s", got)
 	}
-	if st := gitRun(t, repoDir, "status", "--porcelain"); st != "" {
-		t.Fatalf("the repository changed:\n%s", st)
+	if st := gitRun(t, repoDir, "status", "--porcelain"); st != status {
+		t.Fatalf("the checkout changed:\n%s\nwas\n%s", st, status)
+	}
+	for name, want := range map[string]string{"lib/add.sh": "add() { echo $(( $1 + $2 )); }\n", "lib/mul.sh": "mul() { echo wip; }\n", "notes.txt": "mine\n"} {
+		if b, _ := os.ReadFile(filepath.Join(repoDir, name)); string(b) != want {
+			t.Fatalf("%s is now %q", name, b)
+		}
+	}
+	if evs, _ := st.Events(add.Session); !strings.Contains(eventsText(evs), "--approve=suite denies it") {
+		t.Fatalf("the write into the checkout was not denied by the suite profile")
 	}
 	b, _ := json.Marshal(rep)
 	for _, key := range []string{`"instance_id"`, `"resolved"`, `"fail_to_pass"`, `"pass_at_1"`, `"tokens_per_resolved"`, `"session"`, `"cached_tokens"`, `"cost_usd"`, `"wall_ms"`} {
@@ -183,4 +198,13 @@ func dumpSession(t *testing.T, st *store.Store, sid string) {
 	for _, ev := range evs {
 		t.Logf("%s %s", ev.Type, ev.Data)
 	}
+}
+
+func eventsText(evs []store.Event) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		b.Write(ev.Data)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

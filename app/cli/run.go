@@ -88,7 +88,7 @@ func newRunCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.Workspace, "cwd", "", "workspace directory the agent works in (default: the continued session's, else the current directory)")
 	cmd.Flags().StringVarP(&o.Model, "model", "m", "", "model (default: the main model in settings)")
-	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls)")
+	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls), suite (safe plus workspace edits and test commands: for throwaway workspaces, docs/EVAL-TASKS.md)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text")
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
 	cmd.Flags().BoolVar(&o.Translate, "translate", false, "translate-then-reason: a task not in English is translated for the model (the settings' translation model), the reply back")
