@@ -69,11 +69,11 @@ func (e *events) seen() []string {
 }
 
 func TestMouseButtonsReachTheWindowUnderThePointer(t *testing.T) {
-	s, d := open(t, desktoptest.Options{})
+	// No window manager: what is tested is the X server delivering Tofu's input to the window
+	// under the pointer. Openbox grabs buttons on client windows to focus them on click, and
+	// under load a press of a double click was once lost between its grab and its replay.
+	s, d := open(t, desktoptest.Options{NoWM: true})
 	ev, id := watchButtons(t, s, "300x200+400+300")
-	// A click on an unfocused window is the window manager's first (it focuses it).
-	s.Output("xdotool", "windowactivate", id)
-	s.WaitFor("xev's window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
 	x, y, w, h := geometry(t, s, id)
 	cx, cy := x+w/2, y+h/2
 	if err := d.Move(cx, cy); err != nil {
