@@ -97,6 +97,8 @@ func (in *instance) serve(c *usersock.Conn) {
 		err = in.run(c, req.Run)
 	case req.Chat != nil:
 		err = in.chat(c, *req.Chat)
+	case req.MCP != nil:
+		err = in.mcp(c, *req.MCP)
 	case req.Search != nil:
 		var found []history.Match
 		if found, err = in.a.History().Search(req.Search.Query, req.Search.Limit); err == nil {
@@ -108,7 +110,7 @@ func (in *instance) serve(c *usersock.Conn) {
 			c.Send(forwardOutput{Desk: &ans})
 		}
 	default:
-		err = errors.New("bad request: neither run, chat nor search (nor a desk command)")
+		err = errors.New("bad request: neither run, chat nor search (nor a desk command, nor mcp)")
 	}
 	if err != nil {
 		c.Send(forwardOutput{Error: toWire(err)})

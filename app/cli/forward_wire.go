@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/tofu-research/tofu/app"
@@ -19,7 +20,7 @@ import (
 
 // forwardVersion changes with any change to the frames below; a client and an instance of
 // different versions refuse each other with a message saying so.
-const forwardVersion = 2
+const forwardVersion = 3
 
 // Frame size limits: a request carries a task or prompt; the instance's frames carry events
 // (a tool result is bounded by the L0 budget, a file read by its larger cap).
@@ -36,6 +37,13 @@ type forwardRequest struct {
 	Chat    *ChatOptions          `json:"chat,omitempty"`
 	Search  *forwardSearchRequest `json:"search,omitempty"` // tofu sessions search
 	Desk    *deskRequest          `json:"desk,omitempty"`   // tofu sessions show, tofu checkpoints
+	MCP     *forwardMCPRequest    `json:"mcp,omitempty"`    // tofu mcp serve (stdio)
+}
+
+// forwardMCPRequest starts `tofu mcp serve` in the instance: then each JSON-RPC message of the
+// client goes in a forwardInput.MCP, each of the server's in a forwardOutput.MCP.
+type forwardMCPRequest struct {
+	Approve string `json:"approve"` // run_task's approval mode
 }
 
 type forwardSearchRequest struct {
@@ -55,6 +63,7 @@ type forwardedRun struct {
 type forwardInput struct {
 	Approve *forwardApprove `json:"approve,omitempty"`
 	Stop    bool            `json:"stop,omitempty"` // Ctrl+C: stop the turn
+	MCP     json.RawMessage `json:"mcp,omitempty"`  // a JSON-RPC message of the MCP client
 }
 
 type forwardApprove struct {
@@ -72,6 +81,7 @@ type forwardOutput struct {
 	Note     string           `json:"note,omitempty"`  // a line for stderr (tofu chat's model switch)
 	Found    *forwardFound    `json:"found,omitempty"` // a search's answer
 	Desk     *deskAnswer      `json:"desk,omitempty"`  // a desk command's answer
+	MCP      json.RawMessage  `json:"mcp,omitempty"`   // a JSON-RPC message of Tofu's MCP server
 }
 
 type forwardFound struct {

@@ -29,8 +29,8 @@ func newMCPServeCmd() *cobra.Command {
 		Short: "Serve Tofu's library, sessions and run_task to other agents over MCP (stdio, or --http)",
 		Long: "Over stdio by default (for a client that starts `tofu mcp serve`). With --http ADDR, streamable\n" +
 			"HTTP on a loopback address (path /mcp), every request needing \"Authorization: Bearer TOKEN\":\n" +
-			"the token is $" + TokenEnv + ", else a random one printed on stderr. It opens Tofu's database,\n" +
-			"so it cannot run beside the window.",
+			"the token is $" + TokenEnv + ", else a random one printed on stderr. Beside a running window or\n" +
+			"`tofu serve`, stdio is served by that Tofu (forwarded over its command socket); --http is not.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			mode, err := permission.ParseMode(approve)
@@ -45,9 +45,18 @@ func newMCPServeCmd() *cobra.Command {
 					return err
 				}
 			}
-			st, _, err := openStore()
+			st, fwd, err := attach()
 			if err != nil {
 				return err
+			}
+			if fwd != nil {
+				// The window or `tofu serve` holds the database: its MCP server serves this
+				// client, over the command socket.
+				if addr != "" {
+					fwd.Close()
+					return errors.New("tofu mcp serve --http cannot run beside the window or `tofu serve` (they hold Tofu's database): serve over stdio, which is forwarded to the running Tofu, or quit it first")
+				}
+				return forwardMCP(fwd, approve, cmd.InOrStdin(), cmd.OutOrStdout())
 			}
 			defer st.Close()
 			a, err := newApp(st, nopEmitter{}, nil)
