@@ -385,6 +385,42 @@ class AppState {
     }
   }
 
+  /** Sends a new version of the user message `seq` (the old one stays, one < > away). */
+  async editMessage(seq: number, text: string): Promise<boolean> {
+    const body = text.trim()
+    if (!this.currentId || this.streaming || !body) return false
+    try {
+      await api.chat.edit(this.currentId, seq, body, this.model)
+      this.ok('send', 'reply')
+      return true
+    } catch (err) {
+      this.fail('send', `Could not edit: ${messageOf(err)}`)
+      return false
+    }
+  }
+
+  /** Asks for another reply to the turn of event `seq` (the old reply stays, one < > away). */
+  async regenerate(seq: number) {
+    if (!this.currentId || this.streaming) return
+    try {
+      await api.chat.regenerate(this.currentId, seq, this.model)
+      this.ok('send', 'reply')
+    } catch (err) {
+      this.fail('send', `Could not regenerate: ${messageOf(err)}`)
+    }
+  }
+
+  /** Shows the version of the conversation that starts with event `first`. */
+  async switchBranch(first: number) {
+    if (!this.currentId || this.streaming) return
+    try {
+      await api.chat.switchBranch(this.currentId, first)
+      this.ok('send')
+    } catch (err) {
+      this.fail('send', `Could not switch versions: ${messageOf(err)}`)
+    }
+  }
+
   /** Continue an agent turn: unfinished tool calls run first, then the model goes on. */
   async continueTurn() {
     if (!this.currentId || this.streaming) return

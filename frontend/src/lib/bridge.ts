@@ -295,6 +295,12 @@ export const api = {
     answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
     /** Withdraws a compaction: later requests send the raw messages again. Refused while a turn runs. */
     undoCompaction: (sessionID: string, compactionID: string) => call<void>('ChatService', 'UndoCompaction', sessionID, compactionID),
+    /** A new version of the user message `seq` (a branch; the old one stays), then its reply. */
+    edit: (sessionID: string, seq: number, text: string, model: string) => call<void>('ChatService', 'Edit', sessionID, seq, text, model),
+    /** Another reply to the turn the event `seq` belongs to (a branch from its message). */
+    regenerate: (sessionID: string, seq: number, model: string) => call<void>('ChatService', 'Regenerate', sessionID, seq, model),
+    /** Shows the version of the conversation that starts with event `first`. */
+    switchBranch: (sessionID: string, first: number) => call<void>('ChatService', 'SwitchBranch', sessionID, first),
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),

@@ -5,11 +5,21 @@ import type { Delta } from './stream'
 import { argsOf } from './tools'
 import { applySwarm, emptySwarm, type SwarmView } from './swarm'
 import type { Swarm, ToolProgress } from './protocol.gen'
+import { activePath, annotateBranches, treeOf, type BranchNav } from './branches'
 
 /** A message's translation (`message_translation`): the user's message in English for the
  * model, or the reply in the user's language. `fallback` says why the original was used. */
 export type TranslationNote = { text: string; from: string; to: string; fallback?: string }
-export type UserItem = { kind: 'user'; key: string; seq: number; time: string; text: string; translation?: TranslationNote }
+export type UserItem = {
+  kind: 'user'
+  key: string
+  seq: number
+  time: string
+  text: string
+  translation?: TranslationNote
+  /** The first message after a fork of the conversation: which version of it this is. */
+  branch?: BranchNav
+}
 export type AssistantItem = {
   kind: 'assistant'
   key: string
@@ -41,6 +51,10 @@ export type AssistantItem = {
   /** The text is a tool call the model printed instead of sending (`call_correction` follows):
    * not run and not an answer, so it is shown folded as what it is. */
   printed?: boolean
+  /** The first message after a fork of the conversation: which version of it this is. */
+  branch?: BranchNav
+  /** The reply that ends its turn, nothing running: Regenerate is offered. */
+  regenerate?: boolean
 }
 
 /**
@@ -341,7 +355,10 @@ export function project(state: TranscriptState): Item[] {
   // Compaction markers by id, for their undo events.
   const compactions = new Map<string, CompactionItem>()
 
-  state.events.forEach((e, index) => {
+  // Only the active branch is shown (edited messages and regenerated replies are versions).
+  const tree = treeOf(state.events)
+  const path = activePath(state.events, tree)
+  path.forEach((e, index) => {
     const key = e.seq > 0 ? `e${e.seq}` : `u${index}`
     if (!segStart) segStart = e.time
     switch (e.type) {
@@ -685,13 +702,14 @@ export function project(state: TranscriptState): Item[] {
       last = items[items.length - 2]
     } else if (midTurn) {
       // The log stops mid-turn (Tofu was killed): nothing will finish it but Continue.
-      const ev = state.events[state.events.length - 1]
+      const ev = path[path.length - 1]
       items.push({ kind: 'interrupted', key: 'unfinished', seq: ev?.seq ?? 0, time: ev?.time ?? '', reason: 'unfinished', retryable: true, action: 'continue' })
       last = undefined
     }
     if (last?.kind === 'interrupted') last.retryable = true
     if (last?.kind === 'error') last.retryable = last.canRetry
   }
+  annotateBranches(items, tree, running)
   return items
 }
 
