@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 )
 
 // toolMsgs counts the tool messages of a request: the step the scripted model is at.
@@ -447,5 +450,56 @@ func TestUnknownContextPolicyIsRefused(t *testing.T) {
 	set.Context = "bogus"
 	if _, err := f.app.Settings.Update(set); err == nil {
 		t.Fatal("an unknown policy was accepted")
+	}
+}
+
+// The Tools menu: the families with the settings' safety switches applied; a family turned off
+// in a conversation is gone from its next request, and an unknown family is refused.
+func TestToolFamiliesPerConversation(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t, llmtest.DemoModel())
+	srv.Default(llmtest.Reply{Text: "ok"})
+	f := newFixtureWith(t, srv, t.TempDir())
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Sessions.SetWorkspace(info.ID, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	fams, err := f.app.Sessions.ToolFamilies(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := map[store.ToolFamily]ToolFamilyState{}
+	for _, s := range fams {
+		state[s.Family] = s
+	}
+	if !state[store.FamilyCoding].On || state[store.FamilyWeb].On || state[store.FamilyWeb].Blocked == "" || state[store.FamilyDesktop].Blocked == "" {
+		t.Fatalf("families with web access and the desktop off in the settings: %+v", fams)
+	}
+	if err := f.app.Sessions.SetToolFamily(info.ID, "shell", false); err == nil {
+		t.Fatal("an unknown family was accepted")
+	}
+	if err := f.app.Sessions.SetToolFamily(info.ID, store.FamilyCoding, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.store.Session(info.ID); !slices.Equal(got.ToolsOff, []store.ToolFamily{store.FamilyCoding}) {
+		t.Fatalf("tools_off = %v", got.ToolsOff)
+	}
+	if err := f.app.Chat.Send(info.ID, "hello", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.waitEnded(t, info.ID, 1)
+	if len(srv.Chats()[0].Request.Tools) == 0 {
+		t.Fatal("an agent turn with no tools at all")
+	}
+	for _, tool := range srv.Chats()[0].Request.Tools {
+		if session.FamilyOf(tools.NewRegistry(), tool.Name) == store.FamilyCoding {
+			t.Fatalf("%s offered with coding off", tool.Name)
+		}
+	}
+	if err := f.app.Sessions.SetToolFamily(info.ID, store.FamilyCoding, true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.store.Session(info.ID); len(got.ToolsOff) != 0 {
+		t.Fatalf("tools_off = %v", got.ToolsOff)
 	}
 }

@@ -110,7 +110,8 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
-	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist}
+	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,
+		config: settings.config}
 	if err := a.Sessions.pruneStubs(); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tofu-research/tofu/backend/config"
 	"strings"
 
 	"errors"
@@ -22,6 +23,8 @@ type SessionService struct {
 	browser *browser.Manager
 	// history is the full-text index of every conversation (built on the first search).
 	history *history.Index
+	// config reads the settings (the Tools menu shows their safety switches).
+	config func() (config.Config, error)
 
 	mu     sync.Mutex
 	picker Dialogs // the window's dialogs; nil under `tofu serve`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -119,3 +120,7 @@ func (t *Tool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
 	}
 	return res, nil
 }
+
+// Family is the tool's family for a conversation's Tools menu: its server's (the session
+// package reads it to turn a server off in one conversation).
+func (t *Tool) Family() store.ToolFamily { return store.MCPFamily(t.server) }

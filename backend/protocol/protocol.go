@@ -42,6 +42,7 @@ var Enums = []Enum{
 	{"backend/store", "RecallMethod"},
 	{"backend/store", "Purpose"},
 	{"backend/store", "SessionMode"},
+	{"backend/store", "ToolFamily"},
 	{"backend/store", "Decision"}, // approval answers (permission.Answer takes these values)
 	{"backend/store", "DecidedBy"},
 	{"backend/store", "SwarmKind"},

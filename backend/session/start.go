@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tofu-research/tofu/assets"
@@ -62,6 +63,8 @@ type plan struct {
 	release func() // frees the tools (background jobs) once the turn has ended
 	// translate: translate-then-reason is on in the session (translate.go).
 	translate bool
+	// toolsOff: the tool families the conversation turned off (families.go).
+	toolsOff []store.ToolFamily
 }
 
 // Start builds a turn and runs it in the background under ctx (cancel it with a cause, e.g.
@@ -175,7 +178,8 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	if info.RecallOff {
 		cfg.MemoryRecallOff = true // this conversation's switch (Enhance), over the settings'
 	}
-	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate}
+	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate,
+		toolsOff: info.ToolsOff}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
 		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD,
@@ -256,7 +260,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	if req.Instructions != "" {
 		system += "\n\n" + req.Instructions
 	}
-	if r.o.Memory != nil {
+	if r.o.Memory != nil && !slices.Contains(p.toolsOff, store.FamilyMemory) {
 		for _, tool := range r.o.Memory.Tools(workspace) {
 			if err := ts.Registry.Add(tool); err != nil {
 				p.release()
@@ -285,6 +289,8 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		}
 		system += "\n\n" + skills.Prompt(found)
 	}
+	// The families this conversation turned off go last, whoever added their tools.
+	dropFamilies(ts.Registry, p.toolsOff)
 	instr := agent.Instructions(workspace, r.o.ConfigDir)
 	if instr != "" {
 		system += "\n\n" + instr

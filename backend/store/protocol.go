@@ -118,6 +118,23 @@ const (
 	ModeAutonomous SessionMode = "autonomous" // planner → worker → critic with a verification gate
 )
 
+// ToolFamily names a family of tools a conversation can turn off (SessionInfo.ToolsOff). An
+// MCP server's family is "mcp:" and the server's name (MCPFamily).
+type ToolFamily string
+
+const (
+	FamilyCoding  ToolFamily = "coding"  // read, search, edit, write files and run commands
+	FamilyBrowser ToolFamily = "browser" // the browser_* tools
+	FamilyDesktop ToolFamily = "desktop" // the desktop_* tools
+	FamilyWeb     ToolFamily = "web"     // web_search and fetch_url (the toolbar's Search)
+	FamilySwarm   ToolFamily = "swarm"   // sub-agents: spawn_agents, artifacts, delegate
+	FamilyMemory  ToolFamily = "memory"  // the memory_* tools
+	FamilyMCP     ToolFamily = "mcp"     // the prefix of an MCP server's family, "mcp:NAME"
+)
+
+// MCPFamily is the family of the tools of the MCP server called name.
+func MCPFamily(name string) ToolFamily { return FamilyMCP + ":" + ToolFamily(name) }
+
 // RecallMethod says how a MemoryRecall chose its records.
 type RecallMethod string
 

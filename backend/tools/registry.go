@@ -126,6 +126,42 @@ func (r *Registry) deferTools(names []string, listed bool) {
 	_ = r.Add(t)
 }
 
+// Remove takes the named tools out of the registry: not offered, not named in tool_search's
+// description, not found by it (a family the conversation turned off). tool_search goes too
+// when nothing is left for it to find. Call it while the turn is equipped, before the first
+// request: the description is part of the cached prefix.
+func (r *Registry) Remove(names ...string) {
+	r.mu.Lock()
+	removed := false
+	for _, n := range names {
+		if _, ok := r.tools[n]; !ok || n == searchName {
+			continue
+		}
+		removed = true
+		delete(r.tools, n)
+		delete(r.deferred, n)
+		delete(r.families, n)
+		r.order = slices.DeleteFunc(r.order, func(o string) bool { return o == n })
+		r.hidden = slices.DeleteFunc(r.hidden, func(o string) bool { return o == n })
+	}
+	hidden := slices.Clone(r.hidden)
+	left := len(r.deferred) > 0
+	r.mu.Unlock()
+	if !removed {
+		return
+	}
+	t, ok := r.tools[searchName].(*toolSearch)
+	if !ok {
+		return
+	}
+	if !left && len(hidden) == 0 {
+		delete(r.tools, searchName)
+		r.order = slices.DeleteFunc(r.order, func(o string) bool { return o == searchName })
+		return
+	}
+	t.describe(hidden)
+}
+
 // Activate offers deferred tools from now on (tool_search found them, or a resumed session
 // had found them before); it returns the names it activated.
 func (r *Registry) Activate(names ...string) []string {

@@ -6,7 +6,7 @@ import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
-import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings } from './types'
+import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings, ToolFamilyState } from './types'
 
 export type Connection = 'connecting' | 'ok' | 'down'
 /** A problem shown in the banner; `about` names the action it is about (a later success of
@@ -50,10 +50,15 @@ class AppState {
   /** Memory recall runs before the current conversation's turns: its own switch and the settings'. */
   recall = $derived(this.current?.recall_off !== true)
   recallEverywhere = $derived(this.settings?.memory_recall_off !== true)
+  /** The current conversation's tool families (the toolbar's Tools and Search); none without a
+   * workspace (a plain conversation has no tools). */
+  families = $state<ToolFamilyState[]>([])
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
   models = $derived(this.status?.models ?? [])
+  /** The chosen model can think (its capabilities say so): the Enhance menu's thinking line. */
+  modelThinks = $derived(this.models.find((m) => m.name === this.model)?.capabilities?.includes('thinking') === true)
   /** The log alone: a streamed delta replaces the transcript but keeps this array. */
   private events = $derived(this.transcript.events)
   /** Where the session's tokens went, per model call and per turn (tokens.ts). */
@@ -206,7 +211,9 @@ class AppState {
     this.streaming = false
     this.currentId = id
     const token = ++this.loadToken
+    this.families = []
     if (!id) return
+    void this.loadFamilies()
     const session = this.sessions.find((s) => s.id === id)
     if (session?.model && (!this.status || hasModel(this.status.models, session.model))) this.model = session.model
 
@@ -480,6 +487,7 @@ class AppState {
       await api.sessions.setWorkspace(id, dir.trim())
       this.ok('workspace')
       this.sessions = byActivity(await api.sessions.list())
+      void this.loadFamilies()
       return null
     } catch (err) {
       return messageOf(err)
@@ -522,6 +530,37 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
       this.fail('recall', `Could not change memory recall: ${messageOf(err)}`)
+    }
+  }
+
+  /** Reads the current conversation's tool families again (a plain conversation has none). */
+  async loadFamilies() {
+    const id = this.currentId
+    if (!id || !this.sessions.find((s) => s.id === id)?.workspace) {
+      this.families = []
+      return
+    }
+    try {
+      const fams = await api.sessions.toolFamilies(id)
+      if (this.currentId === id) this.families = fams
+    } catch (err) {
+      this.fail('tools', `Could not read the tool families: ${messageOf(err)}`)
+    }
+  }
+
+  /** Turns a tool family on or off in the current conversation (from its next turn). */
+  async setToolFamily(family: string, on: boolean) {
+    const id = this.currentId
+    if (!id) return
+    const before = this.families
+    this.families = this.families.map((f) => (f.family === family ? { ...f, on } : f))
+    try {
+      await api.sessions.setToolFamily(id, family, on)
+      this.ok('tools')
+      this.sessions = byActivity(await api.sessions.list())
+    } catch (err) {
+      this.families = before
+      this.fail('tools', `Could not change the tools: ${messageOf(err)}`)
     }
   }
 
@@ -577,6 +616,7 @@ class AppState {
       }
     }
     await this.refreshStatus()
+    void this.loadFamilies() // Settings' safety switches (web access, desktop) may have changed
     // The main model is what the picker preselects, unless the user picked another one.
     if (modelWasDefault) {
       const main = this.status?.default_model || this.settings?.models?.main

@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, Translation } from './types'
+import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -267,6 +267,10 @@ export const api = {
     setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
     /** Memory recall before the session's turns (SessionInfo.recall_off is its opposite). */
     setRecall: (id: string, on: boolean) => call<void>('SessionService', 'SetRecall', id, on),
+    /** The Tools menu: the session's tool families, with the settings' safety switches applied. */
+    toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService', 'ToolFamilies', id)) ?? [],
+    /** Turns a tool family off (or on again) in the session (SessionInfo.tools_off). */
+    setToolFamily: (id: string, family: string, on: boolean) => call<void>('SessionService', 'SetToolFamily', id, family, on),
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */

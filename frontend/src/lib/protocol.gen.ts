@@ -161,6 +161,25 @@ export const SessionMode = {
 } as const
 export type SessionMode = (typeof SessionMode)[keyof typeof SessionMode]
 
+/** ToolFamily names a family of tools a conversation can turn off (SessionInfo.ToolsOff). An MCP server's family is "mcp:" and the server's name (MCPFamily). (backend/store.ToolFamily) */
+export const ToolFamily = {
+  /** read, search, edit, write files and run commands */
+  Coding: 'coding',
+  /** the browser_* tools */
+  Browser: 'browser',
+  /** the desktop_* tools */
+  Desktop: 'desktop',
+  /** web_search and fetch_url (the toolbar's Search) */
+  Web: 'web',
+  /** sub-agents: spawn_agents, artifacts, delegate */
+  Swarm: 'swarm',
+  /** the memory_* tools */
+  Memory: 'memory',
+  /** the prefix of an MCP server's family, "mcp:NAME" */
+  MCP: 'mcp',
+} as const
+export type ToolFamily = (typeof ToolFamily)[keyof typeof ToolFamily]
+
 /** Decision is the answer to an approval as the log records it (Approval.Decision); the approval service (backend/tools/permission, whose Answer takes these values) says what each one grants. (backend/store.Decision) */
 export const Decision = {
   /** this call only */
@@ -615,6 +634,7 @@ export interface SessionInfo {
   parent_call?: string
   translate?: boolean
   recall_off?: boolean
+  tools_off?: ToolFamily[]
 }
 
 /** library.Info */

@@ -39,6 +39,10 @@ export type {
   Verdict,
 } from './protocol.gen'
 
+/** One row of the toolbar's Tools menu (SessionService.ToolFamilies): `family` is a ToolFamily
+ * or "mcp:NAME"; `blocked` says why it is off in every conversation (a Settings safety switch). */
+export type ToolFamilyState = { family: string; label: string; on: boolean; blocked?: string }
+
 /** The modes of an agent session (SessionService.SetMode; SessionInfo.mode, absent for chat). */
 export type { SessionMode as AgentMode } from './protocol.gen'
 

@@ -1,0 +1,110 @@
+// End-to-end check of the composer's toolbar against `tofu serve` (TestToolbarEndToEnd): web
+// access on and an MCP server in the settings, a model scripted to call tool_search("echo")
+// once per turn. The browser sets a workspace, sends a first message with every family on,
+// turns Coding and the MCP server off in the Tools menu with the keyboard, turns Search off,
+// and sends a second; the Go side checks the model's requests.
+//
+//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
+//   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] node e2e/toolbar.e2e.mjs
+import { Failure, check, step, openPage } from './lib.mjs'
+
+const url = process.env.TOFU_URL
+const workspace = process.env.TOFU_E2E_WORKSPACE
+const shot = process.env.TOFU_E2E_SHOT
+const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
+if (!url || !workspace) {
+  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
+  process.exit(2)
+}
+
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
+// The model ends each turn with "Finished <first word of the message>".
+const turnDone = async (word) => {
+  await page.locator('[data-testid="message-assistant"]', { hasText: `Finished ${word}` }).waitFor()
+  await tid('stop').waitFor({ state: 'detached' })
+}
+
+let code = 0
+try {
+  await step('open the app, a conversation with a workspace', async () => {
+    await page.goto(url)
+    await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
+    check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
+    await tid('new-conversation').click()
+    check((await tid('tools-open').innerText()).includes('No tools'), 'a plain conversation shows tools')
+    await tid('workspace-chip').click()
+    await tid('workspace-input').fill(workspace)
+    await tid('workspace-input').press('Enter')
+    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+  })
+
+  await step('the toolbar shows every family on and Search on', async () => {
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 6/6' }).waitFor()
+    await page.locator('[data-testid="search-toggle"][aria-pressed="true"]').waitFor()
+  })
+
+  await step('a first message with every family on', async () => {
+    await tid('composer').fill('first: find an echo tool')
+    await tid('composer').press('Enter')
+    await turnDone('first')
+  })
+
+  await step('Tools menu by keyboard: Coding and the MCP server off', async () => {
+    await tid('tools-open').focus()
+    await page.keyboard.press('Enter')
+    await tid('tools-menu').waitFor()
+    // Focus is on the first item (Coding): Space toggles it.
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-family-coding', 'focus is not on the first family')
+    await page.keyboard.press(' ')
+    await page.locator('[data-testid="tools-family-coding"][aria-checked="false"]').waitFor()
+    await page.keyboard.press('End') // the last row: the MCP server
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-family-mcp:everything', 'End does not reach the MCP server')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid="tools-family-mcp:everything"][aria-checked="false"]').waitFor()
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-tools.png') })
+    await page.keyboard.press('Escape')
+    await tid('tools-menu').waitFor({ state: 'detached' })
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-open', 'Escape does not give focus back to the chip')
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 4/6' }).waitFor()
+  })
+
+  await step('Search off: the chip and the menu agree', async () => {
+    await tid('search-toggle').click()
+    await page.locator('[data-testid="search-toggle"][aria-pressed="false"]').waitFor()
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/6' }).waitFor()
+  })
+
+  await step('the Enhance menu opens upward and closes on a click outside', async () => {
+    await tid('enhance-open').click()
+    await tid('enhance-translate').waitFor()
+    await tid('enhance-thinking').waitFor()
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-enhance.png') })
+    await page.mouse.click(640, 120)
+    await tid('enhance-translate').waitFor({ state: 'detached' })
+  })
+
+  await step('a second message with those families off', async () => {
+    await tid('composer').fill('second: find an echo tool')
+    await tid('composer').press('Enter')
+    await turnDone('second')
+  })
+
+  await step('after a reload the conversation keeps its switches', async () => {
+    await page.reload()
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/6' }).waitFor()
+    await page.locator('[data-testid="search-toggle"][aria-pressed="false"]').waitFor()
+  })
+
+  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
+  console.log('PASS toolbar e2e')
+} catch (err) {
+  code = 1
+  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
+} finally {
+  if (shot) {
+    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
+    console.log(`screenshot: ${shot}`)
+  }
+  await browser.close()
+}
+process.exit(code)

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { enhanceChip, groups, nextIndex, searchChip, toolsChip } from './toolbar'
+import type { ToolFamilyState } from './types'
+
+const fam = (family: string, on: boolean, blocked?: string): ToolFamilyState => ({ family, label: family, on, blocked })
+
+describe('toolbar chips', () => {
+  it('counts the families on over those the conversation can have', () => {
+    const c = toolsChip([fam('coding', true), fam('web', false, 'Web access is off in Settings'), fam('browser', false), fam('swarm', true), fam('mcp:files', true)])
+    expect(c.label).toBe('Tools 3/4')
+    expect(c.title).toBe('Off here: browser. Off in Settings: web')
+    expect(toolsChip([fam('coding', true)]).title).toBe('Every tool family is on')
+    expect(toolsChip([]).label).toBe('Tools 0/0')
+  })
+
+  it('Search follows the web family; a Settings block wins and cannot be changed', () => {
+    expect(searchChip([fam('web', true)])).toMatchObject({ on: true, disabled: false })
+    expect(searchChip([fam('web', false)])).toMatchObject({ on: false, disabled: false })
+    expect(searchChip([fam('web', true, 'Web access is off in Settings')])).toEqual({ on: false, disabled: true, title: 'Web access is off in Settings' })
+    expect(searchChip([])).toMatchObject({ on: false, disabled: true })
+  })
+
+  it('Enhance names what differs from the defaults', () => {
+    expect(enhanceChip({ translate: false, recall: true, recallEverywhere: true })).toBe('Enhance')
+    expect(enhanceChip({ translate: true, recall: true, recallEverywhere: true })).toBe('Enhance · Translate')
+    expect(enhanceChip({ translate: false, recall: true, recallEverywhere: false })).toBe('Enhance · No recall')
+    expect(enhanceChip({ translate: true, recall: false, recallEverywhere: true })).toBe('Enhance · Translate · No recall')
+  })
+
+  it('groups MCP servers apart', () => {
+    const g = groups([fam('coding', true), fam('mcp:a', true), fam('memory', false), fam('mcp:b', false)])
+    expect(g.builtin.map((f) => f.family)).toEqual(['coding', 'memory'])
+    expect(g.mcp.map((f) => f.family)).toEqual(['mcp:a', 'mcp:b'])
+  })
+
+  it('moves through a menu with the arrow keys, Home and End', () => {
+    expect(nextIndex('ArrowDown', 0, 3)).toBe(1)
+    expect(nextIndex('ArrowDown', 2, 3)).toBe(0)
+    expect(nextIndex('ArrowUp', 0, 3)).toBe(2)
+    expect(nextIndex('Home', 2, 3)).toBe(0)
+    expect(nextIndex('End', 0, 3)).toBe(2)
+    expect(nextIndex('Enter', 0, 3)).toBeNull()
+    expect(nextIndex('ArrowDown', 0, 0)).toBeNull()
+  })
+})

@@ -1,0 +1,59 @@
+// The composer's toolbar at a glance: what each chip says from the conversation's state. Pure,
+// so the rules (what counts as a tool family that is on, when Search can be changed) are
+// tested without a page.
+import type { ToolFamilyState } from './types'
+
+export const WEB_FAMILY = 'web'
+
+/** "Tools 5/7": families on over families the conversation could have (those blocked by a
+ * Settings safety switch do not count: no switch here turns them on). */
+export function toolsChip(families: ToolFamilyState[]): { label: string; on: number; total: number; title: string } {
+  const usable = families.filter((f) => !f.blocked)
+  const on = usable.filter((f) => f.on).length
+  const off = usable.filter((f) => !f.on).map((f) => f.label)
+  const blocked = families.filter((f) => f.blocked).map((f) => f.label)
+  const parts = [off.length ? `Off here: ${off.join(', ')}` : 'Every tool family is on']
+  if (blocked.length) parts.push(`Off in Settings: ${blocked.join(', ')}`)
+  return { label: `Tools ${on}/${usable.length}`, on, total: usable.length, title: parts.join('. ') }
+}
+
+/** The Search chip: web search in this conversation (the web family), and whether it can change. */
+export function searchChip(families: ToolFamilyState[]): { on: boolean; disabled: boolean; title: string } {
+  const web = families.find((f) => f.family === WEB_FAMILY)
+  if (!web) return { on: false, disabled: true, title: 'Web search needs a workspace (an agent conversation)' }
+  if (web.blocked) return { on: false, disabled: true, title: web.blocked }
+  return { on: web.on, disabled: false, title: web.on ? 'Web search and page reading are offered (click to turn off here)' : 'Web search is off in this conversation' }
+}
+
+/** The Enhance chip's words: what is on beyond the defaults. */
+export function enhanceChip(s: { translate: boolean; recall: boolean; recallEverywhere: boolean }): string {
+  const parts = ['Enhance']
+  if (s.translate) parts.push('Translate')
+  if (!(s.recall && s.recallEverywhere)) parts.push('No recall')
+  return parts.join(' · ')
+}
+
+/** Families in the menu's groups: the built-in ones, then the MCP servers. */
+export function groups(families: ToolFamilyState[]): { builtin: ToolFamilyState[]; mcp: ToolFamilyState[] } {
+  return {
+    builtin: families.filter((f) => !f.family.startsWith('mcp:')),
+    mcp: families.filter((f) => f.family.startsWith('mcp:')),
+  }
+}
+
+/** Moves focus within a menu's items by a key: ArrowDown/Up wrap, Home/End go to the ends;
+ * null for any other key. */
+export function nextIndex(key: string, current: number, count: number): number | null {
+  if (count <= 0) return null
+  switch (key) {
+    case 'ArrowDown':
+      return (current + 1 + count) % count
+    case 'ArrowUp':
+      return (current - 1 + count) % count
+    case 'Home':
+      return 0
+    case 'End':
+      return count - 1
+  }
+  return null
+}
