@@ -140,7 +140,8 @@ type pendingAnswers struct {
 	gone bool // the connection ended: nothing is pending any more
 }
 
-func (p *pendingAnswers) answer(callID string, a permission.Answer) error {
+func (p *pendingAnswers) answer(req store.Approval, a permission.Answer) error {
+	key := approvalKey(req)
 	ch := make(chan error, 1)
 	p.mu.Lock()
 	if p.gone {
@@ -150,9 +151,9 @@ func (p *pendingAnswers) answer(callID string, a permission.Answer) error {
 	if p.wait == nil {
 		p.wait = map[string]chan error{}
 	}
-	p.wait[callID] = ch
+	p.wait[key] = ch
 	p.mu.Unlock()
-	if err := p.c.Send(forwardInput{Approve: &forwardApprove{Call: callID, Decision: a}}); err != nil {
+	if err := p.c.Send(forwardInput{Approve: &forwardApprove{Call: req.CallID, Session: req.Session, Decision: a}}); err != nil {
 		return permission.ErrNotPending
 	}
 	return <-ch
@@ -161,9 +162,10 @@ func (p *pendingAnswers) answer(callID string, a permission.Answer) error {
 func (p *pendingAnswers) settle(a *forwardAnswered) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if ch := p.wait[a.Call]; ch != nil {
+	key := approvalKey(store.Approval{CallID: a.Call, Session: a.Session})
+	if ch := p.wait[key]; ch != nil {
 		ch <- a.err()
-		delete(p.wait, a.Call)
+		delete(p.wait, key)
 	}
 }
 

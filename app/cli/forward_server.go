@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,16 +165,20 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	defer cancel(nil)
 	asked := &askedCalls{}
 	go in.input(c, func(a forwardApprove) {
+		// Only what this connection was asked: a sub-agent's call in its own session.
 		err := permission.ErrNotPending
-		if asked.has(a.Call) {
-			err = in.a.Runner.Approve(sid, a.Call, string(a.Decision))
+		ap := store.Approval{CallID: a.Call, Session: a.Session}
+		if asked.has(approvalKey(ap)) {
+			err = in.a.Runner.Approve(cmp.Or(a.Session, sid), a.Call, string(a.Decision))
 		}
-		c.Send(forwardOutput{Answered: answeredFrame(a.Call, err)})
+		frame := answeredFrame(a.Call, err)
+		frame.Session = a.Session
+		c.Send(forwardOutput{Answered: frame})
 	}, func() { cancel(agent.ErrStoppedByUser) })
 
 	req := runRequest(o, sid, model, r.Context)
 	req.Prompt = func(ap store.Approval) {
-		asked.add(ap.CallID)
+		asked.add(approvalKey(ap))
 		c.Send(forwardOutput{Ask: &ap})
 	}
 	t, err := in.a.StartTurn(ctx, req)

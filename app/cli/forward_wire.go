@@ -68,6 +68,7 @@ type forwardInput struct {
 
 type forwardApprove struct {
 	Call     string            `json:"call"`
+	Session  string            `json:"session,omitempty"` // a sub-agent's call: its session (Approval.Session)
 	Decision permission.Answer `json:"decision"`
 }
 
@@ -101,9 +102,10 @@ type forwardMessage struct {
 // forwardAnswered says how the approval service took an answer; Code names the errors the
 // prompt treats as "already settled".
 type forwardAnswered struct {
-	Call  string `json:"call"`
-	Code  string `json:"code,omitempty"` // not_pending, answered, or "" with Error
-	Error string `json:"error,omitempty"`
+	Call    string `json:"call"`
+	Session string `json:"session,omitempty"`
+	Code    string `json:"code,omitempty"` // not_pending, answered, or "" with Error
+	Error   string `json:"error,omitempty"`
 }
 
 // forwardEnd is how the turn (or the chat reply) ended.

@@ -20,7 +20,7 @@ import (
 // whose approval the log says was decided elsewhere (the window of a Tofu the run was
 // forwarded to, or an expiry) stops waiting, and the next line goes to the next prompt.
 // stop ends the prompts of a finished run.
-func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a permission.Answer) error, decided *decisions) (prompt func(store.Approval), stop func()) {
+func terminalPrompt(in io.Reader, errOut io.Writer, answer func(req store.Approval, a permission.Answer) error, decided *decisions) (prompt func(store.Approval), stop func()) {
 	var mu sync.Mutex // one prompt on the terminal at a time
 	// One reader for the whole run: a reader per prompt would buffer the answers piped for
 	// later prompts (printf 'y\ny\n' | tofu run …) and lose them.
@@ -34,7 +34,7 @@ func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a
 	prompt = func(req store.Approval) {
 		go func() {
 			mu.Lock()
-			settled := decided.of(req.CallID)
+			settled := decided.of(approvalKey(req))
 			select {
 			case <-settled:
 				mu.Unlock()
@@ -47,8 +47,12 @@ func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a
 			}
 			// The subject is printed exactly (quoted and escaped when it holds anything a
 			// terminal would act on), so the line shows the command that will run.
-			fmt.Fprintf(errOut, "\nAllow %s: %s\n  (%s) %s: ", termLine(req.Name), termLine(req.Subject), termText(req.Reason), choices)
-			decided.show(req.CallID)
+			by := ""
+			if req.Agent != "" {
+				by = " for " + termLine(req.Agent) // a sub-agent asks through its parent's prompt
+			}
+			fmt.Fprintf(errOut, "\nAllow %s%s: %s\n  (%s) %s: ", termLine(req.Name), by, termLine(req.Subject), termText(req.Reason), choices)
+			decided.show(approvalKey(req))
 			var line string
 			select {
 			case line = <-feed.lines():
@@ -69,14 +73,23 @@ func terminalPrompt(in io.Reader, errOut io.Writer, answer func(callID string, a
 				fmt.Fprintln(errOut, "  (allowed once: this call cannot be remembered)")
 				a = permission.AllowOnce
 			}
-			if err := answer(req.CallID, a); err != nil && !errors.Is(err, permission.ErrNotPending) && !errors.Is(err, permission.ErrAnswered) {
+			if err := answer(req, a); err != nil && !errors.Is(err, permission.ErrNotPending) && !errors.Is(err, permission.ErrAnswered) {
 				// The rule could not be written: the user still allowed this call.
 				fmt.Fprintf(errOut, "  %s; allowed once\n", termText(err.Error()))
-				answer(req.CallID, permission.AllowOnce)
+				answer(req, permission.AllowOnce)
 			}
 		}()
 	}
 	return prompt, feed.stop
+}
+
+// approvalKey names an approval among a run's prompts: its call, and the sub-agent's session
+// for a sub-agent's call (two agents' calls may share an ID).
+func approvalKey(req store.Approval) string {
+	if req.Session == "" {
+		return req.CallID
+	}
+	return req.Session + "/" + req.CallID
 }
 
 // decisions are the approvals the log says were decided, by anyone, and the one whose prompt

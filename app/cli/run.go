@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -176,8 +177,8 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 	}
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
-	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, func(callID string, ans permission.Answer) error {
-		return a.Runner.Approve(sid, callID, string(ans))
+	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, func(req store.Approval, ans permission.Answer) error {
+		return a.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
 	}, printer.decided)
 	defer stopPrompts()
 	req := runRequest(o, sid, model, ctxCfg)

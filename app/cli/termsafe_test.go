@@ -124,7 +124,7 @@ func TestApprovalPromptShowsExactCommand(t *testing.T) {
 	t.Parallel()
 	var errOut bytes.Buffer
 	answers := make(chan permission.Answer, 1)
-	prompt, stop := terminalPrompt(strings.NewReader("y\n"), &errOut, func(callID string, a permission.Answer) error {
+	prompt, stop := terminalPrompt(strings.NewReader("y\n"), &errOut, func(_ store.Approval, a permission.Answer) error {
 		answers <- a
 		return nil
 	}, nil)

@@ -164,6 +164,12 @@ type Approval struct {
 	// Once is set when the call can only be allowed once (it reaches outside the workspace, a
 	// protected or sensitive place, or something only known at run time): no grant is offered.
 	Once bool `json:"once,omitempty"`
+	// Session and Agent name the sub-agent whose call it is when its approval is put to the
+	// parent's prompt (a swarm under `tofu run`): the answer goes to Session
+	// (Runner.Approve), and the prompt says which agent asks. Empty for a session's own calls,
+	// and in the log (the event is in the agent's own session).
+	Session string `json:"session,omitempty"`
+	Agent   string `json:"agent,omitempty"`
 }
 
 // Notice is a note about a model call for the user (a model without tools, …).

@@ -34,7 +34,7 @@ func TestCoderStartsFromUncommittedWork(t *testing.T) {
 	must(writeFile(filepath.Join(f.ws, "staged.txt"), "staged by the user\n"))
 	gitIn(t, f.ws, "add", ".gitignore", "staged.txt")
 	must(writeFile(filepath.Join(f.ws, "file.txt"), "one (user)\ntwo\nthree\nfour\nfive\n")) // unstaged
-	must(writeFile(filepath.Join(f.ws, "notes.txt"), "draft\n"))                            // untracked
+	must(writeFile(filepath.Join(f.ws, "notes.txt"), "draft\n"))                             // untracked
 	must(writeFile(filepath.Join(f.ws, "secret.log"), "ignored\n"))
 	head := gitIn(t, f.ws, "rev-parse", "HEAD")
 	cached := gitIn(t, f.ws, "diff", "--cached", "--name-status")

@@ -24,10 +24,13 @@ type run struct {
 	workspace string
 	model     string // the parent turn's model: the main tier
 	approve   string
-	cfg       config.Config
-	parallel  int
-	lim       *limiter
-	spaces    *workspaces
+	// prompt is the parent turn's terminal prompt (`tofu run`), which sub-agents' approvals
+	// are put to, naming the agent and its session (nil: the window answers them in its cards).
+	prompt   func(store.Approval)
+	cfg      config.Config
+	parallel int
+	lim      *limiter
+	spaces   *workspaces
 
 	mu        sync.Mutex
 	agents    []store.SwarmAgent
@@ -45,7 +48,7 @@ func (s *Swarm) spawn(ctx context.Context, spec session.Spec, call tools.Call, a
 		return tools.Result{}, err
 	}
 	r := &run{s: s, parent: spec.Session, callID: call.ID, workspace: spec.Workspace, model: spec.Model, cfg: cfg,
-		approve: childApproval(spec.Approve, spec.Asker != nil)}
+		approve: childApproval(spec.Approve, spec.Asker != nil || spec.Prompt != nil), prompt: spec.Prompt}
 	if r.model == "" {
 		r.model = cfg.Models.Main
 	}
@@ -88,13 +91,14 @@ func (s *Swarm) spawn(ctx context.Context, spec session.Spec, call tools.Call, a
 }
 
 // childApproval is the approval mode of the agents' turns: the parent's. An "ask" stays one
-// when a window shows the parent (it answers its cards: the swarm card shows the agent's
-// approval card, answered for the agent's session); elsewhere nobody can answer a sub-agent
-// (the terminal prompts for one session), so "ask" becomes "safe": what the rules and grants
-// allow runs, the rest is denied with the reason, which the agent reports.
-func childApproval(mode string, window bool) string {
+// where someone answers the parent: the window (the swarm card shows the agent's approval
+// card, answered for the agent's session) or the terminal of `tofu run` (its prompt asks for
+// the agent, and the answer goes to the agent's session). Where nobody answers the parent
+// (`tofu mcp serve`), "ask" becomes "safe": what the rules and grants allow runs, the rest is
+// denied with the reason, which the agent reports.
+func childApproval(mode string, answered bool) string {
 	m, err := permission.ParseMode(mode)
-	if err != nil || (m == permission.ModeAsk && !window) {
+	if err != nil || (m == permission.ModeAsk && !answered) {
 		return string(permission.ModeSafe)
 	}
 	return string(m)
@@ -363,11 +367,16 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 		WrapProvider: r.lim.wrap,
 	}
 	if r.approve == string(permission.ModeAsk) {
-		// The parent's card says which agent waits, and on what (its own card answers it).
+		// The parent's card says which agent waits, and on what (its own card answers it);
+		// under `tofu run` the parent's terminal asks for the agent.
 		req.Prompt = func(ap store.Approval) {
 			waiting := running
 			waiting.State, waiting.Asking, waiting.Session = store.SwarmWaiting, ap.Subject, req.Session
 			r.setStatus(waiting)
+			if r.prompt != nil {
+				ap.Session, ap.Agent = req.Session, agentLabel(a)
+				r.prompt(ap)
+			}
 		}
 	}
 	end, err := r.s.o.Turns.Run(ctx, req)
@@ -494,6 +503,11 @@ func tokensOf(st *store.Store, id string) int {
 		}
 	}
 	return n
+}
+
+// agentLabel names an agent for a person: "agent 2 (coder: fix the parser)".
+func agentLabel(a store.SwarmAgent) string {
+	return fmt.Sprintf("agent %d (%s: %s)", a.Index, a.Role, firstLine(a.Objective, 50))
 }
 
 func shortID(s string) string {

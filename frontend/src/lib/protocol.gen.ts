@@ -441,6 +441,8 @@ export interface Approval {
   decision?: Decision
   by?: DecidedBy
   once?: boolean
+  session?: string
+  agent?: string
 }
 
 /** store.TurnEnd */
