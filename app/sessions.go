@@ -21,7 +21,7 @@ type SessionService struct {
 	runner *session.Runner
 	// browser's tabs of a deleted session are closed (nil: none).
 	browser *browser.Manager
-	// history is the full-text index of every conversation (built on the first search).
+	// history is the full-text index of every conversation (kept in the store, see backend/history).
 	history *history.Index
 	// config reads the settings (the Tools menu shows their safety switches).
 	config func() (config.Config, error)

@@ -1,23 +1,22 @@
 // Package history is full-text search over every conversation: user and assistant messages,
-// tool names and arguments, session titles, in any language (backend/search). The index is a
-// projection of the Badger log, built on first use and kept up to date on append.
+// tool names and arguments, session titles, in any language (backend/search's analysis and
+// BM25F). The index is a projection of the Badger log kept in the same database (disk.go),
+// updated as events are appended and repaired on open from where it stopped.
 package history
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	badger "github.com/dgraph-io/badger/v4"
+
 	"github.com/tofu-research/tofu/backend/search"
 	"github.com/tofu-research/tofu/backend/store"
 )
-
-// fields of a message: its text, the tools it called with their arguments, and the title of
-// its conversation (a paper's sessions are titled after the paper).
-var fields = []search.Field{{Name: "text", Weight: 1}, {Name: "tools", Weight: 1}, {Name: "title", Weight: 1}}
 
 // Match is one message found.
 type Match struct {
@@ -30,166 +29,148 @@ type Match struct {
 	Score   float64         `json:"score"`
 }
 
+// Tuning of the segments (disk.go): a flush after flushDocs messages or flushDelay after the
+// first unflushed one; fanout segments of a level merge into one of the next, up to maxLevel
+// (256 · 8² = 16,384 messages: a merge stays a short pause).
+const (
+	flushDocs  = 256
+	flushDelay = time.Second
+	fanout     = 8
+	maxLevel   = 2
+)
+
+// Stats count the index's work since it was opened, for tests and benchmarks.
+type Stats struct {
+	Rebuilds int // the index was dropped or absent and every log read again
+	Replayed int // events read back from the logs (catching up, renames)
+	Flushes  int
+	Merges   int
+}
+
 // Index searches the messages of a store.
 type Index struct {
-	st    *store.Store
-	an    *search.Analyzer
-	ix    *search.Index
-	unsub func()
+	st *store.Store
+	db *badger.DB
+	an *search.Analyzer
 
-	buildMu sync.Mutex // one Build at a time; appends go on meanwhile
-	built   bool
+	unsubs []func()
+	tasks  chan task     // renames and deletions, for the worker
+	kick   chan struct{} // a flush is due
+	stop   chan struct{} // closed by Close
+	done   chan struct{} // closed when the worker has stopped
+	ready  chan struct{} // closed when the index has caught up with the logs once
+	closer sync.Once
 
-	mu     sync.Mutex
-	texts  map[string]entry // doc ID → what a match shows
-	titles map[string]string
+	// ixMu serializes what decides which events are indexed: appends as they are published,
+	// catching up a session from its log, renames and deletions.
+	ixMu sync.Mutex
+
+	mu       sync.Mutex
+	meta     meta                  // what is flushed
+	pending  []*pdoc               // indexed, not yet flushed, in doc order
+	sessions map[string]*liveState // every session the index has read
+	dead     map[uint32]bool       // removed flushed docs; replaced, never changed in place
+	nextDoc  uint32
+	err      error // what stopped the index (a failed repair or flush)
+	stats    Stats
 }
 
-type entry struct {
+// liveState is sessState in memory: dirty until the seq is flushed.
+type liveState struct {
+	sessState
+	dirty bool
+}
+
+// pdoc is an indexed message not yet flushed.
+type pdoc struct {
+	num     uint32
 	session string
 	seq     uint64
-	typ     store.EventType
-	time    time.Time
-	text    string
+	lens    [nFields]int32
+	lang    string
+	tf      map[string][nFields]uint16
 }
 
-// New indexes st's messages: appends are indexed as they are published; the existing log is
-// read on the first search (Build).
+// task is work for the worker: a session renamed or deleted, or a Sync.
+type task struct {
+	session string
+	title   string // the new title (a rename)
+	deleted bool
+	sync    chan struct{}
+}
+
+// New opens st's history index (building it from the logs when it has none, or one of an
+// older format) and follows the store: appends are indexed as they are published, renames and
+// deletions as they happen. What the logs hold beyond the index (Tofu stopped between an append
+// and a flush) is indexed in the background; Search waits for it. Close before closing st.
 func New(st *store.Store) *Index {
-	an := search.NewAnalyzer()
-	x := &Index{st: st, an: an, ix: search.NewIndex(an, search.DefaultParams, fields...),
-		texts: map[string]entry{}, titles: map[string]string{}}
-	x.unsub = st.Subscribe(func(ev store.Event) { x.add(ev, "") })
+	x := &Index{st: st, db: st.Badger(), an: search.NewAnalyzer(),
+		tasks: make(chan task, 64), kick: make(chan struct{}, 1), stop: make(chan struct{}),
+		done: make(chan struct{}), ready: make(chan struct{}),
+		sessions: map[string]*liveState{}, dead: map[uint32]bool{}}
+	if err := x.load(); err != nil {
+		x.err = fmt.Errorf("open the history index: %w", err)
+		close(x.ready)
+		close(x.done)
+		return x
+	}
+	x.unsubs = append(x.unsubs,
+		st.Subscribe(x.onEvent),
+		st.WatchSessions(x.onSessionChange))
+	go x.work()
 	return x
 }
 
-// Close stops following the store.
-func (x *Index) Close() { x.unsub() }
-
-// Build reads every session's log into the index once; later calls return at once.
-func (x *Index) Build() error {
-	x.buildMu.Lock()
-	defer x.buildMu.Unlock()
-	if x.built {
-		return nil
-	}
-	infos, err := x.st.Sessions()
-	if err != nil {
-		return fmt.Errorf("list sessions: %w", err)
-	}
-	for _, info := range infos {
-		evs, err := x.st.Events(info.ID)
-		if err != nil {
-			return fmt.Errorf("read session %s: %w", info.ID, err)
+// Close stops following the store and flushes what is indexed.
+func (x *Index) Close() {
+	x.closer.Do(func() {
+		for _, u := range x.unsubs {
+			u()
 		}
-		for _, ev := range evs {
-			x.add(ev, info.Title) // an event also published meanwhile is indexed twice, same ID
-		}
-	}
-	x.built = true
-	return nil
+		close(x.stop)
+		<-x.done
+	})
 }
 
-func (x *Index) add(ev store.Event, title string) {
+// Stats reports the index's work since New.
+func (x *Index) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.addLocked(ev, title)
+	return x.stats
 }
 
-// addLocked indexes a user or assistant message (others carry no conversation text).
-func (x *Index) addLocked(ev store.Event, title string) {
-	var text, tools string
-	switch ev.Type {
-	case store.EventUser:
-		var u store.UserMessage
-		if ev.Decode(&u) != nil {
-			return
-		}
-		text = u.Text
-	case store.EventAssistant:
-		var a store.AssistantMessage
-		if ev.Decode(&a) != nil {
-			return
-		}
-		text = a.Text
-		var b strings.Builder
-		for _, c := range a.ToolCalls {
-			b.WriteString(c.Name)
-			b.WriteByte(' ')
-			b.Write(c.Arguments)
-			b.WriteByte('\n')
-		}
-		tools = b.String()
-	default:
-		return
+// Sync waits until the renames and deletions reported so far are indexed and everything
+// indexed is flushed.
+func (x *Index) Sync() error {
+	ack := make(chan struct{})
+	select {
+	case x.tasks <- task{sync: ack}:
+	case <-x.done:
+		return errClosed
 	}
-	if strings.TrimSpace(text+tools) == "" {
-		return
+	select {
+	case <-ack:
+	case <-x.done:
+		return errClosed
 	}
-	if title != "" {
-		x.titles[ev.Session] = title
-	} else {
-		t, ok := x.titles[ev.Session]
-		if !ok {
-			if info, err := x.st.Session(ev.Session); err == nil {
-				t = info.Title
-			}
-			x.titles[ev.Session] = t
-		}
-		title = t
-	}
-	id := ev.Session + "/" + strconv.FormatUint(ev.Seq, 10)
-	shown := text
-	if shown == "" {
-		shown = tools
-	}
-	x.texts[id] = entry{session: ev.Session, seq: ev.Seq, typ: ev.Type, time: ev.Time, text: shown}
-	x.ix.Add(search.Doc{ID: id, Fields: []string{text, tools, title}})
+	return x.failed()
 }
 
-// Search returns up to k messages for query, best first, each with a snippet around the
-// first place a query word appears. Messages of deleted sessions are dropped from the index.
-func (x *Index) Search(query string, k int) ([]Match, error) {
-	if err := x.Build(); err != nil {
-		return nil, err
-	}
-	if k <= 0 {
-		k = 20
-	}
-	var out []Match
-	for _, h := range x.ix.Search(query, k*2) {
-		x.mu.Lock()
-		e, ok := x.texts[h.ID]
-		title := x.titles[e.session]
-		x.mu.Unlock()
-		if !ok {
-			continue
-		}
-		if _, err := x.st.Session(e.session); err != nil {
-			x.forget(e.session)
-			continue
-		}
-		out = append(out, Match{Session: e.session, Title: title, Seq: e.seq, Type: e.typ, Time: e.time,
-			Snippet: Snippet(e.text, query, 160), Score: h.Score})
-		if len(out) == k {
-			break
-		}
-	}
-	return out, nil
-}
-
-// forget drops a deleted session's messages.
-func (x *Index) forget(session string) {
+func (x *Index) fail(err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for id, e := range x.texts {
-		if e.session == session {
-			delete(x.texts, id)
-			x.ix.Remove(id)
-		}
+	if x.err == nil {
+		x.err = err
 	}
-	delete(x.titles, session)
 }
+
+func (x *Index) failed() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
+
+var errClosed = errors.New("the history index is closed")
 
 // Snippet is about width runes of text around the first query word found in it (a word of
 // the query, or for text without spaces two of its characters), on one line.

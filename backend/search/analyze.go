@@ -181,6 +181,10 @@ func (a *Analyzer) term(w, lang string, env *snowballstem.Env) string {
 	return w
 }
 
+// IsLatinLanguage reports whether lang is one whose words Terms stems as Latin script (a
+// fallback for queries that give no sign of their language must be one).
+func IsLatinLanguage(lang string) bool { return isLatinLanguage(lang) }
+
 func isLatinLanguage(lang string) bool {
 	for _, l := range latinLanguages {
 		if l == lang {

@@ -67,9 +67,10 @@ type Store struct {
 	db *badger.DB
 	mu sync.Mutex // serializes writers: seq allocation must not race
 
-	subMu sync.RWMutex
-	subs  map[int]func(Event)
-	next  int
+	subMu    sync.RWMutex
+	subs     map[int]func(Event)
+	watchers map[int]func(SessionChange)
+	next     int
 }
 
 // Open opens (or creates) the database in dir.
@@ -190,6 +191,14 @@ func (s *Store) Sessions() ([]SessionInfo, error) {
 
 // UpdateSession changes a session's metadata (title, model) with fn.
 func (s *Store) UpdateSession(id string, fn func(*SessionInfo)) (SessionInfo, error) {
+	info, err := s.updateSession(id, fn)
+	if err == nil {
+		s.publishSession(SessionChange{Info: info})
+	}
+	return info, err
+}
+
+func (s *Store) updateSession(id string, fn func(*SessionInfo)) (SessionInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var info SessionInfo
@@ -213,10 +222,19 @@ func (s *Store) UpdateSession(id string, fn func(*SessionInfo)) (SessionInfo, er
 
 // DeleteSession removes a session and its whole log.
 func (s *Store) DeleteSession(id string) error {
+	info, err := s.deleteSession(id)
+	if err == nil {
+		s.publishSession(SessionChange{Info: info, Deleted: true})
+	}
+	return err
+}
+
+func (s *Store) deleteSession(id string) (SessionInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.Session(id); err != nil {
-		return err
+	info, err := s.Session(id)
+	if err != nil {
+		return SessionInfo{}, err
 	}
 	// Delete in batches: one transaction has a size limit and a log can be long.
 	prefix := eventPrefix(id)
@@ -231,7 +249,7 @@ func (s *Store) DeleteSession(id string) error {
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("delete session %s: %w", id, err)
+			return SessionInfo{}, fmt.Errorf("delete session %s: %w", id, err)
 		}
 		if len(keys) == 0 {
 			break
@@ -245,13 +263,13 @@ func (s *Store) DeleteSession(id string) error {
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("delete session %s: %w", id, err)
+			return SessionInfo{}, fmt.Errorf("delete session %s: %w", id, err)
 		}
 	}
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete(metaKey(id)) }); err != nil {
-		return fmt.Errorf("delete session %s: %w", id, err)
+		return SessionInfo{}, fmt.Errorf("delete session %s: %w", id, err)
 	}
-	return nil
+	return info, nil
 }
 
 // Append adds an event to a session's log. It returns once the event is on disk; subscribers
