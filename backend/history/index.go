@@ -105,6 +105,10 @@ func fieldsOf(ev store.Event) (text, tools string, ok bool) {
 	return "", "", false
 }
 
+// maxDocTerms bounds the distinct terms of one message (a pasted log can hold tens of
+// thousands): its postings must fit in one Badger transaction with the rest of a flush.
+const maxDocTerms = 8000
+
 // analyze makes a message's document (nil for other events). Analysis is most of the cost of
 // indexing and needs no lock.
 func (x *Index) analyze(ev store.Event, title string) *pdoc {
@@ -119,7 +123,10 @@ func (x *Index) analyze(ev store.Event, title string) *pdoc {
 		terms := x.an.Terms(s, lang)
 		d.lens[f] = int32(len(terms))
 		for _, t := range terms {
-			c := d.tf[t]
+			c, ok := d.tf[t]
+			if !ok && len(d.tf) >= maxDocTerms {
+				continue
+			}
 			if c[f] < 1<<16-1 {
 				c[f]++
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -308,3 +309,25 @@ func TestHistoryHelper(t *testing.T) {
 	}
 }
 
+// TestHugeMessage: a message with more distinct words than a transaction holds postings for is
+// indexed (its first maxDocTerms words), and the flush goes through.
+func TestHugeMessage(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	x := New(st)
+	t.Cleanup(x.Close)
+	var b strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&b, "word%d ", i)
+	}
+	id := session(t, st, "paste", store.UserMessage{Text: b.String()}, store.UserMessage{Text: "after the paste"})
+	if err := x.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := x.Search("word17", 5); err != nil || len(got) != 1 || got[0].Session != id {
+		t.Fatalf("in the paste: %+v %v", got, err)
+	}
+	if got, _ := x.Search("after the paste", 5); len(got) == 0 || got[0].Seq != 2 {
+		t.Fatalf("after the paste: %+v", got)
+	}
+}
