@@ -119,8 +119,8 @@ func (w *workspaces) mergeBack(ctx context.Context, dir, branch, base, summary s
 	if _, err := git(ctx, dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "commit", "-q", "--no-verify", "-m", msg); err != nil {
 		return "", true, err
 	}
-	files, _ := git(ctx, dir, "diff", "--name-only", base, "HEAD")
-	patch, err := gitStdout(ctx, dir, "diff", "--binary", "--full-index", base, "HEAD")
+	files, _ := git(ctx, dir, "diff", "--no-ext-diff", "--no-textconv", "--name-only", base, "HEAD")
+	patch, err := gitStdout(ctx, dir, "diff", "--no-ext-diff", "--no-textconv", "--binary", "--full-index", base, "HEAD")
 	if err != nil {
 		return "", true, err
 	}
@@ -152,7 +152,7 @@ var patchFailed = regexp.MustCompile(`(?m)^error: (?:patch failed: )?([^:\n]+?)(
 // gitStdout runs git in dir and returns its standard output alone (a patch must not carry
 // warnings).
 func gitStdout(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(hardened(ctx, dir), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	var errb bytes.Buffer
@@ -171,7 +171,7 @@ func gitStdin(ctx context.Context, dir string, in []byte, args ...string) (strin
 
 // gitEnv runs git in dir with env added to its environment and in as its standard input.
 func gitEnv(ctx context.Context, dir string, env []string, in []byte, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(hardened(ctx, dir), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0"), env...)
 	cmd.Stdin = bytes.NewReader(in)
@@ -185,7 +185,7 @@ func gitEnv(ctx context.Context, dir string, env []string, in []byte, args ...st
 
 // git runs git in dir and returns its output (stdout and stderr).
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(hardened(ctx, dir), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_EDITOR=true")
 	var b bytes.Buffer
