@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
@@ -18,11 +19,20 @@ import (
 // calls tool_search("echo") once per turn; the browser turns Coding and the MCP server off in
 // the Tools menu (by keyboard) and Search off between two messages. The second turn's requests
 // offer no coding tool, name no web tool in tool_search, and tool_search finds no MCP tool.
+// Then three messages typed while a reply streams are queued, one removed and one edited, and
+// after Stop they go in order.
 func TestToolbarEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	everything := testtools.Node(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	model := llmtest.New(t, llmtest.DemoModel())
 	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		user := llmtest.LastUser(r)
+		switch {
+		case strings.HasPrefix(user, "slow"): // streams until the browser stops it, the queue typed meanwhile
+			return llmtest.Reply{Text: strings.Repeat("streaming along ", 400), TokenDelay: 50 * time.Millisecond, Chunks: 2000}
+		case strings.HasPrefix(user, "queued"):
+			return llmtest.Reply{Text: "Finished " + user + "."}
+		}
 		if last := r.Messages[len(r.Messages)-1]; last.Role == llm.RoleUser {
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "s" + strings.Fields(last.Content)[0], Name: "tool_search",
 				Arguments: []byte(`{"query":"echo"}`)}}}
@@ -52,7 +62,7 @@ func TestToolbarEndToEnd(t *testing.T) {
 			turns = append(turns, c.Request)
 		}
 	}
-	if len(turns) != 2 {
+	if len(turns) != 5 {
 		t.Fatalf("%d turns reached the model", len(turns))
 	}
 	offered := func(r *llm.Request) (names []string, search string) {
@@ -64,6 +74,18 @@ func TestToolbarEndToEnd(t *testing.T) {
 		}
 		return names, search
 	}
+	// The messages typed while "slow" streamed went after it, in order, the second as edited.
+	var users []string
+	evs, _ := st.Events(list[0].ID)
+	for _, ev := range evs {
+		var u store.UserMessage
+		if ev.Type == store.EventUser && ev.Decode(&u) == nil {
+			users = append(users, u.Text)
+		}
+	}
+	if got := strings.Join(users, " | "); got != "first: find an echo tool | second: find an echo tool | slow please | queued one | queued 2 (edited)" {
+		t.Fatalf("user messages: %s", got)
+	}
 	names, search := offered(turns[0])
 	if !slices.Contains(names, "read_files") || !strings.Contains(search, "web_search") {
 		t.Fatalf("first turn with every family on: %v; %q", names, search)
@@ -73,7 +95,6 @@ func TestToolbarEndToEnd(t *testing.T) {
 		t.Fatalf("second turn with coding and web off: %v; %q", names, search)
 	}
 	// tool_search found the MCP server's echo with the server on, nothing with it off.
-	evs, _ := st.Events(list[0].ID)
 	var found []string
 	for _, ev := range evs {
 		var r store.ToolResult

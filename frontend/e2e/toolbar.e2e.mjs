@@ -89,6 +89,29 @@ try {
     await turnDone('second')
   })
 
+  await step('messages typed while a reply streams are queued, editable, sent in order', async () => {
+    await tid('composer').fill('slow please')
+    await tid('composer').press('Enter')
+    await tid('stop').waitFor()
+    for (const text of ['queued one', 'queued two', 'queued three']) {
+      await tid('composer').fill(text)
+      await tid('composer').press('Enter')
+    }
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="queued-message"]').length === 3)
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-queue.png') })
+    // Remove the third, edit the second.
+    await tid('queued-remove').nth(2).click()
+    await tid('queued-text').nth(1).click()
+    await tid('queued-edit').fill('queued 2 (edited)')
+    await tid('queued-edit').press('Enter')
+    check((await tid('queued-text').allInnerTexts()).join('|') === 'queued one|queued 2 (edited)', 'the queue does not show the edit')
+    // The reply streams until stopped; then the queue goes, in order.
+    await tid('stop').click()
+    await page.locator('[data-testid="message-assistant"]', { hasText: 'Finished queued 2 (edited)' }).waitFor()
+    await tid('stop').waitFor({ state: 'detached' })
+    await tid('queue').waitFor({ state: 'detached' })
+  })
+
   await step('after a reload the conversation keeps its switches', async () => {
     await page.reload()
     await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/6' }).waitFor()

@@ -2,6 +2,7 @@
 // (what a transcript shows, what the banner says) live in the pure modules next to this one.
 import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity, isStub } from './sessions'
+import { dequeue, edit, enqueue, putBack, takeNext, type Queues } from './queue'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
@@ -53,6 +54,9 @@ class AppState {
   /** The current conversation's tool families (the toolbar's Tools and Search); none without a
    * workspace (a plain conversation has no tools). */
   families = $state<ToolFamilyState[]>([])
+  /** Messages typed while a reply ran, per conversation, sent in order after it (queue.ts). */
+  queues = $state<Queues>({})
+  queued = $derived(this.currentId ? (this.queues[this.currentId] ?? []) : [])
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
@@ -229,6 +233,7 @@ class AppState {
       this.transcript = t
       this.streaming = streaming
       this.ok('load')
+      if (!streaming) void this.drain() // a queue left while this conversation was away
     } catch (err) {
       if (token === this.loadToken) this.fail('load', `Could not load the conversation: ${messageOf(err)}`)
     }
@@ -261,6 +266,9 @@ class AppState {
           if (msg.error) this.fail('reply', `The reply stopped: ${msg.error}`)
         }
         this.transcript = apply(this.transcript, msg)
+        // The next queued message goes once the reply has ended (not after a failure: the
+        // queue waits for the user).
+        if (msg.state === 'ended' && !msg.error) void this.drain()
         return
     }
   }
@@ -333,6 +341,32 @@ class AppState {
     } catch (err) {
       this.fail('delete', `Could not delete: ${messageOf(err)}`)
     }
+  }
+
+  /** Queues a message typed while the reply runs; it is sent after the reply (drain). */
+  enqueue(text: string): boolean {
+    const id = this.currentId
+    if (!id || !text.trim()) return false
+    this.queues = enqueue(this.queues, id, text)
+    return true
+  }
+
+  unqueue(queuedId: number) {
+    if (this.currentId) this.queues = dequeue(this.queues, this.currentId, queuedId)
+  }
+
+  editQueued(queuedId: number, text: string) {
+    if (this.currentId) this.queues = edit(this.queues, this.currentId, queuedId, text)
+  }
+
+  /** Sends the current conversation's next queued message when nothing runs in it. */
+  private async drain() {
+    const id = this.currentId
+    if (!id || this.streaming || this.sending) return
+    const taken = takeNext(this.queues, id)
+    if (!taken) return
+    this.queues = taken.rest
+    if (!(await this.send(taken.next.text))) this.queues = putBack(this.queues, id, taken.next)
   }
 
   /** Sends a message; returns false (and keeps the text for the composer) when it failed. */
