@@ -27,8 +27,9 @@ type TasksOptions struct {
 	MaxCost                                         float64
 	MaxTime                                         time.Duration
 	Keep                                            bool
-	// Suite labels the sessions ("eval SUITE · INSTANCE"): the suite file's name.
-	Suite string
+	// Suite labels the sessions ("eval SUITE · INSTANCE"): the suite file's name; Run tells
+	// runs of one suite apart in the window (the report's name, else the start time).
+	Suite, Run string
 }
 
 // SuiteOptions are a suite run's inputs beyond the agent's: where the repositories are, the
@@ -157,6 +158,10 @@ func RunSuite(ctx context.Context, st *store.Store, path string, o SuiteOptions,
 		return eval.TasksReport{}, err
 	}
 	o.Suite = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	o.Run = time.Now().Format("2006-01-02 15:04")
+	if o.Out != "" {
+		o.Run = strings.TrimSuffix(filepath.Base(o.Out), filepath.Ext(o.Out))
+	}
 	info := eval.RunInfo{Suite: filepath.Base(path), SuiteSHA256: digest, SuiteTasks: len(tasks), Shard: shard.String(), Config: o.config()}
 	var log *eval.ResultsLog
 	var finished map[string]eval.TaskResult
@@ -216,7 +221,7 @@ func runTask(ctx context.Context, st *store.Store, a *app.App, o TasksOptions, t
 	ro := RunOptions{
 		Task: t.ProblemStatement, Workspace: ws, Model: o.Model, Approve: o.Approve, Mode: o.Mode,
 		MaxSteps: o.MaxSteps, MaxCost: o.MaxCost, Context: o.Context, Stdin: strings.NewReader(""),
-		Title: SessionTitle(o.Suite, t.InstanceID),
+		Title: SessionTitle(o.Suite, t.InstanceID), Eval: &store.EvalTask{Suite: o.Suite, Instance: t.InstanceID, Run: o.Run},
 	}
 	ro, err := checkRun(st, ro, "")
 	if err != nil {

@@ -157,7 +157,7 @@ func TestEvalTasksResumesAfterKill(t *testing.T) {
 	defer st.Close()
 	for _, r := range rep.Tasks {
 		info, err := st.Session(r.Session)
-		if err != nil || info.Title != "eval suite · "+r.InstanceID {
+		if err != nil || info.Title != "eval suite · "+r.InstanceID || info.Eval == nil || info.Eval.Run != "run" || !info.Eval.Resolved {
 			t.Fatalf("%s: session %q %+v %v", r.InstanceID, r.Session, info, err)
 		}
 	}

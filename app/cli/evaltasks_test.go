@@ -140,6 +140,11 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 		if info.Title != "eval tiny · "+r.InstanceID {
 			t.Fatalf("%s: session titled %q", r.InstanceID, info.Title)
 		}
+		// The window groups the suite's sessions and shows each outcome from this label.
+		if e := info.Eval; e == nil || e.Suite != "tiny" || e.Instance != r.InstanceID || !e.Graded || e.Resolved != r.Resolved ||
+			e.TestsPassed != r.TestsPassed || e.TestsFailed != r.TestsFailed {
+			t.Fatalf("%s: eval label %+v", r.InstanceID, info.Eval)
+		}
 		calls, in, out := usageOf(t, st, r.Session)
 		if r.ModelCalls != calls || r.InputTokens != in || r.OutputTokens != out || calls == 0 || in == 0 {
 			t.Fatalf("%s: report %d calls %d in %d out, session %d %d %d", r.InstanceID, r.ModelCalls, r.InputTokens, r.OutputTokens, calls, in, out)

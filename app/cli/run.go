@@ -41,6 +41,8 @@ type RunOptions struct {
 	// Title names a new session (empty: the task's first words); tofu eval tasks labels its
 	// sessions with the suite and the task.
 	Title string `json:",omitempty"`
+	// Eval labels a new session as a task of a suite (tofu eval tasks).
+	Eval *store.EvalTask `json:",omitempty"`
 	// Stdin answers approval prompts when Approve is "ask" (read on the terminal's side when
 	// the run is forwarded to a running Tofu).
 	Stdin io.Reader `json:"-"`
@@ -270,6 +272,9 @@ func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, swi
 	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) {
 		i.Workspace, i.Model, i.Mode = o.Workspace, model, mode
 		i.Translate = i.Translate || o.Translate
+		if o.Eval != nil {
+			i.Eval = o.Eval
+		}
 	}); err != nil {
 		return "", "", nil, err
 	}

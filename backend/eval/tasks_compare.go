@@ -136,7 +136,7 @@ var metrics = []metric{
 // statistics, each saying what it is.
 func (c Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "A: %s\nB: %s\nB differs from A in: %s\n\n", describe(c.A), describe(c.B), configDiff(c.A.Config, c.B.Config))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "task\tA resolved\tB resolved\tflip\tΔ tokens\tΔ cost $\tΔ steps\tΔ wall s\t")
 	sign := func(a, b bool) string {
 		switch {

@@ -136,7 +136,10 @@ func dirName(id string) string { return unsafeName.ReplaceAllString(id, "_") }
 func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskResult) {
 	start := time.Now()
 	r.InstanceID = t.InstanceID
-	defer func() { r.WallMS = time.Since(start).Milliseconds() }()
+	defer func() {
+		r.WallMS = time.Since(start).Milliseconds()
+		r.label(ctx, o.Store)
+	}()
 	if !o.Keep {
 		defer os.RemoveAll(dir)
 	}
@@ -208,6 +211,21 @@ func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskRes
 	}
 	r.Resolved = r.TestsFailed == 0 && r.TestsPassed > 0
 	return r
+}
+
+// label records the task's outcome on its session's eval label (the window shows it), when
+// the session has one and the task was not interrupted.
+func (r TaskResult) label(ctx context.Context, st *store.Store) {
+	if st == nil || r.Session == "" || ctx.Err() != nil {
+		return
+	}
+	// Best effort: the report holds the outcome either way.
+	_, _ = st.UpdateSession(r.Session, func(i *store.SessionInfo) {
+		if i.Eval != nil {
+			i.Eval.Graded = r.Error == ""
+			i.Eval.Resolved, i.Eval.TestsPassed, i.Eval.TestsFailed = r.Resolved, r.TestsPassed, r.TestsFailed
+		}
+	})
 }
 
 // addUsage adds up the session's model calls as the provider reported them (and Tofu's own

@@ -60,6 +60,22 @@ type SessionInfo struct {
 	// their tools are neither offered nor found by tool_search. The settings' safety switches
 	// (web access, the desktop) still turn theirs off everywhere.
 	ToolsOff []ToolFamily `json:"tools_off,omitempty"`
+	// Eval marks a session that ran a task of a suite (tofu eval tasks): the window groups a
+	// suite's sessions and shows each task's outcome once it is graded.
+	Eval *EvalTask `json:"eval,omitempty"`
+}
+
+// EvalTask is what a suite's session says of its task.
+type EvalTask struct {
+	Suite    string `json:"suite"`    // the suite file's name without .jsonl
+	Instance string `json:"instance"` // the task's instance_id
+	// Run tells two runs of a suite apart: the report's name (--out), else when it started.
+	Run string `json:"run,omitempty"`
+	// Graded is set once the tests ran (Resolved and the counts mean something then).
+	Graded      bool `json:"graded,omitempty"`
+	Resolved    bool `json:"resolved,omitempty"`
+	TestsPassed int  `json:"tests_passed,omitempty"`
+	TestsFailed int  `json:"tests_failed,omitempty"`
 }
 
 // Store is the Badger database. All methods are safe for concurrent use.

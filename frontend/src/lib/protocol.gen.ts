@@ -637,6 +637,18 @@ export interface SessionInfo {
   translate?: boolean
   recall_off?: boolean
   tools_off?: ToolFamily[]
+  eval?: EvalTask
+}
+
+/** store.EvalTask */
+export interface EvalTask {
+  suite: string
+  instance: string
+  run?: string
+  graded?: boolean
+  resolved?: boolean
+  tests_passed?: number
+  tests_failed?: number
 }
 
 /** library.Info */
