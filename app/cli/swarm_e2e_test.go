@@ -221,3 +221,123 @@ func swarmOf(t *testing.T, st *store.Store, session string) []store.Swarm {
 	}
 	return out
 }
+
+// TestRunSwarmCoderSurvivesSIGKILL kills a real `tofu run` while a coder of its swarm, in its
+// own git worktree, waits on the model after its first edit. Continue goes on in that
+// worktree and session: the first edit is not asked for again, the second is made, and both
+// land in the workspace, uncommitted; no worktree is left.
+func TestRunSwarmCoderSurvivesSIGKILL(t *testing.T) {
+	st, srv := runEnv(t)
+	dataDir := t.TempDir()
+	st.Close()
+	ws := repo(t)
+	graph := `{"agents":[{"objective":"fix add and mul","role":"coder"}]}`
+	var mu sync.Mutex
+	firstEdits, cuts := 0, 0
+	cutting := make(chan struct{})
+	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) llmtest.Reply {
+		first := ""
+		results := 0
+		for _, m := range r.Messages {
+			if m.Role == llm.RoleUser && first == "" {
+				first = m.Content
+			}
+			if m.Role == llm.RoleTool {
+				results++
+			}
+		}
+		if strings.HasPrefix(first, "You are agent 0 ") {
+			mu.Lock()
+			defer mu.Unlock()
+			switch results {
+			case 0:
+				firstEdits++
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e1", "edit_files", map[string]any{"edits": []map[string]string{
+					{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
+			case 1:
+				if cuts++; cuts == 1 {
+					close(cutting)
+					mu.Unlock()
+					<-ctx.Done() // the first Tofu dies while it waits
+					mu.Lock()
+					return llmtest.Reply{Text: "never seen"}
+				}
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]string{
+					{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"}}})}}
+			}
+			return llmtest.Reply{Text: "fixed add and mul"}
+		}
+		if strings.HasPrefix(llmtest.LastUser(r), "You are the master") {
+			return llmtest.Reply{Text: "Synthesis: both fixed."}
+		}
+		if toolStep(r) == 0 {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+		}
+		return llmtest.Reply{Text: "Resumed and done."}
+	})
+	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
+	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
+		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "fix with a team"}, "\x1f"))
+	dieWithTest(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-cutting:
+	case <-time.After(time.Minute): // only a hang
+		cmd.Process.Kill()
+		t.Fatal("the coder never made its second model call")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
+	if err != nil {
+		t.Fatalf("reopen after SIGKILL: %v", err)
+	}
+	defer st2.Close()
+	list, _ := st2.Sessions()
+	var parent string
+	for _, s := range list {
+		if s.Parent == "" {
+			parent = s.ID
+		}
+	}
+	var cut store.SwarmStatus
+	for _, ev := range swarmOf(t, st2, parent) {
+		if ev.Kind == store.SwarmKindAgent && ev.Agent.State == store.SwarmRunning {
+			cut = *ev.Agent
+		}
+	}
+	if cut.Worktree == "" {
+		t.Fatalf("the coder's worktree was not recorded: %+v", cut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(cut.Worktree, "lib/add.sh")); !strings.Contains(string(b), "$1 + $2") {
+		t.Fatalf("the killed coder's worktree: %q", b)
+	}
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st2, RunOptions{Continue: parent, Approve: "all"}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("continue: %+v, %v\n%s", end, err, errOut.String())
+	}
+	var last store.SwarmStatus
+	for _, ev := range swarmOf(t, st2, parent) {
+		if ev.Kind == store.SwarmKindAgent {
+			last = *ev.Agent
+		}
+	}
+	mu.Lock()
+	edits := firstEdits
+	mu.Unlock()
+	if edits != 1 || last.State != store.SwarmDone || last.Session != cut.Session || last.Attempt != 1 {
+		t.Fatalf("first edit asked %d times; after Continue: %+v", edits, last)
+	}
+	add, _ := os.ReadFile(filepath.Join(ws, "lib/add.sh"))
+	mul, _ := os.ReadFile(filepath.Join(ws, "lib/mul.sh"))
+	if !strings.Contains(string(add), "$1 + $2") || !strings.Contains(string(mul), "$1 * $2") {
+		t.Fatalf("the workspace: add %q, mul %q\n%s", add, mul, last.Result)
+	}
+	if _, err := os.Stat(cut.Worktree); !os.IsNotExist(err) {
+		t.Fatalf("the worktree is left: %v", err)
+	}
+}

@@ -83,4 +83,8 @@ type SwarmStatus struct {
 	Asking     string `json:"asking,omitempty"`
 	Tokens     int    `json:"tokens,omitempty"`
 	DurationMS int64  `json:"duration_ms,omitempty"`
+	// Worktree and Base (a coder in git) are the attempt's worktree and the snapshot commit it
+	// started from: Continue after an interrupt or a crash goes on in that worktree.
+	Worktree string `json:"worktree,omitempty"`
+	Base     string `json:"base,omitempty"`
 }

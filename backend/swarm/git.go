@@ -52,8 +52,9 @@ type coderSpace struct {
 	base   string // the snapshot commit the branch starts from: the coder's diff is from it
 	// done merges a finished attempt's worktree back and reports how (git only).
 	done func(ctx context.Context, summary string) (report string, err error)
-	// discard drops an attempt that did not finish (its next attempt starts from HEAD).
+	// discard drops an attempt that failed (its next attempt starts from a new snapshot).
 	discard func(ctx context.Context)
+	root    string // the worktree (dir is its copy of the workspace)
 	// release lets the next coder edit (outside git), once the attempt's end is recorded.
 	release func()
 }
@@ -75,15 +76,75 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 	}
 	dir := filepath.Join(parent, "work")
 	branch := "tofu-swarm/" + id
+	// An attempt restarted after its worktree vanished may find its branch left: a new name.
+	for n := 2; ; n++ {
+		if _, err := git(ctx, w.dir, "rev-parse", "--verify", "-q", "refs/heads/"+branch); err != nil {
+			break
+		}
+		branch = fmt.Sprintf("tofu-swarm/%s-r%d", id, n)
+	}
 	if _, err := git(ctx, w.dir, "worktree", "add", "-q", "-b", branch, dir, base); err != nil {
 		os.RemoveAll(parent)
 		return nil, fmt.Errorf("add a worktree for a coder: %w", err)
 	}
+	return w.space(dir, branch, base), nil
+}
+
+// resume gives an interrupted coder attempt the worktree it worked in (root, from base),
+// with what it changed there so far, or says why it cannot: the directory is gone (a reboot
+// cleared the temporary directory), or it is no longer a worktree of this repository on a
+// swarm branch.
+func (w *workspaces) resume(ctx context.Context, root, base string) (*coderSpace, error) {
+	if !w.repo || root == "" || base == "" {
+		return nil, fmt.Errorf("no worktree was recorded")
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		w.forget(ctx, root)
+		return nil, fmt.Errorf("its worktree %s is gone", root)
+	}
+	list, err := git(ctx, w.dir, "worktree", "list", "--porcelain")
+	if err != nil || !slices.Contains(strings.Split(list, "\n"), "worktree "+root) {
+		return nil, fmt.Errorf("%s is no longer a worktree of the repository", root)
+	}
+	branch, err := git(ctx, root, "symbolic-ref", "--short", "HEAD")
+	if branch = strings.TrimSpace(branch); err != nil || !strings.HasPrefix(branch, "tofu-swarm/") {
+		return nil, fmt.Errorf("the worktree %s is not on a swarm branch", root)
+	}
+	if _, err := git(ctx, root, "merge-base", "--is-ancestor", base, "HEAD"); err != nil {
+		return nil, fmt.Errorf("the worktree %s no longer starts from its snapshot", root)
+	}
+	return w.space(root, branch, base), nil
+}
+
+// forget drops what git still knows of a coder worktree whose directory is gone: its entry
+// and its branch. The branch holds no work of the coder's (a coder commits only to merge
+// back, which removes its worktree): only the snapshot it started from.
+func (w *workspaces) forget(ctx context.Context, root string) {
+	list, _ := git(ctx, w.dir, "worktree", "list", "--porcelain")
+	branch := ""
+	for _, entry := range strings.Split(list, "\n\n") {
+		if strings.HasPrefix(entry, "worktree "+root+"\n") {
+			for _, line := range strings.Split(entry, "\n") {
+				if b, ok := strings.CutPrefix(line, "branch refs/heads/"); ok && strings.HasPrefix(b, "tofu-swarm/") {
+					branch = b
+				}
+			}
+		}
+	}
+	git(ctx, w.dir, "worktree", "prune")
+	if branch != "" {
+		git(ctx, w.dir, "branch", "-D", branch)
+	}
+}
+
+// space is the coder space of worktree dir on branch, started from base.
+func (w *workspaces) space(dir, branch, base string) *coderSpace {
+	parent := filepath.Dir(dir)
 	remove := func(ctx context.Context) {
 		git(ctx, w.dir, "worktree", "remove", "--force", dir)
 		os.RemoveAll(parent)
 	}
-	cs := &coderSpace{dir: filepath.Join(dir, w.prefix), branch: branch, base: base, release: func() {}}
+	cs := &coderSpace{dir: filepath.Join(dir, w.prefix), root: dir, branch: branch, base: base, release: func() {}}
 	cs.done = func(ctx context.Context, summary string) (string, error) {
 		ctx = context.WithoutCancel(ctx)
 		report, keep, err := w.mergeBack(ctx, dir, branch, base, summary)
@@ -97,7 +158,7 @@ func (w *workspaces) forCoder(ctx context.Context, id string) (*coderSpace, erro
 		remove(ctx)
 		git(ctx, w.dir, "branch", "-D", branch)
 	}
-	return cs, nil
+	return cs
 }
 
 // mergeBack takes what the coder changed in its worktree (since base, its snapshot: the
@@ -112,12 +173,16 @@ func (w *workspaces) mergeBack(ctx context.Context, dir, branch, base, summary s
 	if _, err := git(ctx, dir, "add", "-A"); err != nil {
 		return "", true, err
 	}
-	if out, _ := git(ctx, dir, "status", "--porcelain"); strings.TrimSpace(out) == "" {
-		return "no changes", false, nil
+	if out, _ := git(ctx, dir, "status", "--porcelain"); strings.TrimSpace(out) != "" {
+		msg := "swarm: " + firstLine(summary, 72)
+		if _, err := git(ctx, dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "commit", "-q", "--no-verify", "-m", msg); err != nil {
+			return "", true, err
+		}
 	}
-	msg := "swarm: " + firstLine(summary, 72)
-	if _, err := git(ctx, dir, "-c", "user.name=Tofu", "-c", "user.email=tofu@localhost", "commit", "-q", "--no-verify", "-m", msg); err != nil {
-		return "", true, err
+	// Compared with the snapshot, not the worktree's status: a Tofu that died in the middle
+	// of a merge may have committed already.
+	if head, _ := git(ctx, dir, "rev-parse", "HEAD"); strings.TrimSpace(head) == base {
+		return "no changes", false, nil
 	}
 	files, _ := git(ctx, dir, "diff", "--no-ext-diff", "--no-textconv", "--name-only", base, "HEAD")
 	patch, err := gitStdout(ctx, dir, "diff", "--no-ext-diff", "--no-textconv", "--binary", "--full-index", base, "HEAD")

@@ -321,21 +321,42 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 	// The duration counts the attempt's setup (its session, its brief) with its turn.
 	start := time.Now()
 	release = func() {}
-	a, _ := r.get(i)
+	a, prev := r.get(i)
 	st = store.SwarmStatus{Index: i, Attempt: attempt, State: store.SwarmFailed, Session: cont}
 	ro := roles[a.Role]
 	continued := cont != ""
-	if cont != "" {
-		if info, err := r.s.o.Store.Session(cont); err != nil || (a.Role == store.SwarmCoder && info.Workspace != r.workspace) {
-			cont, continued = "", false // a coder's worktree went with the Tofu that made it: start again
-		} else if text, done := finished(r.s.o.Store, cont); done {
-			st.State, st.Result, st.Tokens = store.SwarmDone, text, tokensOf(r.s.o.Store, cont)
-			return st, release
-		}
-	}
 	var space *coderSpace
 	ws := r.workspace
-	if a.Role == store.SwarmCoder && ws != "" && (cont == "" || !r.spaces.repo) {
+	restarted := "" // why an interrupted coder could not go on in its worktree
+	if cont != "" {
+		info, serr := r.s.o.Store.Session(cont)
+		if serr == nil && a.Role == store.SwarmCoder && r.spaces.repo && info.Workspace != r.workspace {
+			// An interrupted coder goes on where it was: its worktree, with what it changed so
+			// far, and its session. A worktree that is gone (a reboot cleared it) means a
+			// new worktree and a new session: the log would describe files that are not there.
+			sp, err := r.spaces.resume(ctx, prev.Worktree, prev.Base)
+			if err != nil {
+				restarted = "restarted in a new worktree: " + err.Error()
+			}
+			space, ws = sp, info.Workspace
+		}
+		switch text, done := finished(r.s.o.Store, cont); {
+		case serr != nil:
+			cont, continued = "", false
+		case done:
+			st.State, st.Result, st.Tokens = store.SwarmDone, text, tokensOf(r.s.o.Store, cont)
+			switch {
+			case space != nil: // it finished before the Tofu that ran it merged it back
+				st.Result += "\n\n[merge: " + r.merge(ctx, i, a, space) + "]"
+			case restarted != "": // merged and removed just before the end was recorded, or lost
+				st.Result += "\n\n[merge: unknown: " + strings.TrimPrefix(restarted, "restarted in a new worktree: ") + "]"
+			}
+			return st, release
+		case restarted != "":
+			cont, continued, ws = "", false, r.workspace
+		}
+	}
+	if a.Role == store.SwarmCoder && ws != "" && space == nil && (cont == "" || !r.spaces.repo) {
 		// A new worktree in git; outside it, the coders' turn (also to continue a session).
 		sp, err := r.spaces.forCoder(ctx, fmt.Sprintf("%s-%d-%d", shortID(r.callID), i, attempt))
 		if err != nil {
@@ -356,6 +377,9 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 		cont = id
 	}
 	st.Session = cont
+	if space != nil {
+		st.Worktree, st.Base = space.root, space.base
+	}
 	running := st
 	running.State = store.SwarmRunning
 	if err := r.setStatus(running); err != nil {
@@ -404,18 +428,33 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 		}
 	}
 	if space != nil && space.branch != "" {
-		if st.State != store.SwarmDone {
+		switch {
+		case st.State == store.SwarmDone:
+			st.Result += "\n\n[merge: " + r.merge(ctx, i, a, space) + "]"
+		case ctx.Err() != nil:
+			// Stopped: the worktree stays, with the attempt's changes, for Continue.
+		default:
 			space.discard(context.WithoutCancel(ctx))
-		} else {
-			report, err := space.done(ctx, a.Objective)
-			if err != nil {
-				report = "the merge failed: " + err.Error()
-			}
-			st.Result += "\n\n[merge: " + report + "]"
-			r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
+		}
+	}
+	if restarted != "" {
+		if st.State == store.SwarmDone {
+			st.Result += "\n\n[" + restarted + "]"
+		} else if st.Error != "" {
+			st.Error += " (" + restarted + ")"
 		}
 	}
 	return st, release
+}
+
+// merge merges a finished coder's worktree back and records the report.
+func (r *run) merge(ctx context.Context, i int, a store.SwarmAgent, space *coderSpace) string {
+	report, err := space.done(ctx, a.Objective)
+	if err != nil {
+		report = "the merge failed: " + err.Error()
+	}
+	r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
+	return report
 }
 
 // child creates agent i's session for an attempt, with its brief as the user's message.

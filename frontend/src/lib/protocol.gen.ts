@@ -618,6 +618,8 @@ export interface SwarmStatus {
   asking?: string
   tokens?: number
   duration_ms?: number
+  worktree?: string
+  base?: string
 }
 
 /** store.SessionInfo */
