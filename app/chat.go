@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 )
 
 // ErrBusy means a reply is already streaming in the session.
@@ -148,6 +149,23 @@ func (c *ChatService) Regenerate(sessionID string, seq uint64, model string) err
 func (c *ChatService) SwitchBranch(sessionID string, first uint64) error {
 	_, err := c.runner.SwitchBranch(sessionID, first)
 	return err
+}
+
+// PlanUndo says what "Undo changes since this message" would do for the user message seq:
+// each file with its action and diff, or the files that changed since the agent wrote them.
+func (c *ChatService) PlanUndo(sessionID string, seq uint64) (checkpoint.Plan, error) {
+	return c.runner.PlanUndo(sessionID, seq)
+}
+
+// UndoChanges takes the workspace's files back to what they were when the user message seq was
+// sent. Nothing is written when a file changed since the agent wrote it: the plan comes back
+// with its conflicts (and their diffs) and no error, for the window to show.
+func (c *ChatService) UndoChanges(sessionID string, seq uint64) (checkpoint.Plan, error) {
+	plan, err := c.runner.UndoChanges(sessionID, seq)
+	if errors.Is(err, checkpoint.ErrConflict) {
+		return plan, nil
+	}
+	return plan, err
 }
 
 // Stop interrupts the reply streaming in the session, if any. The text received so far is kept.

@@ -43,6 +43,7 @@ type attack struct {
 	class, name string
 	setup       []string // directives, in order
 	calls       []llm.ToolCall
+	after       []string // directives run after the turn (`after …`)
 	line        int
 }
 
@@ -77,6 +78,8 @@ func loadAttacks(t *testing.T, path string) []attack {
 			case "tool":
 				name, args, _ := strings.Cut(rest, " ")
 				cur.calls = append(cur.calls, llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)})
+			case "after":
+				cur.after = append(cur.after, rest)
 			default:
 				cur.setup = append(cur.setup, line)
 			}
@@ -260,6 +263,8 @@ func (a arena) prepare(t *testing.T, c attack) {
 			a.setConfig(t, "desktop", true)
 		case "web": // web: the settings turn web access on (web_search and fetch_url offered)
 			a.setConfig(t, "web_access", true)
+		case "rule": // rule TOOL PATTERN ACTION: a permission rule in the settings
+			a.setConfig(t, "permissions", map[string]any{"rules": []map[string]string{{"tool": args[0], "pattern": args[1], "action": args[2]}}})
 		default:
 			t.Fatalf("%s: unknown directive %q", c.name, d)
 		}
@@ -487,9 +492,14 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	if end.Reason != "done" {
 		t.Fatalf("the run ended %+v\n%s", end, errOut.String())
 	}
-	res := outcome{escapes: diffSnapshots(before, a.snapshot(t))}
 	list, err = st.Sessions()
 	must(t, err)
+	for _, s := range list {
+		if !known[s.ID] && s.Parent == "" {
+			a.afterRun(t, st, c, s.ID)
+		}
+	}
+	res := outcome{escapes: diffSnapshots(before, a.snapshot(t))}
 	var evs []store.Event
 	for _, s := range list {
 		if !known[s.ID] { // the run's session and its sub-agents' (a swarm)
@@ -518,4 +528,34 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 		t.Logf("%s", errOut.String())
 	}
 	return res
+}
+
+// afterRun runs a case's `after` directives on the run's session, once the turn is over:
+//
+//	after swap PATH TARGET   PATH in the workspace becomes a symbolic link to TARGET
+//	after undo               tofu checkpoints restore SESSION --to (the task's message)
+func (a arena) afterRun(t *testing.T, st *store.Store, c attack, session string) {
+	t.Helper()
+	for _, d := range c.after {
+		verb, rest, _ := strings.Cut(a.expand(d), " ")
+		args := fields(t, rest)
+		switch verb {
+		case "swap":
+			p := filepath.Join(a.ws, args[0])
+			must(t, os.RemoveAll(p))
+			must(t, os.Symlink(args[1], p))
+		case "undo":
+			evs, err := st.Events(session)
+			must(t, err)
+			for _, ev := range evs {
+				if ev.Type == store.EventUser {
+					// Refused or not, it must write nothing outside: the snapshot says.
+					answerDesk(st, deskRequest{Op: deskRestore, Session: session, To: ev.Seq}, func(string) bool { return false })
+					break
+				}
+			}
+		default:
+			t.Fatalf("%s: unknown after directive %q", c.name, d)
+		}
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 	"github.com/tofu-research/tofu/backend/usersock"
 )
 
@@ -16,19 +18,27 @@ import (
 type deskOp string
 
 const (
-	deskShow deskOp = "show" // the session's info and whole log
+	deskShow    deskOp = "show"    // the session's info and whole log
+	deskPoints  deskOp = "points"  // the messages the files can be taken back to
+	deskPlan    deskOp = "plan"    // what an undo since To would do
+	deskRestore deskOp = "restore" // undo the changes since To
 )
 
 // deskRequest is one desk command.
 type deskRequest struct {
 	Op      deskOp `json:"op"`
 	Session string `json:"session"`
+	To      uint64 `json:"to,omitempty"` // plan, restore: the message the files go back to
 }
 
 // deskAnswer is what a desk command gets back.
 type deskAnswer struct {
-	Info   store.SessionInfo `json:"info"`
-	Events []store.Event     `json:"events,omitempty"`
+	Info   store.SessionInfo  `json:"info"`
+	Events []store.Event      `json:"events,omitempty"`
+	Points []checkpoint.Point `json:"points,omitempty"`
+	Plan   *checkpoint.Plan   `json:"plan,omitempty"`
+	// Refused is set when the undo was refused: files changed since the agent wrote them.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // deskCall runs req here, or in the running Tofu when there is one.
@@ -41,19 +51,50 @@ func deskCall(req deskRequest) (deskAnswer, error) {
 		return forwardDesk(inst, req)
 	}
 	defer st.Close()
-	return answerDesk(st, req)
+	return answerDesk(st, req, func(string) bool { return false })
 }
 
-// answerDesk answers req on st (a local command's store, or the instance's).
-func answerDesk(st *store.Store, req deskRequest) (deskAnswer, error) {
+// answerDesk answers req on st (a local command's store, or the instance's). busy says
+// whether a turn runs in the session (an instance's; a local command runs none).
+func answerDesk(st *store.Store, req deskRequest, busy func(string) bool) (deskAnswer, error) {
 	info, err := st.Session(req.Session)
 	if err != nil {
 		return deskAnswer{}, fmt.Errorf("no conversation %q (tofu sessions search finds one): %w", req.Session, err)
 	}
+	ans := deskAnswer{Info: info}
 	switch req.Op {
 	case deskShow:
+		ans.Events, err = st.Events(req.Session)
+		return ans, err
+	case deskPoints:
 		evs, err := st.Events(req.Session)
-		return deskAnswer{Info: info, Events: evs}, err
+		ans.Points = checkpoint.List(evs)
+		return ans, err
+	case deskPlan, deskRestore:
+		if info.Workspace == "" {
+			return ans, errors.New("this conversation has no workspace: no file was changed")
+		}
+		ws, err := session.ResolveWorkspace(info.Workspace)
+		if err != nil {
+			return ans, err
+		}
+		var plan checkpoint.Plan
+		if req.Op == deskPlan {
+			var evs []store.Event
+			if evs, err = st.Events(req.Session); err == nil {
+				plan, err = checkpoint.PlanUndo(st, ws, evs, req.To)
+			}
+		} else {
+			if busy(req.Session) {
+				return ans, session.ErrBusy
+			}
+			plan, err = checkpoint.Undo(st, req.Session, ws, req.To)
+			if errors.Is(err, checkpoint.ErrConflict) {
+				ans.Refused, err = true, nil
+			}
+		}
+		ans.Plan = &plan
+		return ans, err
 	}
 	return deskAnswer{}, fmt.Errorf("bad request: unknown desk operation %q", req.Op)
 }
@@ -79,5 +120,5 @@ func forwardDesk(c *usersock.Conn, req deskRequest) (deskAnswer, error) {
 
 // desk answers a forwarded desk command on the instance's store.
 func (in *instance) desk(req deskRequest) (deskAnswer, error) {
-	return answerDesk(in.st, req)
+	return answerDesk(in.st, req, in.a.Runner.Busy)
 }

@@ -42,6 +42,7 @@ func Execute(frontend fs.FS) int {
 		newRunCmd(),
 		newMCPCmd(),
 		newSessionsCmd(),
+		newCheckpointsCmd(),
 		newSkillsCmd(),
 		newDesktopCmd(),
 		newWebCmd(),

@@ -64,6 +64,13 @@ type Approver interface {
 	Approve(ctx context.Context, session string, v Verdict, req store.Approval, announce func() error) (string, error)
 }
 
+// Checkpoints records the files a call changes (their content before and after), so the
+// user can undo them (backend/tools/checkpoint). Before is called just before the call runs;
+// the function it returns, just after, says what changed.
+type Checkpoints interface {
+	Before(ctx context.Context, call tools.Call, access []tools.Access) (after func() []store.FileChange)
+}
+
 // Sink receives the live (not durable) view of a model's reply.
 type Sink interface {
 	Delta(text, reasoning string)
@@ -99,6 +106,8 @@ type Turn struct {
 	Context *compact.Manager
 	// Price returns the cost in US dollars of a call to model with usage u (nil: free).
 	Price func(model string, u llm.Usage) float64
+	// Checkpoints, when set, records what each call that is not read-only changes in files.
+	Checkpoints Checkpoints
 	// Window is the model's context window in tokens, for L2 (0: the window the last call
 	// reported, else unknown: no automatic summary). SummaryModel writes L2 summaries (the
 	// cheap model; empty: Model), and SummaryWindow is its window (0: unknown), which bounds

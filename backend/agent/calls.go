@@ -101,11 +101,18 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 	}
 	progress := &progressLog{j: t.j, callID: tc.ID}
 	call.Progress = progress.report
+	var changed func() []store.FileChange
+	if t.Checkpoints != nil && !t.Tools.ReadOnly(tc.Name) {
+		changed = t.Checkpoints.Before(ctx, call, access)
+	}
 	start := time.Now()
 	r, err := t.Tools.Run(ctx, call)
 	progress.stop()
 	res.Duration = time.Since(start).Milliseconds()
 	res.Text, res.IsError, res.Images, res.Meta, res.Files = r.Text, r.IsError, r.Images, r.Meta, r.Files
+	if changed != nil {
+		res.Checkpoint = changed()
+	}
 	if ctx.Err() != nil {
 		if resumable(t.Tools, tc.Name) {
 			return store.ToolResult{} // left open: Continue runs it again and it resumes

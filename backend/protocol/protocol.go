@@ -92,6 +92,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventMessageTranslation: payload[store.MessageTranslation](""),
 	store.EventBranch:             payload[store.Branch](""),
 	store.EventBranchSwitch:       payload[store.BranchSwitch](""),
+	store.EventCheckpointRestore:  payload[store.CheckpointRestore](""),
 }
 
 // Shapes are other types the front end reads, written after the payloads.

@@ -16,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
 )
@@ -298,6 +299,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	at := &p.turn
 	at.Workspace, at.System, at.Instructions = workspace, system, instr
 	at.Tools, at.Policy, at.Approver, at.Context = ts, gate, gate.Approver(), ctxm
+	at.Checkpoints = &checkpoint.Recorder{Blobs: r.o.Store, Workspace: workspace}
 	if req.ReadOnly {
 		at.Tools = readOnly{ts.Registry}
 	}

@@ -150,6 +150,9 @@ type ToolResult struct {
 	// Unfinished marks the answer to a call that was running when Tofu stopped (a crash, a
 	// kill): it was not run again; Text says it may have run partly, with the output captured.
 	Unfinished bool `json:"unfinished,omitempty"`
+	// Checkpoint lists the files the call changed, with their content before and after
+	// (checkpoint.go): what "undo changes since this message" restores. Never sent to the model.
+	Checkpoint []FileChange `json:"checkpoint,omitempty"`
 }
 
 // Approval records a permission decision on a tool call: asked (Decision empty) and answered.

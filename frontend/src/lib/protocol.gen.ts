@@ -9,6 +9,8 @@ export const EventType = {
   Branch: 'branch',
   /** EventBranchSwitch (BranchSwitch) makes the path ending at event Head the active one. */
   BranchSwitch: 'branch_switch',
+  /** EventCheckpointRestore (CheckpointRestore) records an undo of the files changed since an event: the files as they were before it, written back. */
+  CheckpointRestore: 'checkpoint_restore',
   /** UserMessage */
   User: 'user',
   /** AssistantMessage */
@@ -325,6 +327,21 @@ export interface BranchSwitch {
   head: number
 }
 
+/** store.CheckpointRestore */
+export interface CheckpointRestore {
+  since: number
+  files: FileChange[] | null
+}
+
+/** store.FileChange */
+export interface FileChange {
+  path: string
+  before?: string
+  after?: string
+  mode?: number
+  by?: string
+}
+
 /** store.UserMessage */
 export interface UserMessage {
   text: string
@@ -430,6 +447,7 @@ export interface ToolResult {
   duration_ms: number
   interrupted?: boolean
   unfinished?: boolean
+  checkpoint?: FileChange[]
 }
 
 /** store.Approval */
@@ -757,6 +775,7 @@ export interface Skill {
 export interface EventPayloads {
   branch: Branch
   branch_switch: BranchSwitch
+  checkpoint_restore: CheckpointRestore
   user: UserMessage
   assistant: AssistantMessage
   usage: Usage
