@@ -33,6 +33,13 @@ type ChatService struct {
 
 // Send appends the user's message (durably) and starts the reply in the background.
 func (c *ChatService) Send(sessionID, text, model string) error {
+	return c.SendAttached(sessionID, text, model, nil)
+}
+
+// SendAttached is Send with context attached to the message (MCP resources the composer read
+// with MCPService.ReadResource): the model reads them after the text, the transcript shows
+// them as chips.
+func (c *ChatService) SendAttached(sessionID, text, model string, attachments []store.Attachment) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("the message is empty")
 	}
@@ -44,7 +51,7 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 	if err := c.recordSwitch(sessionID, model); err != nil {
 		return err
 	}
-	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text}); err != nil {
+	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text, Attachments: attachments}); err != nil {
 		return err
 	}
 	if err := c.start(sessionID, model); err != nil {

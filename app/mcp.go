@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/mcp"
 	"github.com/tofu-research/tofu/backend/mcp/serve"
 	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
@@ -118,6 +119,35 @@ func (s *MCPService) complete(ctx context.Context, req llm.Request) (string, str
 		return "", cfg.Models.Main, err
 	}
 	return mcp.CompleteWith(p, cfg.Models.Main)(ctx, req)
+}
+
+// Resources lists the connected servers' resources and resource templates (the composer's
+// attach menu); a server that failed to list is named in Errors.
+func (s *MCPService) Resources() mcp.ResourceList {
+	s.sync()
+	ctx, cancel := context.WithTimeout(context.Background(), mcp.TurnWait)
+	defer cancel()
+	s.mgr.Wait(ctx)
+	return s.mgr.Resources(ctx)
+}
+
+// ReadResource reads a server's resource (a template's URI filled with vars) and returns it as
+// an attachment for ChatService.SendAttached.
+func (s *MCPService) ReadResource(server, uri string, vars map[string]string) (store.Attachment, error) {
+	s.sync()
+	if len(vars) > 0 {
+		u, err := mcp.Expand(uri, vars)
+		if err != nil {
+			return store.Attachment{}, err
+		}
+		uri = u
+	}
+	r, err := s.mgr.ReadResource(context.Background(), server, uri)
+	if err != nil {
+		return store.Attachment{}, err
+	}
+	// The name is the composer's to set (it listed the resource); the URI stands for it here.
+	return store.Attachment{Kind: store.AttachMCPResource, Server: server, URI: r.URI, Name: r.URI, MimeType: r.MimeType, Text: r.Text, Size: r.Size}, nil
 }
 
 // close stops every server.

@@ -97,7 +97,7 @@ func readAutoState(events []store.Event) autoState {
 		case store.EventUser:
 			var u store.UserMessage
 			if ev.Decode(&u) == nil {
-				s = autoState{task: u.Text}
+				s = autoState{task: u.Text + AttachmentText(u.Attachments)}
 			}
 		case store.EventPhase:
 			var p store.Phase

@@ -87,7 +87,7 @@ func (p *projection) add(ev store.Event) {
 		if ev.Decode(&u) == nil {
 			p.aside = false
 			p.closeOpen()
-			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text})
+			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text + AttachmentText(u.Attachments)})
 			p.end = len(p.msgs)
 			p.userSeq, p.userText = ev.Seq, u.Text
 		}

@@ -111,3 +111,19 @@ func TestCallCorrectionIsAUserMessage(t *testing.T) {
 		t.Fatalf("messages %+v", msgs)
 	}
 }
+
+// TestAttachmentsFollowTheUserText: a message's attached resources are read by the model after
+// its text, each in a block naming its server and URI, before the environment riding on it.
+func TestAttachmentsFollowTheUserText(t *testing.T) {
+	t.Parallel()
+	msgs := Messages([]store.Event{
+		ev(store.EventUser, store.UserMessage{Text: "summarize this", Attachments: []store.Attachment{
+			{Kind: store.AttachMCPResource, Server: "everything", URI: "demo://doc.md", Name: "doc.md", MimeType: "text/markdown", Text: "# Doc\nbody"},
+		}}),
+		ev(store.EventEnvironment, store.Environment{Text: "ENV"}),
+	})
+	want := "summarize this\n\n<attachment kind=\"mcp_resource\" server=\"everything\" uri=\"demo://doc.md\" name=\"doc.md\" type=\"text/markdown\">\n# Doc\nbody\n</attachment>\n\nENV"
+	if len(msgs) != 1 || msgs[0].Content != want {
+		t.Fatalf("messages = %q", msgs)
+	}
+}

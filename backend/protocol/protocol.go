@@ -49,6 +49,7 @@ var Enums = []Enum{
 	{"backend/store", "SwarmRole"},
 	{"backend/store", "SwarmState"},
 	{"backend/store", "BranchReason"},
+	{"backend/store", "AttachmentKind"},
 	{"backend/llm", "ErrorKind"},
 	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic

@@ -248,6 +248,21 @@ func (e Event) Decode(v any) error {
 // UserMessage is what the user typed.
 type UserMessage struct {
 	Text string `json:"text"`
+	// Attachments are context the user attached to the message: the model reads each after
+	// the text (agent.AttachmentText), the window shows each as a chip.
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is context attached to a user message, read when it was attached (so the log
+// keeps what the model saw).
+type Attachment struct {
+	Kind     AttachmentKind `json:"kind"`
+	Server   string         `json:"server,omitempty"` // mcp_resource: the MCP server
+	URI      string         `json:"uri"`
+	Name     string         `json:"name,omitempty"`
+	MimeType string         `json:"mime_type,omitempty"`
+	Text     string         `json:"text"`
+	Size     int            `json:"size,omitempty"` // bytes read, before any cut
 }
 
 // AssistantMessage is a model's complete (or interrupted) reply.

@@ -156,3 +156,10 @@ type ToolProgress struct {
 	Total    float64 `json:"total,omitempty"`
 	Message  string  `json:"message,omitempty"`
 }
+
+// AttachmentKind says what a user message's attachment is (Attachment.Kind).
+type AttachmentKind string
+
+const (
+	AttachMCPResource AttachmentKind = "mcp_resource" // a resource of an MCP server (resources/read)
+)

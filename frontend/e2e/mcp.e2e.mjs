@@ -6,11 +6,17 @@
 // Steps: Settings → the MCP section shows "everything" connected with its tools and "broken"
 // failed with the fix → switch a tool off (the line says "n of m tools on") → close → type "/"
 // in the composer: the prompt menu → complete /everything:args-prompt, add city=Paris, send:
-// the user's message is the prompt's text. Exit 0 on success, 1 with a message on failure.
+// the user's message is the prompt's text → the attach menu lists the servers' resources:
+// attach features.md (a chip), send: the message shows the chip and the (scripted) model
+// answers that it read it → a new conversation in TOFU_E2E_WORKSPACE asks for the long
+// operation: its running tool card shows the progress bar and "n/8", then the call ends.
+// Screenshots: TOFU_E2E_SHOT plus -settings, -resource and -progress. Exit 0 on success, 1
+// with a message on failure.
 import { Failure, check, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
+const workspace = process.env.TOFU_E2E_WORKSPACE
 if (!url) {
   console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
   process.exit(2)
@@ -54,6 +60,46 @@ try {
     await page.getByText("What's weather in Paris?").first().waitFor()
     if (shot) await page.screenshot({ path: shot })
   })
+  await step('attach a resource: the menu lists them, the chip goes with the message', async () => {
+    await tid('attach-button').click()
+    await tid('attach-menu').waitFor()
+    await page.locator('[data-testid="attach-option"]').first().waitFor()
+    const options = await tid('attach-option').count()
+    check(options === 9, `the menu offers ${options} resources, not server-everything's 7 and 2 templates`)
+    await tid('attach-filter').fill('features')
+    await page.locator('[data-testid="attach-option"][data-uri="demo://resource/static/document/features.md"]').click()
+    await tid('attach-menu').waitFor({ state: 'detached' })
+    const chip = await tid('attachment-chip').innerText()
+    check(chip.includes('features.md') && chip.includes('everything'), `the chip: ${JSON.stringify(chip)}`)
+    await tid('composer').fill('What does it say?')
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-resource-composer.png') })
+    await tid('composer').press('Enter')
+    await page.getByText('I read the attached features.md.').first().waitFor()
+    const sent = page.locator('[data-testid="message-user"] [data-testid="attachment-chip"]')
+    check((await sent.count()) === 1, 'the sent message does not show its chip')
+    check((await tid('attachment-remove').count()) === 0, 'the composer kept the attachment after sending')
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-resource.png') })
+  })
+  if (workspace) {
+    await step('a long call shows its progress live on the card', async () => {
+      await tid('new-conversation').click()
+      await tid('workspace-chip').click()
+      await tid('workspace-input').fill(workspace)
+      await tid('workspace-input').press('Enter')
+      await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+      await tid('composer').fill('run the long operation')
+      await tid('composer').press('Enter')
+      const card = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__trigger-long-running-operation"]')
+      await card.locator('[data-testid="tool-progress"]').waitFor()
+      await page.waitForFunction(() => /^[2-7]\/8/.test(document.querySelector('[data-testid="tool-progress"]')?.textContent?.trim() ?? ''))
+      check((await card.getAttribute('data-status')) === 'running', 'the card is not running')
+      check((await card.locator('[role="progressbar"]').count()) === 1, 'no progress bar')
+      if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-progress.png') })
+      await page.getByText('The long operation finished.').first().waitFor({ timeout: 60000 })
+      check((await card.getAttribute('data-status')) === 'ok', 'the call did not end ok')
+      check((await card.locator('[data-testid="tool-progress"]').count()) === 0, 'the finished card still shows progress')
+    })
+  }
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   console.log('e2e: MCP ok')
 } catch (err) {

@@ -7,7 +7,7 @@ import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
-import type { AgentMode, Decision, ModelStatus, SessionInfo, SessionMessage, Settings, ToolFamilyState } from './types'
+import type { AgentMode, Attachment, Decision, ModelStatus, SessionInfo, SessionMessage, Settings, ToolFamilyState } from './types'
 
 export type Connection = 'connecting' | 'ok' | 'down'
 /** A problem shown in the banner; `about` names the action it is about (a later success of
@@ -370,7 +370,7 @@ class AppState {
   }
 
   /** Sends a message; returns false (and keeps the text for the composer) when it failed. */
-  async send(text: string): Promise<boolean> {
+  async send(text: string, attachments: Attachment[] = []): Promise<boolean> {
     const body = text.trim()
     if (!body || this.sending || this.streaming) return false
     this.sending = true
@@ -382,7 +382,8 @@ class AppState {
         id = s.id
       }
       try {
-        await api.chat.send(id, body, this.model)
+        if (attachments.length > 0) await api.chat.sendAttached(id, body, this.model, attachments)
+        else await api.chat.send(id, body, this.model)
         this.ok('send', 'reply')
       } catch (err) {
         // Go records the message and why its turn could not start (the transcript shows the

@@ -1,7 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import { toBase64 } from './papers'
-import type { AgentMode, Decision, Event, HistoryMatch, McpPrompt, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
+import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -290,6 +290,9 @@ export const api = {
   },
   chat: {
     send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),
+    /** Send with context attached (MCP resources read by mcp.readResource). */
+    sendAttached: (sessionID: string, text: string, model: string, attachments: Attachment[]) =>
+      call<void>('ChatService', 'SendAttached', sessionID, text, model, attachments),
     retry: (sessionID: string, model: string) => call<void>('ChatService', 'Retry', sessionID, model),
     stop: (sessionID: string) => call<void>('ChatService', 'Stop', sessionID),
     streaming: async () => (await call<string[] | null>('ChatService', 'Streaming')) ?? [],
@@ -349,6 +352,14 @@ export const api = {
     prompts: async () => (await call<McpPrompt[] | null>('MCPService', 'Prompts')) ?? [],
     /** "/server:prompt arguments" → the prompt's text (arguments as name=value, or the one required value). */
     expandPrompt: (command: string) => call<string>('MCPService', 'ExpandPrompt', command),
+    /** The connected servers' resources and templates (the composer's attach menu). */
+    resources: async () => {
+      const r = await call<{ resources: McpResource[] | null; errors?: string[] | null }>('MCPService', 'Resources')
+      return { resources: r?.resources ?? [], errors: r?.errors ?? [] }
+    },
+    /** Reads a resource (a template filled with vars) as an attachment for chat.sendAttached. */
+    readResource: (server: string, uri: string, vars: Record<string, string> | null = null) =>
+      call<Attachment>('MCPService', 'ReadResource', server, uri, vars),
   },
   papers: {
     list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],

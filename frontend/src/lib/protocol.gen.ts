@@ -265,6 +265,13 @@ export const BranchReason = {
 } as const
 export type BranchReason = (typeof BranchReason)[keyof typeof BranchReason]
 
+/** AttachmentKind says what a user message's attachment is (Attachment.Kind). (backend/store.AttachmentKind) */
+export const AttachmentKind = {
+  /** a resource of an MCP server (resources/read) */
+  Resource: 'mcp_resource',
+} as const
+export type AttachmentKind = (typeof AttachmentKind)[keyof typeof AttachmentKind]
+
 /** ErrorKind classifies a provider failure so callers can react (and tell the user how to fix it) without parsing messages. (backend/llm.ErrorKind) */
 export const ErrorKind = {
   /** nothing listens at the base URL */
@@ -345,6 +352,18 @@ export interface FileChange {
 /** store.UserMessage */
 export interface UserMessage {
   text: string
+  attachments?: Attachment[]
+}
+
+/** store.Attachment */
+export interface Attachment {
+  kind: AttachmentKind
+  server?: string
+  uri: string
+  name?: string
+  mime_type?: string
+  text: string
+  size?: number
 }
 
 /** store.AssistantMessage */

@@ -10,6 +10,9 @@ import { activePath, annotateBranches, treeOf, type BranchNav } from './branches
 /** A message's translation (`message_translation`): the user's message in English for the
  * model, or the reply in the user's language. `fallback` says why the original was used. */
 export type TranslationNote = { text: string; from: string; to: string; fallback?: string }
+/** Context attached to a user message (an MCP resource), shown as a chip; its text is the
+ * model's, not shown. */
+export type AttachmentChip = { kind: string; server: string; uri: string; name: string; mimeType: string; size: number }
 export type UserItem = {
   kind: 'user'
   key: string
@@ -17,6 +20,8 @@ export type UserItem = {
   time: string
   text: string
   translation?: TranslationNote
+  /** MCP resources attached to the message. */
+  attachments?: AttachmentChip[]
   /** The first message after a fork of the conversation: which version of it this is. */
   branch?: BranchNav
 }
@@ -198,6 +203,19 @@ type Obj = Record<string, unknown>
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x)
 const str = (x: unknown): string => (typeof x === 'string' ? x : '')
 
+/** The chips of a user message's attachments (`UserMessage.attachments`). */
+function attachmentsOf(data: unknown): AttachmentChip[] {
+  const list = isObj(data) && Array.isArray(data.attachments) ? data.attachments : []
+  return list.filter(isObj).map((a) => ({
+    kind: str(a.kind),
+    server: str(a.server),
+    uri: str(a.uri),
+    name: str(a.name) || str(a.uri),
+    mimeType: str(a.mime_type),
+    size: typeof a.size === 'number' ? a.size : str(a.text).length,
+  }))
+}
+
 /** A language's name in English from its ISO 639-1 code (the code when the browser knows none). */
 export function languageName(code: string): string {
   try {
@@ -363,7 +381,10 @@ export function project(state: TranscriptState): Item[] {
     if (!segStart) segStart = e.time
     switch (e.type) {
       case 'user':
-        items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data) })
+        {
+          const atts = attachmentsOf(e.data)
+          items.push({ kind: 'user', key, seq: e.seq, time: e.time, text: textOf(e.data), ...(atts.length ? { attachments: atts } : {}) })
+        }
         turnAssistant = null
         callAssistant = null
         {

@@ -6,6 +6,7 @@ import type { ErrorKind as GoErrorKind, EventType, MessageKind, PaperInfo, Strea
 export type {
   Approval,
   AssistantMessage,
+  Attachment,
   Attempt as CallAttempt,
   CallReport,
   Compaction,
@@ -212,6 +213,19 @@ export type McpSource = {
   path: string
   servers: { name: string; from?: string; server: McpServerConfig; exists: boolean; same: boolean }[] | null
   error?: string
+}
+
+/** MCPService.Resources: a server's resource, or resource template (its `uri` holds
+ * {variables} the user fills in), offered in the composer's attach menu. */
+export type McpResource = {
+  server: string
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mime_type?: string
+  template?: boolean
+  variables?: string[] | null
 }
 
 /** MCPService.Prompts: a server's prompt, offered in the composer as /server:name. */
