@@ -5,11 +5,12 @@ import "context"
 // The texts the swarm writes into a request (an agent's brief with its inputs, the master's
 // dashboard and results) are budgeted in shares of the context window of the model that reads
 // them, as Tofu runs it (the provider's model info: Ollama's num_ctx, a hosted model's
-// context length). Fixed numbers either overflow a small local model (a writer with six long
-// inputs did not fit 8k under a fixed 3,000-token cap on top of its prompt) or starve a
-// large one. What the shares leave is the agent's system prompt and tools (about 1,500
-// tokens), the reply the provider reserves (Ollama: a quarter of the window at most) and the
-// agent's own work, which its context manager compacts near the window.
+// context length). A fixed number overflows a small local model or starves a large one (a
+// writer with six long inputs overflowed an 8k model until a fixed 3,000-token cap, which
+// gave a 128k model the same 500 tokens of each input). What the shares leave is the agent's
+// system prompt and tools (about 1,500 tokens), the reply the provider reserves (Ollama: a
+// quarter of the window at most) and the agent's own work, which its context manager
+// compacts near the window.
 const (
 	// unknownWindow stands for a window no provider reports (an OpenAI-compatible server that
 	// says nothing): between the 8k of a small local model and the 32k Tofu runs local models
