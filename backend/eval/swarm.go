@@ -307,10 +307,10 @@ func (r SwarmReport) WriteJSON(w io.Writer) error {
 func (r SwarmReport) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "swarm of %d agents (fan-out/fan-in, %d levels), parallel %d, model delay %d ms\n"+
 		"  makespan        %6d ms\n  critical path   %6d ms (ideal %d ms)\n  ratio           %6.3f (goal ≤ 1.1)\n"+
-		"  injected result %6d tokens of %d budget (full result %d)\n"+
+		"  injected result %6d tokens of %d budget (each of the writer's six inputs in a %d-token window; full result %d)\n"+
 		"429 storm of %d ms: %d calls refused, %d waits on the shared backoff, %d/%d agents done, %d retried, makespan %d ms\n",
 		r.Agents, swarmLevels, r.Parallel, r.DelayMS, r.MakespanMS, r.CriticalPathMS, r.IdealCriticalPathMS, r.Ratio,
-		r.MaxInjectedTokens, r.ResultBudget, r.ResultTokens,
+		r.MaxInjectedTokens, r.ResultBudget, r.Window, r.ResultTokens,
 		r.Storm.StormMS, r.Storm.Refused, r.Storm.Waits, r.Storm.Done, r.Agents, r.Storm.Retried, r.Storm.MakespanMS)
 	return err
 }
