@@ -82,8 +82,7 @@ func (x *Index) commitSegment(docs []*pdoc, states map[string]sessState) error {
 	if len(docs) > 0 {
 		seg := m.NextSeg
 		m.NextSeg++
-		lists := map[string][]byte{}
-		last := map[string]uint32{}
+		lists := make(map[string]*plist, len(docs)*8)
 		for _, d := range docs {
 			for t, tf := range d.tf {
 				e := entry{doc: d.num, tf: tf}
@@ -92,8 +91,12 @@ func (x *Index) commitSegment(docs []*pdoc, states map[string]sessState) error {
 						e.lens[f] = d.lens[f]
 					}
 				}
-				lists[t] = appendEntry(lists[t], last[t], e)
-				last[t] = d.num
+				l := lists[t]
+				if l == nil {
+					l = &plist{}
+					lists[t] = l
+				}
+				l.add(e)
 			}
 			rec := docRecord{Session: d.session, Seq: d.seq, Lens: d.lens, Lang: d.lang}
 			if err := setJSON(txn, docKey(d.num), rec); err != nil {
@@ -101,8 +104,8 @@ func (x *Index) commitSegment(docs []*pdoc, states map[string]sessState) error {
 			}
 			m.Stats.add(d.lens, d.lang, 1)
 		}
-		for t, buf := range lists {
-			if err := txn.Set(postKey(seg, t), buf); err != nil {
+		for t, l := range lists {
+			if err := txn.Set(postKey(seg, t), l.buf); err != nil {
 				return err
 			}
 		}
@@ -163,8 +166,7 @@ func (x *Index) mergeRun(run []segment, level int) error {
 	dead := x.dead
 	seg := x.meta.NextSeg
 	x.mu.Unlock()
-	lists := map[string][]byte{}
-	last := map[string]uint32{}
+	lists := map[string]*plist{}
 	dropped := map[uint32]bool{}
 	err := x.db.View(func(txn *badger.Txn) error {
 		for _, s := range run {
@@ -177,8 +179,12 @@ func (x *Index) mergeRun(run []segment, level int) error {
 							dropped[e.doc] = true
 							return
 						}
-						lists[t] = appendEntry(lists[t], last[t], e)
-						last[t] = e.doc
+						l := lists[t]
+						if l == nil {
+							l = &plist{}
+							lists[t] = l
+						}
+						l.add(e)
 					})
 				})
 				if err != nil {
@@ -201,7 +207,7 @@ func (x *Index) mergeRun(run []segment, level int) error {
 	}
 	sort.Strings(terms)
 	for _, t := range terms {
-		if err := wb.Set(postKey(seg, t), lists[t]); err != nil {
+		if err := wb.Set(postKey(seg, t), lists[t].buf); err != nil {
 			return err
 		}
 	}
@@ -293,4 +299,15 @@ func (x *Index) collect(dropped map[uint32]bool) error {
 	x.meta.Garbage = nil
 	x.mu.Unlock()
 	return nil
+}
+
+// plist is a posting list being encoded.
+type plist struct {
+	buf  []byte
+	last uint32
+}
+
+func (l *plist) add(e entry) {
+	l.buf = appendEntry(l.buf, l.last, e)
+	l.last = e.doc
 }
