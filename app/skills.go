@@ -29,3 +29,13 @@ func (s *SkillsService) Install(name string, data []byte) (skills.Skill, error) 
 	_ = name // the zip's own SKILL.md names the skill; the file name is only for messages
 	return skills.InstallZip(s.global, data)
 }
+
+// InstallFolder installs a skill folder dropped in the window or chosen with the folder
+// picker: files are the folder's, with their paths inside it (the window read them). The
+// same checks as a zip's apply.
+func (s *SkillsService) InstallFolder(files []skills.File) (skills.Skill, error) {
+	if s.global == "" {
+		return skills.Skill{}, errors.New("skills cannot be installed: Tofu has no config folder")
+	}
+	return skills.InstallFiles(s.global, files)
+}

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/skills"
 )
 
 func TestSkillsService(t *testing.T) {
@@ -23,5 +25,13 @@ func TestSkillsService(t *testing.T) {
 	}
 	if _, err := (&SkillsService{}).Install("x.zip", buf.Bytes()); err == nil {
 		t.Fatal("installed without a config folder")
+	}
+	// A dropped folder arrives as its files.
+	got, err = s.InstallFolder([]skills.File{{Path: "/lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}})
+	if err != nil || got.Name != "lint" {
+		t.Fatalf("install a folder: %+v %v", got, err)
+	}
+	if _, err := s.InstallFolder([]skills.File{{Path: "lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}, {Path: "lint/../../x", Data: []byte("x")}}); err == nil {
+		t.Fatal("a path leaving the folder was installed")
 	}
 }

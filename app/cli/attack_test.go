@@ -19,6 +19,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -265,10 +266,30 @@ func (a arena) prepare(t *testing.T, c attack) {
 			a.setConfig(t, "web_access", true)
 		case "rule": // rule TOOL PATTERN ACTION: a permission rule in the settings
 			a.setConfig(t, "permissions", map[string]any{"rules": []map[string]string{{"tool": args[0], "pattern": args[1], "action": args[2]}}})
+		case "skillsadd": // skillsadd DIR: the user installs the workspace's folder DIR as a skill (tofu skills add)
+			a.skillsAdd(t, path())
 		default:
 			t.Fatalf("%s: unknown directive %q", c.name, d)
 		}
 	}
+}
+
+// skillsAdd installs dir as a global skill the way `tofu skills add` does; the install may
+// refuse it, but whatever it installed must hold nothing from outside the folder (a canary).
+func (a arena) skillsAdd(t *testing.T, dir string) {
+	t.Helper()
+	global := filepath.Join(a.home, ".config", "tofu", "skills")
+	_, err := skills.InstallDir(global, dir)
+	t.Logf("skills add %s: %v", dir, err)
+	filepath.WalkDir(global, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), canaryToken) {
+			t.Errorf("escape: skills add copied a file from outside the folder into %s", p)
+		}
+		return nil
+	})
 }
 
 // addMCPServer puts an MCP server into the arena's settings (config.json's mcpServers).

@@ -12,7 +12,7 @@ import (
 )
 
 func newSkillsCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "skills", Short: "Agent Skills: list them, install one from a zip"}
+	cmd := &cobra.Command{Use: "skills", Short: "Agent Skills: list them, install one from a folder or a zip"}
 	global := func() (string, error) {
 		dir, err := config.Dir()
 		if err != nil {
@@ -47,21 +47,29 @@ func newSkillsCmd() *cobra.Command {
 	}
 	list.Flags().StringVar(&cwd, "cwd", "", "workspace whose .tofu/skills and .claude/skills count too")
 	install := &cobra.Command{
-		Use:   "install FILE.zip",
-		Short: "Install a skill from a zip into the global skills folder (nothing in it runs)",
-		Args:  cobra.ExactArgs(1),
+		Use:     "add DIR|FILE.zip",
+		Aliases: []string{"install"},
+		Short:   "Install a skill from a folder or a zip into the global skills folder (nothing in it runs; links are refused)",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := global()
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(args[0])
-			if err != nil {
-				return err
-			}
-			s, err := skills.InstallZip(g, data)
-			if err != nil {
-				return err
+			var s skills.Skill
+			if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() { // InstallDir refuses a linked folder
+				s, err = skills.InstallDir(g, args[0])
+				if err != nil {
+					return err
+				}
+			} else {
+				data, err := os.ReadFile(args[0])
+				if err != nil {
+					return err
+				}
+				if s, err = skills.InstallZip(g, data); err != nil {
+					return err
+				}
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Installed %s in %s\n", termLine(s.Name), termLine(s.Dir))
 			if s.Missing != "" {

@@ -48,3 +48,45 @@ func TestSkillsInstallAndList(t *testing.T) {
 		t.Fatalf("list:\n%s", out)
 	}
 }
+
+// tofu skills add DIR installs a skill folder under the zip's rules: a folder holding a link
+// to a file outside is refused and nothing is installed.
+func TestSkillsAddFolder(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	src := filepath.Join(t.TempDir(), "lint")
+	if err := os.MkdirAll(filepath.Join(src, "references"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "SKILL.md"), []byte("---\nname: lint\ndescription: Run the linters.\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, error) {
+		cmd := newSkillsCmd()
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		err := cmd.Execute()
+		return out.String(), err
+	}
+	if out, err := run("add", src); err != nil || !strings.Contains(out, "Installed lint") {
+		t.Fatalf("add: %s %v", out, err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(secret, []byte("TOFU-CANARY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(src, "references", "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(cfg, "tofu", "skills")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("add", src); err == nil || !strings.Contains(err.Error(), "link") {
+		t.Fatalf("a folder with a link outside was installed: %s %v", out, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(cfg, "tofu", "skills")); len(entries) != 0 {
+		t.Fatalf("left %v", entries)
+	}
+}

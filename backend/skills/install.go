@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -28,10 +29,126 @@ func InstallZip(global string, data []byte) (Skill, error) {
 	if err != nil {
 		return Skill{}, fmt.Errorf("not a zip file: %w", err)
 	}
-	if len(zr.File) > maxInstallFiles {
-		return Skill{}, fmt.Errorf("the zip holds %d files; a skill may hold %d", len(zr.File), maxInstallFiles)
+	files := make([]source, 0, len(zr.File))
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		files = append(files, source{name: f.Name, regular: f.Mode().IsRegular(), exec: f.Mode()&0o111 != 0,
+			size: int64(f.UncompressedSize64), open: f.Open})
 	}
-	prefix, err := skillRoot(zr.File)
+	return install(global, files, "the zip", "")
+}
+
+// InstallDir installs the skill in the folder dir (SKILL.md at its root, or in its one
+// subfolder) into the global folder, under the same rules as a zip: regular files only — a
+// link, even one pointing inside, is refused, so nothing outside dir is ever copied — at most
+// maxInstallFiles files and maxInstallBytes bytes, a SKILL.md with a description.
+func InstallDir(global, dir string) (Skill, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return Skill{}, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return Skill{}, fmt.Errorf("%s is a link: give the folder it points to", dir)
+	}
+	if !fi.IsDir() {
+		return Skill{}, fmt.Errorf("%s is not a folder", dir)
+	}
+	var files []source
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a link (links are refused: the skill would copy what it points to)", name)
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if len(files) >= maxInstallFiles {
+			return fmt.Errorf("the folder holds more than %d files; a skill may hold %d", maxInstallFiles, maxInstallFiles)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files = append(files, source{name: name, regular: info.Mode().IsRegular(), exec: info.Mode()&0o111 != 0,
+			size: info.Size(), open: func() (io.ReadCloser, error) { return openRegular(p) }})
+		return nil
+	})
+	if err != nil {
+		return Skill{}, err
+	}
+	return install(global, files, "the folder", filepath.Base(dir))
+}
+
+// File is one file of a skill folder dropped in the window: its path inside the dropped
+// folder (slashes) and its bytes.
+type File struct {
+	Path string `json:"path"`
+	Data []byte `json:"data"`
+}
+
+// InstallFiles installs a skill from the files of a folder dropped in the window (the browser
+// read them; a link it followed arrives as a plain file), under the same rules as a zip.
+func InstallFiles(global string, files []File) (Skill, error) {
+	srcs := make([]source, 0, len(files))
+	for _, f := range files {
+		data := f.Data
+		srcs = append(srcs, source{name: strings.TrimPrefix(f.Path, "/"), regular: true, size: int64(len(data)),
+			open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
+	}
+	return install(global, srcs, "the folder", "")
+}
+
+// source is one file of a skill to install, from a zip or a folder.
+type source struct {
+	name    string // slash path inside the zip or folder
+	regular bool
+	exec    bool
+	size    int64
+	open    func() (io.ReadCloser, error)
+}
+
+// openRegular opens a file, refusing a link put in its place since the walk saw it: what
+// was opened must be the regular file Lstat sees at that path.
+func openRegular(p string) (io.ReadCloser, error) {
+	before, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil || !before.Mode().IsRegular() || !os.SameFile(before, fi) {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file (links are refused)", p)
+	}
+	return f, nil
+}
+
+// install copies files (what holds SKILL.md: at the root or in one top folder) into the
+// global folder. fallback names a skill whose SKILL.md gives no name when it sits at the root.
+func install(global string, files []source, what, fallback string) (Skill, error) {
+	if len(files) > maxInstallFiles {
+		return Skill{}, fmt.Errorf("%s holds %d files; a skill may hold %d", what, len(files), maxInstallFiles)
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.name
+	}
+	prefix, err := skillRoot(names, what)
 	if err != nil {
 		return Skill{}, err
 	}
@@ -46,19 +163,24 @@ func InstallZip(global string, data []byte) (Skill, error) {
 	}
 	defer os.RemoveAll(tmp)
 	var total int64
-	for _, f := range zr.File {
-		name := strings.TrimPrefix(f.Name, prefix)
-		if name == "" || strings.HasSuffix(f.Name, "/") {
+	for _, f := range files {
+		if !f.regular {
+			return Skill{}, fmt.Errorf("%s is not a regular file (links are refused)", f.name)
+		}
+		if bad := path.Clean(f.name); path.IsAbs(bad) || bad == ".." || strings.HasPrefix(bad, "../") || strings.Contains(f.name, "\\") {
+			return Skill{}, fmt.Errorf("%s leaves the skill's folder", f.name)
+		}
+		if !strings.HasPrefix(f.name, prefix) {
+			continue // beside the skill's folder in the zip: not part of it
+		}
+		clean := path.Clean(strings.TrimPrefix(f.name, prefix))
+		if clean == "." {
 			continue
 		}
-		if !f.Mode().IsRegular() {
-			return Skill{}, fmt.Errorf("%s is not a regular file (links are refused)", f.Name)
+		if clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
+			return Skill{}, fmt.Errorf("%s leaves the skill's folder", f.name)
 		}
-		clean := path.Clean(name)
-		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return Skill{}, fmt.Errorf("%s leaves the skill's folder", f.Name)
-		}
-		total += int64(f.UncompressedSize64)
+		total += f.size
 		if total > maxInstallBytes {
 			return Skill{}, fmt.Errorf("the skill is over %d MB unpacked", maxInstallBytes>>20)
 		}
@@ -74,7 +196,10 @@ func InstallZip(global string, data []byte) (Skill, error) {
 		return Skill{}, errors.New("SKILL.md has no description: the model would not know when to use it")
 	}
 	if s.Name == filepath.Base(tmp) {
-		s.Name = strings.TrimSuffix(path.Base(strings.TrimSuffix(prefix, "/")), "/")
+		s.Name = fallback
+		if prefix != "" {
+			s.Name = strings.TrimSuffix(path.Base(strings.TrimSuffix(prefix, "/")), "/")
+		}
 	}
 	dirName := slugName(s.Name)
 	if dirName == "" {
@@ -92,38 +217,38 @@ func InstallZip(global string, data []byte) (Skill, error) {
 	return s, nil
 }
 
-// skillRoot is where SKILL.md is: the zip's root ("") or its one top folder ("name/").
-func skillRoot(files []*zip.File) (string, error) {
-	for _, f := range files {
-		if f.Name == "SKILL.md" {
+// skillRoot is where SKILL.md is: the root ("") or the one top folder ("name/").
+func skillRoot(names []string, what string) (string, error) {
+	for _, n := range names {
+		if n == "SKILL.md" {
 			return "", nil
 		}
 	}
-	for _, f := range files {
-		dir, rest, ok := strings.Cut(f.Name, "/")
+	for _, n := range names {
+		dir, rest, ok := strings.Cut(n, "/")
 		if ok && rest == "SKILL.md" {
 			return dir + "/", nil
 		}
 	}
-	return "", errors.New("the zip has no SKILL.md at its root or in its top folder")
+	return "", fmt.Errorf("%s has no SKILL.md at its root or in its top folder", what)
 }
 
-func extract(f *zip.File, dest string) error {
+func extract(f source, dest string) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
 	}
-	rc, err := f.Open()
+	rc, err := f.open()
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+		return fmt.Errorf("%s: %w", f.name, err)
 	}
 	defer rc.Close()
 	mode := os.FileMode(0o644)
-	if f.Mode()&0o111 != 0 {
+	if f.exec {
 		mode = 0o755
 	}
 	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+		return fmt.Errorf("%s: %w", f.name, err)
 	}
 	_, err = io.Copy(out, io.LimitReader(rc, maxInstallBytes+1))
 	if cerr := out.Close(); err == nil {

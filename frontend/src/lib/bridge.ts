@@ -277,6 +277,9 @@ export const api = {
     list: async (workspace: string) => (await call<Skill[] | null>('SkillsService', 'List', workspace)) ?? [],
     /** Installs a zipped skill into the global folder; nothing in it runs. */
     install: async (file: File) => call<Skill>('SkillsService', 'Install', file.name, toBase64(new Uint8Array(await file.arrayBuffer()))),
+    /** Installs a skill folder from its files (paths inside the dropped or chosen folder). */
+    installFolder: (files: { path: string; data: Uint8Array }[]) =>
+      call<Skill>('SkillsService', 'InstallFolder', files.map((f) => ({ path: f.path, data: toBase64(f.data) }))),
   },
   memory: {
     /** The workspace's records (none when '') and the global ones. */
