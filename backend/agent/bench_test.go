@@ -1,5 +1,3 @@
-//go:build unix
-
 package agent
 
 import (
@@ -7,13 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // instant is a model that answers at once, so a benchmark measures the harness alone.
@@ -77,14 +74,14 @@ func benchStep(b *testing.B, setup func(*Turn, *store.Store)) {
 		setup(&turn, st)
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testtools.CPUTime()
 	for i := 0; i < b.N; i++ {
 		st.Append(info.ID, store.EventUser, store.UserMessage{Text: "next"})
 		if end := a.Run(context.Background(), turn); end.Reason != store.EndDone {
 			b.Fatalf("end = %+v", end)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(testtools.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(log.writes.Load())/float64(b.N), "writes/op")
 }
 
@@ -97,13 +94,4 @@ type countingLog struct {
 func (c *countingLog) AppendBatch(session string, entries ...store.Entry) ([]store.Event, error) {
 	c.writes.Add(1)
 	return c.Log.AppendBatch(session, entries...)
-}
-
-// cpuTime is the CPU time the process used so far (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -143,7 +143,7 @@ func BenchmarkIndexEvent(b *testing.B) {
 	defer x.Close()
 	evs := synthetic(10000, []string{info.ID})
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testtools.CPUTime()
 	for i := range b.N {
 		ev := evs[i%len(evs)]
 		ev.Seq = uint64(i + 1)
@@ -152,7 +152,7 @@ func BenchmarkIndexEvent(b *testing.B) {
 	if err := x.Sync(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu_ms/op")
+	b.ReportMetric(float64((testtools.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu_ms/op")
 }
 
 // appendAll appends evs' payloads to their sessions' logs, in batches (the index follows).
@@ -171,12 +171,6 @@ func appendAll(t testing.TB, st *store.Store, evs []store.Event) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSearch100k searches 100,000 messages and reports the median and 99th percentile
