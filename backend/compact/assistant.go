@@ -13,10 +13,12 @@ import (
 // codeBlock finds fenced code blocks: the opening fence line, the body, the closing fence.
 var codeBlock = regexp.MustCompile("(?s)(```[^\\n]*\\n)(.*?)(```)")
 
-// compactAssistant shortens a cold assistant message: long prose keeps its head, long code
-// blocks and long string arguments of tool calls keep their first and last lines. What was cut
+// compactAssistant shortens a cold assistant message: long prose before the first code block
+// keeps its head; strong (the message is out of the working set) a long message keeps only the
+// head of its prose and its last code block. Long code blocks and long string arguments of
+// tool calls keep their first and last lines. What was cut
 // is named by one ref (of assistantBlob) on a final line. It reports whether anything changed.
-func compactAssistant(m llm.Message, c L1Config) (llm.Message, bool) {
+func compactAssistant(m llm.Message, c L1Config, strong bool) (llm.Message, bool) {
 	if strings.Contains(m.Content, "[assistant message compacted — ") {
 		return m, false
 	}
@@ -35,8 +37,20 @@ func compactAssistant(m llm.Message, c L1Config) (llm.Message, bool) {
 		blocks = append(blocks, p[1]+body+p[3])
 		return "\x00"
 	})
-	// Cut the prose before the first block (the reasoning); later prose is short as a rule.
-	if head, rest, found := strings.Cut(prose, "\x00"); len(head) > c.AssistantMinChars {
+	// A long message keeps the head of its prose (the reasoning's gist) and its action, the
+	// last code block (what ran; its output follows): the prose between blocks and the blocks
+	// it quoted are spent once the step ran.
+	if head, rest, found := strings.Cut(prose, "\x00"); strong && len(m.Content) > c.AssistantMinChars {
+		// Old enough to be out of the working set: the prose between blocks and the blocks it
+		// quoted are spent; the head and the action (the last block) remain.
+		prose = clip(strings.TrimSpace(head), c.AssistantKeepChars) + "\n"
+		if len(blocks) > 0 {
+			blocks = blocks[len(blocks)-1:]
+			prose += "\x00\n"
+		}
+		changed = true
+	} else if len(head) > c.AssistantMinChars {
+		// Cold: the reasoning before the first block is cut; later prose is short as a rule.
 		prose = clip(head, c.AssistantKeepChars) + "\n"
 		if found {
 			prose += "\x00" + rest
@@ -69,6 +83,9 @@ func compactAssistant(m llm.Message, c L1Config) (llm.Message, bool) {
 		comma(len(orig)), ref)
 	if m.Content != "" && !strings.HasSuffix(m.Content, "\n") {
 		m.Content += "\n"
+	}
+	if n := namesLine(orig, m.Content+string(argsText(calls)), c.Names); n != "" {
+		m.Content += n + "\n"
 	}
 	m.Content += note
 	return m, true
@@ -122,4 +139,12 @@ func shortArgs(raw json.RawMessage, n int) (json.RawMessage, bool) {
 		return raw, false
 	}
 	return b, true
+}
+
+func argsText(calls []llm.ToolCall) []byte {
+	var b []byte
+	for _, tc := range calls {
+		b = append(b, tc.Arguments...)
+	}
+	return b
 }

@@ -67,6 +67,10 @@ type L1Config struct {
 	// EpochTokens: the view is recomputed (the mark moves) only when that saves at least this
 	// many tokens, so the cached prefix is broken rarely; 0 moves it on every request.
 	EpochTokens int `json:"epoch_tokens"`
+	// CachePrice is the provider's price of a cached input token relative to an uncached one
+	// (Anthropic and OpenAI: 0.1). With it the mark moves only when the cost model says the
+	// move pays for its cache rewrite (Move); 0 moves whenever at least EpochTokens are saved.
+	CachePrice float64 `json:"cache_price"`
 	// PreviewChars bounds the first and the last line a placeholder quotes.
 	PreviewChars int `json:"preview_chars"`
 	// Reasoning and Images: strip the reasoning and the images of cold messages.
@@ -82,6 +86,12 @@ type L1Config struct {
 	AssistantMinChars  int  `json:"assistant_min_chars"`
 	AssistantKeepChars int  `json:"assistant_keep_chars"`
 	ArgsMinChars       int  `json:"args_min_chars"`
+	// AssistantHotResults: an assistant message keeps its prose (trimmed when cold) while among
+	// the last AssistantHotResults tool results; older, it keeps only its head and its action.
+	AssistantHotResults int `json:"assistant_hot_results"`
+	// Names: a compacted message lists up to this many of the names (distinctive identifiers)
+	// it no longer shows, so the model knows what its ref holds; 0 lists none.
+	Names int `json:"names"`
 }
 
 // L2Config is the query-aware summary near the window.
@@ -118,19 +128,22 @@ func Defaults() Config {
 			TailChars:    1_500,
 		},
 		L1: L1Config{
-			Enabled:            true,
-			HotResults:         2,
-			HotTokens:          2_000,
-			FileHotResults:     20,
-			MinChars:           1_500,
-			EpochTokens:        2_000,
-			PreviewChars:       160,
-			Reasoning:          true,
-			Images:             true,
-			Assistant:          true,
-			AssistantMinChars:  1_500,
-			AssistantKeepChars: 300,
-			ArgsMinChars:       1_500,
+			Enabled:             true,
+			HotResults:          2,
+			HotTokens:           2_000,
+			FileHotResults:      20,
+			MinChars:            1_500,
+			EpochTokens:         2_000,
+			CachePrice:          0.1,
+			PreviewChars:        160,
+			Reasoning:           true,
+			Images:              true,
+			Assistant:           true,
+			AssistantMinChars:   1_500,
+			AssistantKeepChars:  300,
+			ArgsMinChars:        1_500,
+			AssistantHotResults: 2,
+			Names:               30,
 		},
 		L2: L2Config{
 			Enabled:           true,

@@ -25,6 +25,9 @@ type State struct {
 	// Base identifies the L2 summary the view is built on (Compaction.ID); a new one starts the
 	// marks over, since the messages they count have changed.
 	Base string `json:"base,omitempty"`
+	// Last is the cost model of the last move (what it saved, what it rewrote, why it paid).
+	// Informational: Build never reads it.
+	Last Move `json:"last,omitzero"`
 }
 
 // Blob is a text a placeholder now names and the caller must keep under its ref.
@@ -74,20 +77,21 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		rep.Tokens = countMessages(out)
 		return out, rep
 	}
-	cold := coldSet(conv, st.Mark, cfg.L1)
+	cur := levels(conv, st.Mark, cfg.L1)
 	if st.Mark < len(conv) {
-		next := coldSet(conv, len(conv), cfg.L1)
+		next := levels(conv, len(conv), cfg.L1)
 		saved, first := 0, -1
 		var blobs []Blob
 		for i := range conv {
-			if !next[i] || cold[i] {
+			if next[i] == cur[i] {
 				continue
 			}
-			c, ok := compactAt(conv, i, cfg.L1)
-			if !ok {
+			o, _ := formAt(conv, i, cur[i], cfg.L1)
+			c, ok := formAt(conv, i, next[i], cfg.L1)
+			if !ok || sameForm(o, c) {
 				continue
 			}
-			saved += MessageTokens(conv[i]) - MessageTokens(c)
+			saved += MessageTokens(o) - MessageTokens(c)
 			if first < 0 {
 				first = i
 			}
@@ -99,18 +103,16 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 				blobs = append(blobs, Blob{Ref: Ref(t), Text: t})
 			}
 		}
-		if saved > 0 && saved >= cfg.L1.EpochTokens {
+		if mv, ok := decideMove(conv, cur, first, saved, cfg.L1); ok {
 			st.Prev, st.Mark = st.Mark, len(conv)
 			st.Epoch++
-			cold = next
+			st.Last = mv
+			cur = next
 			rep.Moved, rep.RewriteFrom, rep.Blobs = true, first, blobs
 		}
 	}
 	for i := range conv {
-		if !cold[i] {
-			continue
-		}
-		if c, ok := compactAt(conv, i, cfg.L1); ok {
+		if c, ok := formAt(conv, i, cur[i], cfg.L1); ok {
 			rep.SavedTokens += MessageTokens(conv[i]) - MessageTokens(c)
 			out[i] = c
 			rep.Compacted++
@@ -121,21 +123,31 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 	return out, rep
 }
 
-// coldSet returns which messages are cold as of a conversation of mark messages: those
-// before its hot tail, except file reads, which stay while among the last FileHotResults tool
-// results (re-reading a file costs more than keeping it) unless the same command ran again
-// later (its output is then stale). Monotonic in mark: a cold message stays cold.
-func coldSet(conv []llm.Message, mark int, c L1Config) []bool {
-	cold := make([]bool, len(conv))
+// Levels of compaction a message can be shown at; each is a function of the message alone, so
+// its form, once written, is the same on every later request.
+const (
+	levelVerbatim = iota
+	levelCold     // outside the hot tail: tool results become placeholders, prose is trimmed
+	levelOld      // outside the working set too: assistant messages keep their head and action
+)
+
+// levels returns the level of every message as of a conversation of mark messages: those
+// before its hot tail are cold, except file reads, which stay while among the last
+// FileHotResults tool results (re-reading a file costs more than keeping it) unless the same
+// command ran again later (its output is then stale); assistant messages before that working
+// set are old. Monotonic in mark: a message's level never goes down.
+func levels(conv []llm.Message, mark int, c L1Config) []uint8 {
+	lv := make([]uint8, len(conv))
 	if mark <= 0 {
-		return cold
+		return lv
 	}
 	hot := hotStart(conv[:mark], c.HotResults, c.HotTokens)
 	hotFile := hotStart(conv[:mark], max(c.FileHotResults, c.HotResults), c.HotTokens)
+	hotWrote := hotStart(conv[:mark], max(c.AssistantHotResults, c.HotResults), c.HotTokens)
 	var last map[string]int // where each call last ran, before mark
 	for i := 0; i < hot; i++ {
-		cold[i] = i < hotFile || !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
-		if !cold[i] {
+		cold := i < hotFile || !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
+		if !cold {
 			if last == nil {
 				last = map[string]int{}
 				for j := 0; j < mark; j++ {
@@ -144,10 +156,29 @@ func coldSet(conv []llm.Message, mark int, c L1Config) []bool {
 					}
 				}
 			}
-			cold[i] = last[callKey(conv, i)] > i
+			cold = last[callKey(conv, i)] > i
+		}
+		switch {
+		case i < hotWrote && conv[i].Role == llm.RoleAssistant:
+			lv[i] = levelOld
+		case cold:
+			lv[i] = levelCold
 		}
 	}
-	return cold
+	return lv
+}
+
+// sameForm reports whether two forms of one message are the same bytes.
+func sameForm(a, b llm.Message) bool {
+	if a.Content != b.Content || a.Reasoning != b.Reasoning || len(a.Images) != len(b.Images) || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for i := range a.ToolCalls {
+		if string(a.ToolCalls[i].Arguments) != string(b.ToolCalls[i].Arguments) {
+			return false
+		}
+	}
+	return true
 }
 
 // callKey identifies the call whose output conv[i] is: its command, or name and arguments.
@@ -182,16 +213,22 @@ func hotStart(conv []llm.Message, results, toks int) int {
 	return 0
 }
 
-// compactAt returns the compacted form of conv[i] and whether it differs from the original.
-// It depends only on the message (and the call that produced it) and the config, so a
+// formAt returns conv[i] as shown at a level and whether it differs from the original. It
+// depends only on the message (and the call that produced it), the level and the config, so a
 // placeholder, once written, is the same on every later request.
-func compactAt(conv []llm.Message, i int, c L1Config) (llm.Message, bool) {
+func formAt(conv []llm.Message, i int, level uint8, c L1Config) (llm.Message, bool) {
 	m := conv[i]
+	if level == levelVerbatim {
+		return m, false
+	}
 	changed := false
 	switch {
 	case IsToolResult(m):
 		if len(m.Content) > c.MinChars && !IsPlaceholder(m.Content) {
 			m.Content = Placeholder(ToolNameAt(conv, i), m.Content, c.PreviewChars)
+			if n := namesLine(conv[i].Content, m.Content, c.Names); n != "" {
+				m.Content += "\n" + n
+			}
 			changed = true
 		}
 		if c.Images && len(m.Images) > 0 {
@@ -207,7 +244,7 @@ func compactAt(conv []llm.Message, i int, c L1Config) (llm.Message, bool) {
 			changed = true
 		}
 		if c.Assistant {
-			if a, ok := compactAssistant(m, c); ok {
+			if a, ok := compactAssistant(m, c, level >= levelOld); ok {
 				m, changed = a, true
 			}
 		}

@@ -37,7 +37,7 @@ func Harder(c Config) Config {
 	c.L1.HotTokens = half(c.L1.HotTokens, 500)
 	c.L1.FileHotResults = c.L1.HotResults
 	c.L1.MinChars = half(c.L1.MinChars, 200)
-	c.L1.EpochTokens = 0
+	c.L1.EpochTokens, c.L1.CachePrice = 0, 0
 	c.L1.Reasoning, c.L1.Images, c.L1.Assistant = true, true, true
 	c.L1.AssistantMinChars = half(c.L1.AssistantMinChars, 200)
 	c.L1.AssistantKeepChars = half(c.L1.AssistantKeepChars, 100)

@@ -218,26 +218,6 @@ func joinText(msgs []llm.Message) string {
 	return b.String()
 }
 
-// identRE finds identifier-like words; distinctive ones (see distinctive) count as mentions.
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
-
-// distinctive: at least 6 characters and snake_case, dotted or camelCase, so ordinary words
-// are not counted.
-func distinctive(w string) bool {
-	if len(w) < 6 {
-		return false
-	}
-	if strings.Contains(strings.Trim(w, "_"), "_") || strings.Contains(w, ".") {
-		return true
-	}
-	for i := 1; i < len(w); i++ {
-		if w[i-1] >= 'a' && w[i-1] <= 'z' && w[i] >= 'A' && w[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
 // misses counts how the reply to call k refers to content the policy's request did not show:
 // identifiers that were in the recorded request and are missing from the policy's, and re-reads
 // (same file, same grep pattern) of an output the policy had compacted.
@@ -253,12 +233,7 @@ func misses(t *Trajectory, k int, msgs []llm.Message, reply llm.Message, orig st
 		return 0, 0
 	}
 	sent := joinText(msgs)
-	seen := map[string]bool{}
-	for _, w := range identRE.FindAllString(joinText([]llm.Message{reply}), -1) {
-		if seen[w] || !distinctive(w) {
-			continue
-		}
-		seen[w] = true
+	for _, w := range compact.Names(joinText([]llm.Message{reply})) {
 		if strings.Contains(orig, w) && !strings.Contains(sent, w) {
 			mentions++
 		}

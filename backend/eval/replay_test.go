@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/shareddata"
@@ -137,6 +138,9 @@ func TestReplayPolicies(t *testing.T) {
 	if tofu.Sent >= none.Sent || tofu.Original != none.Original || tofu.CacheShare() < 0.8 {
 		t.Fatalf("tofu %+v vs none %+v", tofu, none)
 	}
+	if none.CostCut() != 0 || none.OriginalBilledEq != tofu.OriginalBilledEq {
+		t.Fatalf("cost as recorded: tofu %+v vs none %+v", tofu, none)
+	}
 	if by["l2"].Skip == "" || by["opencode"].Total.Calls != none.Calls {
 		t.Fatal("l2 should be reported as not run; opencode should run")
 	}
@@ -186,7 +190,7 @@ func TestTargets(t *testing.T) {
 		t.Error("overlaps")
 	}
 	for w, want := range map[string]bool{"get_compiler": true, "models.Model": true, "rcParams": true, "thought": false, "foo_b": false} {
-		if distinctive(w) != want {
+		if compact.Distinctive(w) != want {
 			t.Errorf("distinctive(%q) != %v", w, want)
 		}
 	}
@@ -252,4 +256,24 @@ func TestReplayRewrittenHistory(t *testing.T) {
 		!strings.Contains(text.String(), "cost cut") {
 		t.Fatalf("%v\n%s", err, text.String())
 	}
+}
+
+// Over the whole shared set the default policy sends fewer tokens, costs less under a prompt
+// cache and keeps misses rare: directions, not the measured figures (docs/CONTEXT.md).
+func TestReplaySharedSetDirection(t *testing.T) {
+	trajs, skipped, err := LoadTrajectories(trajDir(t))
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
+	}
+	none, _ := NewPolicy("none")
+	tofu, _ := NewPolicy("tofu")
+	rep, err := Replay(trajs, []Policy{none, tofu}, ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, d := rep.Policies[0].Total, rep.Policies[1].Total
+	if d.Sent >= n.Sent || d.BilledEq >= n.BilledEq || d.MissRate() >= 0.1 {
+		t.Fatalf("tofu %+v vs none %+v", d, n)
+	}
+	t.Logf("tofu: %.1f%% fewer tokens, %.1f%% lower cache-weighted cost, %.1f%% miss calls", 100*d.Reduction(), 100*d.CostCut(), 100*d.MissRate())
 }

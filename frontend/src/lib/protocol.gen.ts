@@ -509,6 +509,16 @@ export interface ContextState {
   prev?: number
   epoch: number
   base?: string
+  last?: Move
+}
+
+/** compact.Move */
+export interface Move {
+  saved: number
+  rewrite: number
+  cached: number
+  calls: number
+  gain: number
 }
 
 /** store.Phase */

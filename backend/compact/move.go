@@ -1,0 +1,52 @@
+package compact
+
+import "github.com/tofu-research/tofu/backend/llm"
+
+// Move is the cost model behind a decision to move the mark, as the context_state event
+// reports it. Moving re-sends everything from the first newly compacted message uncached (one
+// cache rewrite); not moving keeps paying for the tokens a move would remove, at the cache-read
+// price, on every later request. Decided online: the only guess about the future is how many
+// more requests the session will make, taken to be as many as it has made so far (the median
+// remaining life of a process whose length is unknown, given its age).
+type Move struct {
+	// Saved is the tokens the move removes from every later request.
+	Saved int `json:"saved"`
+	// Rewrite is the tokens re-sent uncached from the rewrite point (after the move); Cached
+	// is what that part would have cost as a cache read (before the move, at the read price).
+	Rewrite int     `json:"rewrite"`
+	Cached  float64 `json:"cached"`
+	// Calls is the model calls made so far, the estimate of those still to come.
+	Calls int `json:"calls"`
+	// Gain is the expected saving in uncached-token equivalents: Saved × price × Calls −
+	// (Rewrite − Cached). The mark moves when it is positive.
+	Gain float64 `json:"gain"`
+}
+
+// decideMove prices moving the mark now: cur is the view as of the old mark, saved what the
+// new one removes, first the first message it changes.
+func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (Move, bool) {
+	m := Move{Saved: saved}
+	if saved <= 0 || saved < c.EpochTokens {
+		return m, false
+	}
+	for _, msg := range conv {
+		if msg.Role == llm.RoleAssistant {
+			m.Calls++
+		}
+	}
+	if c.CachePrice <= 0 {
+		// No prompt cache to keep (or an overflow retry, where it is lost anyway): every
+		// saving is worth taking.
+		m.Gain = float64(saved)
+		return m, true
+	}
+	old := 0
+	for i := first; i < len(conv); i++ {
+		f, _ := formAt(conv, i, cur[i], c)
+		old += MessageTokens(f)
+	}
+	m.Rewrite = old - saved
+	m.Cached = c.CachePrice * float64(old)
+	m.Gain = float64(saved)*c.CachePrice*float64(m.Calls) - (float64(m.Rewrite) - m.Cached)
+	return m, m.Gain > 0
+}
