@@ -1,5 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
+import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
 import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
 
@@ -311,6 +312,10 @@ export const api = {
     regenerate: (sessionID: string, seq: number, model: string) => call<void>('ChatService', 'Regenerate', sessionID, seq, model),
     /** Shows the version of the conversation that starts with event `first`. */
     switchBranch: (sessionID: string, first: number) => call<void>('ChatService', 'SwitchBranch', sessionID, first),
+    /** What undoing the file changes since the user message `seq` would do (diffs, conflicts). */
+    planUndo: (sessionID: string, seq: number) => call<UndoPlan>('ChatService', 'PlanUndo', sessionID, seq),
+    /** Undoes them; with conflicts nothing is written and the plan says why. */
+    undoChanges: (sessionID: string, seq: number) => call<UndoPlan>('ChatService', 'UndoChanges', sessionID, seq),
   },
   models: {
     status: () => call<ModelStatus>('ModelService', 'Status'),

@@ -6,6 +6,7 @@ import { argsOf } from './tools'
 import { applySwarm, emptySwarm, type SwarmView } from './swarm'
 import type { Swarm, ToolProgress } from './protocol.gen'
 import { activePath, annotateBranches, treeOf, type BranchNav } from './branches'
+import { filesChangedSince, recordedChanges } from './checkpoints'
 
 /** A message's translation (`message_translation`): the user's message in English for the
  * model, or the reply in the user's language. `fallback` says why the original was used. */
@@ -24,6 +25,8 @@ export type UserItem = {
   attachments?: AttachmentChip[]
   /** The first message after a fork of the conversation: which version of it this is. */
   branch?: BranchNav
+  /** Files the agent changed since this message and not back as they were (checkpoints). */
+  undo?: number
 }
 export type AssistantItem = {
   kind: 'assistant'
@@ -731,6 +734,14 @@ export function project(state: TranscriptState): Item[] {
     if (last?.kind === 'error') last.retryable = last.canRetry
   }
   annotateBranches(items, tree, running)
+  const changes = recordedChanges(state.events)
+  if (changes.length) {
+    for (const it of items) {
+      if (it.kind !== 'user') continue
+      const n = filesChangedSince(changes, it.seq).length
+      if (n) it.undo = n
+    }
+  }
   return items
 }
 
