@@ -137,7 +137,7 @@ var metrics = []metric{
 func (c Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "A: %s\nB: %s\nB differs from A in: %s\n\n", describe(c.A), describe(c.B), configDiff(c.A.Config, c.B.Config))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "task\tA resolved\tB resolved\tflip\tΔ tokens\tΔ cost $\tΔ steps\tΔ wall s\t")
+	fmt.Fprintln(tw, "task\tA resolved\tB resolved\tflip\tΔ tokens\tΔ cost $\tΔ steps\tΔ wall s")
 	sign := func(a, b bool) string {
 		switch {
 		case b && !a:
@@ -150,12 +150,12 @@ func (c Comparison) WriteText(w io.Writer) error {
 	var resA, resB int
 	totA, totB := make([]float64, len(metrics)), make([]float64, len(metrics))
 	for _, p := range c.Pairs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", p.InstanceID, yesNo(p.A.Resolved), yesNo(p.B.Resolved), sign(p.A.Resolved, p.B.Resolved))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", p.InstanceID, yesNo(p.A.Resolved), yesNo(p.B.Resolved), sign(p.A.Resolved, p.B.Resolved))
 		for i, m := range metrics {
 			a, b := m.of(p.A), m.of(p.B)
 			totA[i] += a
 			totB[i] += b
-			fmt.Fprintf(tw, "%+"+m.format[1:]+"\t", b-a)
+			fmt.Fprintf(tw, "\t%+"+m.format[1:], b-a)
 		}
 		fmt.Fprintln(tw)
 		if p.A.Resolved {
@@ -165,9 +165,9 @@ func (c Comparison) WriteText(w io.Writer) error {
 			resB++
 		}
 	}
-	fmt.Fprintf(tw, "total (%d tasks)\t%d\t%d\t%+d\t", len(c.Pairs), resA, resB, resB-resA)
+	fmt.Fprintf(tw, "total (%d tasks)\t%d\t%d\t%+d", len(c.Pairs), resA, resB, resB-resA)
 	for i, m := range metrics {
-		fmt.Fprintf(tw, "%+"+m.format[1:]+"\t", totB[i]-totA[i])
+		fmt.Fprintf(tw, "\t%+"+m.format[1:], totB[i]-totA[i])
 	}
 	fmt.Fprintln(tw)
 	if err := tw.Flush(); err != nil {
