@@ -1,15 +1,13 @@
 // Package delegate is the tool that hands a task to another coding agent installed on the
-// machine (Claude Code today), run headless in the workspace under Tofu's approval, its events
+// machine (Claude Code, OpenCode), run headless in the workspace under Tofu's approval, its events
 // read into the result, its session kept for follow-ups.
 package delegate
 
 import (
-	"bufio"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -62,7 +60,7 @@ func New(o Options) tools.Tool {
 	installed := map[string]string{}
 	var names []string
 	for name, a := range agents {
-		if p, err := look(a.command); err == nil {
+		if p, err := look(a.Command); err == nil {
 			installed[name] = p
 			names = append(names, name)
 		}
@@ -104,45 +102,23 @@ func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.R
 	if strings.TrimSpace(p.Task) == "" {
 		return tools.Errorf("task is empty: give the agent the whole task"), nil
 	}
-	cmd := exec.Command(path, a.args(p.Task, p.Session)...)
-	cmd.Dir = call.Workspace
-	marker := procgroup.NewMarker()
-	cmd.Env = append(append(os.Environ(), d.o.Env...), procgroup.MarkerEnv+"="+marker)
-	if owner := procgroup.OwnerValue(); owner != "" {
-		cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+owner)
-	}
-	procgroup.Prepare(cmd)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return tools.Result{}, err
-	}
-	var stderr tailBuf
-	cmd.Stderr = &stderr
-	if err := d.o.Spawner.Start(cmd); err != nil {
-		return tools.Errorf(fmt.Sprintf("start %s: %v", a.command, err)), nil
-	}
-	if call.Launched != nil {
-		if err := call.Launched(procgroup.Describe(cmd.Process.Pid, marker)); err != nil {
-			_ = killGroup(cmd.Process.Pid)
-			_ = cmd.Wait()
-			return tools.Result{}, fmt.Errorf("record the agent's process group: %w", err)
-		}
-	}
-	stop := context.AfterFunc(ctx, func() { _ = killGroup(cmd.Process.Pid) })
-	defer stop()
 	r := &run{}
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
+	out, err := Run(ctx, a, RunOptions{Path: path, Task: p.Task, Session: p.Session, Dir: call.Workspace, Env: d.o.Env,
+		Spawner: d.o.Spawner, Launched: call.Launched}, func(ev Event) {
 		n := len(r.steps)
-		a.read(sc.Bytes(), r)
+		r.add(ev)
 		if call.Progress != nil && len(r.steps) > n {
 			// The agent's own tool calls, live on the card: "3 · Write hello.txt".
 			call.Progress(tools.Progress{Done: float64(len(r.steps)), Message: r.steps[len(r.steps)-1]})
 		}
+	})
+	if err != nil {
+		if errors.Is(err, errRecord) {
+			return tools.Result{}, err
+		}
+		return tools.Errorf(err.Error()), nil
 	}
-	werr := cmd.Wait()
-	meta := &Meta{Agent: a.name, Session: r.session, Steps: r.steps, Turns: r.turns, CostUSD: r.cost, Stderr: stderr.String()}
+	meta := &Meta{Agent: a.Name, Session: r.session, Steps: r.steps, Turns: r.turns, CostUSD: r.cost, Stderr: out.Stderr}
 	if ctx.Err() != nil {
 		return tools.Result{Text: "Interrupted; the agent was stopped.", IsError: true, Meta: meta}, ctx.Err()
 	}
@@ -153,32 +129,57 @@ func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.R
 		b.WriteString("(the agent gave no answer)")
 	}
 	if len(r.steps) > 0 {
-		fmt.Fprintf(&b, "\n\n%s's steps:\n", a.name)
+		fmt.Fprintf(&b, "\n\n%s's steps:\n", a.Name)
 		for _, s := range r.steps[max(len(r.steps)-20, 0):] {
 			b.WriteString("- " + s + "\n")
 		}
 	}
 	if r.session != "" {
-		fmt.Fprintf(&b, "\n[%s session %s: pass it as session to follow up]", a.name, r.session)
+		fmt.Fprintf(&b, "\n[%s session %s: pass it as session to follow up]", a.Name, r.session)
 	}
 	var ee *exec.ExitError
 	isErr := r.isError
-	if werr != nil && errors.As(werr, &ee) {
+	if out.Exit != nil && errors.As(out.Exit, &ee) {
 		isErr = true
-		fmt.Fprintf(&b, "\n[%s %s; stderr: %s]", a.name, ee.ProcessState, clip(strings.TrimSpace(stderr.String()), 600))
+		fmt.Fprintf(&b, "\n[%s %s; stderr: %s]", a.Name, ee.ProcessState, clip(strings.TrimSpace(out.Stderr), 600))
 	}
 	return tools.Result{Text: b.String(), IsError: isErr, Meta: meta}, nil
 }
 
-// tailBuf keeps the last 4 KB written.
-type tailBuf struct{ b []byte }
-
-func (t *tailBuf) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > 4096 {
-		t.b = t.b[len(t.b)-4096:]
-	}
-	return len(p), nil
+// run is what an agent's events said, folded for the tool's result.
+type run struct {
+	session string
+	final   string
+	isError bool
+	steps   []string // the agent's own tool calls, in order
+	turns   int
+	cost    float64
 }
 
-func (t *tailBuf) String() string { return string(t.b) }
+func (r *run) add(ev Event) {
+	if ev.Session != "" {
+		r.session = ev.Session
+	}
+	if t := strings.TrimSpace(ev.Text); t != "" {
+		r.final = t
+	}
+	if u := ev.ToolUse; u != nil {
+		r.steps = append(r.steps, fmt.Sprintf("%s %s", u.Name, clip(string(u.Input), 160)))
+	}
+	r.cost += ev.CostUSD
+	if ev.OutputTokens > 0 || ev.InputTokens > 0 {
+		r.turns++
+	}
+	if d := ev.Done; d != nil {
+		if d.Result != "" {
+			r.final = d.Result
+		}
+		r.isError = d.IsError
+		if d.Turns > 0 {
+			r.turns = d.Turns
+		}
+		if d.CostUSD > 0 {
+			r.cost = d.CostUSD
+		}
+	}
+}
