@@ -4,20 +4,33 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 // TestWindowAnswersAnAgentsApproval: under the window (it answers cards) an agent's call that
 // needs approval waits; the parent's log says which agent waits and on what, the approval
-// answered for the agent's session lets it run, and the swarm finishes.
+// answered for the agent's session lets it run (the log says running again while the rest of
+// its turn goes on), and the swarm finishes.
 func TestWindowAnswersAnAgentsApproval(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{})
 	if err := writeFile(f.ws+"/file.txt", "one\ntwo\n"); err != nil {
 		t.Fatal(err)
 	}
-	s := &script{graph: `{"agents":[{"objective":"edit","role":"coder"}]}`, agent: coderScript([][2]string{{"one\n", "ONE\n"}})}
+	proceed := make(chan struct{})
+	edit := coderScript([][2]string{{"one\n", "ONE\n"}})
+	s := &script{graph: `{"agents":[{"objective":"edit","role":"coder"}]}`, agent: func(ctx context.Context, i int, req llm.Request) llmtest.Reply {
+		if hasToolResult(req) {
+			select { // the rest of its turn, once the test saw it running again
+			case <-proceed:
+			case <-ctx.Done():
+			}
+		}
+		return edit(ctx, i, req)
+	}}
 	s.install(f.model)
 	id := f.parent(t, "edit with a team")
 	turn, err := f.runner.Start(context.Background(), session.Request{Session: id, Questions: true})
@@ -43,6 +56,11 @@ func TestWindowAnswersAnAgentsApproval(t *testing.T) {
 	if err := f.runner.Approve(asked.Session, callID, "allow"); err != nil {
 		t.Fatal(err)
 	}
+	waitSwarm(t, f.st, id, func(evs []store.Swarm) bool {
+		st := finalStates(evs)[0]
+		return st.State == store.SwarmRunning && st.Asking == "" && st.Session == asked.Session
+	})
+	close(proceed)
 	if end := turn.Wait(); end.Reason != store.EndDone {
 		t.Fatalf("turn: %+v", end)
 	}

@@ -32,6 +32,9 @@ type run struct {
 	lim      *limiter
 	spaces   *workspaces
 
+	// statusMu orders the agents' state changes: one that depends on the state (answered)
+	// checks and records at once, never after a later one.
+	statusMu  sync.Mutex
 	mu        sync.Mutex
 	agents    []store.SwarmAgent
 	status    []store.SwarmStatus
@@ -188,10 +191,30 @@ func (r *run) record(sw store.Swarm) error {
 
 // setStatus records an agent's new state and keeps it.
 func (r *run) setStatus(st store.SwarmStatus) error {
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
 	r.mu.Lock()
 	r.status[st.Index] = st
 	r.mu.Unlock()
 	return r.record(store.Swarm{Kind: store.SwarmKindAgent, Agent: &st})
+}
+
+// answered records agent i running again once the approval it waited for in session was
+// answered, unless it has moved on meanwhile (another state, another session).
+func (r *run) answered(i int, session string) {
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
+	r.mu.Lock()
+	st := r.status[i]
+	ok := st.State == store.SwarmWaiting && st.Session == session
+	if ok {
+		st.State, st.Asking = store.SwarmRunning, ""
+		r.status[i] = st
+	}
+	r.mu.Unlock()
+	if ok {
+		r.record(store.Swarm{Kind: store.SwarmKindAgent, Agent: &st})
+	}
 }
 
 func (r *run) get(i int) (store.SwarmAgent, store.SwarmStatus) {
@@ -402,6 +425,15 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 				r.prompt(ap)
 			}
 		}
+		// Answered (in the window, at the terminal, or by the stop that expires it): the row
+		// says running again rather than waiting for the rest of the agent's turn.
+		unsub := r.s.o.Store.Subscribe(func(ev store.Event) {
+			var ap store.Approval
+			if ev.Type == store.EventApproval && ev.Decode(&ap) == nil && ap.Decision != "" {
+				go r.answered(i, ev.Session) // not from the store's publish: it appends
+			}
+		})
+		defer unsub()
 	}
 	end, err := r.s.o.Turns.Run(ctx, req)
 	if err != nil && continued && ctx.Err() == nil {
