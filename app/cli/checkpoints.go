@@ -31,7 +31,7 @@ func newCheckpointsCmd() *cobra.Command {
 				return printJSON(out, map[string]any{"session": ans.Info.ID, "workspace": ans.Info.Workspace, "checkpoints": ans.Points})
 			}
 			if len(ans.Points) == 0 {
-				fmt.Fprintln(out, "No file was changed in this conversation.")
+				fmt.Fprintln(out, "No file to take back: the agent changed none in this conversation, or its changes are undone.")
 				return nil
 			}
 			for _, p := range ans.Points {

@@ -126,6 +126,9 @@ func TestUndoWritesEditsCreationsAndBinaries(t *testing.T) {
 		!actions["logo.png"].Binary || !strings.Contains(actions["main.go"].Diff, "-func main() { run() }") {
 		t.Fatalf("steps = %+v", plan.Steps)
 	}
+	if pts := List(f.events(t)); len(pts) != 1 || pts[0].Seq != msg || len(pts[0].Files) != 4 {
+		t.Fatalf("points = %+v", pts)
+	}
 	if _, err := Undo(f.st, f.sess, f.ws, msg); err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +145,8 @@ func TestUndoWritesEditsCreationsAndBinaries(t *testing.T) {
 	if plan, _ := PlanUndo(f.st, f.ws, f.events(t), msg); len(plan.Steps) != 0 || len(plan.Conflicts) != 0 {
 		t.Fatalf("second plan = %+v", plan)
 	}
-	if pts := List(f.events(t)); len(pts) != 1 || pts[0].Seq != msg || len(pts[0].Files) != 4 {
-		t.Fatalf("points = %+v", pts)
+	if pts := List(f.events(t)); len(pts) != 0 {
+		t.Fatalf("points after the undo = %+v", pts)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // Point is a message the files can be taken back to: the user message Seq of the active path,
-// and the files changed since (by any branch).
+// and the files that differ from what they were then (changed since by any branch, and not
+// changed back or undone).
 type Point struct {
 	Seq   uint64    `json:"seq"`
 	Text  string    `json:"text"`
@@ -18,7 +19,7 @@ type Point struct {
 	Files []string  `json:"files"`
 }
 
-// List is the session's points with changes after them, oldest first.
+// List is the session's points with files to take back, oldest first.
 func List(events []store.Event) []Point {
 	out := []Point{}
 	for _, ev := range store.ActivePath(events) {
@@ -26,16 +27,8 @@ func List(events []store.Event) []Point {
 		if ev.Type != store.EventUser || ev.Decode(&u) != nil {
 			continue
 		}
-		seen := map[string]bool{}
-		files := []string{}
-		for _, c := range Changes(events, ev.Seq) {
-			if !seen[c.Path] {
-				seen[c.Path] = true
-				files = append(files, c.Path)
-			}
-		}
+		files := differing(Changes(events, ev.Seq))
 		if len(files) > 0 {
-			sort.Strings(files)
 			out = append(out, Point{Seq: ev.Seq, Text: u.Text, Time: ev.Time, Files: files})
 		}
 	}
@@ -79,4 +72,24 @@ func Undo(log Log, session, workspace string, since uint64) (Plan, error) {
 		}
 	}
 	return plan, err
+}
+
+// differing are the paths whose content before the first of changes differs from the content
+// after the last, sorted: what an undo would write.
+func differing(changes []store.FileChange) []string {
+	first, last := map[string]string{}, map[string]string{}
+	for _, c := range changes {
+		if _, ok := first[c.Path]; !ok {
+			first[c.Path] = c.Before
+		}
+		last[c.Path] = c.After
+	}
+	out := []string{}
+	for p, before := range first {
+		if before != last[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
