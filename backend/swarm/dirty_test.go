@@ -111,3 +111,32 @@ func worktreeFiles(t *testing.T, ws string) map[string]string {
 	}
 	return out
 }
+
+// TestCoderInASubdirectoryOfTheRepository: the workspace is a folder inside a repository; the
+// coder works in the same folder of its worktree and its change lands in the workspace.
+func TestCoderInASubdirectoryOfTheRepository(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	repo := f.ws
+	gitWorkspace(t, f)
+	sub := filepath.Join(repo, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(filepath.Join(sub, "file.txt"), "one\ntwo\n"); err != nil { // untracked
+		t.Fatal(err)
+	}
+	f.ws = sub
+	s := &script{graph: `{"agents":[{"objective":"edit","role":"coder"}]}`, agent: coderScript([][2]string{{"one\n", "ONE\n"}})}
+	s.install(f.model)
+	id := f.parent(t, "edit")
+	if end, err := f.runner.Run(context.Background(), session.Request{Session: id, Approve: "all"}); err != nil || end.Reason != store.EndDone {
+		t.Fatalf("turn: %v %v", end, err)
+	}
+	if got, _ := readFile(filepath.Join(sub, "file.txt")); got != "ONE\ntwo\n" {
+		t.Fatalf("sub/file.txt: %q\n%+v", got, finalStates(swarmEvents(t, f.st, id)))
+	}
+	if got, _ := readFile(filepath.Join(repo, "file.txt")); got != "one\ntwo\nthree\nfour\nfive\n" {
+		t.Fatalf("the repository's own file.txt changed: %q", got)
+	}
+}
