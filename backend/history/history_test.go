@@ -245,3 +245,22 @@ func TestConversationTools(t *testing.T) {
 		t.Fatalf("unknown session: %+v", res)
 	}
 }
+
+// conversation_read reads the conversation's active branch: an edited message's old version
+// is not in it.
+func TestConversationReadFollowsTheActiveBranch(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	id := session(t, st, "Fruit", store.UserMessage{Text: "tell me about apples"}, store.AssistantMessage{Text: "APPLE-REPLY"})
+	if _, err := st.AppendBatch(id,
+		store.Entry{Type: store.EventBranch, Payload: store.Branch{From: 0, Reason: store.BranchEdit}},
+		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "tell me about bananas"}}); err != nil {
+		t.Fatal(err)
+	}
+	x := New(st)
+	t.Cleanup(x.Close)
+	res, err := tools.NewRegistry(x.Tools()...).Run(context.Background(), tools.Call{Name: "conversation_read", Arguments: json.RawMessage(`{"session":"` + id + `"}`)})
+	if err != nil || !strings.Contains(res.Text, "bananas") || strings.Contains(res.Text, "apples") || strings.Contains(res.Text, "APPLE-REPLY") {
+		t.Fatalf("read: %v\n%s", err, res.Text)
+	}
+}

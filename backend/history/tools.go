@@ -65,9 +65,17 @@ func (x *Index) Tools() []tools.Tool {
 				if err != nil {
 					return tools.Errorf(fmt.Sprintf("No conversation %q.", p.Session)), nil
 				}
-				evs, err := x.st.EventsFrom(p.Session, uint64(max(p.From, 1)))
+				all, err := x.st.Events(p.Session)
 				if err != nil {
 					return tools.Result{}, err
+				}
+				// The conversation as its window shows it: the active branch only (edited
+				// messages and regenerated replies are versions the user moved away from).
+				var evs []store.Event
+				for _, ev := range store.ActivePath(all) {
+					if ev.Seq >= uint64(max(p.From, 1)) {
+						evs = append(evs, ev)
+					}
 				}
 				return tools.Result{Text: transcript(info, evs)}, nil
 			},
