@@ -22,6 +22,17 @@ const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x)
 
 export function treeOf(events: Event[]): Tree {
   const t: Tree = { parent: new Map(), children: new Map(), head: 0, branched: false }
+  // Most logs never branch: then the path is the log, and no fork needs the maps (the
+  // transcript is projected on every streamed frame).
+  if (!events.some((e) => e.type === 'branch' || e.type === 'branch_switch')) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      if (events[i].seq > 0) {
+        t.head = events[i].seq
+        break
+      }
+    }
+    return t
+  }
   const valid = (seq: number, at: number) => seq >= 0 && seq < at && (seq === 0 || t.parent.has(seq))
   const link = (seq: number, parent: number) => {
     t.parent.set(seq, parent)
