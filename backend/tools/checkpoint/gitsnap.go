@@ -21,9 +21,13 @@ import (
 // repository whose config names filter drivers (which git status could run: they are the
 // repository's programs, not the user's command) a command's changes are not recorded.
 
-// maxDirty is the most dirty or untracked files a snapshot reads before a command; past it the
-// command's changes are not recorded (a tree of build output nobody ignored).
-const maxDirty = 2000
+// maxDirty is the most dirty or untracked files a snapshot reads before a command, and
+// maxDirtyBytes the most bytes; past either the command's changes are not recorded (a tree of
+// build output nobody ignored would be read before every command).
+const (
+	maxDirty      = 2000
+	maxDirtyBytes = 64 << 20
+)
 
 // gitTimeout bounds each git command of a snapshot.
 const gitTimeout = 10 * time.Second
@@ -53,6 +57,14 @@ func (r *Recorder) snapshotGit(ctx context.Context, root string) *gitSnapshot {
 	paths, ok := s.status(ctx, root)
 	if !ok || len(paths) > maxDirty {
 		return s
+	}
+	var total int64
+	for _, rel := range paths {
+		if fi, err := os.Lstat(filepath.Join(root, rel)); err == nil && fi.Mode().IsRegular() {
+			if total += fi.Size(); total > maxDirtyBytes {
+				return s
+			}
+		}
 	}
 	s.before = map[string]state{}
 	for _, rel := range paths {
