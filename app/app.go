@@ -72,6 +72,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		return session.Price(cfg, model, u)
 	}
 	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st, agents: &procgroup.Spawner{}}
+	a.Models.agents = &session.ExternalAgents{}
 	lib := library.New(st, library.Options{
 		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
@@ -104,6 +105,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 				return sw.Family(reg, spec)
 			}},
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
+		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}

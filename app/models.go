@@ -8,6 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -36,6 +37,7 @@ type ModelService struct {
 	settings  *SettingsService
 	emit      Emitter
 	demo      demoServer
+	agents    *session.ExternalAgents // installed coding agents, offered as models
 
 	mu       sync.Mutex
 	switched *store.Fallback // the last status's replacement of the main model, if any
@@ -116,9 +118,18 @@ func (m *ModelService) Status() ModelStatus {
 		}
 		st.DefaultModel = models[0].Name
 	}
+	if m.agents != nil {
+		// The coding agents installed, offered as a conversation's model (session.ExternalAgents).
+		for _, a := range m.agents.Installed() {
+			st.Models = append(st.Models, llm.ModelInfo{Name: a.ID, Provider: AgentProvider, Family: a.Label})
+		}
+	}
 	m.publish(st)
 	return st
 }
+
+// AgentProvider is the provider of a model that is a coding agent (ModelInfo.Provider).
+const AgentProvider = "agent"
 
 func hasModel(models []llm.ModelInfo, name string) bool {
 	for _, m := range models {

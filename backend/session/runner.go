@@ -51,6 +51,9 @@ type Options struct {
 	Memory *memory.Store
 	// Now is the clock the environment's date is read from (nil: time.Now).
 	Now func() time.Time
+	// Agents run the coding agents a conversation may have as its model ("agent:claude";
+	// external.go). Nil: none.
+	Agents *ExternalAgents
 }
 
 // ToolFamily adds tools to the registry of a turn on spec; release (may be nil) is called

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/assets"
@@ -91,6 +92,26 @@ func (r *Runner) Start(ctx context.Context, req Request) (*Turn, error) {
 		cancel(nil)
 		r.wg.Done()
 	}
+	if model := r.modelOf(req); strings.HasPrefix(model, AgentModelPrefix) {
+		// The conversation's model is a coding agent (external.go).
+		et, err := r.buildExternal(req, model)
+		if err != nil {
+			free()
+			return nil, err
+		}
+		go func() {
+			if req.Started != nil {
+				req.Started()
+			}
+			t.end = r.runExternal(ctx, et, req.Sink)
+			free()
+			if req.Ended != nil {
+				req.Ended(t.end)
+			}
+			close(t.done)
+		}()
+		return t, nil
+	}
 	p, err := r.build(req, t)
 	if err != nil {
 		free()
@@ -110,6 +131,17 @@ func (r *Runner) Start(ctx context.Context, req Request) (*Turn, error) {
 		close(t.done)
 	}()
 	return t, nil
+}
+
+// modelOf is the model req asks for, or the settings' main model.
+func (r *Runner) modelOf(req Request) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	if cfg, err := r.o.Config(); err == nil {
+		return cfg.Models.Main
+	}
+	return ""
 }
 
 // Run runs a turn to its end (Start, then Wait).

@@ -276,6 +276,9 @@ type AssistantMessage struct {
 	Provider           string         `json:"provider,omitempty"`
 	StopReason         string         `json:"stop_reason,omitempty"`
 	Interrupted        bool           `json:"interrupted,omitempty"` // the text is what arrived before a stop
+	// AgentSession is the session of the coding agent that wrote the reply, in a conversation
+	// whose model is an agent (Model "agent:claude"): the next message resumes it.
+	AgentSession string `json:"agent_session,omitempty"`
 }
 
 // ErrorInfo is a failure the user should see; Kind and Hint come from llm.Error when the model

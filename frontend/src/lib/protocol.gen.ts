@@ -376,6 +376,7 @@ export interface AssistantMessage {
   provider?: string
   stop_reason?: string
   interrupted?: boolean
+  agent_session?: string
 }
 
 /** llm.ToolCall */

@@ -1,0 +1,54 @@
+// End-to-end check of a conversation whose model is a coding agent (TestAgentConversationEndToEnd):
+// the real Claude Code on the scripted model, against a running `tofu serve`.
+//
+//   TOFU_URL=http://127.0.0.1:PORT/?token=T TOFU_E2E_WORKSPACE=DIR [TOFU_E2E_SHOT=shot.png] node e2e/agentchat.e2e.mjs
+//
+// Steps: new conversation in the workspace → the model picker offers "Claude Code" among the
+// agents → pick it, ask to write hello.txt: Claude Code's Write is a tool card (ok) and its
+// answer the reply → ask a follow-up: the answer comes from the resumed session. Exit 0 on
+// success, 1 with a message on failure.
+import { Failure, check, step, openPage } from './lib.mjs'
+
+const url = process.env.TOFU_URL
+const shot = process.env.TOFU_E2E_SHOT
+const workspace = process.env.TOFU_E2E_WORKSPACE
+if (!url || !workspace) {
+  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
+  process.exit(2)
+}
+
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout: Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 60000) })
+
+try {
+  await page.goto(url)
+  await step('a conversation in the workspace with Claude Code as its model', async () => {
+    await tid('new-conversation').click()
+    await tid('workspace-chip').click()
+    await tid('workspace-input').fill(workspace)
+    await tid('workspace-input').press('Enter')
+    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await page.locator('[data-testid="model-picker"] optgroup option[value="agent:claude"]').waitFor({ state: 'attached' })
+    await tid('model-picker').selectOption('agent:claude')
+  })
+  await step('the message goes to Claude Code: its Write is a card, its answer the reply', async () => {
+    await tid('composer').fill('Please write hello.txt')
+    await tid('composer').press('Enter')
+    await page.getByText('Claude wrote hello.txt.').first().waitFor()
+    const card = page.locator('[data-testid="tool-card"][data-tool="Write"]')
+    check((await card.getAttribute('data-status')) === 'ok', 'the Write card is not ok')
+    check((await card.innerText()).includes('hello.txt'), 'the card does not name the file')
+  })
+  await step('a follow-up resumes its session', async () => {
+    await tid('composer').fill('what did you write?')
+    await tid('composer').press('Enter')
+    await page.getByText('Earlier in this session I wrote hello.txt.').first().waitFor()
+    if (shot) await page.screenshot({ path: shot })
+  })
+  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
+  console.log('e2e: agent conversation ok')
+} catch (err) {
+  console.error(err instanceof Failure ? `FAIL ${err.message}` : err)
+  process.exitCode = 1
+} finally {
+  await browser.close()
+}
