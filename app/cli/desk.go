@@ -28,7 +28,8 @@ const (
 type deskRequest struct {
 	Op      deskOp `json:"op"`
 	Session string `json:"session"`
-	To      uint64 `json:"to,omitempty"` // plan, restore: the message the files go back to
+	To      uint64 `json:"to,omitempty"`     // plan, restore: the message the files go back to
+	Format  string `json:"format,omitempty"` // trace_export: the format
 }
 
 // deskAnswer is what a desk command gets back.
@@ -38,7 +39,8 @@ type deskAnswer struct {
 	Points []checkpoint.Point `json:"points,omitempty"`
 	Plan   *checkpoint.Plan   `json:"plan,omitempty"`
 	// Refused is set when the undo was refused: files changed since the agent wrote them.
-	Refused bool `json:"refused,omitempty"`
+	Refused bool         `json:"refused,omitempty"`
+	Trace   *traceAnswer `json:"trace,omitempty"`
 }
 
 // deskCall runs req here, or in the running Tofu when there is one.
@@ -63,6 +65,8 @@ func answerDesk(st *store.Store, req deskRequest, busy func(string) bool) (deskA
 	}
 	ans := deskAnswer{Info: info}
 	switch req.Op {
+	case deskTraceVerify, deskTraceExport:
+		return answerTrace(st, req, ans)
 	case deskShow:
 		ans.Events, err = st.Events(req.Session)
 		return ans, err

@@ -43,6 +43,7 @@ func Execute(frontend fs.FS) int {
 		newMCPCmd(),
 		newSessionsCmd(),
 		newCheckpointsCmd(),
+		newTraceCmd(),
 		newSkillsCmd(),
 		newDesktopCmd(),
 		newWebCmd(),

@@ -32,6 +32,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 	var out stepOutcome
 	var report *router.CallReport
 	ctx = router.ReportTo(ctx, func(r router.CallReport) { report = &r })
+	ctx, printed := a.tapRequests(ctx)
 	var failure error
 	for ev, err := range a.Provider.Stream(ctx, req) {
 		if err != nil {
@@ -107,6 +108,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 		entries = append(entries, store.Entry{Type: store.EventUsage, Payload: u})
 	}
 	if report != nil {
+		report.Request = printed()
 		entries = append(entries, store.Entry{Type: store.EventModelCall, Payload: report})
 	}
 	quiet := false

@@ -74,6 +74,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	if err != nil {
 		return p.errorf(llm.ErrBadRequest, "", "%v", err)
 	}
+	llm.TapRequest(ctx, llm.WireAnthropic, body)
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	hr, err := p.newRequest(reqCtx, http.MethodPost, "v1/messages", body, beta)

@@ -52,6 +52,12 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		}
 	}
 
+	// The Ollama client marshals the request with encoding/json, as here: these are its bytes.
+	if llm.Tapping(ctx) {
+		if body, err := json.Marshal(chat); err == nil {
+			llm.TapRequest(ctx, llm.WireOllama, body)
+		}
+	}
 	// Cancelled on return, which is also how a consumer that breaks out closes the connection:
 	// the client reads the body in this goroutine, so nothing outlives the call.
 	reqCtx, cancel := context.WithCancel(ctx)

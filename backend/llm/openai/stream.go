@@ -70,6 +70,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	if err != nil {
 		return p.errorf(llm.ErrBadRequest, "", "%v", err)
 	}
+	llm.TapRequest(ctx, llm.WireOpenAI, body)
 	// Cancelled on return, which is also how a consumer that breaks out closes the connection.
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -286,6 +286,17 @@ type CallReport struct {
 	// call ended with.
 	Outcome  string        `json:"outcome"`
 	Duration time.Duration `json:"duration"`
+	// Request fingerprints the body of the last request sent (filled by the caller that
+	// tapped it, see llm.WithRequestTap): `tofu trace verify` checks the log against it.
+	Request *RequestPrint `json:"request,omitempty"`
+}
+
+// RequestPrint is the fingerprint of one request body as sent, and where its bytes are kept.
+type RequestPrint struct {
+	SHA256 string `json:"sha256"` // hex sha256 of the exact bytes sent
+	Bytes  int    `json:"bytes"`
+	Format string `json:"format"`         // llm.WireOllama, WireOpenAI or WireAnthropic
+	Blob   string `json:"blob,omitempty"` // the store's blob of the bytes (gzip), when kept
 }
 
 // Sent counts the attempts that sent a request (not those skipped on an open circuit).

@@ -439,6 +439,7 @@ export interface CallReport {
   fallback?: number
   outcome: string
   duration: number
+  request?: RequestPrint
 }
 
 /** router.Attempt */
@@ -453,6 +454,14 @@ export interface Attempt {
   status?: number
   message?: string
   next?: string
+}
+
+/** router.RequestPrint */
+export interface RequestPrint {
+  sha256: string
+  bytes: number
+  format: string
+  blob?: string
 }
 
 /** store.ToolResult */

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/trace"
+)
+
+// Desk operations of `tofu trace` (docs/TRACE.md).
+const (
+	deskTraceVerify deskOp = "trace_verify"
+	deskTraceExport deskOp = "trace_export"
+)
+
+// traceAnswer is what a trace operation found or wrote.
+type traceAnswer struct {
+	Calls    int    `json:"calls"`
+	Verified int    `json:"verified"`
+	Mismatch string `json:"mismatch,omitempty"` // the first call that does not agree with the log
+	Export   string `json:"export,omitempty"`
+}
+
+// answerTrace runs a trace operation on st (here or in the running Tofu).
+func answerTrace(st *store.Store, req deskRequest, ans deskAnswer) (deskAnswer, error) {
+	ans.Trace = &traceAnswer{}
+	if req.Op == deskTraceExport {
+		var buf bytes.Buffer
+		err := trace.Export(&buf, st, req.Session, req.Format)
+		ans.Trace.Export = buf.String()
+		return ans, err
+	}
+	res, err := trace.Verify(st, req.Session)
+	ans.Trace.Calls, ans.Trace.Verified = res.Calls, res.Verified
+	var m *trace.Mismatch
+	if errors.As(err, &m) {
+		ans.Trace.Mismatch, err = m.Error(), nil
+	}
+	return ans, err
+}
+
+// newTraceCmd is `tofu trace`: the white-box trace of a conversation, checked and exported.
+func newTraceCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "trace", Short: "Check and export the exact requests a conversation sent to its models"}
+	verify := &cobra.Command{
+		Use:   "verify SESSION",
+		Short: "Rebuild every model request of a conversation from its log and check the recorded fingerprints (exit 1 on the first mismatch)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ans, err := deskCall(deskRequest{Op: deskTraceVerify, Session: args[0]})
+			if err != nil {
+				return err
+			}
+			return printVerify(cmd.OutOrStdout(), *ans.Trace)
+		},
+	}
+	var format string
+	export := &cobra.Command{
+		Use:   "export SESSION",
+		Short: "Write a conversation's trace to stdout (JSON)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ans, err := deskCall(deskRequest{Op: deskTraceExport, Session: args[0], Format: format})
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(cmd.OutOrStdout(), ans.Trace.Export)
+			return err
+		},
+	}
+	export.Flags().StringVar(&format, "format", trace.FormatTofu, "one of "+strings.Join(trace.Formats, ", "))
+	cmd.AddCommand(verify, export)
+	return cmd
+}
+
+func printVerify(out io.Writer, a traceAnswer) error {
+	if a.Mismatch != "" {
+		fmt.Fprintf(out, "%d of %d model calls verified\n", a.Verified, a.Calls)
+		return fmt.Errorf("trace does not match the log: %s", a.Mismatch)
+	}
+	fmt.Fprintf(out, "%d model calls verified: every request rebuilt from the log matches its fingerprint\n", a.Calls)
+	return nil
+}
