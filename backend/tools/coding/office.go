@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // officeNames name the formats in messages to the model.
@@ -45,17 +43,13 @@ func officeText(kind, abs string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if kind == "xlsx" {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return "", err
-		}
-		return xlsxText(f)
-	}
 	zr, err := zip.NewReader(f, st.Size())
 	if err != nil {
 		return "", fmt.Errorf("%w: not a zip archive", errCorruptOffice)
 	}
 	switch kind {
+	case "xlsx":
+		return xlsxText(zr)
 	case "docx":
 		data, err := zipFile(zr, "word/document.xml")
 		if err != nil {
@@ -242,41 +236,6 @@ func pptxText(zr *zip.Reader) (string, error) {
 				}
 			}
 		}
-	}
-	return out.String(), nil
-}
-
-// xlsxText writes each sheet as a Markdown table (cells as Excel shows them).
-func xlsxText(r io.Reader) (string, error) {
-	wb, err := excelize.OpenReader(r, excelize.Options{UnzipSizeLimit: maxOfficeXML, UnzipXMLSizeLimit: maxOfficeXML})
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", errCorruptOffice, err)
-	}
-	defer wb.Close()
-	var out strings.Builder
-	for _, name := range wb.GetSheetList() {
-		rows, err := wb.GetRows(name)
-		if err != nil {
-			return "", fmt.Errorf("%w: sheet %s: %v", errCorruptOffice, name, err)
-		}
-		width := 0
-		for _, r := range rows {
-			width = max(width, len(r))
-		}
-		fmt.Fprintf(&out, "--- sheet %s (%d rows × %d columns) ---\n", name, len(rows), width)
-		for i, r := range rows {
-			cells := make([]string, width)
-			for j := range cells {
-				if j < len(r) {
-					cells[j] = cellText(r[j])
-				}
-			}
-			out.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-			if i == 0 {
-				out.WriteString("|" + strings.Repeat(" --- |", width) + "\n")
-			}
-		}
-		out.WriteByte('\n')
 	}
 	return out.String(), nil
 }

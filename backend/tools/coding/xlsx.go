@@ -1,0 +1,364 @@
+package coding
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// An .xlsx is read here with encoding/xml rather than through a spreadsheet library: the one
+// Tofu used built its formula and number-format tables at package init, some 14 ms and 21,000
+// allocations on every start of the binary (`tofu version` included) for a tool few calls use.
+
+// maxSheetCells bounds one sheet's grid (rows × widest row): a single cell at XFD1048576
+// would otherwise ask for seventeen billion empty cells.
+const maxSheetCells = 2_000_000
+
+// xlsxText writes each sheet as a Markdown table, cells as Excel shows them (number formats
+// applied, dates in ISO form).
+func xlsxText(zr *zip.Reader) (string, error) {
+	wb, err := readWorkbook(zr)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	for _, sh := range wb.sheets {
+		data, err := zipFile(zr, sh.part)
+		if err != nil {
+			return "", err
+		}
+		rows, err := wb.sheetRows(data)
+		if err != nil {
+			return "", fmt.Errorf("%w: sheet %s: %v", errCorruptOffice, sh.name, err)
+		}
+		width := 0
+		for _, r := range rows {
+			width = max(width, len(r))
+		}
+		if len(rows)*width > maxSheetCells {
+			return "", fmt.Errorf("%w: sheet %s spans %d rows × %d columns, past %d cells", errCorruptOffice, sh.name, len(rows), width, maxSheetCells)
+		}
+		fmt.Fprintf(&out, "--- sheet %s (%d rows × %d columns) ---\n", sh.name, len(rows), width)
+		for i, r := range rows {
+			cells := make([]string, width)
+			for j := range cells {
+				if j < len(r) {
+					cells[j] = cellText(r[j])
+				}
+			}
+			out.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+			if i == 0 {
+				out.WriteString("|" + strings.Repeat(" --- |", width) + "\n")
+			}
+		}
+		out.WriteByte('\n')
+	}
+	return out.String(), nil
+}
+
+// workbook is what every sheet needs from the rest of the file.
+type workbook struct {
+	sheets   []sheetRef
+	shared   []string // the shared strings table
+	formats  []string // number format code of each cell style (index s)
+	date1904 bool
+}
+
+type sheetRef struct{ name, part string }
+
+// readWorkbook reads the sheet list in workbook order, the shared strings and the styles'
+// number formats.
+func readWorkbook(zr *zip.Reader) (*workbook, error) {
+	wb := &workbook{}
+	data, err := zipFile(zr, "xl/workbook.xml")
+	if err != nil {
+		return nil, err
+	}
+	relsData, err := zipFile(zr, "xl/_rels/workbook.xml.rels")
+	if err != nil {
+		return nil, err
+	}
+	targets := map[string]string{}
+	if err := eachElement(relsData, func(e xml.StartElement) {
+		if e.Name.Local == "Relationship" {
+			targets[attr(e, "Id")] = attr(e, "Target")
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("%w: xl/_rels/workbook.xml.rels: %v", errCorruptOffice, err)
+	}
+	if err := eachElement(data, func(e xml.StartElement) {
+		switch e.Name.Local {
+		case "workbookPr":
+			v := attr(e, "date1904")
+			wb.date1904 = v == "1" || v == "true"
+		case "sheet":
+			target := targets[attr(e, "id")]
+			if target == "" {
+				return
+			}
+			part := strings.TrimPrefix(target, "/")
+			if !strings.HasPrefix(target, "/") {
+				part = path.Join("xl", target)
+			}
+			wb.sheets = append(wb.sheets, sheetRef{name: attr(e, "name"), part: part})
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("%w: xl/workbook.xml: %v", errCorruptOffice, err)
+	}
+	// The shared strings and the styles are optional parts.
+	if hasZipFile(zr, "xl/sharedStrings.xml") {
+		data, err := zipFile(zr, "xl/sharedStrings.xml")
+		if err != nil {
+			return nil, err
+		}
+		if wb.shared, err = sharedStrings(data); err != nil {
+			return nil, fmt.Errorf("%w: xl/sharedStrings.xml: %v", errCorruptOffice, err)
+		}
+	}
+	if hasZipFile(zr, "xl/styles.xml") {
+		data, err := zipFile(zr, "xl/styles.xml")
+		if err != nil {
+			return nil, err
+		}
+		if wb.formats, err = cellFormats(data); err != nil {
+			return nil, fmt.Errorf("%w: xl/styles.xml: %v", errCorruptOffice, err)
+		}
+	}
+	return wb, nil
+}
+
+func hasZipFile(zr *zip.Reader, name string) bool {
+	for _, f := range zr.File {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// eachElement calls fn on every start element of an XML document.
+func eachElement(data []byte, fn func(xml.StartElement)) error {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e, ok := tok.(xml.StartElement); ok {
+			fn(e)
+		}
+	}
+}
+
+// sharedStrings reads the <si> items: plain <t> or rich-text runs, without the phonetic
+// guides (<rPh>) Excel shows only on request.
+func sharedStrings(data []byte) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inT, phonetic := false, 0
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				cur.Reset()
+			case "rPh":
+				phonetic++
+			case "t":
+				inT = true
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				out = append(out, cur.String())
+			case "rPh":
+				phonetic--
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			if inT && phonetic == 0 {
+				cur.Write(t)
+			}
+		}
+	}
+}
+
+// cellFormats maps each cell style (cellXfs, in order) to its number format code: a
+// built-in one by id or one the file defines in <numFmts>.
+func cellFormats(data []byte) ([]string, error) {
+	custom := map[int]string{}
+	var ids []int
+	inXfs := false
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "numFmt":
+				if id, err := strconv.Atoi(attr(t, "numFmtId")); err == nil {
+					custom[id] = attr(t, "formatCode")
+				}
+			case "cellXfs":
+				inXfs = true
+			case "xf":
+				if inXfs {
+					id, _ := strconv.Atoi(attr(t, "numFmtId"))
+					ids = append(ids, id)
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "cellXfs" {
+				inXfs = false
+			}
+		}
+	}
+	formats := make([]string, len(ids))
+	for i, id := range ids {
+		if code, ok := custom[id]; ok {
+			formats[i] = code
+		} else {
+			formats[i] = builtinFormat(id)
+		}
+	}
+	return formats, nil
+}
+
+// sheetRows reads a worksheet's cells into rows, placed by their references (A1) so that
+// empty rows and cells keep their place; trailing empty cells of a row are dropped.
+func (wb *workbook) sheetRows(data []byte) ([][]string, error) {
+	var rows [][]string
+	row, col := -1, -1
+	var typ, style string
+	var val strings.Builder
+	inCell, inValue, phonetic := false, false, 0
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "row":
+				row++
+				if r, err := strconv.Atoi(attr(t, "r")); err == nil && r > 0 {
+					row = r - 1
+				}
+				col = -1
+			case "c":
+				inCell = true
+				typ, style = attr(t, "t"), attr(t, "s")
+				val.Reset()
+				col++
+				if c, r, ok := cellRef(attr(t, "r")); ok {
+					col, row = c, r
+				}
+				if row < 0 {
+					row = 0
+				}
+			case "v", "t":
+				inValue = inCell
+			case "rPh":
+				phonetic++
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "c":
+				inCell = false
+				text := wb.cellValue(typ, style, val.String())
+				if text == "" {
+					continue
+				}
+				if row >= len(rows) {
+					if (row+1)*(col+1) > maxSheetCells*4 {
+						return nil, fmt.Errorf("a cell at row %d, column %d is past the sheet bound", row+1, col+1)
+					}
+					rows = append(rows, make([][]string, row+1-len(rows))...)
+				}
+				for len(rows[row]) <= col {
+					rows[row] = append(rows[row], "")
+				}
+				rows[row][col] = text
+			case "v", "t":
+				inValue = false
+			case "rPh":
+				phonetic--
+			}
+		case xml.CharData:
+			if inValue && phonetic == 0 {
+				val.Write(t)
+			}
+		}
+	}
+	return rows, nil
+}
+
+// cellRef parses a reference such as "B12" into a zero-based column and row.
+func cellRef(ref string) (col, row int, ok bool) {
+	i := 0
+	for i < len(ref) && ref[i] >= 'A' && ref[i] <= 'Z' {
+		col = col*26 + int(ref[i]-'A'+1)
+		i++
+	}
+	r, err := strconv.Atoi(ref[i:])
+	if i == 0 || i > 3 || err != nil || r < 1 {
+		return 0, 0, false
+	}
+	return col - 1, r - 1, true
+}
+
+// cellValue is the text Excel shows for a cell of type typ and style index style.
+func (wb *workbook) cellValue(typ, style, raw string) string {
+	switch typ {
+	case "s":
+		i, err := strconv.Atoi(strings.TrimSpace(raw))
+		if err != nil || i < 0 || i >= len(wb.shared) {
+			return ""
+		}
+		return wb.shared[i]
+	case "b":
+		if strings.TrimSpace(raw) == "1" {
+			return "TRUE"
+		}
+		return "FALSE"
+	case "str", "inlineStr", "e", "d":
+		return raw
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil {
+		return raw
+	}
+	code := ""
+	if i, err := strconv.Atoi(style); err == nil && i >= 0 && i < len(wb.formats) {
+		code = wb.formats[i]
+	}
+	return formatNumber(v, code, wb.date1904)
+}

@@ -1,0 +1,121 @@
+package coding
+
+import (
+	"archive/zip"
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// TestXLSXCellsAsShown writes a workbook with Excel's own kinds of cell (through the
+// spreadsheet library, as another program would) and reads it back as text.
+func TestXLSXCellsAsShown(t *testing.T) {
+	wb := excelize.NewFile()
+	style := func(fmtID int, custom string) int {
+		s := &excelize.Style{NumFmt: fmtID}
+		if custom != "" {
+			s.CustomNumFmt = &custom
+		}
+		id, err := wb.NewStyle(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	set := func(cell string, v any, st int) {
+		if err := wb.SetCellValue("Sheet1", cell, v); err != nil {
+			t.Fatal(err)
+		}
+		if st >= 0 {
+			wb.SetCellStyle("Sheet1", cell, cell, st)
+		}
+	}
+	set("A1", "kind", -1)
+	set("B1", "value", -1)
+	set("B2", 0.1+0.2, -1)
+	set("B3", 0.256, style(10, ""))
+	set("B4", 1234567.891, style(4, ""))
+	set("B5", time.Date(2024, 3, 9, 0, 0, 0, 0, time.UTC), style(14, ""))
+	set("B6", time.Date(2024, 3, 9, 13, 45, 30, 0, time.UTC), style(0, `yyyy-mm-dd hh:mm:ss`))
+	set("B7", true, -1)
+	set("B8", 42, style(0, `0.0 "kg"`))
+	wb.SetCellFormula("Sheet1", "B9", `"a"&"b"`)
+	set("D10", "far | corner", -1)
+	var buf bytes.Buffer
+	if err := wb.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := xlsxText(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"--- sheet Sheet1 (10 rows × 4 columns) ---\n",
+		"| kind | value |  |  |\n| --- | --- | --- | --- |\n",
+		"|  | 0.3 |  |  |\n", "|  | 25.60% |  |  |\n", "|  | 1,234,567.89 |  |  |\n",
+		"|  | 2024-03-09 |  |  |\n", "|  | 2024-03-09 13:45:30 |  |  |\n", "|  | TRUE |  |  |\n",
+		"|  | 42.0 |  |  |\n", "|  |  |  | far \\| corner |\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+func TestFormatNumber(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		code string
+		want string
+	}{
+		{3, "", "3"}, {1e20, "General", "1E+20"}, {-1234.5, "#,##0.00", "-1,234.50"},
+		{0.5, "0%", "50%"}, {12345, "0.00E+00", "1.23E+04"}, {0.75, "h:mm", "18:00:00"},
+		{1, "[Red]0.0;[Blue]-0.0", "1.0"}, {45000, "d-mmm-yy", "2023-03-15"}, {0, "mm-dd-yy", "1899-12-30"},
+	} {
+		if got := formatNumber(c.v, c.code, false); got != c.want {
+			t.Errorf("formatNumber(%v, %q) = %q, want %q", c.v, c.code, got, c.want)
+		}
+	}
+	if got := formatNumber(0, "yyyy-mm-dd", true); got != "1904-01-01" {
+		t.Errorf("1904 epoch: %q", got)
+	}
+}
+
+func TestCellRef(t *testing.T) {
+	for ref, want := range map[string][2]int{"A1": {0, 0}, "Z9": {25, 8}, "AA10": {26, 9}, "XFD1048576": {16383, 1048575}} {
+		c, r, ok := cellRef(ref)
+		if !ok || c != want[0] || r != want[1] {
+			t.Errorf("cellRef(%q) = %d, %d, %v", ref, c, r, ok)
+		}
+	}
+	for _, bad := range []string{"", "1", "A", "A0", "ABCD1"} {
+		if _, _, ok := cellRef(bad); ok {
+			t.Errorf("cellRef(%q) accepted", bad)
+		}
+	}
+}
+
+// A lone far cell would ask for billions of empty cells: refused, not allocated.
+func TestXLSXFarCellRefused(t *testing.T) {
+	wb := excelize.NewFile()
+	wb.SetCellValue("Sheet1", "A1", "near")
+	wb.SetCellValue("Sheet1", "XFD1048576", "far")
+	var buf bytes.Buffer
+	if err := wb.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := xlsxText(zr); err == nil || !strings.Contains(err.Error(), "past the sheet bound") {
+		t.Fatalf("got %v, want the sheet bound", err)
+	}
+}
