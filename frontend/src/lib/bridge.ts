@@ -402,6 +402,14 @@ export const api = {
   },
 }
 
+/** Traces, My Day and schedules (docs/TRACE.md, docs/MYDAY.md, docs/SCHEDULE.md). */
+export const deskApi = {
+  /** A conversation's trace in format ('tofu', 'openai-messages', 'mini-swe-agent'), as JSON text. */
+  exportTrace: (id: string, format: string) => call<string>('SessionService', 'ExportTrace', id, format),
+  /** The window's save dialog: the path written, or '' when cancelled. Fails in a browser. */
+  saveTrace: (id: string, format: string) => call<string>('SessionService', 'SaveTrace', id, format),
+}
+
 /** Subscribes to a topic; returns the unsubscribe function. */
 export function on(topic: string, cb: (data: unknown) => void): () => void {
   return t().subscribe(topic, cb)
