@@ -238,14 +238,14 @@ func TestRepositoryFilterDriversAreNotRun(t *testing.T) {
 	}
 }
 
-func gitInit(t *testing.T, dir string) {
+func gitInit(t testing.TB, dir string) {
 	t.Helper()
 	gitRun(t, dir, "init", "-q", "-b", "main")
 	gitRun(t, dir, "config", "user.email", "t@example.com")
 	gitRun(t, dir, "config", "user.name", "T")
 }
 
-func gitRun(t *testing.T, dir string, args ...string) {
+func gitRun(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
