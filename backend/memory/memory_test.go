@@ -275,3 +275,48 @@ func TestLinksLeadingOutsideAreIgnored(t *testing.T) {
 		t.Fatalf("planted outside: %v", err)
 	}
 }
+
+// Searches skip listing a folder nothing happened in (folderWatch), yet see at once a record
+// edited in place, one added, one removed, and a folder that appears after the first search —
+// in the workspace's folder and the global one, for two workspaces sharing the global one.
+func TestSearchSeesEveryChangeAtOnce(t *testing.T) {
+	t.Parallel()
+	s, ws := newStore(t)
+	other := t.TempDir()
+	g, _ := s.Create("", Record{Name: "Global deploy", Body: "Deploy with make release.", Scope: ScopeGlobal})
+	for _, w := range []string{ws, other} {
+		if f, _ := s.Search(w, "make release", 5, false); len(f) != 1 {
+			t.Fatalf("%s: %v", w, f)
+		}
+	}
+	for i, w := range []string{ws, other, ws} {
+		word := []string{"kubectl", "helm", "ansible"}[i]
+		if err := os.WriteFile(g.Path, []byte("---\nname: Global deploy\n---\nDeploy with "+word+".\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if f, _ := s.Search(w, word, 5, false); len(f) != 1 || f[0].ID != g.ID {
+			t.Fatalf("edit %d in place, searched from %s: %v", i, w, f)
+		}
+		if f, _ := s.Search(w, "make release", 5, false); len(f) != 0 {
+			t.Fatalf("edit %d: the old text is found: %v", i, f)
+		}
+	}
+	// The project folder does not exist at the first search; a record written there by hand
+	// afterwards is found.
+	dir := filepath.Join(ws, ProjectDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tabs.md"), []byte("Prefer tabs in Makefiles.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := s.Search(ws, "makefiles tabs", 5, false); len(f) != 1 || f[0].ID != "project:tabs" {
+		t.Fatalf("a record in a new folder: %v", f)
+	}
+	if err := os.Remove(filepath.Join(dir, "tabs.md")); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := s.Search(ws, "makefiles tabs", 5, false); len(f) != 0 {
+		t.Fatalf("a removed record: %v", f)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	indexes map[string]*wsIndex // by workspace ("" : global records only)
+	watch   *folderWatch        // which folders changed since they were scanned
 }
 
 // wsIndex is the index of one workspace's records and of the global ones.
@@ -38,6 +40,22 @@ type wsIndex struct {
 	ix    *search.Index
 	files map[string]fileStamp // path → what was indexed
 	recs  map[string]Record    // ID → record
+	// stamps are the folders' watch stamps at their last scan (folderWatch): a folder whose
+	// stamp did not move is not listed again.
+	stamps map[string]uint64
+	dirs   []string // the folders of the last refresh
+	// disabled counts the disabled records: a search asks the index for that many hits more
+	// than it returns, instead of ranking every record.
+	disabled int
+}
+
+func (w *wsIndex) countDisabled() {
+	w.disabled = 0
+	for _, r := range w.recs {
+		if !r.Enabled {
+			w.disabled++
+		}
+	}
 }
 
 type fileStamp struct {
@@ -50,7 +68,7 @@ var fields = []search.Field{{Name: "name", Weight: 2}, {Name: "description", Wei
 
 // NewStore keeps global records in globalDir (created when first written).
 func NewStore(globalDir string) *Store {
-	return &Store{global: globalDir, an: search.NewAnalyzer(), now: time.Now, indexes: map[string]*wsIndex{}}
+	return &Store{global: globalDir, an: search.NewAnalyzer(), now: time.Now, indexes: map[string]*wsIndex{}, watch: newFolderWatch()}
 }
 
 // dir is the folder of scope for workspace ("" when the scope has none). A project folder
@@ -145,7 +163,16 @@ func (s *Store) Search(workspace, query string, k int, disabled bool) ([]Found, 
 	if err != nil {
 		return nil, err
 	}
-	hits := w.ix.Search(query, 0)
+	s.mu.Lock()
+	want := 0 // all
+	if k > 0 {
+		want = k
+		if !disabled {
+			want += w.disabled // the disabled ones may rank first: k enabled are among these
+		}
+	}
+	s.mu.Unlock()
+	hits := w.ix.Search(query, want)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Found
@@ -280,15 +307,25 @@ func (s *Store) refresh(workspace string) (*wsIndex, error) {
 	defer s.mu.Unlock()
 	w := s.indexes[workspace]
 	if w == nil {
-		w = &wsIndex{ix: search.NewIndex(s.an, search.DefaultParams, fields...), files: map[string]fileStamp{}, recs: map[string]Record{}}
+		w = &wsIndex{ix: search.NewIndex(s.an, search.DefaultParams, fields...), files: map[string]fileStamp{}, recs: map[string]Record{},
+			stamps: map[string]uint64{}}
 		s.indexes[workspace] = w
 	}
 	seen := map[string]bool{}
+	scanned := map[string]bool{}
+	var dirs []string
 	for _, scope := range []string{ScopeProject, ScopeGlobal} {
 		dir := s.dir(workspace, scope)
 		if dir == "" {
 			continue
 		}
+		dir = filepath.Clean(dir) // as filepath.Dir gives it back below
+		dirs = append(dirs, dir)
+		if s.watch.unchanged(dir, w.stamps[dir]) {
+			continue // nothing happened in it since the last scan
+		}
+		w.stamps[dir] = s.watch.watch(dir)
+		scanned[dir] = true
 		entries, err := os.ReadDir(dir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("read memory folder %s: %w", dir, err)
@@ -325,8 +362,13 @@ func (s *Store) refresh(workspace string) (*wsIndex, error) {
 			w.ix.Add(search.Doc{ID: id, Fields: []string{r.Name, r.Description, strings.Join(r.Tags, " "), r.Body}})
 		}
 	}
+	if len(scanned) == 0 && slices.Equal(dirs, w.dirs) {
+		return w, nil
+	}
+	defer w.countDisabled()
+	w.dirs = dirs
 	for path := range w.files {
-		if !seen[path] {
+		if d := filepath.Dir(path); !seen[path] && (scanned[d] || !slices.Contains(dirs, d)) {
 			delete(w.files, path)
 			for id, r := range w.recs {
 				if r.Path == path {

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -289,6 +291,13 @@ func (ix *Index) Search(query string, k int) []Hit {
 }
 
 // SearchTerms ranks for terms already analyzed (a repeated term counts once).
+//
+// With k > 0 it prunes the way MaxScore does (Turtle and Flood, 1995), with the same result
+// as scoring every posting: terms go by their highest possible contribution (idf·(k1+1)),
+// rarest first, and once what the terms left could add to a document no longer reaches the
+// k-th best score so far, no new document can enter the top k: the remaining terms are looked
+// up (binary search in their postings, which are in document order) only for the documents
+// that still can.
 func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -299,51 +308,178 @@ func (ix *Index) SearchTerms(qterms []string, k int) []Hit {
 	invNorm := ix.norms()
 	nf := len(ix.fields)
 	n := float64(ix.live)
+	type qterm struct {
+		e      *termEntry
+		idf    float64
+		strong uint16
+	}
+	qts := make([]qterm, 0, len(qterms))
+	for i, t := range qterms {
+		e := ix.terms[t]
+		if e == nil || e.df <= 0 || slices.Contains(qterms[:i], t) {
+			continue
+		}
+		df := float64(e.df)
+		q := qterm{e: e, idf: math.Log(1 + (n-df+0.5)/(df+0.5)), strong: 1}
+		if r, size := utf8.DecodeRuneInString(t); size == len(t) && isBigramScript(r) {
+			q.strong = 0
+		}
+		qts = append(qts, q)
+	}
+	if len(qts) == 0 {
+		return nil
+	}
+	prune := k > 0 && len(qts) > 1
+	if prune {
+		sort.SliceStable(qts, func(a, b int) bool { return qts[a].idf > qts[b].idf })
+	}
+	// rest[i] bounds what terms i… can add to one document's score.
+	rest := make([]float64, len(qts)+1)
+	for i := len(qts) - 1; i >= 0; i-- {
+		rest[i] = rest[i+1] + qts[i].idf*(k1+1)
+	}
 	scores := make([]float64, len(ix.docs))
 	matched := make([]uint16, len(ix.docs))
 	var touched []int32
-	seen := make(map[string]bool, len(qterms))
-	for _, t := range qterms {
-		e := ix.terms[t]
-		if seen[t] || e == nil || e.df <= 0 {
-			continue
+	best := 0.0
+	// Postings of one document are adjacent: sum its fields' weighted, normalized
+	// frequencies, then saturate once (BM25F).
+	score := func(q qterm, d int32, acc float64) {
+		if acc <= 0 {
+			return
 		}
-		seen[t] = true
-		df := float64(e.df)
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		var strong uint16 = 1
-		if r, size := utf8.DecodeRuneInString(t); size == len(t) && isBigramScript(r) {
-			strong = 0
+		if scores[d] == 0 {
+			touched = append(touched, d)
 		}
-		// Postings of one document are adjacent: sum its fields' weighted, normalized
-		// frequencies, then saturate once (BM25F).
+		scores[d] += q.idf * acc * (k1 + 1) / (acc + k1)
+		matched[d] += q.strong
+		best = max(best, scores[d])
+	}
+	i := 0
+	for ; i < len(qts); i++ {
+		if prune && i > 0 && len(touched) >= k && rest[i] < best && rest[i] < kth(scores, touched, k) {
+			break
+		}
+		q := qts[i]
 		cur, acc := int32(-1), 0.0
-		for _, p := range e.postings {
+		for _, p := range q.e.postings {
 			if p.doc != cur {
-				if acc > 0 {
-					if scores[cur] == 0 {
-						touched = append(touched, cur)
-					}
-					scores[cur] += idf * acc * (k1 + 1) / (acc + k1)
-					matched[cur] += strong
-				}
+				score(q, cur, acc)
 				cur, acc = p.doc, 0
 			}
 			acc += float64(p.tf) * invNorm[int(p.doc)*nf+int(p.field)]
 		}
-		if acc > 0 {
-			if scores[cur] == 0 {
-				touched = append(touched, cur)
+		score(q, cur, acc)
+	}
+	if i < len(qts) {
+		// No document outside touched can reach the k-th score: finish those that may.
+		theta := kth(scores, touched, k)
+		cands := touched[:0:0]
+		isCand := make([]bool, len(ix.docs))
+		for _, d := range touched {
+			if scores[d]+rest[i] >= theta {
+				cands = append(cands, d)
+				isCand[d] = true
 			}
-			scores[cur] += idf * acc * (k1 + 1) / (acc + k1)
-			matched[cur] += strong
 		}
+		slices.Sort(cands)
+		for ; i < len(qts); i++ {
+			q := qts[i]
+			add := func(d int32, acc float64) {
+				if acc > 0 {
+					scores[d] += q.idf * acc * (k1 + 1) / (acc + k1)
+					matched[d] += q.strong
+				}
+			}
+			ps := q.e.postings
+			if 4*len(cands)*bits.Len(uint(len(ps)/max(len(cands), 1))) >= len(ps) {
+				// Looking each candidate up would cost more than one pass.
+				cur, acc := int32(-1), 0.0
+				for _, p := range ps {
+					if !isCand[p.doc] {
+						continue
+					}
+					if p.doc != cur {
+						add(cur, acc)
+						cur, acc = p.doc, 0
+					}
+					acc += float64(p.tf) * invNorm[int(p.doc)*nf+int(p.field)]
+				}
+				add(cur, acc)
+				continue
+			}
+			// Candidates in document order, each found by galloping from the last one.
+			lo := 0
+			for _, d := range cands {
+				step := 1
+				for lo+step < len(ps) && ps[lo+step].doc < d {
+					lo += step
+					step *= 2
+				}
+				hi := min(lo+step, len(ps)-1)
+				for lo < hi {
+					if m := (lo + hi) / 2; ps[m].doc < d {
+						lo = m + 1
+					} else {
+						hi = m
+					}
+				}
+				acc := 0.0
+				for ; lo < len(ps) && ps[lo].doc == d; lo++ {
+					acc += float64(ps[lo].tf) * invNorm[int(d)*nf+int(ps[lo].field)]
+				}
+				add(d, acc)
+			}
+		}
+		touched = cands
 	}
 	hits := ix.topK(scores, touched, k)
 	for i := range hits {
 		hits[i].Matched = int(matched[hits[i].doc])
 	}
 	return hits
+}
+
+// kth is the k-th highest score among touched (0 when fewer).
+func kth(scores []float64, touched []int32, k int) float64 {
+	if len(touched) < k {
+		return 0
+	}
+	h := make([]float64, 0, k) // a min-heap of the k best
+	for _, d := range touched {
+		s := scores[d]
+		if len(h) < k {
+			h = append(h, s)
+			for c := len(h) - 1; c > 0; {
+				p := (c - 1) / 2
+				if h[p] <= h[c] {
+					break
+				}
+				h[p], h[c] = h[c], h[p]
+				c = p
+			}
+			continue
+		}
+		if s <= h[0] {
+			continue
+		}
+		h[0] = s
+		for p := 0; ; {
+			c := 2*p + 1
+			if c >= k {
+				break
+			}
+			if c+1 < k && h[c+1] < h[c] {
+				c++
+			}
+			if h[p] <= h[c] {
+				break
+			}
+			h[p], h[c] = h[c], h[p]
+			p = c
+		}
+	}
+	return h[0]
 }
 
 // norms returns each document field's weight over its BM25 length normalization, computed

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -202,5 +203,44 @@ func BenchmarkAdd(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		ix.Add(docs[i%len(docs)])
+	}
+}
+
+// TestPrunedSearchIsExact: a top-k search (MaxScore pruning) returns what ranking every
+// document returns: the same documents in the same order, the same scores and matched counts.
+func TestPrunedSearchIsExact(t *testing.T) {
+	t.Parallel()
+	ix := NewIndex(NewAnalyzer(), DefaultParams, Field{"name", 2}, Field{"description", 1}, Field{"body", 1})
+	for _, d := range memoryCorpus(3000) {
+		ix.Add(d)
+	}
+	for i := range 50 {
+		ix.Remove(fmt.Sprint(i * 7)) // removed documents in the postings too
+	}
+	pruned := 0
+	for qi, d := range memoryCorpus(200) {
+		q := d.Fields[1]
+		if qi%3 == 0 {
+			q = d.Fields[0]
+		}
+		all := ix.Search(q, 0)
+		for _, k := range []int{1, 5, 12} {
+			got := ix.Search(q, k)
+			want := all[:min(k, len(all))]
+			if len(got) != len(want) {
+				t.Fatalf("%q k=%d: %d hits, want %d", q, k, len(got), len(want))
+			}
+			for j := range got {
+				if got[j].ID != want[j].ID || math.Abs(got[j].Score-want[j].Score) > 1e-9*want[j].Score || got[j].Matched != want[j].Matched {
+					t.Fatalf("%q k=%d hit %d: %+v, want %+v", q, k, j, got[j], want[j])
+				}
+			}
+			if len(all) > 50 {
+				pruned++
+			}
+		}
+	}
+	if pruned == 0 {
+		t.Fatal("no query had enough hits to prune")
 	}
 }
