@@ -71,7 +71,13 @@ func e2eRoot(t *testing.T) string {
 // stopped cleanly (the store stays open for the test to inspect).
 func serveE2E(t *testing.T, root string) (*store.Store, string, func()) {
 	t.Helper()
-	st, err := store.Open(t.TempDir())
+	return serveE2EStore(t, root, t.TempDir())
+}
+
+// serveE2EStore is serveE2E on the store in dir (a later run of Tofu on the same data).
+func serveE2EStore(t *testing.T, root, dir string) (*store.Store, string, func()) {
+	t.Helper()
+	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/store"
@@ -11,15 +13,20 @@ import (
 
 // TestHistorySearchEndToEnd drives the sidebar's history search in headless Chromium against
 // `tofu serve` (frontend/e2e/history.e2e.mjs): Ctrl+K, a Chinese query, an identifier, the
-// jump to the message.
+// jump to the message. The conversations are indexed by an earlier run: the served Tofu opens
+// the index kept in Badger, reading no log again (checked on the next open).
 func TestHistorySearchEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	model := llmtest.New(t, llmtest.DemoModel())
 	isolate(t, model.URL)
-	st, url, stop := serveE2E(t, root)
-	defer stop()
+	dir := t.TempDir()
+	first, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := history.New(first)
 	record := func(title string, msgs ...any) {
-		info, err := st.CreateSession(title)
+		info, err := first.CreateSession(title)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +35,7 @@ func TestHistorySearchEndToEnd(t *testing.T) {
 			if _, ok := m.(store.AssistantMessage); ok {
 				typ = store.EventAssistant
 			}
-			if _, err := st.Append(info.ID, typ, m); err != nil {
+			if _, err := first.Append(info.ID, typ, m); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -38,5 +45,22 @@ func TestHistorySearchEndToEnd(t *testing.T) {
 		store.AssistantMessage{Text: "Deleted keys stay in the value log until garbage collection rewrites the file. Call RunValueLogGC(0.5) periodically.",
 			ToolCalls: []llm.ToolCall{{ID: "1", Name: "grep", Arguments: json.RawMessage(`{"pattern":"RunValueLogGC"}`)}}})
 	record("数据库压缩的配置", store.UserMessage{Text: "请解释一下数据库压缩的原理"})
-	runBrowser(t, root, url, "history.e2e.mjs", "history-e2e.png")
+	if err := x.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	first.Close()
+
+	st, url, stop := serveE2EStore(t, root, dir) // the restart
+	runBrowser(t, root, url, "history.e2e.mjs", "history-e2e.png",
+		"TOFU_E2E_SHOT_HITS="+filepath.Join(root, "build", "bin", "history-e2e-hits.png"))
+	stop()
+	x = history.New(st)
+	defer x.Close()
+	if _, err := x.Search("x", 1); err != nil {
+		t.Fatal(err)
+	}
+	if s := x.Stats(); s.Rebuilds != 0 || s.Replayed != 0 {
+		t.Fatalf("the index was not kept across the restarts: %+v", s)
+	}
 }

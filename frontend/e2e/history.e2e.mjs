@@ -35,6 +35,7 @@ try {
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="history-hit"]')].some((e) => e.textContent?.includes('periodically')))
     const first = (await hits())[0]
     check(first.includes('Badger value log growing') && first.includes('RunValueLogGC'), `first hit: ${first}`)
+    if (process.env.TOFU_E2E_SHOT_HITS) await page.screenshot({ path: process.env.TOFU_E2E_SHOT_HITS })
   })
   await step('a result opens the conversation at the message', async () => {
     await tid('history-hit').first().click()
