@@ -61,9 +61,16 @@ type L1Config struct {
 	// FileHotResults: a file read stays verbatim while among the last FileHotResults tool
 	// results (file reads are re-read when lost, so they are kept longer).
 	FileHotResults int `json:"file_hot_results"`
+	// FileIdleResults: a file read within FileHotResults still goes cold once this many tool
+	// results in a row came after it without naming its file again (the session left it); 0
+	// keeps every read for the whole FileHotResults.
+	FileIdleResults int `json:"file_idle_results"`
 	// MinChars: a tool result this short or shorter stays verbatim even when cold (its
 	// placeholder would not be much smaller).
 	MinChars int `json:"min_chars"`
+	// SpentMinChars replaces MinChars for cold command outputs (a test run, a script: acted on
+	// by the time they are cold, so they shrink first); 0 uses MinChars.
+	SpentMinChars int `json:"spent_min_chars"`
 	// EpochTokens: the view is recomputed (the mark moves) only when that saves at least this
 	// many tokens, so the cached prefix is broken rarely; 0 moves it on every request.
 	EpochTokens int `json:"epoch_tokens"`
@@ -133,6 +140,7 @@ func Defaults() Config {
 			HotTokens:           2_000,
 			FileHotResults:      20,
 			MinChars:            1_500,
+			SpentMinChars:       500,
 			EpochTokens:         2_000,
 			CachePrice:          0.1,
 			PreviewChars:        160,
@@ -144,6 +152,7 @@ func Defaults() Config {
 			ArgsMinChars:        1_500,
 			AssistantHotResults: 2,
 			Names:               30,
+			FileIdleResults:     6,
 		},
 		L2: L2Config{
 			Enabled:           true,

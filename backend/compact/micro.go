@@ -25,6 +25,9 @@ type State struct {
 	// Base identifies the L2 summary the view is built on (Compaction.ID); a new one starts the
 	// marks over, since the messages they count have changed.
 	Base string `json:"base,omitempty"`
+	// Lag: file reads are judged as of Mark-Lag (the file mark), which a move may leave behind
+	// when moving it too would rewrite more than it saves.
+	Lag int `json:"lag,omitempty"`
 	// Last is the cost model of the last move (what it saved, what it rewrote, why it paid).
 	// Informational: Build never reads it.
 	Last Move `json:"last,omitzero"`
@@ -67,7 +70,7 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 	if st == nil {
 		st = &State{}
 	}
-	if st.Mark > len(conv) || st.Prev > st.Mark {
+	if st.Mark > len(conv) || st.Prev > st.Mark || st.Lag < 0 || st.Lag > st.Mark {
 		*st = State{Epoch: st.Epoch, Base: st.Base}
 	}
 	rep := Report{Messages: len(conv), RewriteFrom: -1}
@@ -77,38 +80,25 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		rep.Tokens = countMessages(out)
 		return out, rep
 	}
-	cur := levels(conv, st.Mark, cfg.L1)
+	cur := levels(conv, st.Mark, st.Mark-st.Lag, cfg.L1)
 	if st.Mark < len(conv) {
-		next := levels(conv, len(conv), cfg.L1)
-		saved, first := 0, -1
-		var blobs []Blob
-		for i := range conv {
-			if next[i] == cur[i] {
-				continue
-			}
-			o, _ := formAt(conv, i, cur[i], cfg.L1)
-			c, ok := formAt(conv, i, next[i], cfg.L1)
-			if !ok || sameForm(o, c) {
-				continue
-			}
-			saved += MessageTokens(o) - MessageTokens(c)
-			if first < 0 {
-				first = i
-			}
-			switch {
-			case IsToolResult(conv[i]) && c.Content != conv[i].Content && RefIn(conv[i].Content) == "":
-				blobs = append(blobs, Blob{Ref: Ref(conv[i].Content), Text: conv[i].Content})
-			case conv[i].Role == llm.RoleAssistant && c.Content != conv[i].Content:
-				t := assistantBlob(conv[i])
-				blobs = append(blobs, Blob{Ref: Ref(t), Text: t})
+		// Two moves are priced: everything as of now, or all but the file reads (which are
+		// judged as of the older file mark and go cold deep in the prefix, so their rewrite
+		// costs more); the one with the larger gain is taken, when it pays.
+		var best *candidate
+		for _, lag := range []int{0, st.Lag + len(conv) - st.Mark} {
+			cd := priceMove(conv, cur, levels(conv, len(conv), len(conv)-lag, cfg.L1), cfg.L1)
+			cd.lag = lag
+			if cd.ok && (best == nil || cd.move.Gain > best.move.Gain) {
+				best = &cd
 			}
 		}
-		if mv, ok := decideMove(conv, cur, first, saved, cfg.L1); ok {
-			st.Prev, st.Mark = st.Mark, len(conv)
+		if best != nil {
+			st.Prev, st.Mark, st.Lag = st.Mark, len(conv), best.lag
 			st.Epoch++
-			st.Last = mv
-			cur = next
-			rep.Moved, rep.RewriteFrom, rep.Blobs = true, first, blobs
+			st.Last = best.move
+			cur = best.next
+			rep.Moved, rep.RewriteFrom, rep.Blobs = true, best.first, best.blobs
 		}
 	}
 	for i := range conv {
@@ -136,27 +126,29 @@ const (
 // FileHotResults tool results (re-reading a file costs more than keeping it) unless the same
 // command ran again later (its output is then stale); assistant messages before that working
 // set are old. Monotonic in mark: a message's level never goes down.
-func levels(conv []llm.Message, mark int, c L1Config) []uint8 {
+func levels(conv []llm.Message, mark, fileMark int, c L1Config) []uint8 {
 	lv := make([]uint8, len(conv))
 	if mark <= 0 {
 		return lv
 	}
+	fileMark = min(max(fileMark, 0), mark)
 	hot := hotStart(conv[:mark], c.HotResults, c.HotTokens)
-	hotFile := hotStart(conv[:mark], max(c.FileHotResults, c.HotResults), c.HotTokens)
+	hotFile := hotStart(conv[:fileMark], max(c.FileHotResults, c.HotResults), c.HotTokens)
 	hotWrote := hotStart(conv[:mark], max(c.AssistantHotResults, c.HotResults), c.HotTokens)
-	var last map[string]int // where each call last ran, before mark
+	var last map[string]int // where each call last ran, before fileMark
+	ws := workset{conv: conv}
 	for i := 0; i < hot; i++ {
-		cold := i < hotFile || !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
-		if !cold {
+		cold := !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
+		if !cold && i < fileMark {
 			if last == nil {
 				last = map[string]int{}
-				for j := 0; j < mark; j++ {
+				for j := 0; j < fileMark; j++ {
 					if IsToolResult(conv[j]) {
 						last[callKey(conv, j)] = j
 					}
 				}
 			}
-			cold = last[callKey(conv, i)] > i
+			cold = i < hotFile || last[callKey(conv, i)] > i || ws.left(i, fileMark, c.FileIdleResults)
 		}
 		switch {
 		case i < hotWrote && conv[i].Role == llm.RoleAssistant:
@@ -224,7 +216,7 @@ func formAt(conv []llm.Message, i int, level uint8, c L1Config) (llm.Message, bo
 	changed := false
 	switch {
 	case IsToolResult(m):
-		if len(m.Content) > c.MinChars && !IsPlaceholder(m.Content) {
+		if len(m.Content) > minChars(conv, i, c) && !IsPlaceholder(m.Content) {
 			m.Content = Placeholder(ToolNameAt(conv, i), m.Content, c.PreviewChars)
 			if n := namesLine(conv[i].Content, m.Content, c.Names); n != "" {
 				m.Content += "\n" + n
@@ -345,4 +337,14 @@ func countMessages(msgs []llm.Message) int {
 		n += MessageTokens(m)
 	}
 	return n
+}
+
+// minChars is the size under which a cold tool result stays verbatim: SpentMinChars for command
+// outputs (a test run, a script: acted on by the time they are cold, so they shrink first),
+// MinChars for the rest (file reads and searches are re-read when lost).
+func minChars(conv []llm.Message, i int, c L1Config) int {
+	if c.SpentMinChars > 0 && KindAt(conv, i) == KindCommand {
+		return c.SpentMinChars
+	}
+	return c.MinChars
 }

@@ -11,8 +11,10 @@ import "github.com/tofu-research/tofu/backend/llm"
 type Move struct {
 	// Saved is the tokens the move removes from every later request.
 	Saved int `json:"saved"`
-	// Rewrite is the tokens re-sent uncached from the rewrite point (after the move); Cached
-	// is what that part would have cost as a cache read (before the move, at the read price).
+	// Rewrite is the tokens the previous request sent from the rewrite point on, as they are
+	// re-sent uncached after the move; Cached is what that part would have cost as a cache
+	// read (as it stood, at the read price). The newest reply and its results count in neither:
+	// they are uncached either way.
 	Rewrite int     `json:"rewrite"`
 	Cached  float64 `json:"cached"`
 	// Calls is the model calls made so far, the estimate of those still to come.
@@ -40,8 +42,17 @@ func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (
 		m.Gain = float64(saved)
 		return m, true
 	}
+	// Only what the previous request already sent was cached: the newest reply and what its
+	// calls returned are sent uncached either way.
+	end := len(conv)
+	for end > first && conv[end-1].Role != llm.RoleAssistant {
+		end--
+	}
+	if end > first {
+		end--
+	}
 	old := 0
-	for i := first; i < len(conv); i++ {
+	for i := first; i < end; i++ {
 		f, _ := formAt(conv, i, cur[i], c)
 		old += MessageTokens(f)
 	}
@@ -49,4 +60,44 @@ func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (
 	m.Cached = c.CachePrice * float64(old)
 	m.Gain = float64(saved)*c.CachePrice*float64(m.Calls) - (float64(m.Rewrite) - m.Cached)
 	return m, m.Gain > 0
+}
+
+// candidate is one possible move: the levels it leads to and what it would change.
+type candidate struct {
+	next  []uint8
+	lag   int
+	first int
+	blobs []Blob
+	move  Move
+	ok    bool
+}
+
+// priceMove compares the view at levels cur with the one at next: the tokens saved, the first
+// message changed, the texts newly behind a ref, and the cost model's verdict.
+func priceMove(conv []llm.Message, cur, next []uint8, c L1Config) candidate {
+	cd := candidate{next: next, first: -1}
+	saved := 0
+	for i := range conv {
+		if next[i] == cur[i] {
+			continue
+		}
+		o, _ := formAt(conv, i, cur[i], c)
+		n, ok := formAt(conv, i, next[i], c)
+		if !ok || sameForm(o, n) {
+			continue
+		}
+		saved += MessageTokens(o) - MessageTokens(n)
+		if cd.first < 0 {
+			cd.first = i
+		}
+		switch {
+		case IsToolResult(conv[i]) && n.Content != conv[i].Content && RefIn(conv[i].Content) == "":
+			cd.blobs = append(cd.blobs, Blob{Ref: Ref(conv[i].Content), Text: conv[i].Content})
+		case conv[i].Role == llm.RoleAssistant && n.Content != conv[i].Content:
+			t := assistantBlob(conv[i])
+			cd.blobs = append(cd.blobs, Blob{Ref: Ref(t), Text: t})
+		}
+	}
+	cd.move, cd.ok = decideMove(conv, cur, cd.first, saved, c)
+	return cd
 }

@@ -41,10 +41,11 @@ func TestMoveCostModel(t *testing.T) {
 		t.Fatalf("a cold 8,000-char output right behind the hot tail should move the mark: %+v", st.Last)
 	}
 	mv := st.Last
-	// The rewrite is everything from the compacted output to the end, in its new form.
+	// The rewrite is what the previous request sent from the compacted output on (the newest
+	// reply and its result are uncached either way), in its new form.
 	msgs, _ := Build(conv, &State{Mark: st.Mark}, cfg)
 	rewrite := 0
-	for _, m := range msgs[rep.RewriteFrom:] {
+	for _, m := range msgs[rep.RewriteFrom : len(msgs)-2] {
 		rewrite += MessageTokens(m)
 	}
 	if mv.Calls != 4 || mv.Saved != rep.SavedTokens || mv.Rewrite != rewrite ||
@@ -100,7 +101,7 @@ func TestAssistantHeadAndAction(t *testing.T) {
 	}
 	// Older assistant messages are shown strong, newer ones (within AssistantHotResults) mild.
 	conv := oneCold(6)
-	lv := levels(conv, len(conv), L1Config{HotResults: 2, AssistantHotResults: 4, FileHotResults: 2})
+	lv := levels(conv, len(conv), len(conv), L1Config{HotResults: 2, AssistantHotResults: 4, FileHotResults: 2})
 	if lv[2] != levelOld || lv[3] != levelCold || lv[len(conv)-6] != levelCold || lv[len(conv)-1] != levelVerbatim {
 		t.Fatalf("levels %v", lv)
 	}
@@ -127,5 +128,54 @@ func TestPlaceholderNames(t *testing.T) {
 	}
 	if n := Names("the value of request body and SomeClass.method_name here"); len(n) != 1 || n[0] != "SomeClass.method_name" {
 		t.Fatalf("Names: %v", n)
+	}
+}
+
+// bashStep appends a bash-only step: the command and its observation.
+func bashStep(conv []llm.Message, cmd, out string) []llm.Message {
+	return append(conv, llm.Message{Role: llm.RoleAssistant, Content: "THOUGHT: next.\n\n```bash\n" + cmd + "\n```"},
+		llm.Message{Role: llm.RoleUser, Content: "<returncode>0</returncode>\n<output>\n" + out + "</output>"})
+}
+
+// A file read stays in view while the session keeps naming its file, and goes cold once
+// FileIdleResults results in a row never did.
+func TestFileLeftGoesCold(t *testing.T) {
+	c := Defaults().L1
+	c.HotTokens, c.FileIdleResults = 0, 3
+	base := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "task"}}
+	base = bashStep(base, "cat src/parser.py", bigOutput(1, 3000))
+	touching := base
+	for i := 0; i < 6; i++ {
+		touching = bashStep(touching, fmt.Sprintf("sed -i 's/a%d/b/' src/parser.py", i), "ok")
+	}
+	if lv := levels(touching, len(touching), len(touching), c); lv[3] != levelVerbatim {
+		t.Fatalf("a file still being edited went cold: %v", lv)
+	}
+	left := base
+	for i := 0; i < 3; i++ {
+		left = bashStep(left, fmt.Sprintf("python run_%d.py", i), "ok")
+	}
+	if lv := levels(left, len(left), len(left), c); lv[3] != levelCold {
+		t.Fatalf("a file left for 3 results stayed verbatim: %v", lv)
+	}
+	// Judged as of an older file mark, the same read is still in view (a move may leave the
+	// file reads behind when moving them too costs more than it saves).
+	if lv := levels(left, len(left), len(left)-2, c); lv[3] != levelVerbatim {
+		t.Fatalf("file mark ignored: %v", lv)
+	}
+}
+
+// Cold command outputs shrink from SpentMinChars on; file reads keep MinChars.
+func TestSpentOutputsShrinkFirst(t *testing.T) {
+	c := Defaults().L1
+	out := bigOutput(2, 800)
+	conv := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "task"}}
+	conv = bashStep(conv, "python -m pytest tests/test_a.py", out)
+	conv = bashStep(conv, "cat src/a.py", out)
+	if _, ok := formAt(conv, 3, levelCold, c); !ok {
+		t.Fatal("an 800-char test run was not compacted when cold")
+	}
+	if _, ok := formAt(conv, 5, levelCold, c); ok {
+		t.Fatal("an 800-char file read was compacted")
 	}
 }

@@ -519,6 +519,7 @@ export interface ContextState {
   prev?: number
   epoch: number
   base?: string
+  lag?: number
   last?: Move
 }
 
