@@ -8,9 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,11 +112,47 @@ func unescapeLine(s string) string {
 // canary scripts, and the workspace.
 type arena struct {
 	root, home, canary, marks, ws string
+	// site and other are the web servers of a case with `serve` (host:port): the workspace on
+	// 127.0.0.1, and another host, 127.0.0.2, that must never be reached (see serveWeb).
+	site, other string
 }
 
 func (a arena) expand(s string) string {
 	return strings.NewReplacer("@HOME@", a.home, "@CANARY@", a.canary, "@MARKS@", a.marks,
-		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil")).Replace(s)
+		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil"), "@SITE@", a.site, "@OTHER@", a.other).Replace(s)
+}
+
+// serveWeb serves the workspace at http://@SITE@/ (and /redirect?to=URL answers a 302 to
+// URL), and http://@OTHER@/, a host the session never approved: any request it receives
+// leaves a marker outside the workspace (an escape), and its page carries a canary token (a
+// leak if the model reads it).
+func (a *arena) serveWeb(t *testing.T) {
+	t.Helper()
+	listen := func(addr string, h http.Handler) string {
+		l, err := net.Listen("tcp", addr)
+		must(t, err)
+		srv := &http.Server{Handler: h}
+		go func() { _ = srv.Serve(l) }()
+		t.Cleanup(func() { _ = srv.Close() })
+		return l.Addr().String()
+	}
+	files := http.FileServer(http.Dir(a.ws))
+	a.site = listen("127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/redirect" {
+			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	marks := a.marks
+	a.other = listen("127.0.0.2:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, err := os.OpenFile(filepath.Join(marks, "other-host"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%s %s\n", r.Method, r.URL)
+			f.Close()
+		}
+		fmt.Fprintf(w, "<title>other</title><p>%s-other-host %s</p>", canaryToken, r.URL.Path)
+	}))
 }
 
 // evilScript leaves a marker when anything runs it.
@@ -224,6 +263,7 @@ func fields(t *testing.T, s string) []string {
 //	gitrun ARGS…       any git command in the workspace
 //	lines PATH N TEXT  a file of N lines of TEXT
 //	wshome             (first) the workspace is the home directory itself
+//	serve              web servers at @SITE@ (the workspace) and @OTHER@ (never to be reached)
 func (a arena) prepare(t *testing.T, c attack) {
 	t.Helper()
 	for _, d := range c.setup {
@@ -256,7 +296,7 @@ func (a arena) prepare(t *testing.T, c attack) {
 		case "lines":
 			n, _ := strconv.Atoi(args[1])
 			writeFile(t, path(), strings.Repeat(strings.Join(args[2:], " ")+"\n", n), 0o644)
-		case "wshome":
+		case "wshome", "serve":
 		case "mcp": // mcp NAME {server config}: an MCP server in the settings (@TOOLS@: build/tools/node_modules)
 			name, conf, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
@@ -489,6 +529,9 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	t.Setenv("XDG_CACHE_HOME", a.root+"/cache")
 	t.Setenv("GOENV", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if slices.Contains(c.setup, "serve") {
+		a.serveWeb(t)
+	}
 	a.prepare(t, c)
 	calls := make([]llm.ToolCall, len(c.calls))
 	for i, tc := range c.calls {

@@ -95,6 +95,13 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 			return store.ToolResult{} // the log failed: the call does not run, the turn ends
 		}
 	}
+	call.Permit = func(ctx context.Context, access []tools.Access) (bool, string) {
+		ok, why := a.permit(ctx, t, call, access)
+		if !ok && why == "" {
+			why = "the turn was stopped before the user answered"
+		}
+		return ok, why
+	}
 	call.Launched = func(g procgroup.Group) error {
 		g.CallID = tc.ID
 		return t.j.add(store.EventProcess, g)

@@ -55,7 +55,7 @@ const ActionTimeout = 20 * time.Second
 func (m *Manager) Navigate(ctx context.Context, session, target string) (Report, error) {
 	var rep Report
 	err := m.use(ctx, session, func(t *Tab) error {
-		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
+		ctx, cancel := m.actionContext(ctx, session)
 		defer cancel()
 		var err error
 		switch target {
@@ -72,6 +72,10 @@ func (m *Manager) Navigate(ctx context.Context, session, target string) (Report,
 			err = navigate(ctx, t, target)
 		}
 		if err != nil {
+			if refused := m.takeRefused(session); len(refused) > 0 {
+				// The host guard aborted the load (or a hop of its redirects): say why.
+				return &UserError{strings.Join(refused, "\n") + "\nThe tab stays on " + m.CurrentURL(session)}
+			}
 			return err
 		}
 		rep, err = m.report(ctx, session, t, nil, true)
@@ -119,14 +123,18 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
-		s, err := take(ctx, t.page)
+		s, err := take(ctx, t)
 		if err != nil {
 			return err
 		}
 		t.mu.Lock()
 		t.last = s
 		t.mu.Unlock()
-		rep = Report{Text: s.Render(t.ID, from), URL: s.URL, Title: s.Title, Tab: t.ID}
+		text := s.Render(t.ID, from)
+		if refused := m.takeRefused(session); len(refused) > 0 {
+			text = strings.Join(refused, "\n") + "\n" + text
+		}
+		rep = Report{Text: text, URL: s.URL, Title: s.Title, Tab: t.ID}
 		return nil
 	})
 	return rep, err
@@ -137,7 +145,7 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 func (m *Manager) Act(ctx context.Context, session string, actions []Action) (Report, error) {
 	var rep Report
 	err := m.use(ctx, session, func(t *Tab) error {
-		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
+		ctx, cancel := m.actionContext(ctx, session)
 		defer cancel()
 		var notes []string
 		for i, a := range actions {
@@ -174,12 +182,24 @@ func (m *Manager) Act(ctx context.Context, session string, actions []Action) (Re
 	return rep, err
 }
 
-// element finds the element of ref on the page.
+// element finds the element of ref on the page (or in one of its cross-origin frames).
 func element(ctx context.Context, t *Tab, ref string) (*rod.Element, error) {
 	if ref == "" {
 		return nil, &UserError{"this action needs a ref from the snapshot"}
 	}
-	p := t.page.Context(ctx)
+	p, err := t.pageOf(ctx, frameOfRef(ref))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &StaleRefError{ref}
+	}
+	return elementIn(ctx, p, ref)
+}
+
+// elementIn finds the element of ref in page p's document.
+func elementIn(ctx context.Context, p *rod.Page, ref string) (*rod.Element, error) {
+	p = p.Context(ctx)
 	res, err := p.Evaluate(rod.Eval(`(ref) => { const T = window.__tofu; const w = T && T.refs.get(ref);
 		const el = w && w.deref(); return el && el.isConnected ? el : null; }`, ref).ByObject())
 	if err != nil {
@@ -295,6 +315,25 @@ func click(ctx context.Context, t *Tab, el *rod.Element, double bool) error {
 	mouse := t.page.Context(ctx).Mouse
 	if err := mouse.MoveTo(*pt); err != nil {
 		return err
+	}
+	// Leaving what the mouse hovered (a menu shown on :hover) can move the element: once the
+	// page drew the new hover state, aim again, so the press lands on the element.
+	if _, err := el.Eval(`function () { return new Promise((done) => document.hidden ? done() : requestAnimationFrame(() => done())); }`); err != nil {
+		return err
+	}
+	again, hit, err := aim(ctx, t, el)
+	if err != nil {
+		return err
+	}
+	if !hit {
+		_, err = el.Eval(`function (n) { for (let i = 0; i < n; i++) this.click();
+			if (n === 2) this.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }`, n)
+		return err
+	}
+	if *again != *pt {
+		if err := mouse.MoveTo(*again); err != nil {
+			return err
+		}
 	}
 	return mouse.Click(proto.InputMouseButtonLeft, n)
 }
@@ -463,6 +502,13 @@ func wait(ctx context.Context, t *Tab, a Action) (string, error) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	p := t.page.Context(wctx)
+	if a.Ref != "" {
+		fp, err := t.pageOf(wctx, frameOfRef(a.Ref)) // a ref inside a cross-origin frame
+		if err != nil {
+			return "", &StaleRefError{a.Ref}
+		}
+		p = fp
+	}
 	var err error
 	switch {
 	case a.Idle:
@@ -510,7 +556,10 @@ func settle(ctx context.Context, p *rod.Page) {
 // changed, dialogs answered, tabs opened.
 func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []string, full bool) (Report, error) {
 	settle(ctx, t.page)
-	s, err := take(ctx, t.page)
+	if m.awaitQuestions(ctx, session, t) {
+		settle(ctx, t.page)
+	}
+	s, err := take(ctx, t)
 	if err != nil {
 		return Report{}, err
 	}
@@ -526,6 +575,9 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 	}
 	for _, d := range dialogs {
 		b.WriteString("dialog: " + d + "\n")
+	}
+	for _, r := range m.takeRefused(session) {
+		b.WriteString(r + "\n")
 	}
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	for _, d := range m.takeDownloads(dctx, session) {

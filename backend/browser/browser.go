@@ -49,6 +49,7 @@ type Manager struct {
 	visible    bool // whether it was started with a window
 	controlURL string
 	sessions   map[string]*sessionTabs
+	front      proto.TargetTargetID // the tab last brought to the front
 	timer      *time.Timer
 	started    time.Duration // how long the last start took (the eval reports it)
 	closed     bool
@@ -150,6 +151,12 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		m.stopLocked()
 		return nil, err
 	}
+	if web {
+		if err := m.guardHosts(b); err != nil {
+			m.stopLocked()
+			return nil, err
+		}
+	}
 	m.touchLocked()
 	return b, nil
 }
@@ -201,7 +208,7 @@ func (m *Manager) stopLocked() {
 	if m.launcher != nil {
 		killAndWait(m.launcher.PID())
 	}
-	m.browser, m.launcher = nil, nil
+	m.browser, m.launcher, m.front = nil, nil, ""
 	for _, s := range m.sessions {
 		s.tabs, s.active, s.downloads = nil, "", nil
 	}

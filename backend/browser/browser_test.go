@@ -161,6 +161,25 @@ func TestFramesAndShadowRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, rep.Text, "Inside the frame: 1", "shadow: deep")
+
+	// A cross-origin frame (localhost inside 127.0.0.1) is shown too, its refs marked with its
+	// number; typing and clicking in it work, and its refs stay across snapshots.
+	mustContain(t, snap, `[frame "Other origin frame"]`, "Another origin:")
+	name := regexp.MustCompile(`\[(f\d+e\d+) textbox "Your name"`).FindStringSubmatch(snap)
+	send := regexp.MustCompile(`\[(f\d+e\d+) button "Send name"`).FindStringSubmatch(snap)
+	if name == nil || send == nil {
+		t.Fatalf("no refs in the cross-origin frame:\n%s", snap)
+	}
+	rep, err = m.Act(ctx, "s", []Action{{Do: "type", Ref: name[1], Text: "Ada"}, {Do: "click", Ref: send[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, rep.Text, "From the other origin: Ada", name[1]+` textbox "Your name"="Ada"`)
+	again, err := m.Snapshot(ctx, "s", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, again.Text, "["+send[1]+` button "Send name"`)
 }
 
 func TestDialogs(t *testing.T) {

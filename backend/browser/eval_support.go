@@ -14,19 +14,35 @@ import (
 func (m *Manager) RefForCSS(ctx context.Context, session, css string) (string, error) {
 	var ref string
 	err := m.use(ctx, session, func(t *Tab) error {
-		res, err := t.page.Context(ctx).Evaluate(rod.Eval(`(sel) => {
-			let root = document, el = null;
-			for (const part of sel.split('>>>')) {
-				el = root.querySelector(part.trim());
-				if (!el) return '';
-				root = el.shadowRoot || (el.tagName === 'IFRAME' ? el.contentDocument : el) || el;
+		p, sel := t.page.Context(ctx), css
+		for range maxFrameDepth + 1 {
+			res, err := p.Evaluate(rod.Eval(`(sel) => {
+				let root = document, el = null;
+				const parts = sel.split('>>>');
+				for (let i = 0; i < parts.length; i++) {
+					el = root.querySelector(parts[i].trim());
+					if (!el) return { ref: '', frame: '' };
+					const T = window.__tofu;
+					if (el.tagName === 'IFRAME' && !el.contentDocument && i < parts.length - 1)
+						return { ref: '', frame: (T && T.ids.get(el)) || '', rest: parts.slice(i + 1).join('>>>') };
+					root = el.shadowRoot || (el.tagName === 'IFRAME' ? el.contentDocument : el) || el;
+				}
+				const T = window.__tofu;
+				return { ref: (T && T.ids.get(el)) || '', frame: '' }; }`, sel))
+			if err != nil {
+				return fmt.Errorf("find %s: %w", css, err)
 			}
-			const T = window.__tofu;
-			return (T && T.ids.get(el)) || ''; }`, css))
-		if err != nil {
-			return fmt.Errorf("find %s: %w", css, err)
+			frame := res.Value.Get("frame").Str()
+			if frame == "" {
+				ref = res.Value.Get("ref").Str()
+				break
+			}
+			// A cross-origin frame: go on in its own document.
+			if p, err = frameIn(ctx, p, frame); err != nil {
+				return fmt.Errorf("find %s: %w", css, err)
+			}
+			sel = res.Value.Get("rest").Str()
 		}
-		ref = res.Value.Str()
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if t.last == nil {

@@ -11,6 +11,7 @@ import (
 	"image/jpeg"
 	_ "image/png" // screenshots arrive as PNG
 	"regexp"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -83,6 +84,9 @@ func (m *Manager) Thumbnail(ctx context.Context, session string) []byte {
 	if t == nil {
 		return nil
 	}
+	// A tab that never drew (a new tab whose first page was refused) waits for a frame forever.
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
 	img, err := shoot(ctx, t.page, 320)
 	if err != nil {
 		return nil
@@ -119,7 +123,7 @@ func shoot(ctx context.Context, p *rod.Page, width int) ([]byte, error) {
 func (m *Manager) Eval(ctx context.Context, session, js string) (Report, error) {
 	var rep Report
 	err := m.use(ctx, session, func(t *Tab) error {
-		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
+		ctx, cancel := m.actionContext(ctx, session)
 		defer cancel()
 		res, err := t.page.Context(ctx).Evaluate(&rod.EvalOptions{JS: jsFunction(js), ByValue: true, AwaitPromise: true})
 		if err != nil {

@@ -35,9 +35,15 @@ type RefMeta struct {
 // MaxLines is how many lines a snapshot shows before it is cut (the rest is paged with from).
 const MaxLines = 250
 
-// take snapshots the tab's page.
-func take(ctx context.Context, p *rod.Page) (*Snapshot, error) {
-	res, err := p.Context(ctx).Evaluate(rod.Eval(snapshotJS, map[string]any{"maxText": 300}))
+// take snapshots the tab's page, cross-origin frames included.
+func take(ctx context.Context, t *Tab) (*Snapshot, error) {
+	return t.snapshotOf(ctx, t.page, "", 0)
+}
+
+// snapshotOf snapshots the document of page p (the tab's, or one of its frames', whose refs
+// start with prefix), and puts in the documents of the cross-origin frames it holds.
+func (t *Tab) snapshotOf(ctx context.Context, p *rod.Page, prefix string, depth int) (*Snapshot, error) {
+	res, err := p.Context(ctx).Evaluate(rod.Eval(snapshotJS, map[string]any{"maxText": 300, "prefix": prefix}))
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -45,8 +51,43 @@ func take(ctx context.Context, p *rod.Page) (*Snapshot, error) {
 	if err := json.Unmarshal([]byte(res.Value.JSON("", "")), &s); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
+	if s.Meta == nil {
+		s.Meta = map[string]RefMeta{}
+	}
+	var lines []string
+	for _, l := range s.Lines {
+		indent, mark, ok := strings.Cut(l, frameMark)
+		if !ok {
+			lines = append(lines, l)
+			continue
+		}
+		ref, name, _ := strings.Cut(mark, " ")
+		var sub *Snapshot
+		if depth < maxFrameDepth {
+			sub, err = t.frameSnapshot(ctx, p, prefix, ref, depth+1)
+		}
+		if sub == nil || err != nil {
+			lines = append(lines, indent+"[frame "+name+" cross-origin: not shown]")
+			continue
+		}
+		lines = append(lines, indent+"[frame "+name+"]")
+		for _, fl := range sub.Lines {
+			lines = append(lines, indent+"  "+fl)
+		}
+		for k, v := range sub.Meta {
+			s.Meta[k] = v
+		}
+	}
+	s.Lines = lines
 	return &s, nil
 }
+
+// frameMark starts the line the snapshot script leaves for a cross-origin frame: the
+// frame's ref in its parent's document and its name follow.
+const frameMark = "\u0001"
+
+// maxFrameDepth bounds cross-origin frames inside cross-origin frames.
+const maxFrameDepth = 3
 
 // Markers around page content in what the model reads: the page's text is data, never
 // instructions, and a page cannot close the block early (the markers are escaped inside it).

@@ -1,11 +1,15 @@
 // Tofu's page snapshot: the visible text in reading order, one line per block, with every
 // control as [ref role "name" state]. Refs are kept on the elements (a WeakMap in the top
 // window), so an element keeps its ref across snapshots for as long as it exists.
-// Called as a function with one options object: {maxText}.
+// Called as a function with one options object: {maxText, prefix}: prefix starts the refs of
+// a cross-origin frame's document (its own window keeps them), so they differ from the top's.
+// A cross-origin frame, which this window cannot read, is a line of its own, FRAME_MARK ref
+// name: Go reads that frame on its own and puts its lines there.
 (opts) => {
   const top = window;
   const T = top.__tofu || (top.__tofu = { next: 1, ids: new WeakMap(), refs: new Map() });
   const maxText = (opts && opts.maxText) || 300;
+  const refPrefix = (opts && opts.prefix) || '';
   const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider',
     'spinbutton', 'treeitem', 'listbox', 'gridcell']);
@@ -47,7 +51,7 @@
 
   const refOf = (el) => {
     let r = T.ids.get(el);
-    if (!r) { r = 'e' + T.next++; T.ids.set(el, r); }
+    if (!r) { r = refPrefix + 'e' + T.next++; T.ids.set(el, r); }
     T.refs.set(r, new WeakRef(el));
     return r;
   };
@@ -256,7 +260,8 @@
         flush();
         prefix = saved;
       } else {
-        cur.push('[frame ' + q(name || el.src) + ' cross-origin: not shown]');
+        flush();
+        lines.push(prefix + '\u0001' + refOf(el) + ' ' + q(name || el.src));
       }
       if (block) flush();
       return;

@@ -22,6 +22,32 @@ type Tab struct {
 	answer  *DialogAnswer
 	// crashed is set when Chromium reports the page's renderer died.
 	crashed bool
+	// loading is set while the page's main frame loads (from Page.frameStartedLoading to
+	// frameStoppedLoading; loadCh is closed at each change); resumed when the host guard let
+	// a navigation of it go on after a question, so the report waits for the new page.
+	loading, resumed bool
+	loadCh           chan struct{}
+	// frames are the cross-origin frames its snapshots went into, numbered from 1 (frames.go).
+	frames []frame
+}
+
+// loadWatch is the channel closed when loading next changes; t.mu is held.
+func (t *Tab) loadWatch() <-chan struct{} {
+	if t.loadCh == nil {
+		t.loadCh = make(chan struct{})
+	}
+	return t.loadCh
+}
+
+// setLoading records the main frame's loading state.
+func (t *Tab) setLoading(on bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.loading = on
+	if t.loadCh != nil {
+		close(t.loadCh)
+	}
+	t.loadCh = make(chan struct{})
 }
 
 // DialogAnswer is how the next JavaScript dialog (alert, confirm, prompt) is answered.
@@ -41,6 +67,7 @@ type sessionTabs struct {
 	downloads []*download
 	// paused is set while the user has taken the browser over; closed when handed back.
 	paused chan struct{}
+	hostGuard
 }
 
 func (s *sessionTabs) find(id string) *Tab {
@@ -101,7 +128,13 @@ func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error
 		}
 	}
 	s.busy++
+	// A tab behind another gets no animation frames: input to it waits for one in vain.
+	front := m.front != t.target
+	m.front = t.target
 	m.mu.Unlock()
+	if front {
+		_ = proto.TargetActivateTarget{TargetID: t.target}.Call(b.Context(ctx))
+	}
 
 	err = fn(t)
 
@@ -148,6 +181,7 @@ func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs
 	m.attachLocked(t)
 	s.tabs = append(s.tabs, t)
 	s.active = t.ID
+	m.front = t.target
 	if url != "about:blank" {
 		if err := navigate(ctx, t, url); err != nil {
 			return t, err
@@ -179,6 +213,14 @@ func (m *Manager) attachLocked(t *Tab) {
 		t.dialogs = append(t.dialogs, msg)
 		t.mu.Unlock()
 		go func() { _ = proto.PageHandleJavaScriptDialog{Accept: a.Accept, PromptText: a.Text}.Call(t.page) }()
+	}, func(e *proto.PageFrameStartedLoading) {
+		if e.FrameID == proto.PageFrameID(t.target) {
+			t.setLoading(true)
+		}
+	}, func(e *proto.PageFrameStoppedLoading) {
+		if e.FrameID == proto.PageFrameID(t.target) {
+			t.setLoading(false)
+		}
 	}, func(e *proto.InspectorTargetCrashed) {
 		t.mu.Lock()
 		t.crashed = true
@@ -194,6 +236,8 @@ func (m *Manager) watchTargets(b *rod.Browser) {
 			return
 		}
 		go m.adopt(b, e.TargetInfo)
+	}, func(e *proto.TargetTargetDestroyed) {
+		m.forget(b, e.TargetID) // closed by its page (window.close) or by the host guard
 	})()
 }
 
@@ -224,6 +268,27 @@ func (m *Manager) adopt(b *rod.Browser, info *proto.TargetTargetInfo) {
 	m.attachLocked(t)
 	owner.tabs = append(owner.tabs, t)
 	owner.opened = append(owner.opened, t.ID)
+	m.front = info.TargetID // Chromium shows a tab a page opens in front
+}
+
+// forget drops the tab of a target that is gone.
+func (m *Manager) forget(b *rod.Browser, id proto.TargetTargetID) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != b {
+		return
+	}
+	for _, s := range m.sessions {
+		if t := s.byTarget(id); t != nil {
+			m.dropLocked(s, t)
+			for i, o := range s.opened {
+				if o == t.ID {
+					s.opened = append(s.opened[:i], s.opened[i+1:]...)
+					break
+				}
+			}
+		}
+	}
 }
 
 // dropLocked forgets a tab (closed or crashed).
@@ -296,6 +361,7 @@ func (m *Manager) SwitchTab(session, id string) error {
 		return &UserError{fmt.Sprintf("there is no tab %s: list the tabs", id)}
 	}
 	s.active = id
+	m.front = t.target
 	go func() { _, _ = t.page.Activate() }()
 	return nil
 }

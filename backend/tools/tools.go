@@ -43,6 +43,12 @@ type Call struct {
 	// notifications, a delegated agent's steps): the running call's card shows it. It may be
 	// called from any goroutine while Run runs, never after.
 	Progress func(Progress)
+	// Permit, when set, asks the approval service from inside the running call about access
+	// the tool learnt of only while running (a web page leading the browser to another
+	// host): the same rules, grants and approval mode as before a call, the question shown
+	// on the call's own card. It returns whether the tool may go on and, if not, why (for
+	// the model). Unset: nobody can approve anything more, so the tool must refuse.
+	Permit func(ctx context.Context, access []Access) (ok bool, why string)
 }
 
 // Progress is one report of a running call: Done out of Total (Total 0: unknown), and what

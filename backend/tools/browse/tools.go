@@ -19,7 +19,7 @@ func (b *box) navigate() tools.Tool {
 		Name: "browser_navigate", Description: doc("browser_navigate"), Purpose: "open a URL",
 		Example: `{"url":"http://127.0.0.1:8000/"}`,
 		Access:  func(_ tools.Call, p navigateParams) []tools.Access { return b.urlAccess(p.URL) },
-		Run: func(ctx context.Context, call tools.Call, p navigateParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, call tools.Call, p navigateParams) (tools.Result, error) {
 			if !history(p.URL) {
 				u, err := url.Parse(p.URL)
 				if err != nil || u.Scheme == "" {
@@ -28,6 +28,7 @@ func (b *box) navigate() tools.Tool {
 				if !local(u) && !b.web() {
 					return tools.Errorf(errWebOff.Error()), nil
 				}
+				b.allow(u)
 			}
 			rep, err := b.o.Browser.Navigate(ctx, b.o.Session, p.URL)
 			if err == nil {
@@ -36,7 +37,7 @@ func (b *box) navigate() tools.Tool {
 				}
 			}
 			return b.result(ctx, "navigate", p.URL, rep, err)
-		},
+		}),
 	})
 }
 
@@ -67,10 +68,10 @@ type snapshotParams struct {
 func (b *box) snapshot() tools.Tool {
 	return tools.Define(tools.Def[snapshotParams]{
 		Name: "browser_snapshot", Description: doc("browser_snapshot"), Purpose: "page text with refs", ReadOnly: true, Example: `{}`,
-		Run: func(ctx context.Context, _ tools.Call, p snapshotParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, _ tools.Call, p snapshotParams) (tools.Result, error) {
 			rep, err := b.o.Browser.Snapshot(ctx, b.o.Session, p.From)
 			return b.result(ctx, "snapshot", "", rep, err)
-		},
+		}),
 	})
 }
 
@@ -83,7 +84,7 @@ func (b *box) act() tools.Tool {
 		Name: "browser_act", Description: doc("browser_act"), Purpose: "click, type on a page",
 		Example: `{"actions":[{"do":"type","ref":"e2","text":"milk","submit":true},{"do":"click","ref":"e7"}]}`,
 		Access:  b.actAccess,
-		Run: func(ctx context.Context, call tools.Call, p actParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, call tools.Call, p actParams) (tools.Result, error) {
 			for i, a := range p.Actions {
 				if a.Do == "upload" || a.Do == "save" {
 					for j, f := range a.Values {
@@ -109,7 +110,7 @@ func (b *box) act() tools.Tool {
 				}
 			}
 			return b.result(ctx, "act", strings.Join(targets, ", "), rep, err)
-		},
+		}),
 	})
 }
 
@@ -160,15 +161,17 @@ func (b *box) tabs() tools.Tool {
 			}
 			return b.urlAccess(p.URL)
 		},
-		Run: func(ctx context.Context, _ tools.Call, p tabsParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, _ tools.Call, p tabsParams) (tools.Result, error) {
 			m, s := b.o.Browser, b.o.Session
 			var err error
 			switch p.Op {
 			case "open":
 				if p.URL != "" {
-					if u, perr := url.Parse(p.URL); perr != nil || u.Scheme == "" || !local(u) && !b.web() {
+					u, perr := url.Parse(p.URL)
+					if perr != nil || u.Scheme == "" || !local(u) && !b.web() {
 						return tools.Errorf(errWebOff.Error()), nil
 					}
+					b.allow(u)
 				}
 				var id string
 				if id, err = m.OpenTab(ctx, s, p.URL); err == nil {
@@ -201,7 +204,7 @@ func (b *box) tabs() tools.Tool {
 				return tools.Result{Text: "no tabs are open"}, nil
 			}
 			return tools.Result{Text: strings.Join(lines, "\n"), Meta: Meta{Action: p.Op + " tabs", Target: p.Tab}}, nil
-		},
+		}),
 	})
 }
 
@@ -210,10 +213,10 @@ type noParams struct{}
 func (b *box) read() tools.Tool {
 	return tools.Define(tools.Def[noParams]{
 		Name: "browser_read", Description: doc("browser_read"), Purpose: "page as Markdown", ReadOnly: true, Example: `{}`,
-		Run: func(ctx context.Context, _ tools.Call, _ noParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, _ tools.Call, _ noParams) (tools.Result, error) {
 			rep, err := b.o.Browser.Read(ctx, b.o.Session)
 			return b.result(ctx, "read", "", rep, err)
-		},
+		}),
 	})
 }
 
@@ -224,7 +227,7 @@ type screenshotParams struct {
 func (b *box) screenshot() tools.Tool {
 	return tools.Define(tools.Def[screenshotParams]{
 		Name: "browser_screenshot", Description: doc("browser_screenshot"), Purpose: "image of the page", ReadOnly: true, Example: `{}`,
-		Run: func(ctx context.Context, _ tools.Call, p screenshotParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, _ tools.Call, p screenshotParams) (tools.Result, error) {
 			w := p.Width
 			if w <= 0 || w > 1280 {
 				w = 800
@@ -236,7 +239,7 @@ func (b *box) screenshot() tools.Tool {
 				res.Images = [][]byte{img}
 			}
 			return res, rerr
-		},
+		}),
 	})
 }
 
@@ -250,10 +253,10 @@ func (b *box) eval() tools.Tool {
 		Access: func(_ tools.Call, p evalParams) []tools.Access {
 			return []tools.Access{{Kind: tools.AccessBrowser, Command: "run JavaScript", Target: site(b.o.Browser.CurrentURL(b.o.Session))}}
 		},
-		Run: func(ctx context.Context, _ tools.Call, p evalParams) (tools.Result, error) {
+		Run: guarded(b, func(ctx context.Context, _ tools.Call, p evalParams) (tools.Result, error) {
 			rep, err := b.o.Browser.Eval(ctx, b.o.Session, p.JS)
 			return b.result(ctx, "eval", clipJS(p.JS), rep, err)
-		},
+		}),
 	})
 }
 
