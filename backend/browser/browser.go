@@ -50,6 +50,7 @@ type Manager struct {
 	controlURL string
 	sessions   map[string]*sessionTabs
 	front      proto.TargetTargetID // the tab last brought to the front
+	guarding   bool                 // the host guard runs (web access on)
 	timer      *time.Timer
 	started    time.Duration // how long the last start took (the eval reports it)
 	closed     bool
@@ -151,6 +152,7 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		m.stopLocked()
 		return nil, err
 	}
+	m.guarding = web
 	if web {
 		if err := m.guardHosts(b); err != nil {
 			m.stopLocked()

@@ -32,8 +32,11 @@ type hostGuard struct {
 	askers  []*asker        // the running tool calls, the latest last
 	asking  int             // questions open now
 	refused []string        // for the next report
-	changed chan struct{}   // closed (and replaced) when asking changes
-	ask     sync.Mutex      // the approval service takes one question per call at a time
+	// opening are tabs a page just opened whose first document is not decided yet: the
+	// report of the action that opened them waits for that (a refusal to tell).
+	opening map[proto.TargetTargetID]bool
+	changed chan struct{} // closed (and replaced) when asking or opening changes
+	ask     sync.Mutex    // the approval service takes one question per call at a time
 }
 
 type asker struct {
@@ -112,6 +115,7 @@ func (m *Manager) guardHosts(b *rod.Browser) error {
 // decide lets a paused document request go on or aborts it (the page stays where it was).
 func (m *Manager) decide(b *rod.Browser, e *proto.FetchRequestPaused) {
 	ok := m.allowed(b, e)
+	m.firstDecided(proto.TargetTargetID(e.FrameID))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if ok {
@@ -272,6 +276,36 @@ func hasFrame(tree *proto.PageFrameTree, id proto.PageFrameID) bool {
 	return false
 }
 
+// opened notes a tab a page of the session is opening (the guard is on).
+func (m *Manager) opened(b *rod.Browser, info *proto.TargetTargetInfo) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.browser != b || !m.guarding {
+		return
+	}
+	for _, s := range m.sessions {
+		if s.byTarget(info.OpenerID) != nil {
+			if s.opening == nil {
+				s.opening = map[proto.TargetTargetID]bool{}
+			}
+			s.opening[info.TargetID] = true
+			s.notifyLocked()
+		}
+	}
+}
+
+// firstDecided notes that a new tab's first document was decided (or the tab is gone).
+func (m *Manager) firstDecided(id proto.TargetTargetID) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.sessions {
+		if s.opening[id] {
+			delete(s.opening, id)
+			s.notifyLocked()
+		}
+	}
+}
+
 // takeRefused returns what the guard stopped since the last report.
 func (m *Manager) takeRefused(session string) []string {
 	m.mu.Lock()
@@ -287,19 +321,31 @@ func (m *Manager) takeRefused(session string) []string {
 // waited at all.
 func (m *Manager) awaitQuestions(ctx context.Context, session string, t *Tab) bool {
 	waited := false
+	// A new tab that never navigates (window.open() of nothing) is not waited for long.
+	octx, cancel := context.WithTimeout(ctx, openingWait)
+	defer cancel()
 	for {
 		m.mu.Lock()
 		s := m.sessionLocked(session)
-		open, ch := s.asking > 0, s.watchLocked()
+		if octx.Err() != nil {
+			s.opening = nil // tabs opened on nothing: no document of theirs to wait for
+		}
+		asking, opening, ch := s.asking > 0, len(s.opening) > 0, s.watchLocked()
 		m.mu.Unlock()
-		if !open {
+		if !asking && !opening {
 			break
 		}
 		waited = true
+		done := ctx.Done()
+		if !asking {
+			done = octx.Done()
+		}
 		select {
 		case <-ch:
-		case <-ctx.Done():
-			return true
+		case <-done:
+			if ctx.Err() != nil {
+				return true
+			}
 		}
 	}
 	t.mu.Lock()
@@ -326,8 +372,12 @@ func (m *Manager) awaitQuestions(ctx context.Context, session string, t *Tab) bo
 	}
 }
 
-// loadWait bounds the wait for a page the user let load.
-const loadWait = 10 * time.Second
+// loadWait bounds the wait for a page the user let load; openingWait for a new tab's first
+// document to be decided.
+const (
+	loadWait    = 10 * time.Second
+	openingWait = 3 * time.Second
+)
 
 // actionContext bounds an action to ActionTimeout, not counting the time questions about the
 // session's pages are open: the user may take minutes to answer, the page may not.

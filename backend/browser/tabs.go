@@ -235,9 +235,11 @@ func (m *Manager) watchTargets(b *rod.Browser) {
 		if e.TargetInfo.Type != proto.TargetTargetInfoTypePage || e.TargetInfo.OpenerID == "" {
 			return
 		}
+		m.opened(b, e.TargetInfo)
 		go m.adopt(b, e.TargetInfo)
 	}, func(e *proto.TargetTargetDestroyed) {
 		m.forget(b, e.TargetID) // closed by its page (window.close) or by the host guard
+		m.firstDecided(e.TargetID)
 	})()
 }
 

@@ -165,7 +165,7 @@ func TestPagesAskBeforeAnotherHost(t *testing.T) {
 			res = call("browser_snapshot", `{}`)
 		}
 		if !strings.Contains(res.Text, refused+c.path) {
-			t.Fatalf("%s: no refusal in:\n%s", c.page, res.Text)
+			t.Fatalf("%s: no refusal in:\n%s\ntabs %+v", c.page, res.Text, m.Tabs(context.Background(), "s"))
 		}
 		if c.path == "popup" && !strings.Contains(res.Text, "the new tab it was to open in is closed") {
 			t.Fatalf("the blank new tab stays open:\n%s", res.Text)
