@@ -32,6 +32,15 @@ func (t *Tab) frameSnapshot(ctx context.Context, p *rod.Page, prefix, ref string
 	if err != nil {
 		return nil, err
 	}
+	// Only web pages: a file:// frame is a local file, which only a browser_navigate the user
+	// approved may show (file URLs are each their own origin, so every file frame lands here).
+	scheme, err := fp.Context(ctx).Eval(`() => location.protocol`)
+	if err != nil {
+		return nil, err
+	}
+	if s := scheme.Value.Str(); s != "http:" && s != "https:" {
+		return nil, fmt.Errorf("a %s frame is not shown", s)
+	}
 	n := t.frameNumber(fp.FrameID, frameOfRef(prefix), ref)
 	return t.snapshotOf(ctx, fp, "f"+strconv.Itoa(n), depth)
 }
