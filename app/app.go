@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
@@ -116,6 +117,9 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		config: settings.config}
 	if err := a.Sessions.pruneStubs(); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
+	}
+	if err := a.Sessions.purgeTrash(time.Now().Add(-TrashKeep)); err != nil {
+		log.Printf("tofu: %v", err)
 	}
 	a.Papers = &PaperService{lib: lib, store: st, chat: chat, settings: settings}
 	settings.onUpdate(func() { go a.Models.Status() })

@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/tofu-research/tofu/backend/config"
+	"slices"
 	"strings"
 
 	"errors"
@@ -37,7 +38,7 @@ func (s *SessionService) List() ([]store.SessionInfo, error) {
 	all, err := s.store.Sessions()
 	list := []store.SessionInfo{}
 	for _, info := range all {
-		if !info.Internal() {
+		if !info.Internal() && !info.InTrash() {
 			list = append(list, info)
 		}
 	}
@@ -117,6 +118,11 @@ func (s *SessionService) Search(query string) ([]history.Match, error) {
 		return []history.Match{}, nil
 	}
 	m, err := s.history.Search(query, 30)
+	// Conversations in the trash are not found (they are kept only for Undo).
+	m = slices.DeleteFunc(m, func(x history.Match) bool {
+		info, err := s.store.Session(x.Session)
+		return err == nil && info.InTrash()
+	})
 	if m == nil {
 		m = []history.Match{}
 	}

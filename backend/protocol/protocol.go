@@ -91,6 +91,7 @@ var Payloads = map[store.EventType]Payload{
 	store.EventToolProgress:       payload[store.ToolProgress](""),
 	store.EventMemoryRecall:       payload[store.MemoryRecall](""),
 	store.EventMessageTranslation: payload[store.MessageTranslation](""),
+	store.EventTrash:              payload[store.Trash](""),
 	store.EventBranch:             payload[store.Branch](""),
 	store.EventBranchSwitch:       payload[store.BranchSwitch](""),
 	store.EventCheckpointRestore:  payload[store.CheckpointRestore](""),

@@ -63,6 +63,15 @@ type SessionInfo struct {
 	// Eval marks a session that ran a task of a suite (tofu eval tasks): the window groups a
 	// suite's sessions and shows each task's outcome once it is graded.
 	Eval *EvalTask `json:"eval,omitempty"`
+	// Folder is the sidebar folder the conversation is in ("" : none); Pinned keeps it at the
+	// top of the list. Trashed is when it was deleted (zero: it was not, or was restored):
+	// hidden, kept until purged (EventTrash).
+	Folder  string    `json:"folder,omitempty"`
+	Pinned  bool      `json:"pinned,omitempty"`
+	Trashed time.Time `json:"trashed,omitzero"`
+	// ForkOf is the conversation this one duplicates, up to its event ForkSeq.
+	ForkOf  string `json:"fork_of,omitempty"`
+	ForkSeq uint64 `json:"fork_seq,omitempty"`
 }
 
 // EvalTask is what a suite's session says of its task.

@@ -11,6 +11,8 @@ export const EventType = {
   BranchSwitch: 'branch_switch',
   /** EventCheckpointRestore (CheckpointRestore) records an undo of the files changed since an event: the files as they were before it, written back. */
   CheckpointRestore: 'checkpoint_restore',
+  /** EventTrash records a conversation moved to the trash or restored from it (Trash): deleting a conversation from the sidebar destroys nothing, it is hidden until restored or purged (SessionInfo.Trashed says which, and since when). */
+  Trash: 'trash',
   /** UserMessage */
   User: 'user',
   /** AssistantMessage */
@@ -347,6 +349,11 @@ export interface FileChange {
   after?: string
   mode?: number
   by?: string
+}
+
+/** store.Trash */
+export interface Trash {
+  trashed: boolean
 }
 
 /** store.UserMessage */
@@ -698,6 +705,11 @@ export interface SessionInfo {
   recall_off?: boolean
   tools_off?: ToolFamily[]
   eval?: EvalTask
+  folder?: string
+  pinned?: boolean
+  trashed?: string
+  fork_of?: string
+  fork_seq?: number
 }
 
 /** store.EvalTask */
@@ -816,6 +828,7 @@ export interface EventPayloads {
   branch: Branch
   branch_switch: BranchSwitch
   checkpoint_restore: CheckpointRestore
+  trash: Trash
   user: UserMessage
   assistant: AssistantMessage
   usage: Usage
