@@ -57,6 +57,14 @@ class AppState {
   /** Messages typed while a reply ran, per conversation, sent in order after it (queue.ts). */
   queues = $state<Queues>({})
   queued = $derived(this.currentId ? (this.queues[this.currentId] ?? []) : [])
+  /** The sidebar's folders, in the user's order. */
+  folders = $state<string[]>([])
+  /** A short message at the bottom of the window, with an action (Undo); null: none. */
+  toast = $state<{ message: string; action?: { label: string; run: () => void } } | null>(null)
+  private toastTimer: ReturnType<typeof setTimeout> | undefined
+  /** Text for the composer to insert at its cursor (a reference); bumped with insertTick. */
+  insertText = $state('')
+  insertTick = $state(0)
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
@@ -101,9 +109,10 @@ class AppState {
   async start() {
     this.connection = 'connecting'
     try {
-      const [sessions, settings] = await Promise.all([api.sessions.list(), api.settings.get()])
+      const [sessions, settings, folders] = await Promise.all([api.sessions.list(), api.settings.get(), api.sessions.folders()])
       this.sessions = byActivity(sessions)
       this.settings = settings
+      this.folders = folders
       this.connection = 'ok'
       this.connectionError = ''
     } catch (err) {
@@ -127,6 +136,7 @@ class AppState {
         }
       }),
       on('models', (data) => this.setStatus(data as ModelStatus)),
+      on('folders', (data) => (this.folders = (data as string[] | null) ?? [])),
       on(RECONNECTED, () => void this.resync()),
     ]
   }
@@ -367,6 +377,84 @@ class AppState {
     if (!taken) return
     this.queues = taken.rest
     if (!(await this.send(taken.next.text))) this.queues = putBack(this.queues, id, taken.next)
+  }
+
+  /** Shows a toast for a few seconds (a later one replaces it). */
+  showToast(message: string, action?: { label: string; run: () => void }, ms = 8000) {
+    clearTimeout(this.toastTimer)
+    this.toast = { message, action }
+    this.toastTimer = setTimeout(() => (this.toast = null), ms)
+  }
+
+  /** Runs a sidebar action; a failure goes to the banner. */
+  private async desk(about: string, what: string, fn: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await fn()
+      this.ok(about)
+      return true
+    } catch (err) {
+      this.fail(about, `Could not ${what}: ${messageOf(err)}`)
+      return false
+    }
+  }
+
+  createFolder(name: string) {
+    return this.desk('folder', 'create the folder', () => api.sessions.createFolder(name))
+  }
+  renameFolder(from: string, to: string) {
+    return this.desk('folder', 'rename the folder', () => api.sessions.renameFolder(from, to))
+  }
+  deleteFolder(name: string) {
+    return this.desk('folder', 'delete the folder', () => api.sessions.deleteFolder(name))
+  }
+  moveTo(id: string, folder: string) {
+    this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, folder } : s))
+    return this.desk('move', 'move the conversation', () => api.sessions.move(id, folder))
+  }
+  setPinned(id: string, pinned: boolean) {
+    this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, pinned } : s))
+    return this.desk('pin', pinned ? 'pin the conversation' : 'unpin the conversation', () => api.sessions.setPinned(id, pinned))
+  }
+
+  /** Deletes with undo: the conversation goes to the trash and a toast offers Undo. */
+  async trash(id: string, message: string) {
+    const wasCurrent = this.currentId === id
+    const ok = await this.desk('delete', 'delete', () => api.sessions.trash(id))
+    if (!ok) return
+    this.sessions = this.sessions.filter((s) => s.id !== id)
+    if (wasCurrent) await this.select(this.sessions[0]?.id ?? null)
+    this.showToast(message, { label: 'Undo', run: () => void this.restore(id, wasCurrent) })
+  }
+
+  async restore(id: string, reopen = false) {
+    this.toast = null
+    const ok = await this.desk('delete', 'restore the conversation', () => api.sessions.restore(id))
+    if (!ok) return
+    this.sessions = byActivity(await api.sessions.list())
+    if (reopen) await this.select(id)
+  }
+
+  async duplicate(id: string, upTo = 0) {
+    try {
+      const s = await api.sessions.duplicate(id, upTo)
+      this.ok('duplicate')
+      this.sessions = byActivity(await api.sessions.list())
+      await this.select(s.id)
+    } catch (err) {
+      this.fail('duplicate', `Could not duplicate: ${messageOf(err)}`)
+    }
+  }
+
+  /** Puts a compact reference of another conversation into the composer. */
+  async referenceIn(id: string) {
+    try {
+      const text = await api.sessions.reference(id)
+      this.insertText = text + '\n\n'
+      this.insertTick++
+      this.ok('reference')
+    } catch (err) {
+      this.fail('reference', `Could not reference the conversation: ${messageOf(err)}`)
+    }
   }
 
   /** Sends a message; returns false (and keeps the text for the composer) when it failed. */

@@ -272,6 +272,21 @@ export const api = {
     toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService', 'ToolFamilies', id)) ?? [],
     /** Turns a tool family off (or on again) in the session (SessionInfo.tools_off). */
     setToolFamily: (id: string, family: string, on: boolean) => call<void>('SessionService', 'SetToolFamily', id, family, on),
+    folders: async () => (await call<string[] | null>('SessionService', 'Folders')) ?? [],
+    createFolder: (name: string) => call<void>('SessionService', 'CreateFolder', name),
+    renameFolder: (from: string, to: string) => call<void>('SessionService', 'RenameFolder', from, to),
+    /** Its conversations stay, out of any folder. */
+    deleteFolder: (name: string) => call<void>('SessionService', 'DeleteFolder', name),
+    /** '' takes the conversation out of any folder. */
+    move: (id: string, folder: string) => call<void>('SessionService', 'Move', id, folder),
+    setPinned: (id: string, pinned: boolean) => call<void>('SessionService', 'SetPinned', id, pinned),
+    /** Delete with undo: hidden until restored (or purged after 30 days). */
+    trash: (id: string) => call<void>('SessionService', 'Trash', id),
+    restore: (id: string) => call<void>('SessionService', 'Restore', id),
+    /** A new conversation with the log up to event upTo (0: all), linked to its source. */
+    duplicate: (id: string, upTo = 0) => call<SessionInfo>('SessionService', 'Duplicate', id, upTo),
+    /** A compact stand-in for the conversation, to send as context in another. */
+    reference: (id: string) => call<string>('SessionService', 'Reference', id),
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */

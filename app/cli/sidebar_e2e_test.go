@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// TestSidebarEndToEnd drives the sidebar in headless Chromium against `tofu serve`
+// (frontend/e2e/sidebar.e2e.mjs): folders, drag and drop, pin and duplicate by keyboard, a
+// reference, delete with Undo, math. The store then holds what the page did: the deleted
+// conversation in the trash with its log, the copy linked to its source, no folder left.
+func TestSidebarEndToEnd(t *testing.T) {
+	root := e2eRoot(t)
+	model := llmtest.New(t, llmtest.DemoModel())
+	isolate(t, model.URL)
+	st, url, stop := serveE2E(t, root)
+	made := map[string]string{}
+	for _, c := range []struct{ title, user, reply string }{
+		{"Quokkas", "where do quokkas live", "On Rottnest Island, off Perth."},
+		{"Tides", "when is high tide", "Twice a day, about 12 h 25 min apart."},
+		{"Math", "the area of a circle", "It is $A = \\pi r^2$, and\n\n$$\\int_0^r 2\\pi s\\,ds = \\pi r^2$$\n\nA pizza costs $5 and a drink $3."},
+	} {
+		info, err := st.CreateSession(c.title)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Append(info.ID, store.EventUser, store.UserMessage{Text: c.user})
+		st.Append(info.ID, store.EventAssistant, store.AssistantMessage{Text: c.reply})
+		made[c.title] = info.ID
+	}
+	runBrowser(t, root, url, "sidebar.e2e.mjs", "sidebar-e2e.png")
+	stop()
+
+	q, err := st.Session(made["Quokkas"])
+	if err != nil || !q.InTrash() {
+		t.Fatalf("Quokkas: %+v, %v", q, err)
+	}
+	if evs, _ := st.Events(q.ID); len(evs) != 5 || evs[4].Type != store.EventTrash {
+		t.Fatalf("Quokkas' log: %d events", len(evs))
+	}
+	if tides, _ := st.Session(made["Tides"]); !tides.Pinned {
+		t.Fatal("Tides is not pinned")
+	}
+	all, _ := st.Sessions()
+	var copies []store.SessionInfo
+	for _, s := range all {
+		if s.ForkOf != "" {
+			copies = append(copies, s)
+		}
+		if s.Folder != "" {
+			t.Fatalf("%s is still in folder %q", s.Title, s.Folder)
+		}
+	}
+	if len(copies) != 1 || copies[0].ForkOf != made["Tides"] || copies[0].Title != "Copy of Tides" || copies[0].Events != 2 {
+		t.Fatalf("copies: %+v", copies)
+	}
+	var folders []string
+	if _, err := st.GetJSON(store.FoldersKey, &folders); err != nil || len(folders) != 0 {
+		t.Fatalf("folders: %v %v", folders, err)
+	}
+}

@@ -1,0 +1,121 @@
+// End-to-end check of the sidebar against `tofu serve` (TestSidebarEndToEnd), with three
+// conversations made beforehand ("Quokkas", "Tides", "Math"): folders (create, drag a
+// conversation in, rename), pin and duplicate from a conversation's menu by keyboard,
+// reference one conversation in another, delete with Undo, delete for good, math rendered.
+//
+//   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/sidebar.e2e.mjs
+import { check, step, openPage } from './lib.mjs'
+
+const url = process.env.TOFU_URL
+const shot = process.env.TOFU_E2E_SHOT
+const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
+if (!url) {
+  console.error('e2e: set TOFU_URL')
+  process.exit(2)
+}
+
+const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
+const row = (title) => page.locator('[data-testid="session-item"]', { has: page.locator('.title', { hasText: new RegExp(`^${title}$`) }) })
+const folder = (name) => page.locator(`[data-testid="folder"][data-folder="${name}"]`)
+const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))
+
+let code = 0
+try {
+  await step('open the app: three conversations, no folder', async () => {
+    await page.goto(url)
+    await page.waitForSelector('[data-testid="session-item"], [data-testid="backend-down"]')
+    check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-item"]').length === 3)
+  })
+
+  await step('create a folder and drag a conversation into it', async () => {
+    await tid('folder-new').click()
+    await tid('folder-name-input').fill('Research')
+    await tid('folder-name-input').press('Enter')
+    await folder('Research').waitFor()
+    await row('Quokkas').dragTo(folder('Research'))
+    await folder('Research').locator('[data-testid="session-item"]', { hasText: 'Quokkas' }).waitFor()
+  })
+
+  await step('rename the folder: its conversation goes with it', async () => {
+    await folder('Research').locator('.head').hover()
+    await folder('Research').getByTestId('folder-rename').click()
+    await tid('folder-name-input').fill('Reading')
+    await tid('folder-name-input').press('Enter')
+    await folder('Reading').locator('[data-testid="session-item"]', { hasText: 'Quokkas' }).waitFor()
+  })
+
+  await step('pin by keyboard from the conversation menu', async () => {
+    await row('Tides').hover()
+    await row('Tides').getByTestId('session-menu').focus()
+    await page.keyboard.press('Enter')
+    await tid('session-menu-list').waitFor()
+    check((await focused()) === 'session-pin', `focus is on ${await focused()}, not Pin`)
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid="session-item"][data-pinned="true"]', { hasText: 'Tides' }).waitFor()
+  })
+
+  await step('duplicate: a copy opens', async () => {
+    await row('Tides').hover()
+    await row('Tides').getByTestId('session-menu').click()
+    await tid('session-duplicate').click()
+    await page.locator('[data-testid="session-item"].active', { hasText: 'Copy of Tides' }).waitFor()
+    await page.locator('[data-testid="message-user"]', { hasText: 'when is high tide' }).waitFor()
+  })
+
+  await step('reference another conversation in this one', async () => {
+    await row('Quokkas').hover()
+    await row('Quokkas').getByTestId('session-menu').click()
+    await tid('session-reference').click()
+    await page.waitForFunction(() => document.querySelector('[data-testid="composer"]')?.value.includes('<referenced-conversation title="Quokkas"'))
+    const text = await tid('composer').inputValue()
+    check(text.includes('User: where do quokkas live'), `the reference does not carry the messages: ${text}`)
+    await tid('composer').fill('')
+  })
+
+  await step('math renders with KaTeX', async () => {
+    await row('Math').locator('.pick').click()
+    await page.locator('.math-display .katex-display').first().waitFor()
+    check((await page.locator('.math-inline .katex').count()) >= 1, 'no inline math')
+    check((await page.locator('.math').count()) === 2, 'prices were typeset as math')
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-math.png') })
+  })
+
+  await step('delete with Undo, then delete for good', async () => {
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-folders.png') })
+    await row('Quokkas').hover()
+    await row('Quokkas').getByTestId('session-menu').click()
+    await tid('session-delete').click()
+    await tid('toast').waitFor()
+    check((await tid('toast').innerText()).includes('Deleted “Quokkas”'), 'the toast does not name the conversation')
+    await row('Quokkas').waitFor({ state: 'detached' })
+    await tid('toast-action').click()
+    await folder('Reading').locator('[data-testid="session-item"]', { hasText: 'Quokkas' }).waitFor()
+    await row('Quokkas').hover()
+    await row('Quokkas').getByTestId('session-menu').click()
+    await tid('session-delete').click()
+    await row('Quokkas').waitFor({ state: 'detached' })
+  })
+
+  await step('delete the folder: it goes, conversations stay', async () => {
+    await row('Math').dragTo(folder('Reading'))
+    await folder('Reading').locator('[data-testid="session-item"]', { hasText: 'Math' }).waitFor()
+    await folder('Reading').locator('.head').hover()
+    await folder('Reading').getByTestId('folder-delete').click()
+    await folder('Reading').waitFor({ state: 'detached' })
+    await tid('folder-none').locator('[data-testid="session-item"]', { hasText: 'Math' }).waitFor()
+  })
+
+  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
+  console.log('PASS sidebar e2e')
+} catch (err) {
+  code = 1
+  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
+} finally {
+  if (shot) {
+    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
+    console.log(`screenshot: ${shot}`)
+  }
+  await browser.close()
+}
+process.exit(code)
