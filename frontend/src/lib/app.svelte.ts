@@ -278,7 +278,11 @@ class AppState {
         this.transcript = apply(this.transcript, msg)
         // The next queued message goes once the reply has ended (not after a failure: the
         // queue waits for the user).
-        if (msg.state === 'ended' && !msg.error) void this.drain()
+        // A fast reply can end before its Send call returns: the queue goes once it has.
+        if (msg.state === 'ended' && !msg.error) {
+          if (this.sending) this.drainAfterSend = true
+          else void this.drain()
+        }
         return
     }
   }
@@ -370,6 +374,7 @@ class AppState {
   }
 
   /** Sends the current conversation's next queued message when nothing runs in it. */
+  private drainAfterSend = false
   private async drain() {
     const id = this.currentId
     if (!id || this.streaming || this.sending) return
@@ -488,6 +493,10 @@ class AppState {
       return false
     } finally {
       this.sending = false
+      if (this.drainAfterSend) {
+        this.drainAfterSend = false
+        if (!this.streaming) queueMicrotask(() => void this.drain())
+      }
     }
   }
 
