@@ -665,6 +665,7 @@ class AppState {
     }
   }
 
+  private familiesVersion = 0
   /** Reads the current conversation's tool families again (a plain conversation has none). */
   async loadFamilies() {
     const id = this.currentId
@@ -672,9 +673,11 @@ class AppState {
       this.families = []
       return
     }
+    const version = this.familiesVersion
     try {
       const fams = await api.sessions.toolFamilies(id)
-      if (this.currentId === id) this.families = fams
+      // A switch flipped meanwhile: this answer predates it.
+      if (this.currentId === id && version === this.familiesVersion) this.families = fams
     } catch (err) {
       this.fail('tools', `Could not read the tool families: ${messageOf(err)}`)
     }
@@ -685,6 +688,7 @@ class AppState {
     const id = this.currentId
     if (!id) return
     const before = this.families
+    this.familiesVersion++
     this.families = this.families.map((f) => (f.family === family ? { ...f, on } : f))
     try {
       await api.sessions.setToolFamily(id, family, on)
