@@ -169,3 +169,7 @@ require (
 )
 
 tool github.com/wailsapp/wails/v2/cmd/wails
+
+// A copy of v6.0.2 whose drafts compile on first use instead of at package init
+// (third_party/README.md); mcp-go's server and client packages import it.
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
