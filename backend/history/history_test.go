@@ -244,6 +244,27 @@ func TestConversationTools(t *testing.T) {
 	if res := run("conversation_read", `{"session":"nope"}`); !res.IsError {
 		t.Fatalf("unknown session: %+v", res)
 	}
+	// conversation_list: most recent first, paper sessions left out, a date bound, a limit.
+	later := session(t, st, "Release notes", store.UserMessage{Text: "draft the notes"})
+	if _, err := st.CreateSession("never written to"); err != nil {
+		t.Fatal(err)
+	}
+	paper, _ := st.CreateSession("A paper's Q&A")
+	st.Append(paper.ID, store.EventUser, store.UserMessage{Text: "q"})
+	st.UpdateSession(paper.ID, func(i *store.SessionInfo) { i.Paper, i.Purpose = "p1", store.PurposeQA })
+	res = run("conversation_list", `{}`)
+	if lines := strings.Split(res.Text, "\n"); len(lines) != 2 || !strings.Contains(lines[0], "session "+later+` "Release notes"`) || !strings.Contains(lines[1], id) {
+		t.Fatalf("list:\n%s", res.Text)
+	}
+	if res := run("conversation_list", `{"limit":1}`); !strings.Contains(res.Text, later) || strings.Contains(res.Text, id) || !strings.Contains(res.Text, "… more") {
+		t.Fatalf("list, limit 1:\n%s", res.Text)
+	}
+	if res := run("conversation_list", `{"before":"2000-01-01"}`); res.Text != "No conversation." {
+		t.Fatalf("list before 2000: %s", res.Text)
+	}
+	if res := run("conversation_list", `{"before":"yesterday"}`); !res.IsError {
+		t.Fatalf("a bad date: %+v", res)
+	}
 }
 
 // conversation_read reads the conversation's active branch: an edited message's old version

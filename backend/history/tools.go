@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
 // ToolNames are the history tools, deferred behind tool_search.
-var ToolNames = []string{"conversation_search", "conversation_read"}
+var ToolNames = []string{"conversation_search", "conversation_list", "conversation_read"}
 
 // readBudget bounds what conversation_read returns in one call.
 const readBudget = 12000
@@ -18,6 +19,11 @@ const readBudget = 12000
 type searchParams struct {
 	Query string `json:"query" description:"words the user remembers, in any language"`
 	Limit int    `json:"limit,omitempty" description:"most messages (default 10)"`
+}
+
+type listParams struct {
+	Limit  int    `json:"limit,omitempty" description:"most conversations (default 20, at most 100)"`
+	Before string `json:"before,omitempty" description:"only those last active before this date (YYYY-MM-DD)"`
 }
 
 type readParams struct {
@@ -54,6 +60,16 @@ func (x *Index) Tools() []tools.Tool {
 				return tools.Result{Text: strings.TrimSpace(b.String())}, nil
 			},
 		}),
+		tools.Define(tools.Def[listParams]{
+			Name:        "conversation_list",
+			Purpose:     "list past conversations",
+			Description: "List the user's conversations with Tofu, most recently active first (when the user refers to one by time, not by words).",
+			ReadOnly:    true,
+			Example:     `{"limit":10,"before":"2026-11-30"}`,
+			Run: func(_ context.Context, _ tools.Call, p listParams) (tools.Result, error) {
+				return x.list(p)
+			},
+		}),
 		tools.Define(tools.Def[readParams]{
 			Name:        "conversation_read",
 			Purpose:     "read a past conversation",
@@ -81,6 +97,45 @@ func (x *Index) Tools() []tools.Tool {
 			},
 		}),
 	}
+}
+
+// list renders the conversations (not a paper's internal sessions), most recent first.
+func (x *Index) list(p listParams) (tools.Result, error) {
+	limit := p.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	limit = min(limit, 100)
+	var before time.Time
+	if p.Before != "" {
+		t, err := time.ParseInLocation("2006-01-02", p.Before, time.Local)
+		if err != nil {
+			return tools.Errorf(fmt.Sprintf("before: %q is not a date like 2026-11-30.", p.Before)), nil
+		}
+		before = t
+	}
+	infos, err := x.st.Sessions()
+	if err != nil {
+		return tools.Result{}, err
+	}
+	var b strings.Builder
+	n := 0
+	for _, info := range infos {
+		if info.Internal() || info.Events == 0 || (!before.IsZero() && !info.Updated.Before(before)) {
+			continue
+		}
+		if n == limit {
+			b.WriteString("… more: raise limit, or give before=YYYY-MM-DD.\n")
+			break
+		}
+		fmt.Fprintf(&b, "session %s %q: last active %s, started %s, %d events\n", info.ID, info.Title,
+			info.Updated.Local().Format("2006-01-02 15:04"), info.Created.Local().Format("2006-01-02"), info.Events)
+		n++
+	}
+	if n == 0 {
+		return tools.Result{Text: "No conversation."}, nil
+	}
+	return tools.Result{Text: strings.TrimSpace(b.String())}, nil
 }
 
 // transcript renders the messages of evs within readBudget, saying where it stopped.

@@ -41,7 +41,7 @@ type Options struct {
 	// Augment, when set, gives a paper session's turn its request (the retrieved passages are
 	// put in, and logged, by the paper library).
 	Augment func(sessionID, model string, msgs []llm.Message) ([]llm.Message, error)
-	// History, when set, gives agent turns conversation_search and conversation_read
+	// History, when set, gives agent turns conversation_search, conversation_list and conversation_read
 	// (deferred), to find and read a conversation the user refers to.
 	History *history.Index
 	// SkillsDir is the global skills folder ("": only the workspace's); see backend/skills.
