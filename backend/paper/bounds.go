@@ -124,7 +124,14 @@ type fileStats struct {
 // later reads the file (ledongthuc/pdf streams it, pdfcpu decodes it in memory). Streams
 // nested in another's stored bytes are inflated too, and count: the work stays within
 // size + limit.
-func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
+//
+// Images are inflated only when images is set: ledongthuc/pdf never reads them for text and
+// they are most of a paper's compressed bytes (skipping them halves the time of extracting a
+// paper with figures). Whatever it does read is bounded as it reads: content streams and
+// CMaps through checkContent and counter, object and cross-reference streams here (a dictionary
+// that claims to be an image too is still checked). pdfcpu, which decodes in memory, gets a
+// file only after a check with images.
+func checkInflation(r io.ReaderAt, size, limit int64, images bool) (fileStats, error) {
 	var st fileStats
 	spent := newBudget(limit)
 	var zr io.ReadCloser
@@ -165,7 +172,10 @@ func checkInflation(r io.ReaderAt, size, limit int64) (fileStats, error) {
 				continue
 			}
 			cap := int64(maxStreamInflate)
-			objStm := isObjStm(r, base+int64(i-6), dict)
+			objStm, image := streamKind(r, base+int64(i-6), dict)
+			if image && !images {
+				continue
+			}
 			if objStm {
 				cap = maxObjStmInflate
 			}
@@ -214,9 +224,10 @@ func streamStart(r io.ReaderAt, at, size int64) (int64, bool) {
 	return at + int64(k), true
 }
 
-// isObjStm reports whether the dictionary just before the "stream" keyword at kw declares
-// an object stream; buf is scratch space, as long as the dictionary looked at.
-func isObjStm(r io.ReaderAt, kw int64, buf []byte) bool {
+// streamKind reports whether the dictionary just before the "stream" keyword at kw declares
+// an object stream, and whether it declares an image that is neither an object stream nor a
+// cross-reference stream; buf is scratch space, as long as the dictionary looked at.
+func streamKind(r io.ReaderAt, kw int64, buf []byte) (objStm, image bool) {
 	from := max(0, kw-int64(len(buf)))
 	buf = buf[:kw-from]
 	n, _ := r.ReadAt(buf, from)
@@ -224,7 +235,10 @@ func isObjStm(r io.ReaderAt, kw int64, buf []byte) bool {
 	if o := bytes.LastIndex(buf, []byte(" obj")); o >= 0 {
 		buf = buf[o:]
 	}
-	return bytes.Contains(buf, []byte("/ObjStm"))
+	objStm = bytes.Contains(buf, []byte("/ObjStm"))
+	image = !objStm && !bytes.Contains(buf, []byte("/XRef")) &&
+		(bytes.Contains(buf, []byte("/Subtype/Image")) || bytes.Contains(buf, []byte("/Subtype /Image")))
+	return objStm, image
 }
 
 // countingReaderAt reads r from its start, counting the bytes.

@@ -80,13 +80,13 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if !bytes.Contains(head, []byte("%PDF-")) {
 		return nil, corrupt("not a PDF file (no %PDF- header)")
 	}
-	// Resource bounds (bounds.go): every compressed stream is inflated once, keeping
-	// nothing, before either PDF library reads the file.
+	// Resource bounds (bounds.go): every compressed stream but images is inflated once,
+	// keeping nothing, before either PDF library reads the file (images before pdfcpu does).
 	b := opts.bounds
 	if b == nil {
 		b = defaultBounds(size)
 	}
-	stats, err := checkInflation(r, size, b.inflate)
+	stats, err := checkInflation(r, size, b.inflate, false)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if b.read > 0 {
 		reads = newReadBudget(b.read)
 	}
-	file, err := openReader(r, size, opts.Password, b.repairable(size, stats), reads)
+	file, err := openReader(r, size, opts.Password, b.repairable(size, stats), b.inflate, reads)
 	if reads.spent() {
 		return nil, reads.err()
 	}
@@ -111,7 +111,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 // openReader opens the file with ledongthuc/pdf, falling back to pdfcpu to
 // decrypt or rebuild it in memory when the direct read fails; what the library
 // reads counts against reads.
-func openReader(r io.ReaderAt, size int64, password string, repairable error, reads *readBudget) (*opened, error) {
+func openReader(r io.ReaderAt, size int64, password string, repairable error, inflate int64, reads *readBudget) (*opened, error) {
 	rd, err := newReader(reads.on(r), size, password)
 	if err == nil {
 		pages, terr := readable(rd)
@@ -132,6 +132,10 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, re
 	}
 	if repairable != nil {
 		return nil, overLimit(fmt.Sprintf("%s; %v", clip120(direct), repairable))
+	}
+	// pdfcpu decodes streams in memory, images too: they are checked now.
+	if _, err := checkInflation(r, size, inflate, true); err != nil {
+		return nil, err
 	}
 	data := make([]byte, size)
 	if n, rerr := r.ReadAt(data, 0); rerr != nil && !errors.Is(rerr, io.EOF) {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/adler32"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 )
@@ -139,6 +140,31 @@ func Bomb(w io.Writer, inflated int64, fill byte) error {
 }
 
 const bombChunk = 1 << 20
+
+// ImageBomb writes a one-page PDF with a line of text and an image XObject whose data
+// inflates to inflated bytes (rounded up to a megabyte). With broken, its cross-reference
+// offset is wrong, so that a reader has to repair the file (pdfcpu decodes it in memory).
+func ImageBomb(w io.Writer, inflated int64, broken bool) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 page, 4 font, 5 content, 6 its length, 7 image, 8 its length.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /XObject << /Im1 7 0 R >> >> /Contents 5 0 R >>")
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (figure below) Tj ET\nq 100 0 0 100 72 500 cm /Im1 Do Q\n")
+		return err
+	})
+	side := int64(math.Sqrt(float64(inflated)/3)) + 1
+	b.stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode", side, side), func(w io.Writer) error {
+		return deflateRepeat(w, nil, make([]byte, bombChunk), (inflated+bombChunk-1)/bombChunk)
+	})
+	if broken {
+		b.printf("xref-is-not-here\n")
+		b.offs[0] += 3 // the catalog's offset points into its body
+	}
+	return b.finish(1)
+}
 
 // deflateRepeat writes a zlib stream of head followed by n copies of chunk without
 // compressing n chunks: after a sync flush the compressor is byte-aligned, and once its
