@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/session"
@@ -74,18 +75,28 @@ func TestConversationWithClaudeCode(t *testing.T) {
 		t.Fatal("the model picker does not offer Claude Code")
 	}
 	info, _ := st.CreateSession("with claude")
-	send := func(text string) {
+	// Running the agent is asked as the delegate tool's call is: the user allows it for the
+	// session on the first message, and is not asked again.
+	var asked []store.Approval
+	send := func(text, approve string) agent.End {
 		t.Helper()
 		if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: text}); err != nil {
 			t.Fatal(err)
 		}
-		turn, err := a.StartTurn(context.Background(), session.Request{Session: info.ID, Model: "agent:claude"})
+		turn, err := a.StartTurn(context.Background(), session.Request{Session: info.ID, Model: "agent:claude", Approve: approve,
+			Prompt: func(ap store.Approval) {
+				asked = append(asked, ap)
+				go func() {
+					if err := a.Runner.Approve(info.ID, ap.CallID, "allow_session"); err != nil {
+						t.Errorf("allow for the session: %v", err)
+						a.Runner.Approve(info.ID, ap.CallID, "deny")
+					}
+				}()
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if end := turn.Wait(); end.Reason != store.EndDone {
-			t.Fatalf("turn: %+v", end)
-		}
+		return turn.Wait()
 	}
 	if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: "hi"}); err != nil {
 		t.Fatal(err)
@@ -96,7 +107,15 @@ func TestConversationWithClaudeCode(t *testing.T) {
 	if _, err := st.UpdateSession(info.ID, func(s *store.SessionInfo) { s.Workspace = ws }); err != nil {
 		t.Fatal(err)
 	}
-	send("write hello.txt please")
+	if end := send("write hello.txt, safe", "safe"); end.Reason != store.EndError || !strings.Contains(end.Err.Error(), "Running Claude Code here is not allowed") {
+		t.Fatalf("under --approve safe: %+v", end)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "hello.txt")); err == nil {
+		t.Fatal("Claude Code ran under --approve safe")
+	}
+	if end := send("write hello.txt please", ""); end.Reason != store.EndDone || len(asked) != 1 || !strings.HasPrefix(asked[0].Subject, "claude # runs this conversation") {
+		t.Fatalf("turn %+v, asked %+v", end, asked)
+	}
 	if b, err := os.ReadFile(filepath.Join(ws, "hello.txt")); err != nil || string(b) != "hello from claude\n" {
 		t.Fatalf("the file: %q %v", b, err)
 	}
@@ -113,7 +132,7 @@ func TestConversationWithClaudeCode(t *testing.T) {
 			} else {
 				kinds = append(kinds, "reply:"+m.Text)
 			}
-			if m.Model != "agent:claude" || m.AgentSession == "" {
+			if m.Model != "agent:claude" || (m.AgentSession == "" && m.ToolCalls[0].Name != "delegate") {
 				t.Fatalf("a reply without its agent or session: %+v", m)
 			}
 			agentSession = m.AgentSession
@@ -121,14 +140,20 @@ func TestConversationWithClaudeCode(t *testing.T) {
 			var r store.ToolResult
 			ev.Decode(&r)
 			kinds = append(kinds, "result:"+r.Name)
-		case store.EventTurnEnd, store.EventUser:
+		case store.EventTurnEnd, store.EventUser, store.EventError:
 			kinds = append(kinds, string(ev.Type))
+		case store.EventApproval:
+			var ap store.Approval
+			ev.Decode(&ap)
+			kinds = append(kinds, "approval:"+string(ap.Decision))
 		}
 	}
-	if got := strings.Join(kinds, ", "); got != "user, user, call:Write, result:Write, reply:Claude wrote hello.txt., turn_end" {
+	if got := strings.Join(kinds, ", "); got != "user, user, error, turn_end, user, call:delegate, approval:, approval:allow_session, result:delegate, call:Write, result:Write, reply:Claude wrote hello.txt., turn_end" {
 		t.Fatalf("the log: %s", got)
 	}
-	send("what did you write?")
+	if end := send("what did you write?", ""); end.Reason != store.EndDone || len(asked) != 1 {
+		t.Fatalf("the follow-up: %+v, asked again: %+v", end, asked)
+	}
 	evs, _ = st.Events(info.ID)
 	var last store.AssistantMessage
 	for _, ev := range evs {

@@ -69,6 +69,7 @@ type externalTurn struct {
 	task    string
 	resume  string // the agent's session to continue
 	session string
+	events  []store.Event // the log before the turn
 }
 
 // buildExternal checks what an agent turn needs before it starts: the agent installed, a
@@ -97,7 +98,7 @@ func (r *Runner) buildExternal(req Request, model string) (*externalTurn, error)
 	if err != nil {
 		return nil, err
 	}
-	t := &externalTurn{agent: a, model: model, path: path, dir: info.Workspace, session: req.Session}
+	t := &externalTurn{agent: a, model: model, path: path, dir: info.Workspace, session: req.Session, events: evs}
 	for i := len(evs) - 1; i >= 0; i-- {
 		switch evs[i].Type {
 		case store.EventUser:
@@ -120,9 +121,24 @@ func (r *Runner) buildExternal(req Request, model string) (*externalTurn, error)
 	return t, nil
 }
 
-// runExternal runs an agent turn to its end, logging as it goes.
-func (r *Runner) runExternal(ctx context.Context, t *externalTurn, sink agent.Sink) agent.End {
+// runExternal runs an agent turn to its end, logging as it goes: first the approval to run the
+// agent (external_gate.go), then the agent.
+func (r *Runner) runExternal(ctx context.Context, t *externalTurn, req Request) agent.End {
 	st := r.o.Store
+	ok, why, err := r.permitExternal(ctx, req, t, t.events)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		st.Append(t.session, store.EventTurnEnd, store.TurnEnd{Reason: store.EndInterrupted})
+		return agent.End{Reason: store.EndInterrupted, Err: context.Cause(ctx)}
+	case err != nil:
+		return agent.End{Reason: store.EndError, Err: fmt.Errorf("ask to run %s: %w", t.agent.Label, err)}
+	case !ok:
+		st.Append(t.session, store.EventError, store.ErrorInfo{Kind: llm.ErrBadRequest, Message: why, Model: t.model,
+			Hint: "Allow it when asked, or add a rule allowing the command " + t.agent.Command + " in Settings."})
+		st.Append(t.session, store.EventTurnEnd, store.TurnEnd{Reason: store.EndError, Detail: why})
+		return agent.End{Reason: store.EndError, Err: errors.New(why)}
+	}
+	sink := req.Sink
 	var (
 		text    strings.Builder // the reply since the last tool call
 		current = t.resume

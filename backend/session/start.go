@@ -103,7 +103,7 @@ func (r *Runner) Start(ctx context.Context, req Request) (*Turn, error) {
 			if req.Started != nil {
 				req.Started()
 			}
-			t.end = r.runExternal(ctx, et, req.Sink)
+			t.end = r.runExternal(ctx, et, req)
 			free()
 			if req.Ended != nil {
 				req.Ended(t.end)

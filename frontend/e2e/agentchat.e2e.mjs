@@ -4,8 +4,9 @@
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T TOFU_E2E_WORKSPACE=DIR [TOFU_E2E_SHOT=shot.png] node e2e/agentchat.e2e.mjs
 //
 // Steps: new conversation in the workspace → the model picker offers "Claude Code" among the
-// agents → pick it, ask to write hello.txt: Claude Code's Write is a tool card (ok) and its
-// answer the reply → ask a follow-up: the answer comes from the resumed session. Exit 0 on
+// agents → pick it, ask to write hello.txt: running it is asked (allowed for the session),
+// Claude Code's Write is a tool card (ok) and its answer the reply → ask a follow-up: not asked
+// again, the answer comes from the resumed session. Exit 0 on
 // success, 1 with a message on failure.
 import { Failure, check, step, openPage } from './lib.mjs'
 
@@ -33,6 +34,10 @@ try {
   await step('the message goes to Claude Code: its Write is a card, its answer the reply', async () => {
     await tid('composer').fill('Please write hello.txt')
     await tid('composer').press('Enter')
+    // Running the agent is asked once: allowed for this conversation.
+    await tid('approval-card').waitFor()
+    check((await tid('approval-subject').innerText()).includes('claude # runs this conversation'), 'the card does not name the agent')
+    await tid('approve-session').click()
     await page.getByText('Claude wrote hello.txt.').first().waitFor()
     const card = page.locator('[data-testid="tool-card"][data-tool="Write"]')
     check((await card.getAttribute('data-status')) === 'ok', 'the Write card is not ok')
@@ -42,6 +47,7 @@ try {
     await tid('composer').fill('what did you write?')
     await tid('composer').press('Enter')
     await page.getByText('Earlier in this session I wrote hello.txt.').first().waitFor()
+    check((await tid('approval-card').count()) === 0, 'asked again for the follow-up')
     if (shot) await page.screenshot({ path: shot })
   })
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)

@@ -14,10 +14,10 @@ import (
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
-// OpenCodeEnv points OpenCode (npm opencode-ai, build/tools) at the scripted model through a
+// openCodeEnv points OpenCode (npm opencode-ai, build/tools) at the scripted model through a
 // temporary config with an OpenAI-compatible provider, in a home of its own, so nothing it
 // does reaches its hosted providers or the user's settings.
-func OpenCodeEnv(t testing.TB, srv *llmtest.Server) []string {
+func openCodeEnv(t testing.TB, srv *llmtest.Server) []string {
 	t.Helper()
 	home := t.TempDir()
 	cfg := filepath.Join(home, "opencode.json")
@@ -74,7 +74,7 @@ func TestOpenCodeDelegate(t *testing.T) {
 			return "", os.ErrNotExist
 		}
 		return oc, nil
-	}, Env: OpenCodeEnv(t, srv)})
+	}, Env: openCodeEnv(t, srv)})
 	if d == nil {
 		t.Fatal("no agent found")
 	}
