@@ -1,7 +1,9 @@
 package paper
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -118,7 +120,7 @@ func rows(gs []glyph) []row {
 		}
 	}
 	rs = clusterRows(rest, rs)
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].base > rs[j].base })
+	slices.SortStableFunc(rs, func(a, b row) int { return cmp.Compare(b.base, a.base) })
 	return rs
 }
 
@@ -143,7 +145,7 @@ func attachRow(rs []row, g glyph) int {
 }
 
 func clusterRows(gs []glyph, rs []row) []row {
-	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Y > gs[j].Y })
+	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
 	first := len(rs)
 	for _, g := range gs {
 		best := -1
@@ -177,7 +179,7 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 	var frags []frag
 	rs := rows(gs)
 	for _, r := range rs {
-		sort.SliceStable(r.glyphs, func(i, j int) bool { return r.glyphs[i].X < r.glyphs[j].X })
+		slices.SortStableFunc(r.glyphs, func(a, b glyph) int { return cmp.Compare(a.X, b.X) })
 	}
 	stripLineNumbers(rs)
 	for ri, r := range rs {
@@ -422,11 +424,11 @@ func side(f frag, g gutterPos) int {
 // orderLines reads bands top to bottom: inside a band between full-width
 // fragments, the whole left column comes before the right one.
 func orderLines(frags []frag) []line {
-	sort.SliceStable(frags, func(i, j int) bool {
-		if frags[i].row != frags[j].row {
-			return frags[i].row < frags[j].row
+	slices.SortStableFunc(frags, func(a, b frag) int {
+		if a.row != b.row {
+			return cmp.Compare(a.row, b.row)
 		}
-		return frags[i].box.X0 < frags[j].box.X0
+		return cmp.Compare(a.box.X0, b.box.X0)
 	})
 	var out []line
 	group := 0

@@ -1,8 +1,9 @@
 package paper
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -77,7 +78,7 @@ func isCJK(r rune) bool {
 // the columns right to left and each column top to bottom; every column
 // segment becomes a line.
 func layoutVertical(gs []glyph, group int) []line {
-	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Y > gs[j].Y })
+	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
 	var out []line
 	start := 0
 	for i := 1; i <= len(gs); i++ {
@@ -95,7 +96,7 @@ func layoutVertical(gs []glyph, group int) []line {
 }
 
 func verticalColumns(gs []glyph, group int) []line {
-	sort.SliceStable(gs, func(i, j int) bool { return gs[i].X > gs[j].X })
+	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.X, a.X) })
 	var cols [][]glyph
 	for _, g := range gs {
 		n := len(cols)
@@ -108,7 +109,7 @@ func verticalColumns(gs []glyph, group int) []line {
 	var out []line
 	prevX := math.Inf(1)
 	for _, c := range cols {
-		sort.SliceStable(c, func(i, j int) bool { return c[i].Y > c[j].Y })
+		slices.SortStableFunc(c, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
 		var b strings.Builder
 		for _, g := range c {
 			b.WriteString(g.S)
