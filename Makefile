@@ -8,7 +8,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress bench vet clean
 
 run: build
 	./$(BIN)
@@ -88,6 +88,15 @@ test-ollama:
 # long); STRESS_COUNT, STRESS_CPU, STRESS_FRONT, STRESS_BURN and STRESS_RACE tune it (build/stress.sh).
 test-stress: setup-test
 	build/stress.sh
+
+# Every figure of the performance table beside its anchor, printed as one table and written into
+# docs/PERFORMANCE.md with the machine it ran on (backend/bench). Not part of `make test`: it takes
+# minutes, uses the network for nothing, and judges nothing. BENCH_REPLAY adds trajectory folders
+# to replay (comma-separated), e.g. held-out runs kept outside the repository.
+bench: build
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/tofu-cli .
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) run ./backend/bench/cmd/bench -doc docs/PERFORMANCE.md \
+		-tofu build/bin/tofu-cli -window $(BIN) -replay "../shared/data/trajectories,$(BENCH_REPLAY)"
 
 # The real window under Xvfb.
 test-window:
