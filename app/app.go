@@ -46,6 +46,7 @@ type App struct {
 	MCP      *MCPService
 	Memory   *MemoryService
 	Skills   *SkillsService
+	MyDay    *MyDayService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -111,6 +112,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
+	a.MyDay = newMyDayService(st, lib, providers, settings, price)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,
@@ -168,6 +170,7 @@ func (a *App) Services() map[string]any {
 		"MCPService":      a.MCP,
 		"MemoryService":   a.Memory,
 		"SkillsService":   a.Skills,
+		"MyDayService":    a.MyDay,
 		"BrowserService":  a.BrowserView,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tofu-research/tofu/backend/myday"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
@@ -30,6 +31,7 @@ type deskRequest struct {
 	Session string `json:"session"`
 	To      uint64 `json:"to,omitempty"`     // plan, restore: the message the files go back to
 	Format  string `json:"format,omitempty"` // trace_export: the format
+	Date    string `json:"date,omitempty"`   // myday: the day ("" today)
 }
 
 // deskAnswer is what a desk command gets back.
@@ -39,8 +41,9 @@ type deskAnswer struct {
 	Points []checkpoint.Point `json:"points,omitempty"`
 	Plan   *checkpoint.Plan   `json:"plan,omitempty"`
 	// Refused is set when the undo was refused: files changed since the agent wrote them.
-	Refused bool         `json:"refused,omitempty"`
-	Trace   *traceAnswer `json:"trace,omitempty"`
+	Refused bool          `json:"refused,omitempty"`
+	Trace   *traceAnswer  `json:"trace,omitempty"`
+	Day     *myday.Report `json:"day,omitempty"`
 }
 
 // deskCall runs req here, or in the running Tofu when there is one.
@@ -124,5 +127,8 @@ func forwardDesk(c *usersock.Conn, req deskRequest) (deskAnswer, error) {
 
 // desk answers a forwarded desk command on the instance's store.
 func (in *instance) desk(req deskRequest) (deskAnswer, error) {
+	if req.Op == deskMyDay {
+		return answerMyDay(in.a, req)
+	}
 	return answerDesk(in.st, req, in.a.Runner.Busy)
 }

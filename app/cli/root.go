@@ -44,6 +44,7 @@ func Execute(frontend fs.FS) int {
 		newSessionsCmd(),
 		newCheckpointsCmd(),
 		newTraceCmd(),
+		newMyDayCmd(),
 		newSkillsCmd(),
 		newDesktopCmd(),
 		newWebCmd(),

@@ -72,6 +72,7 @@ const (
 	PurposeReport      Purpose = "report"      // the paper's reports
 	PurposeTranslation Purpose = "translation" // the model calls of one translation
 	PurposeSwarmAgent  Purpose = "swarm_agent" // one sub-agent of a swarm (SessionInfo.Parent)
+	PurposeMyDay       Purpose = "myday"       // the model call writing a day's report (backend/myday)
 )
 
 // Internal reports whether a session is Tofu's own (a paper's Q&A, report or translation

@@ -1,5 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
+import type { DayReport } from './myday'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
 import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
@@ -423,6 +424,12 @@ export const deskApi = {
   exportTrace: (id: string, format: string) => call<string>('SessionService', 'ExportTrace', id, format),
   /** The window's save dialog: the path written, or '' when cancelled. Fails in a browser. */
   saveTrace: (id: string, format: string) => call<string>('SessionService', 'SaveTrace', id, format),
+  /** Builds (again) and stores the report of date ('' today). */
+  generateDay: (date: string) => call<DayReport>('MyDayService', 'Generate', date),
+  /** The stored report of date, or null when none was generated. */
+  day: (date: string) => call<DayReport | null>('MyDayService', 'Report', date),
+  /** Dates with a stored report, newest first. */
+  pastDays: async () => (await call<string[] | null>('MyDayService', 'Past')) ?? [],
 }
 
 /** Subscribes to a topic; returns the unsubscribe function. */

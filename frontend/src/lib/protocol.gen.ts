@@ -153,6 +153,8 @@ export const Purpose = {
   Translation: 'translation',
   /** one sub-agent of a swarm (SessionInfo.Parent) */
   SwarmAgent: 'swarm_agent',
+  /** the model call writing a day's report (backend/myday) */
+  MyDay: 'myday',
 } as const
 export type Purpose = (typeof Purpose)[keyof typeof Purpose]
 

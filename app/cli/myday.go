@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/myday"
+)
+
+// deskMyDay generates a day's report (docs/MYDAY.md).
+const deskMyDay deskOp = "myday"
+
+// answerMyDay generates the report req.Date asks for with a's services.
+func answerMyDay(a *app.App, req deskRequest) (deskAnswer, error) {
+	r, err := a.MyDay.Generate(req.Date)
+	return deskAnswer{Day: &r}, err
+}
+
+// newMyDayCmd is `tofu myday`: today's (or a past day's) report, generated now and stored.
+func newMyDayCmd() *cobra.Command {
+	var date string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "myday",
+		Short: "Write the daily report: what was done, open threads and TODOs, papers read, tokens and cost by model",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req := deskRequest{Op: deskMyDay, Date: date}
+			st, inst, err := attach()
+			if err != nil {
+				return err
+			}
+			var ans deskAnswer
+			if inst != nil {
+				ans, err = forwardDesk(inst, req)
+			} else {
+				defer st.Close()
+				a, aerr := newApp(st, nopEmitter{}, nil)
+				if aerr != nil {
+					return aerr
+				}
+				defer a.Close()
+				ans, err = answerMyDay(a, req)
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), ans.Day)
+			}
+			printDay(cmd.OutOrStdout(), *ans.Day)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&date, "date", "", "the day, YYYY-MM-DD (default today)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func printDay(out io.Writer, r myday.Report) {
+	fmt.Fprintf(out, "My Day — %s\n\n%s\n", r.Date, termLine(r.Summary))
+	if r.Prose == myday.ProseModel {
+		fmt.Fprintf(out, "(summary by %s)\n", r.Model)
+	} else if r.ProseNote != "" {
+		fmt.Fprintf(out, "(%s)\n", termLine(r.ProseNote))
+	}
+	if len(r.Sessions) > 0 {
+		fmt.Fprintln(out, "\nConversations:")
+		for _, s := range r.Sessions {
+			fmt.Fprintf(out, "  %s  %d messages, %d tool calls  [%s]\n", termLine(cut(s.Title, 60)), s.Messages, s.ToolCalls, s.ID)
+		}
+	}
+	if len(r.Open) > 0 {
+		fmt.Fprintln(out, "\nOpen threads:")
+		for _, o := range r.Open {
+			fmt.Fprintf(out, "  %s: %s\n", termLine(cut(o.Title, 60)), o.Why)
+		}
+	}
+	if len(r.Todos) > 0 {
+		fmt.Fprintln(out, "\nTODO:")
+		for _, t := range r.Todos {
+			fmt.Fprintf(out, "  - %s\n", termLine(t))
+		}
+	}
+	if len(r.Papers) > 0 {
+		fmt.Fprintln(out, "\nPapers:")
+		for _, p := range r.Papers {
+			fmt.Fprintf(out, "  %s (%s)\n", termLine(cut(p.Title, 70)), p.What)
+		}
+	}
+	if len(r.Models) > 0 {
+		fmt.Fprintln(out, "\nTokens and cost by model:")
+		for _, m := range append(r.Models, r.Total) {
+			fmt.Fprintf(out, "  %-28s %4d calls %10d in %8d out  $%.4f\n", termLine(cut(m.Model, 28)), m.Calls, m.Input, m.Output, m.CostUSD)
+		}
+	}
+}

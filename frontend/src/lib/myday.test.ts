@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { cost, dayLabel, dayList, proseLine, tokens, usageRows, type DayReport } from './myday'
+
+const report = (over: Partial<DayReport>): DayReport => ({
+  date: '2026-03-10', generated: '', sessions: [], open: [], todos: [], papers: [], models: [],
+  total: { model: 'total', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }, summary: '', prose: 'extractive', ...over,
+})
+
+describe('My Day', () => {
+  it('labels days relative to today', () => {
+    expect(dayLabel('2026-03-10', '2026-03-10')).toBe('Today')
+    expect(dayLabel('2026-03-09', '2026-03-10')).toBe('Yesterday')
+    expect(dayLabel('2026-03-01', '2026-03-10')).toBe('Sun 1 Mar 2026')
+    expect(dayLabel('2026-02-28', '2026-03-01')).toBe('Yesterday')
+  })
+  it('lists today first, then stored days newest first, once each', () => {
+    expect(dayList(['2026-03-08', '2026-03-10', '2026-03-09'], '2026-03-10')).toEqual(['2026-03-10', '2026-03-09', '2026-03-08'])
+    expect(dayList(null, '2026-03-10')).toEqual(['2026-03-10'])
+  })
+  it('writes tokens and costs short', () => {
+    expect([tokens(950), tokens(5250), tokens(123_400), tokens(4_100_000)]).toEqual(['950', '5.3k', '123k', '4.1M'])
+    expect([cost(0), cost(0.0125), cost(3.456)]).toEqual(['free', '$0.01', '$3.46'])
+    expect(cost(0.0042)).toBe('$0.0042')
+  })
+  it('adds a total row only with several models', () => {
+    const one = report({ models: [{ model: 'a', calls: 1, input_tokens: 1, output_tokens: 1, cost_usd: 0 }] })
+    expect(usageRows(one).map((r) => r.model)).toEqual(['a'])
+    const two = report({ models: [...one.models!, { model: 'b', calls: 1, input_tokens: 1, output_tokens: 1, cost_usd: 0 }] })
+    expect(usageRows(two).map((r) => r.model)).toEqual(['a', 'b', 'Total'])
+  })
+  it('says who wrote the prose', () => {
+    expect(proseLine(report({ prose: 'model', model: 'qwen3:1.7b' }))).toContain('qwen3:1.7b')
+    expect(proseLine(report({ prose_note: 'the cheap model failed' }))).toBe('the cheap model failed')
+    expect(proseLine(report({}))).toContain('no cheap model')
+  })
+})
