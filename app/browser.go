@@ -26,8 +26,9 @@ func BrowserTopic(session string) string { return "browser:" + session }
 // CSS pixels, where the window maps a click.
 type BrowserFrame = browser.Frame
 
-// BrowserService is the window's live view of a session's browser tab: a screencast, and a
-// "take over" switch that pauses the agent's browser calls while the user clicks and types.
+// BrowserService is the window's live view of a session's browser tab (the active one, as it
+// changes): a screencast, and a "take over" switch that pauses the agent's browser calls while
+// the user clicks, types, presses keys and scrolls.
 type BrowserService struct {
 	m    *browser.Manager
 	emit Emitter
@@ -85,6 +86,21 @@ func (s *BrowserService) Type(session, text string, enter bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return s.m.UserType(ctx, session, text, enter)
+}
+
+// Key presses keys in the page for the user: a chord such as "Tab", "Shift+Tab",
+// "Control+a", "ArrowDown" or "Escape" (the live view maps the user's key presses to these).
+func (s *BrowserService) Key(session, keys string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return s.m.UserKey(ctx, session, keys)
+}
+
+// Scroll turns the mouse wheel at (x, y) by (dx, dy), all in the page's CSS pixels, for the user.
+func (s *BrowserService) Scroll(session string, x, y, dx, dy float64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return s.m.UserScroll(ctx, session, x, y, dx, dy)
 }
 
 func (s *BrowserService) close() {

@@ -212,7 +212,8 @@ func (m *Manager) stopLocked() {
 	}
 	m.browser, m.launcher, m.front = nil, nil, ""
 	for _, s := range m.sessions {
-		s.tabs, s.active, s.downloads = nil, "", nil
+		s.tabs, s.downloads = nil, nil
+		s.setActive("")
 	}
 }
 

@@ -3,13 +3,15 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// The live view: the window watches a session's tab as a CDP screencast, and the user can take
-// over (the agent's browser calls wait) to click and type in it, then hand it back.
+// The live view: the window watches a session's active tab as a CDP screencast (following the
+// tab as the session switches, opens or closes tabs), and the user can take over (the agent's
+// browser calls wait) to click, type, press keys and scroll in it, then hand it back.
 
 // Frame is one picture of the screencast.
 type Frame struct {
@@ -17,6 +19,8 @@ type Frame struct {
 	// Width and Height are the page's viewport in CSS pixels (where a click lands).
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
+	// Tab is the session's tab the picture is of ("t2").
+	Tab string `json:"tab"`
 }
 
 // ErrNoPage means the session has no open tab to watch or act in.
@@ -33,17 +37,57 @@ func (m *Manager) activeTab(session string) *Tab {
 	return s.find(s.active)
 }
 
+// watchedTab is the session's active tab and a channel closed when that changes.
+func (m *Manager) watchedTab(session string) (*Tab, <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessionLocked(session)
+	ch := s.activeChanged()
+	if m.browser == nil {
+		return nil, ch
+	}
+	return s.find(s.active), ch
+}
+
 // Watch streams the session's active tab to fn until ctx ends (frames come when the page
-// changes). fn must not block long: a frame is acknowledged after it returns.
+// changes), moving to another tab when the session's active tab changes. It fails at once
+// when the session has no tab; later, with none open, it waits for one. fn must not block
+// long: a frame is acknowledged after it returns.
 func (m *Manager) Watch(ctx context.Context, session string, fn func(Frame)) error {
-	t := m.activeTab(session)
-	if t == nil {
+	if m.activeTab(session) == nil {
 		return ErrNoPage
 	}
-	p := t.page.Context(ctx)
+	for {
+		t, changed := m.watchedTab(session)
+		if t != nil {
+			m.cast(ctx, t, changed, fn)
+		} else {
+			select {
+			case <-changed:
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// cast streams tab t until ctx ends or changed is closed.
+func (m *Manager) cast(ctx context.Context, t *Tab, changed <-chan struct{}, fn func(Frame)) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-changed:
+			cancel()
+		case <-cctx.Done():
+		}
+	}()
+	p := t.page.Context(cctx)
 	wait := p.EachEvent(func(e *proto.PageScreencastFrame) {
 		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
-		f := Frame{JPEG: e.Data}
+		f := Frame{JPEG: e.Data, Tab: t.ID}
 		if e.Metadata != nil {
 			f.Width, f.Height = e.Metadata.DeviceWidth, e.Metadata.DeviceHeight
 		}
@@ -51,11 +95,12 @@ func (m *Manager) Watch(ctx context.Context, session string, fn func(Frame)) err
 	})
 	q, w, h := 60, 960, 720
 	if err := (proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &w, MaxHeight: &h}).Call(p); err != nil {
-		return err
+		// A tab that is closing: wait for the session to move on.
+		<-cctx.Done()
+		return
 	}
-	wait() // until ctx ends
+	wait() // until ctx ends or the active tab changes
 	_ = proto.PageStopScreencast{}.Call(t.page)
-	return nil
 }
 
 // TakeOver gives the session's browser to the user (on) or back to the agent: while the user
@@ -127,6 +172,30 @@ func (m *Manager) UserType(ctx context.Context, session, text string, enter bool
 	}
 	if enter {
 		return press(ctx, t.page, "Enter")
+	}
+	return nil
+}
+
+// UserKey presses keys in the session's active tab from the live view: chords as
+// browser_act's press takes them ("Tab", "Shift+Tab", "Control+a", "ArrowDown", "Escape").
+func (m *Manager) UserKey(ctx context.Context, session, keys string) error {
+	t := m.activeTab(session)
+	if t == nil {
+		return ErrNoPage
+	}
+	return press(ctx, t.page, keys)
+}
+
+// UserScroll turns the mouse wheel at (x, y), in the page's CSS pixels, by (dx, dy) pixels in
+// the session's active tab, from the live view.
+func (m *Manager) UserScroll(ctx context.Context, session string, x, y, dx, dy float64) error {
+	t := m.activeTab(session)
+	if t == nil {
+		return ErrNoPage
+	}
+	err := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: dx, DeltaY: dy}.Call(t.page.Context(ctx))
+	if err != nil {
+		return fmt.Errorf("scroll: %w", err)
 	}
 	return nil
 }

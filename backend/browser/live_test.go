@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +85,115 @@ func unquoteJSON(s string) string {
 		return s
 	}
 	return out
+}
+
+// TestLiveViewFollowsTheActiveTab: the live view moves to the tab the session works in as it
+// opens, switches and closes tabs.
+func TestLiveViewFollowsTheActiveTab(t *testing.T) {
+	m := newManager(t)
+	ctx := testCtx(t)
+	base := sites(t)
+	if _, err := m.Navigate(ctx, "s", base+"/widgets/index.html"); err != nil {
+		t.Fatal(err)
+	}
+	frames := make(chan Frame, 64)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		_ = m.Watch(wctx, "s", func(f Frame) {
+			select {
+			case frames <- f:
+			default:
+			}
+		})
+	}()
+	// frameOf waits for a frame of tab id (frames of the tab watched before may still come),
+	// poking the page so it draws.
+	frameOf := func(id string) {
+		t.Helper()
+		for i := 0; ; i++ {
+			if _, err := m.EvalValueAsUser(ctx, "s", fmt.Sprintf(`document.body.style.background = 'hsl(%d, 50%%, 80%%)'`, i*37)); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case f := <-frames:
+				if f.Tab == id {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("no frame of %s came", id)
+			}
+		}
+	}
+	frameOf("t1")
+	id, err := m.OpenTab(ctx, "s", base+"/forms/index.html")
+	if err != nil || id != "t2" {
+		t.Fatalf("open: %s %v", id, err)
+	}
+	frameOf("t2")
+	if err := m.SwitchTab("s", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	frameOf("t1")
+	if err := m.SwitchTab("s", "t2"); err != nil {
+		t.Fatal(err)
+	}
+	frameOf("t2")
+	if err := m.CloseTab("s", "t2"); err != nil {
+		t.Fatal(err)
+	}
+	frameOf("t1")
+}
+
+// TestUserKeysAndScroll: from the live view the user presses Tab, Backspace, arrows, Escape and
+// chords with modifiers, and turns the mouse wheel, in the page.
+func TestUserKeysAndScroll(t *testing.T) {
+	m := newManager(t)
+	ctx := testCtx(t)
+	page := `<!doctype html><body style="height:4000px"><input id="a" value="abc"> <input id="b">
+<p id="log"></p><script>
+addEventListener('keydown', (e) => { document.getElementById('log').textContent += (e.ctrlKey ? 'C-' : '') + (e.shiftKey ? 'S-' : '') + e.key + ' '; });
+</script></body>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(page))
+	}))
+	defer srv.Close()
+	if _, err := m.Navigate(ctx, "s", srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	m.TakeOver("s", true)
+	defer m.TakeOver("s", false)
+	value := func(js string) string {
+		t.Helper()
+		v, err := m.EvalValueAsUser(ctx, "s", js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return unquoteJSON(v)
+	}
+	if _, err := m.EvalValueAsUser(ctx, "s", `document.getElementById('a').focus(); document.getElementById('a').setSelectionRange(3, 3)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"Backspace", "ArrowLeft", "Escape", "Control+a", "Tab", "Shift+Tab", "ArrowDown"} {
+		if err := m.UserKey(ctx, "s", k); err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+	}
+	if got := value(`document.getElementById('a').value`); got != "ab" {
+		t.Fatalf("after Backspace the field holds %q", got)
+	}
+	if got := value(`document.getElementById('log').textContent`); got != "Backspace ArrowLeft Escape C-Control C-a Tab S-Shift S-Tab ArrowDown " {
+		t.Fatalf("keys the page saw: %q", got)
+	}
+	if got := value(`document.activeElement.id`); got != "a" {
+		t.Fatalf("Tab then Shift+Tab left the focus on %q", got)
+	}
+	if err := m.UserScroll(ctx, "s", 200, 200, 0, 500); err != nil {
+		t.Fatal(err)
+	}
+	// The wheel scrolls as the page's next frames draw: wait for it.
+	if _, err := m.EvalValueAsUser(ctx, "s", `new Promise((done) => { const f = () => scrollY > 0 ? done(scrollY) : requestAnimationFrame(f); f(); })`); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -67,7 +67,29 @@ type sessionTabs struct {
 	downloads []*download
 	// paused is set while the user has taken the browser over; closed when handed back.
 	paused chan struct{}
+	// activeCh is closed when the active tab changes (the live view follows it).
+	activeCh chan struct{}
 	hostGuard
+}
+
+// setActive makes tab id the active one and wakes the live view, which follows it.
+func (s *sessionTabs) setActive(id string) {
+	if s.active == id {
+		return
+	}
+	s.active = id
+	if s.activeCh != nil {
+		close(s.activeCh)
+		s.activeCh = nil
+	}
+}
+
+// activeChanged is closed when the active tab next changes; the manager's lock is held.
+func (s *sessionTabs) activeChanged() <-chan struct{} {
+	if s.activeCh == nil {
+		s.activeCh = make(chan struct{})
+	}
+	return s.activeCh
 }
 
 func (s *sessionTabs) find(id string) *Tab {
@@ -119,7 +141,7 @@ func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error
 	}
 	if t == nil && len(s.tabs) > 0 {
 		t = s.tabs[len(s.tabs)-1]
-		s.active = t.ID
+		s.setActive(t.ID)
 	}
 	if t == nil {
 		if t, err = m.openLocked(ctx, b, s, ""); err != nil {
@@ -180,7 +202,7 @@ func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs
 	t := &Tab{ID: fmt.Sprintf("t%d", s.next), page: p.Context(context.Background()), target: p.TargetID}
 	m.attachLocked(t)
 	s.tabs = append(s.tabs, t)
-	s.active = t.ID
+	s.setActive(t.ID)
 	m.front = t.target
 	if url != "about:blank" {
 		if err := navigate(ctx, t, url); err != nil {
@@ -302,10 +324,11 @@ func (m *Manager) dropLocked(s *sessionTabs, t *Tab) {
 		}
 	}
 	if s.active == t.ID {
-		s.active = ""
+		next := ""
 		if n := len(s.tabs); n > 0 {
-			s.active = s.tabs[n-1].ID
+			next = s.tabs[n-1].ID
 		}
+		s.setActive(next)
 	}
 	go func() { _ = t.page.Close() }()
 }
@@ -362,7 +385,7 @@ func (m *Manager) SwitchTab(session, id string) error {
 	if t == nil {
 		return &UserError{fmt.Sprintf("there is no tab %s: list the tabs", id)}
 	}
-	s.active = id
+	s.setActive(id)
 	m.front = t.target
 	go func() { _, _ = t.page.Activate() }()
 	return nil

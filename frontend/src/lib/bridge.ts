@@ -358,6 +358,10 @@ export const api = {
     /** A click at (x, y) in the page's CSS pixels. */
     click: (sessionID: string, x: number, y: number) => call<void>('BrowserService', 'Click', sessionID, x, y),
     type: (sessionID: string, text: string, enter: boolean) => call<void>('BrowserService', 'Type', sessionID, text, enter),
+    /** Keys pressed in the page: a chord such as "Tab", "Shift+Tab", "Control+a", "ArrowDown". */
+    key: (sessionID: string, keys: string) => call<void>('BrowserService', 'Key', sessionID, keys),
+    /** The mouse wheel at (x, y), turned by (dx, dy): CSS pixels of the page. */
+    scroll: (sessionID: string, x: number, y: number, dx: number, dy: number) => call<void>('BrowserService', 'Scroll', sessionID, x, y, dx, dy),
   },
   mcp: {
     /** The servers of the settings with their state and tools (changes arrive on the "mcp" topic). */
