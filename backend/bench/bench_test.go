@@ -21,7 +21,7 @@ func TestCompareRealProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.A.CPU <= p.B.CPU || p.A.Wall <= 0 || p.B.Wall <= 0 || p.Ratio <= 0 {
+	if p.A.CPU <= p.B.CPU || p.A.Wall <= 0 || p.B.Wall <= 0 || p.Ratio <= 0 || p.CPURatio <= 1 {
 		t.Errorf("busy %+v vs idle %+v, ratio %.2f", p.A, p.B, p.Ratio)
 	}
 	if _, err := Compare(context.Background(), 1, []string{sh, "-c", "echo broken >&2; exit 3"}, idle); err == nil || !strings.Contains(err.Error(), "broken") {

@@ -24,8 +24,9 @@ type Timing struct {
 // Pair is a command timed in turn with its anchor: A B A B ...
 type Pair struct {
 	A, B Timing
-	// Ratio is the median of the per-pair wall ratios A/B.
-	Ratio float64
+	// Ratio and CPURatio are the medians of the per-pair ratios A/B of wall and CPU time
+	// (on a loaded machine the CPU ratio is the steadier of the two).
+	Ratio, CPURatio float64
 }
 
 // run starts argv once, its output thrown away, and returns its figures; a command that
@@ -56,7 +57,7 @@ func Compare(ctx context.Context, runs int, a, b []string) (Pair, error) {
 		return Pair{}, err
 	}
 	var as, bs []Timing
-	var ratios []float64
+	var ratios, cpuRatios []float64
 	for range runs {
 		ta, err := run(ctx, a)
 		if err != nil {
@@ -68,8 +69,9 @@ func Compare(ctx context.Context, runs int, a, b []string) (Pair, error) {
 		}
 		as, bs = append(as, ta), append(bs, tb)
 		ratios = append(ratios, float64(ta.Wall)/float64(max(tb.Wall, 1)))
+		cpuRatios = append(cpuRatios, float64(ta.CPU)/float64(max(tb.CPU, time.Microsecond)))
 	}
-	return Pair{A: median(as), B: median(bs), Ratio: medianFloat(ratios)}, nil
+	return Pair{A: median(as), B: median(bs), Ratio: medianFloat(ratios), CPURatio: medianFloat(cpuRatios)}, nil
 }
 
 // median takes the median wall and the median CPU separately.

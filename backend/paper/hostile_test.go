@@ -148,10 +148,12 @@ func TestManyPagesReadInLinearWork(t *testing.T) {
 	}
 }
 
-// ledongthuc/pdf inflates an object stream again for every object it reads from it: pages
-// that each look up a font stored behind 300 KB of padding in one are refused once what the
-// library reads passes 128 times the file, instead of running on (before: 20,000 such pages,
-// 3.3 MB, did not finish in 120 s). The same file with little padding extracts.
+// ledongthuc/pdf inflated an object stream again for every object it read from it (20,000
+// pages each looking up a font behind 1.9 MB of padding in one, 3.3 MB, did not finish in
+// 120 s; then the read budget refused them). The patched copy (third_party/pdf) keeps each
+// inflated object stream: 400 pages behind 300 KB extract, reading under 16 times the file
+// (before, past 128 times). Past what it keeps (64 MB), re-reads count against the read
+// budget as before.
 func TestObjectStreamRereadsAreBounded(t *testing.T) {
 	t.Parallel()
 	small := hostilePDF(t, "objstm-small", func(w io.Writer) error { return papertest.ObjStmFont(w, 50, 1<<10) })
@@ -160,14 +162,12 @@ func TestObjectStreamRereadsAreBounded(t *testing.T) {
 	}
 	data := hostilePDF(t, "objstm", func(w io.Writer) error { return papertest.ObjStmFont(w, 400, 300<<10) })
 	cr := &countingReader{r: bytes.NewReader(data)}
-	_, err := Extract(context.Background(), cr, int64(len(data)), Options{})
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "reading it takes more than") {
-		t.Fatalf("400 pages rereading a 300 KB object stream: %v", err)
+	doc, err := Extract(context.Background(), cr, int64(len(data)), Options{})
+	if err != nil || len(doc.Pages) != 400 {
+		t.Fatalf("400 pages looking up a font in a 300 KB object stream: %v", err)
 	}
-	// The scan of the file, then the library's reads up to its budget, and little more.
-	limit := defaultBounds(int64(len(data))).read
-	if got := cr.n.Load(); got > limit+limit/4 {
-		t.Errorf("read %d MB, the budget is %d MB", got>>20, limit>>20)
+	if got, size := cr.n.Load(), int64(len(data)); got > 16*size { // before the patch: past 128 times, the read budget
+		t.Errorf("read %d KB of a %d KB file: the object stream is inflated again", got>>10, size>>10)
 	}
 }
 
