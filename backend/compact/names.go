@@ -2,8 +2,10 @@ package compact
 
 import (
 	"fmt"
+	"hash/maphash"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // identRE finds identifier-like words, dotted paths included.
@@ -48,6 +50,30 @@ func namesLine(full, kept string, limit int) string {
 	if limit <= 0 {
 		return ""
 	}
+	// Memoised: the same cold message is rebuilt on every request of a session.
+	key := maphash.String(tokSeed, full) ^ 31*maphash.String(tokSeed, kept) ^ uint64(limit)
+	namesMemo.Lock()
+	l, ok := namesMemo.m[key]
+	namesMemo.Unlock()
+	if ok {
+		return l
+	}
+	l = names(full, kept, limit)
+	namesMemo.Lock()
+	if len(namesMemo.m) >= 1<<13 {
+		clear(namesMemo.m)
+	}
+	namesMemo.m[key] = l
+	namesMemo.Unlock()
+	return l
+}
+
+var namesMemo = struct {
+	sync.Mutex
+	m map[uint64]string
+}{m: map[uint64]string{}}
+
+func names(full, kept string, limit int) string {
 	var out []string
 	for _, w := range Names(full) {
 		if !strings.Contains(kept, w) {
