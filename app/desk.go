@@ -222,7 +222,15 @@ func (s *SessionService) purgeTrash(cutoff time.Time) error {
 	return nil
 }
 
-// Duplicate makes a new conversation from this one's log up to its event upTo (0: all of it),
+// turnTail are the events that close a reply's turn after its message.
+var turnTail = map[store.EventType]bool{
+	store.EventUsage: true, store.EventModelCall: true, store.EventTurnEnd: true, store.EventNotice: true,
+	store.EventContextState: true, store.EventMessageTranslation: true,
+}
+
+// Duplicate makes a new conversation from this one's log up to its event upTo (0: all of it;
+// a reply's usage and turn end come with it), as the log was then (in a branched log, the
+// version that was current at that point),
 // linked to its source (SessionInfo.ForkOf, ForkSeq), with its settings (workspace, mode,
 // switches, folder). The copy shares nothing with the source from then on.
 func (s *SessionService) Duplicate(id string, upTo uint64) (store.SessionInfo, error) {
@@ -236,6 +244,10 @@ func (s *SessionService) Duplicate(id string, upTo uint64) (store.SessionInfo, e
 	}
 	if upTo == 0 || upTo > uint64(len(evs)) {
 		upTo = uint64(len(evs))
+	}
+	// A reply's turn goes with it: its usage, model calls and end follow the message.
+	for upTo < uint64(len(evs)) && turnTail[evs[upTo].Type] {
+		upTo++
 	}
 	entries := make([]store.Entry, 0, upTo)
 	for _, ev := range evs {

@@ -168,6 +168,18 @@ func TestDuplicateAtAMessage(t *testing.T) {
 	if len(evs) != 2 || string(evs[1].Data) != `{"text":"reply one"}` {
 		t.Fatalf("copied events: %+v", evs)
 	}
+	// A reply's turn tail comes with it.
+	b := conversation(t, f, "beta", "one", "reply one")
+	f.store.Append(b.ID, store.EventUsage, map[string]int{"input_tokens": 3})
+	f.store.Append(b.ID, store.EventTurnEnd, store.TurnEnd{Reason: store.EndDone})
+	f.store.Append(b.ID, store.EventUser, store.UserMessage{Text: "two"})
+	withTail, err := f.app.Sessions.Duplicate(b.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs, _ := f.store.Events(withTail.ID); len(evs) != 4 || withTail.ForkSeq != 4 {
+		t.Fatalf("a reply's copy has %d events (fork_seq %d)", len(evs), withTail.ForkSeq)
+	}
 	whole, err := f.app.Sessions.Duplicate(a.ID, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -53,8 +53,15 @@ func TestSidebarEndToEnd(t *testing.T) {
 			t.Fatalf("%s is still in folder %q", s.Title, s.Folder)
 		}
 	}
-	if len(copies) != 1 || copies[0].ForkOf != made["Tides"] || copies[0].Title != "Copy of Tides" || copies[0].Events != 2 {
+	byTitle := map[string]store.SessionInfo{}
+	for _, c := range copies {
+		byTitle[c.Title] = c
+	}
+	if c := byTitle["Copy of Tides"]; len(copies) != 2 || c.ForkOf != made["Tides"] || c.Events != 2 {
 		t.Fatalf("copies: %+v", copies)
+	}
+	if c := byTitle["Copy of Math"]; c.ForkOf != made["Math"] || c.ForkSeq != 2 || c.Events != 2 {
+		t.Fatalf("the copy from the reply: %+v", c)
 	}
 	var folders []string
 	if _, err := st.GetJSON(store.FoldersKey, &folders); err != nil || len(folders) != 0 {

@@ -81,6 +81,14 @@ try {
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-math.png') })
   })
 
+  await step('duplicate from a reply: the copy opens, linked to its source', async () => {
+    await tid('message-duplicate').first().click()
+    await page.locator('[data-testid="session-item"].active', { hasText: 'Copy of Math' }).waitFor()
+    await page.locator('.math-display .katex-display').first().waitFor()
+    await row('Math').locator('.pick').click()
+    await page.locator('[data-testid="session-item"].active .title', { hasText: /^Math$/ }).waitFor()
+  })
+
   await step('delete with Undo, then delete for good', async () => {
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-folders.png') })
     await row('Quokkas').hover()
@@ -99,11 +107,11 @@ try {
 
   await step('delete the folder: it goes, conversations stay', async () => {
     await row('Math').dragTo(folder('Reading'))
-    await folder('Reading').locator('[data-testid="session-item"]', { hasText: 'Math' }).waitFor()
+    await folder('Reading').locator('[data-testid="session-item"] .title', { hasText: /^Math$/ }).waitFor()
     await folder('Reading').locator('.head').hover()
     await folder('Reading').getByTestId('folder-delete').click()
     await folder('Reading').waitFor({ state: 'detached' })
-    await tid('folder-none').locator('[data-testid="session-item"]', { hasText: 'Math' }).waitFor()
+    await tid('folder-none').locator('[data-testid="session-item"] .title', { hasText: /^Math$/ }).waitFor()
   })
 
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
