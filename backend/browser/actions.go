@@ -31,6 +31,9 @@ type Action struct {
 	Gone bool `json:"gone,omitempty"`
 	// Idle makes wait wait for the network to be quiet.
 	Idle bool `json:"idle,omitempty"`
+	// URL makes wait wait for a navigation: until the page's URL contains it (or, with Gone,
+	// no longer does).
+	URL string `json:"url,omitempty"`
 	// Accept answers the next dialog (dialog).
 	Accept bool `json:"accept,omitempty"`
 	// Y scrolls by this many pixels (negative: up); 0 scrolls Ref into view or one screen down.
@@ -514,6 +517,8 @@ func wait(ctx context.Context, t *Tab, a Action) (string, error) {
 	case a.Idle:
 		p.WaitRequestIdle(300*time.Millisecond, nil, nil, nil)()
 		err = wctx.Err()
+	case a.URL != "":
+		err = p.Wait(rod.Eval(`(u, gone) => location.href.includes(u) !== gone && document.readyState !== 'loading'`, a.URL, a.Gone))
 	case a.Text != "" || a.Ref != "":
 		err = p.Wait(rod.Eval(`(text, ref, gone) => {
 			let found;
@@ -522,13 +527,16 @@ func wait(ctx context.Context, t *Tab, a Action) (string, error) {
 			else found = (document.body && document.body.innerText || '').includes(text);
 			return gone ? !found : found; }`, a.Text, a.Ref, a.Gone))
 	default:
-		return "", &UserError{"wait needs text, ref or idle"}
+		return "", &UserError{"wait needs text, ref, url or idle"}
 	}
 	if err != nil {
 		if ctx.Err() == nil && wctx.Err() != nil {
 			what := a.Text
 			if a.Ref != "" {
 				what = a.Ref
+			}
+			if a.URL != "" {
+				what = "the URL to contain " + a.URL
 			}
 			if a.Idle {
 				what = "the network to be idle"

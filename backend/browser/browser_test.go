@@ -253,7 +253,12 @@ func TestWaitForSlowPage(t *testing.T) {
 	if _, err := m.Navigate(ctx, "s", sites(t)+"/slow/index.html"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := m.Act(ctx, "s", []Action{{Do: "wait", Text: "Ready"}})
+	if _, err := m.Act(ctx, "s", []Action{{Do: "wait", Text: "Ready"}}); err != nil {
+		t.Fatal(err)
+	}
+	// The whole page: on a loaded machine the navigation's own report may already show it, and
+	// the wait's diff then says "no visible change".
+	rep, err := m.Snapshot(ctx, "s", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,6 +274,16 @@ func TestWaitForSlowPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, rep.Text, "Done")
+
+	// A navigation that comes later (a script's timer): wait for the URL.
+	if _, err := m.Eval(ctx, "s", `setTimeout(() => { location.href = '../forms/index.html'; }, 300)`); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = m.Act(ctx, "s", []Action{{Do: "wait", URL: "/forms/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, rep.Text, "/forms/", `textbox "Name"`)
 }
 
 func TestWidgets(t *testing.T) {

@@ -76,7 +76,7 @@ func (b *box) snapshot() tools.Tool {
 }
 
 type actParams struct {
-	Actions []browser.Action `json:"actions" description:"steps: {do, ref, text, submit, keys, values, y, gone, idle, accept, timeout_ms}"`
+	Actions []browser.Action `json:"actions" description:"steps: {do, ref, text, submit, keys, values, y, url, gone, idle, accept, timeout_ms}"`
 }
 
 func (b *box) act() tools.Tool {
