@@ -104,9 +104,11 @@ func runWindow(frontend fs.FS) error {
 		Linux: &linux.Options{
 			Icon:        assets.Icon(),
 			ProgramName: "tofu",
-			// On demand: accelerated compositing only when the page asks for it, which a chat
-			// page rarely does; "always" costs a GPU-backed surface (and memory) for nothing.
-			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+			// Never: a chat page has nothing to composite on the GPU (no video, WebGL or 3D
+			// transforms). On demand still enters accelerated compositing for a CSS transform or
+			// an animation, which costs a GL context and its buffers in the web process (memory
+			// for nothing) and is the usual cause of a blank WebKitGTK window on broken drivers.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
 }

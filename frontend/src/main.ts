@@ -4,8 +4,14 @@ import './app.css'
 import 'katex/dist/katex.min.css'
 import 'katex/contrib/copy-tex'
 import App from './App.svelte'
+import { loadMath } from './lib/math'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('no #app element')
 
-export default mount(App, { target })
+const app = mount(App, { target })
+// KaTeX is fetched and parsed after the first frame, not before it (a formula met earlier shows
+// its source until then).
+requestAnimationFrame(() => setTimeout(() => void loadMath().catch(() => {}), 0))
+
+export default app

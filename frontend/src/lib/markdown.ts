@@ -23,6 +23,7 @@ import typescript from 'highlight.js/lib/languages/typescript'
 import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
 import { mathExtensions, renderMath } from './math'
+import { mathState } from './mathState.svelte'
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, latex, markdown, plaintext, python, rust, shell, sql, typescript, xml, yaml }
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang)
@@ -143,8 +144,15 @@ export function renderMarkdown(src: string): string {
 const blockCache = new Map<string, string>()
 const BLOCK_CACHE_SIZE = 2000
 
+let cachedWithMath = false
+
 /** renderMarkdown with a bounded cache: for complete top-level blocks. */
 export function renderBlock(src: string): string {
+  // Blocks rendered before KaTeX loaded show formulas as source: drop them once it has.
+  if (cachedWithMath !== mathState.ready) {
+    blockCache.clear()
+    cachedWithMath = mathState.ready
+  }
   let html = blockCache.get(src)
   if (html !== undefined) {
     blockCache.delete(src) // most recently used goes last

@@ -1,6 +1,7 @@
 import { JSDOM } from 'jsdom'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { IncrementalMarkdown, renderMarkdown } from './markdown'
+import { loadMath } from './math'
 
 function mount(src: string): HTMLElement {
   const el = document.createElement('div')
@@ -23,9 +24,13 @@ function executes(html: string): unknown {
 
 const latexOf = (el: Element) => [...el.querySelectorAll('.math')].map((m) => m.getAttribute('data-latex'))
 
+// KaTeX is loaded after the first paint in the app (main.ts); here, before the tests.
+beforeAll(() => loadMath())
+
 afterEach(() => {
   document.body.innerHTML = ''
 })
+
 
 describe('math in Markdown', () => {
   it('typesets the four delimiters, inline and displayed', () => {

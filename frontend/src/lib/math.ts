@@ -3,9 +3,33 @@
 // rendered apart: the Markdown keeps a placeholder carrying a per-render nonce, the page's
 // HTML is sanitized, then each placeholder becomes KaTeX's output, itself sanitized with a
 // profile that allows KaTeX's styles and MathML but nothing that loads or runs.
+//
+// KaTeX (about 270 kB, the largest part of the page's code) is its own chunk, loaded just after
+// the first paint (loadMath) instead of being parsed before it. A formula met before it arrives
+// shows its source; mathState.ready then re-renders the messages (markdown.ts, Message.svelte).
 import DOMPurify from 'dompurify'
-import katex from 'katex'
+import type Katex from 'katex'
+import type { KatexOptions } from 'katex'
 import type { TokenizerAndRendererExtension } from 'marked'
+import { mathState } from './mathState.svelte'
+
+let katex: typeof Katex | undefined
+let loading: Promise<void> | undefined
+
+/** Loads KaTeX once; the promise settles when formulas typeset (mathState.ready is then true). */
+export function loadMath(): Promise<void> {
+  loading ??= import('katex').then(
+    (m) => {
+      katex = m.default
+      mathState.ready = true
+    },
+    (err: unknown) => {
+      loading = undefined // a later formula tries again
+      throw err
+    },
+  )
+  return loading
+}
 
 /** What a math token carries. */
 export type MathToken = { type: 'math'; raw: string; tex: string; display: boolean }
@@ -13,7 +37,7 @@ export type MathToken = { type: 'math'; raw: string; tex: string; display: boole
 // KaTeX with everything that could reach out switched off: no \href, \url, \includegraphics,
 // \htmlClass/\htmlStyle (trust false), bounded macro expansion (a \def bomb stops), bounded
 // sizes, and errors shown as the source in red instead of thrown.
-const KATEX_OPTIONS: katex.KatexOptions = {
+const KATEX_OPTIONS: KatexOptions = {
   throwOnError: false,
   trust: false,
   strict: 'ignore',
@@ -56,6 +80,11 @@ export function renderMath(tex: string, display: boolean): string {
   const src = tex.trim()
   let body: string
   if (src.length > MAX_TEX) {
+    body = `<code>${escapeAttr(src)}</code>`
+  } else if (!mathState.ready || !katex) {
+    // Not loaded yet: the source for now. Reading mathState makes the caller's $derived or
+    // template depend on it, so it renders again (typeset) when KaTeX arrives.
+    void loadMath().catch(() => {})
     body = `<code>${escapeAttr(src)}</code>`
   } else {
     try {

@@ -1,0 +1,55 @@
+// @vitest-environment node
+// The code the window parses before its first paint is a budget: the entry chunk and the
+// chunks it imports statically. Heavy panels (the reader and pdf.js, settings, memory, My Day) and
+// KaTeX are lazy chunks loaded on first use or after the first paint; an import that pulls one
+// of them back into the entry shows up here as a failed budget, not as a slower start nobody
+// measures. The bundle is built from the sources (not read from dist/, which may be stale).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { build } from 'vite'
+import { describe, expect, it } from 'vitest'
+
+// Bytes of minified JavaScript (not gzipped: parse and compile time follow the raw size). The
+// entry was 714 kB with KaTeX, settings and memory in it, 406 kB without; the rest is headroom
+// for features, not for another library.
+const INITIAL_JS_BUDGET = 460_000
+
+// Static imports in a minified ES module: `import{a}from"./x.js"` or `import"./x.js"`. A
+// dynamic import has a parenthesis after `import` and is not matched.
+const staticImport = /(?:\bfrom|\bimport)\s*["'`](\.\/[^"'`]+\.js)["'`]/g
+
+/** The entry script of index.html and every chunk reachable from it by static imports. */
+export function initialChunks(dir: string): string[] {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8')
+  const entry = /<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1]
+  if (!entry) throw new Error('no module script in index.html')
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const code = readFileSync(join(dir, file), 'utf8')
+    for (const m of code.matchAll(staticImport)) visit(join('assets', m[1]!.slice(2)))
+  }
+  visit(entry)
+  return [...seen]
+}
+
+describe('initial bundle', () => {
+  it(`stays under ${INITIAL_JS_BUDGET} bytes of JavaScript`, { timeout: 600_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tofu-bundle-'))
+    try {
+      await build({
+        root: resolve(__dirname, '../..'),
+        logLevel: 'silent',
+        build: { outDir: out, emptyOutDir: true },
+      })
+      const chunks = initialChunks(out)
+      const bytes = chunks.map((f) => readFileSync(join(out, f)).length).reduce((a, b) => a + b, 0)
+      expect(chunks.some((f) => /katex|Reader|SettingsDialog|MemoryPanel|MyDayPanel|pdf/i.test(f)), chunks.join(', ')).toBe(false)
+      expect(bytes, `initial JavaScript: ${chunks.join(', ')}`).toBeLessThanOrEqual(INITIAL_JS_BUDGET)
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
+  })
+})
