@@ -73,6 +73,17 @@ try {
     await tid('composer').fill('')
   })
 
+  await step('an @-mention references a conversation from the composer', async () => {
+    await tid('composer').click()
+    await page.keyboard.type('compare with @quok')
+    await tid('mention-menu').waitFor()
+    check((await tid('mention-option').count()) === 1, 'the mention offers more than the one match')
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => document.querySelector('[data-testid="composer"]')?.value.startsWith('compare with <referenced-conversation title="Quokkas"'))
+    await tid('mention-menu').waitFor({ state: 'detached' })
+    await tid('composer').fill('')
+  })
+
   await step('math renders with KaTeX', async () => {
     await row('Math').locator('.pick').click()
     await page.locator('.math-display .katex-display').first().waitFor()
