@@ -15,7 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
-// A conversation whose model is another coding agent (Claude Code, OpenCode): each user
+// A conversation whose model is another coding agent (Claude Code, Codex, OpenCode): each user
 // message goes to the agent, run headless in the conversation's workspace with its session
 // resumed, and what it streams is logged as the conversation's own events: its text as the
 // assistant's reply, its tool calls and their results as tool calls and results (cards in the

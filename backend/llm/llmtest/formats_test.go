@@ -13,11 +13,12 @@ import (
 var chatBody = map[string]struct{ path, body string }{
 	"ollama":    {"/api/chat", `{"model":"m","messages":[{"role":"user","content":"go"}]}`},
 	"openai":    {"/v1/chat/completions", `{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"go"}]}`},
+	"responses": {"/v1/responses", `{"model":"m","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}]}`},
 	"anthropic": {"/v1/messages", `{"model":"m","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"go"}]}`},
 }
 
 // final is the event that ends a complete reply in each format.
-var final = map[string]string{"ollama": `"done":true`, "openai": "data: [DONE]", "anthropic": "event: message_stop"}
+var final = map[string]string{"ollama": `"done":true`, "openai": "data: [DONE]", "anthropic": "event: message_stop", "responses": "event: response.completed"}
 
 func TestFaultsEveryFormat(t *testing.T) {
 	t.Parallel()

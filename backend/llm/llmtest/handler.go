@@ -15,7 +15,8 @@ import (
 )
 
 // handler routes each request to its wire format and records it: /v1/messages (and /v1/models
-// with an anthropic-version header) is Anthropic's, other /v1/ paths OpenAI's, the rest Ollama's.
+// with an anthropic-version header) is Anthropic's, /v1/responses OpenAI's Responses API, other /v1/
+// paths OpenAI's chat completions, the rest Ollama's.
 func (s *Server) handler() http.Handler {
 	ollama, openai, anthropic := s.ollamaMux(), s.openaiMux(), s.anthropicMux()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -28,6 +29,11 @@ func (s *Server) handler() http.Handler {
 			c.Format, h = "anthropic", anthropic
 			if r.Method == http.MethodPost {
 				decodeAnthropicChat(c)
+			}
+		case p == "/v1/responses":
+			c.Format, h = "responses", openai
+			if r.Method == http.MethodPost {
+				decodeResponses(c)
 			}
 		case strings.HasPrefix(p, "/v1/"):
 			c.Format, h = "openai", openai

@@ -68,7 +68,7 @@ const (
 // Call is one request the server received.
 type Call struct {
 	Seq    int
-	Format string // wire format: "ollama", "openai" or "anthropic"
+	Format string // wire format: "ollama", "openai", "responses" (OpenAI's Responses API) or "anthropic"
 	Method string
 	Path   string
 	Header http.Header

@@ -11,11 +11,12 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
-// openaiMux serves OpenAI's chat completions API: GET /v1/models, POST /v1/chat/completions.
+// openaiMux serves OpenAI's API: GET /v1/models, POST /v1/chat/completions, POST /v1/responses.
 func (s *Server) openaiMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", s.openaiModels)
 	mux.HandleFunc("POST /v1/chat/completions", s.openaiChat)
+	mux.HandleFunc("POST /v1/responses", s.responses)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeOpenAIError(w, http.StatusNotFound, "Unknown request URL: "+r.Method+" "+r.URL.Path)
 	})

@@ -59,6 +59,7 @@ type Done struct {
 var agents = map[string]Agent{
 	"claude":   {Name: "claude", Label: "Claude Code", Command: "claude", Args: claudeArgs, Parse: parseClaude},
 	"opencode": {Name: "opencode", Label: "OpenCode", Command: "opencode", Args: opencodeArgs, Parse: parseOpenCode, Env: opencodeEnv},
+	"codex":    {Name: "codex", Label: "Codex", Command: "codex", Args: codexArgs, Parse: parseCodex, Env: codexEnv},
 }
 
 // Known returns the agent Tofu can drive by that name.
@@ -68,7 +69,7 @@ func Known(name string) (Agent, bool) {
 }
 
 // Names are the agents Tofu can drive, by name.
-func Names() []string { return []string{"claude", "opencode"} }
+func Names() []string { return []string{"claude", "codex", "opencode"} }
 
 // claudeArgs runs Claude Code headless with its event stream (`claude -p`). The user approved
 // the delegation in this workspace, so its file edits there are accepted; its commands and

@@ -1,5 +1,5 @@
 // Package delegate is the tool that hands a task to another coding agent installed on the
-// machine (Claude Code, OpenCode), run headless in the workspace under Tofu's approval, its events
+// machine (Claude Code, Codex, OpenCode), run headless in the workspace under Tofu's approval, its events
 // read into the result, its session kept for follow-ups.
 package delegate
 
