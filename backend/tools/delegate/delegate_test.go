@@ -90,7 +90,7 @@ func TestClaudeCodeDelegate(t *testing.T) {
 	if !sawWrite {
 		t.Fatalf("the resumed session lost its history: %+v", last.Messages)
 	}
-	if res := run(`{"agent":"codex","task":"x"}`); !res.IsError || !strings.Contains(res.Text, "installed: claude") {
+	if res := run(`{"agent":"aider","task":"x"}`); !res.IsError || !strings.Contains(res.Text, "installed: claude") {
 		t.Fatalf("an agent not installed: %+v", res)
 	}
 }
