@@ -33,9 +33,9 @@ func codexArgs(task, session, dir string) []string {
 var codexEnv = []string{"CODEX_DISABLE_UPDATE_CHECK=1", "OTEL_SDK_DISABLED=true"}
 
 // parseCodex reads Codex's JSONL events: thread.started (thread_id, the session),
-// item.started / item.completed (item.type agent_message with text, file_change with changes,
-// command_execution, mcp_tool_call, web_search, error), turn.completed (usage), turn.failed
-// and error.
+// item.completed (item.type agent_message with text, file_change with changes,
+// command_execution, mcp_tool_call, web_search; error items are warnings), turn.completed
+// (usage), turn.failed and error.
 func parseCodex(line []byte) []Event {
 	var ev struct {
 		Type     string `json:"type"`
@@ -69,7 +69,7 @@ func parseCodex(line []byte) []Event {
 	return out
 }
 
-// codexItem reads one completed item: a tool call and its result, the agent's text, an error.
+// codexItem reads one completed item: a tool call and its result, or the agent's text.
 func codexItem(raw json.RawMessage, completed bool) []Event {
 	var it struct {
 		ID      string `json:"id"`
@@ -109,9 +109,8 @@ func codexItem(raw json.RawMessage, completed bool) []Event {
 		}
 		return nil
 	case "error":
-		if completed {
-			return []Event{{Done: &Done{Result: it.Message, IsError: true}}}
-		}
+		// A warning ("Model metadata for `x` not found…"): the run goes on, and a failure
+		// comes as turn.failed.
 		return nil
 	case "command_execution":
 		in, _ := json.Marshal(map[string]string{"command": it.Command})
