@@ -100,7 +100,7 @@ func runWindow(frontend fs.FS) error {
 		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
 		OnStartup:   emit.start,
 		OnShutdown:  func(context.Context) { a.Close(); stopCommands() },
-		Bind:        []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers},
+		Bind:        windowServices(a),
 		Linux: &linux.Options{
 			Icon:        assets.Icon(),
 			ProgramName: "tofu",
@@ -111,4 +111,12 @@ func runWindow(frontend fs.FS) error {
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
+}
+
+// windowServices are the services bound to the window: every one the front end calls
+// (frontend/src/lib/bridge.ts). In the window a call goes to the bound Go method, so a service
+// missing here fails only in the window ("MemoryService.List is not bound") while `tofu serve`
+// works; TestWindowBindsEveryService checks the list against bridge.ts.
+func windowServices(a *app.App) []any {
+	return []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers, a.MCP, a.Memory, a.Skills, a.MyDay, a.BrowserView}
 }
