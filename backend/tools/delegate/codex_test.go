@@ -56,7 +56,7 @@ enabled = false
 // refuses a write outside the workspace.
 func TestCodexDelegate(t *testing.T) {
 	t.Parallel()
-	cx := filepath.Join(testtools.Dir(t), ".bin", "codex")
+	cx := testtools.Node(t, ".bin", "codex") // fails, saying to run setup, when it is not installed
 	// A model Codex's bundled catalog knows, so that it offers its apply_patch tool (an unknown
 	// model is offered none, and with commands off it could not write).
 	model := llmtest.DemoModel()
