@@ -18,6 +18,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/swarm"
@@ -47,6 +48,7 @@ type App struct {
 	Memory   *MemoryService
 	Skills   *SkillsService
 	MyDay    *MyDayService
+	Schedule *ScheduleService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -105,6 +107,8 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents), browserTools(a.Browser, webAccess), webTools(settings.config),
 			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
+			}, func(reg *tools.Registry, spec session.Spec) (func(), error) {
+				return nil, schedule.AddTools(reg, a.Schedule.Scheduler(), spec.Session)
 			}},
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
@@ -113,6 +117,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Memory = &MemoryService{mem: mem, store: st}
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	a.MyDay = newMyDayService(st, lib, providers, settings, price)
+	a.Schedule = newScheduleService(st, a.Runner, providers, settings, price, emit)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,
@@ -171,6 +176,7 @@ func (a *App) Services() map[string]any {
 		"MemoryService":   a.Memory,
 		"SkillsService":   a.Skills,
 		"MyDayService":    a.MyDay,
+		"ScheduleService": a.Schedule,
 		"BrowserService":  a.BrowserView,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tofu-research/tofu/backend/myday"
+	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
@@ -27,11 +28,12 @@ const (
 
 // deskRequest is one desk command.
 type deskRequest struct {
-	Op      deskOp `json:"op"`
-	Session string `json:"session"`
-	To      uint64 `json:"to,omitempty"`     // plan, restore: the message the files go back to
-	Format  string `json:"format,omitempty"` // trace_export: the format
-	Date    string `json:"date,omitempty"`   // myday: the day ("" today)
+	Op      deskOp        `json:"op"`
+	Session string        `json:"session"`
+	To      uint64        `json:"to,omitempty"`     // plan, restore: the message the files go back to
+	Format  string        `json:"format,omitempty"` // trace_export: the format
+	Date    string        `json:"date,omitempty"`   // myday: the day ("" today)
+	Job     *schedule.Job `json:"job,omitempty"`    // schedule_add
 }
 
 // deskAnswer is what a desk command gets back.
@@ -41,9 +43,10 @@ type deskAnswer struct {
 	Points []checkpoint.Point `json:"points,omitempty"`
 	Plan   *checkpoint.Plan   `json:"plan,omitempty"`
 	// Refused is set when the undo was refused: files changed since the agent wrote them.
-	Refused bool          `json:"refused,omitempty"`
-	Trace   *traceAnswer  `json:"trace,omitempty"`
-	Day     *myday.Report `json:"day,omitempty"`
+	Refused bool           `json:"refused,omitempty"`
+	Trace   *traceAnswer   `json:"trace,omitempty"`
+	Day     *myday.Report  `json:"day,omitempty"`
+	Jobs    []schedule.Job `json:"jobs,omitempty"`
 }
 
 // deskCall runs req here, or in the running Tofu when there is one.
@@ -127,8 +130,11 @@ func forwardDesk(c *usersock.Conn, req deskRequest) (deskAnswer, error) {
 
 // desk answers a forwarded desk command on the instance's store.
 func (in *instance) desk(req deskRequest) (deskAnswer, error) {
-	if req.Op == deskMyDay {
+	switch req.Op {
+	case deskMyDay:
 		return answerMyDay(in.a, req)
+	case deskScheduleList, deskScheduleAdd, deskScheduleRm:
+		return answerSchedule(in.a.Schedule.Scheduler(), req)
 	}
 	return answerDesk(in.st, req, in.a.Runner.Busy)
 }

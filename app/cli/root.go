@@ -45,6 +45,7 @@ func Execute(frontend fs.FS) int {
 		newCheckpointsCmd(),
 		newTraceCmd(),
 		newMyDayCmd(),
+		newScheduleCmd(),
 		newSkillsCmd(),
 		newDesktopCmd(),
 		newWebCmd(),

@@ -57,6 +57,7 @@ func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 		return err
 	}
 	defer a.Close()
+	defer startScheduler(a)() // jobs run while Tofu is open
 	stopCommands := func() {}
 	if dataDir != "" {
 		stopCommands = takeCommands(dataDir, a, st, fan)

@@ -85,6 +85,7 @@ func runWindow(frontend fs.FS) error {
 		return err
 	}
 	defer a.Close()
+	defer startScheduler(a)() // jobs run while Tofu is open
 	a.SetDialogs(emit)
 	stopCommands := takeCommands(dir, a, st, fan)
 	defer stopCommands()

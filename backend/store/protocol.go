@@ -73,6 +73,7 @@ const (
 	PurposeTranslation Purpose = "translation" // the model calls of one translation
 	PurposeSwarmAgent  Purpose = "swarm_agent" // one sub-agent of a swarm (SessionInfo.Parent)
 	PurposeMyDay       Purpose = "myday"       // the model call writing a day's report (backend/myday)
+	PurposeSchedule    Purpose = "schedule"    // a scheduled watch's poll of its condition (backend/schedule)
 )
 
 // Internal reports whether a session is Tofu's own (a paper's Q&A, report or translation

@@ -155,6 +155,8 @@ export const Purpose = {
   SwarmAgent: 'swarm_agent',
   /** the model call writing a day's report (backend/myday) */
   MyDay: 'myday',
+  /** a scheduled watch's poll of its condition (backend/schedule) */
+  Schedule: 'schedule',
 } as const
 export type Purpose = (typeof Purpose)[keyof typeof Purpose]
 

@@ -1,0 +1,242 @@
+package schedule
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// fakeClock is moved by hand: After's channels fire when Advance passes their time.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []waiter
+	waiting chan struct{} // a receive for each After, so a test knows the loop sleeps
+}
+
+type waiter struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newClock(t time.Time) *fakeClock {
+	return &fakeClock{now: t, waiting: make(chan struct{}, 100)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+	} else {
+		c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
+	}
+	c.waiting <- struct{}{}
+	return ch
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if !w.at.After(c.now) {
+			w.ch <- c.now
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	c.waiters = kept
+}
+
+// recorder is the executor: it records what ran and when, and says whether a watch holds.
+type recorder struct {
+	ran  chan string
+	hold func(Job) bool
+}
+
+func (r *recorder) Run(_ context.Context, j Job, due time.Time) (string, bool, error) {
+	held := true
+	if j.Kind == KindWatch && r.hold != nil {
+		held = r.hold(j)
+	}
+	r.ran <- j.Name + "@" + due.Format("15:04")
+	return "s-" + j.Name, held, nil
+}
+
+var t0 = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func start(t *testing.T, s *Scheduler) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runs(t *testing.T, s *Scheduler, name string) []Run {
+	t.Helper()
+	jobs, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.Name == name {
+			return j.Runs
+		}
+	}
+	t.Fatalf("no job %s", name)
+	return nil
+}
+
+// TestJobsRunWhenDue: a cron job and a single run fire at their times on the injected clock,
+// each run recorded with its session; the single one is done after it.
+func TestJobsRunWhenDue(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	clock := newClock(t0)
+	rec := &recorder{ran: make(chan string, 10)}
+	s := New(Options{Records: st, Exec: rec, Clock: clock, Loc: time.UTC})
+	if _, err := s.Add(Job{Name: "hourly", Kind: KindPrompt, Prompt: "status?", Cron: "0 * * * *"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(Job{Name: "once", Kind: KindAgent, Prompt: "tidy", Workspace: "/w", At: t0.Add(30 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, s)
+	<-clock.waiting
+	clock.Advance(30 * time.Minute)
+	if got := <-rec.ran; got != "once@08:30" {
+		t.Fatalf("ran %s", got)
+	}
+	<-clock.waiting
+	clock.Advance(30 * time.Minute)
+	if got := <-rec.ran; got != "hourly@09:00" {
+		t.Fatalf("ran %s", got)
+	}
+	<-clock.waiting
+	stop()
+	jobs, _ := s.List()
+	if len(jobs) != 2 || jobs[0].Name != "hourly" || !jobs[0].Next.Equal(t0.Add(2*time.Hour)) || !jobs[1].Done {
+		t.Fatalf("jobs: %+v", jobs)
+	}
+	if r := runs(t, s, "once"); len(r) != 1 || r[0].Session != "s-once" || r[0].Outcome != OutcomeOK {
+		t.Fatalf("runs: %+v", r)
+	}
+}
+
+// TestMissedRunsAreReported: jobs due while no scheduler ran are recorded as missed (with how
+// many due times) at the next start, not run late, and move on to their next time.
+func TestMissedRunsAreReported(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	clock := newClock(t0)
+	rec := &recorder{ran: make(chan string, 10)}
+	s := New(Options{Records: st, Exec: rec, Clock: clock, Loc: time.UTC})
+	if _, err := s.Add(Job{Name: "hourly", Kind: KindPrompt, Prompt: "status?", Cron: "0 * * * *"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(Job{Name: "once", Kind: KindPrompt, Prompt: "x", At: t0.Add(90 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	// Tofu is closed from 8:00 to 11:20: 9:00, 10:00 and 11:00 pass, and the single 9:30.
+	clock.Advance(3*time.Hour + 20*time.Minute)
+	stop := start(t, s)
+	<-clock.waiting
+	stop()
+	select {
+	case got := <-rec.ran:
+		t.Fatalf("a missed run ran late: %s", got)
+	default:
+	}
+	if r := runs(t, s, "hourly"); len(r) != 1 || r[0].Outcome != OutcomeMissed || r[0].Missed != 3 || r[0].Due.Hour() != 9 {
+		t.Fatalf("hourly runs: %+v", r)
+	}
+	jobs, _ := s.List()
+	if !jobs[0].Next.Equal(t0.Add(4 * time.Hour)) {
+		t.Fatalf("next: %v", jobs[0].Next)
+	}
+	if r := runs(t, s, "once"); len(r) != 1 || r[0].Outcome != OutcomeMissed || !jobs[1].Done {
+		t.Fatalf("once: %+v %+v", r, jobs[1])
+	}
+}
+
+// TestWatchPollsUntilItHolds: a watch runs on its cron, recorded as waiting while its
+// condition does not hold, and is done once it holds.
+func TestWatchPollsUntilItHolds(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	clock := newClock(t0)
+	polls := 0
+	rec := &recorder{ran: make(chan string, 10), hold: func(Job) bool { polls++; return polls == 3 }}
+	s := New(Options{Records: st, Exec: rec, Clock: clock, Loc: time.UTC})
+	if _, err := s.Add(Job{Name: "w", Kind: KindWatch, Cron: "*/10 * * * *", Condition: "the run finished", Prompt: "summarize it", Session: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, s)
+	for range 3 {
+		<-clock.waiting
+		clock.Advance(10 * time.Minute)
+		<-rec.ran
+	}
+	stop() // Run returns once the runs under way are recorded
+	r := runs(t, s, "w")
+	var outcomes []string
+	for _, x := range r {
+		outcomes = append(outcomes, x.Outcome)
+	}
+	if strings.Join(outcomes, ",") != "waiting,waiting,ok" {
+		t.Fatalf("outcomes: %v", outcomes)
+	}
+	if jobs, _ := s.List(); !jobs[0].Done || !jobs[0].Next.IsZero() {
+		t.Fatalf("watch not done: %+v", jobs[0])
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	cases := map[string]Job{
+		"no time":        {Kind: KindPrompt, Prompt: "x"},
+		"both times":     {Kind: KindPrompt, Prompt: "x", Cron: "@daily", At: t0},
+		"bad cron":       {Kind: KindPrompt, Prompt: "x", Cron: "61 * * * *"},
+		"agent no ws":    {Kind: KindAgent, Prompt: "x", Cron: "@daily"},
+		"command no cmd": {Kind: KindCommand, Workspace: "/w", Cron: "@daily"},
+		"watch once":     {Kind: KindWatch, Condition: "c", Prompt: "p", Session: "s", At: t0},
+		"unknown kind":   {Kind: "mail", Cron: "@daily"},
+	}
+	for name, j := range cases {
+		if err := j.Validate(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := (Job{Kind: KindCommand, Command: "make", Workspace: "/w", Cron: "30 9 * * 1-5"}).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
