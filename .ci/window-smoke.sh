@@ -60,7 +60,9 @@ sleep 2 # let it settle (model list loaded) before measuring memory and taking t
 import -window root "$shot"
 rss_kb=0
 pss_kb=0
-for p in $pid $(pgrep -f WebKit || true); do
+# Tofu and its children (the WebKit web and network processes): not every WebKit process on
+# the machine, which would count other windows running beside this test.
+for p in $pid $(pgrep -P $pid || true); do
   r=$(awk '/^VmRSS/{print $2}' /proc/$p/status 2>/dev/null || echo 0)
   s=$(awk '/^Pss:/{print $2}' /proc/$p/smaps_rollup 2>/dev/null || echo 0)
   rss_kb=$((rss_kb + r))
