@@ -172,9 +172,9 @@ require (
 tool github.com/wailsapp/wails/v2/cmd/wails
 
 // A copy of v6.0.2 whose drafts compile on first use instead of at package init
-// (third_party/README.md); mcp-go's server and client packages import it.
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
+// (backend/third_party/README.md); mcp-go's server and client packages import it.
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./backend/third_party/jsonschema
 
 // A copy that keeps each inflated object stream instead of inflating it again for every
-// object read from it (third_party/README.md).
-replace github.com/ledongthuc/pdf => ./third_party/pdf
+// object read from it (backend/third_party/README.md).
+replace github.com/ledongthuc/pdf => ./backend/third_party/pdf

@@ -150,7 +150,7 @@ func TestManyPagesReadInLinearWork(t *testing.T) {
 
 // ledongthuc/pdf inflated an object stream again for every object it read from it (20,000
 // pages each looking up a font behind 1.9 MB of padding in one, 3.3 MB, did not finish in
-// 120 s; then the read budget refused them). The patched copy (third_party/pdf) keeps each
+// 120 s; then the read budget refused them). The patched copy (backend/third_party/pdf) keeps each
 // inflated object stream: 400 pages behind 300 KB extract, reading under 16 times the file
 // (before, past 128 times). Past what it keeps (64 MB), re-reads count against the read
 // budget as before.
