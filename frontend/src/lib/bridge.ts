@@ -1,6 +1,7 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import type { DayReport } from './myday'
+import type { ScheduleJob } from './schedule'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
 import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
@@ -434,6 +435,10 @@ export const deskApi = {
   day: (date: string) => call<DayReport | null>('MyDayService', 'Report', date),
   /** Dates with a stored report, newest first. */
   pastDays: async () => (await call<string[] | null>('MyDayService', 'Past')) ?? [],
+  /** The scheduled jobs, the next due first. */
+  jobs: async () => (await call<ScheduleJob[] | null>('ScheduleService', 'List')) ?? [],
+  addJob: (j: Partial<ScheduleJob>) => call<ScheduleJob>('ScheduleService', 'Add', j),
+  removeJob: (id: string) => call<void>('ScheduleService', 'Remove', id),
 }
 
 /** Subscribes to a topic; returns the unsubscribe function. */

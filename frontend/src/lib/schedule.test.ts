@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { jobFromForm, missedTotal, nextText, runText, whenText, type ScheduleJob } from './schedule'
+
+const job = (over: Partial<ScheduleJob>): ScheduleJob => ({ id: 'j', name: 'n', kind: 'prompt', created: '', ...over })
+
+describe('schedule view', () => {
+  it('says when a job runs and what is next', () => {
+    expect(whenText(job({ cron: '30 9 * * 1-5' }))).toBe('cron 30 9 * * 1-5')
+    expect(whenText(job({ at: new Date(2026, 2, 10, 9, 5).toISOString() }))).toBe('once at 2026-03-10 09:05')
+    expect(nextText(job({ done: true, next: '0001-01-01T00:00:00Z' }))).toBe('done')
+    expect(nextText(job({ next: new Date(2026, 2, 11, 9, 30).toISOString() }))).toBe('next 2026-03-11 09:30')
+  })
+  it('reports missed runs, not hides them', () => {
+    const due = new Date(2026, 2, 10, 9, 0).toISOString()
+    expect(runText({ due, outcome: 'missed', missed: 3 })).toBe('missed 3 runs from 2026-03-10 09:00: Tofu was not open')
+    expect(runText({ due, outcome: 'waiting' })).toBe('2026-03-10 09:00 checked: not yet')
+    expect(runText({ due, outcome: 'boom' })).toBe('2026-03-10 09:00 failed: boom')
+    const jobs = [job({ runs: [{ due, outcome: 'missed', missed: 3 }, { due, outcome: 'ok' }] }), job({ runs: [{ due, outcome: 'missed' }] }), job({ runs: null })]
+    expect(missedTotal(jobs)).toBe(4)
+  })
+  it('sends only the fields a kind uses', () => {
+    const form = { name: ' w ', kind: 'watch' as const, when: 'cron' as const, cron: '*/10 * * * *', at: '', prompt: 'report', session: 's1', workspace: '/ws', command: 'make', condition: 'done' }
+    expect(jobFromForm(form)).toEqual({ name: 'w', kind: 'watch', cron: '*/10 * * * *', prompt: 'report', session: 's1', condition: 'done' })
+    expect(jobFromForm({ ...form, kind: 'command', when: 'at', at: '2026-03-10T09:00' })).toEqual({
+      name: 'w', kind: 'command', at: new Date('2026-03-10T09:00').toISOString(), workspace: '/ws', command: 'make' })
+  })
+})
