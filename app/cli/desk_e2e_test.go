@@ -39,7 +39,9 @@ func TestDeskEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	user := func(s string) store.Entry { return store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: s}} }
+	user := func(s string) store.Entry {
+		return store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: s}}
+	}
 	reply := func(s string, calls int) store.Entry {
 		a := store.AssistantMessage{Text: s}
 		for range calls {
