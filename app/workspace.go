@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -101,6 +102,22 @@ func (s *SessionService) SetRecall(sessionID string, on bool) error {
 		return ErrBusy
 	}
 	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.RecallOff = !on }); err != nil {
+		return err
+	}
+	s.announce()
+	return nil
+}
+
+// SetThinking sets the session's reasoning effort (off, low, medium or high; "" follows the
+// settings), sent with each of its model requests. Refused while a turn runs.
+func (s *SessionService) SetThinking(sessionID, level string) error {
+	if err := config.CheckThinking(level); err != nil {
+		return err
+	}
+	if s.runner.Busy(sessionID) {
+		return ErrBusy
+	}
+	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Thinking = level }); err != nil {
 		return err
 	}
 	s.announce()

@@ -87,7 +87,10 @@ type Turn struct {
 	Journal   *Journal
 	Model     string
 	Workspace string // where tools resolve relative paths
-	System    string // the stable prefix: system prompt and instruction files
+	// Thinking is the conversation's reasoning effort sent with every request ("": the
+	// settings' level; see llm.Request.Thinking).
+	Thinking string
+	System   string // the stable prefix: system prompt and instruction files
 	// Tools offered to the model; nil runs a plain chat turn (one model call).
 	Tools    Tools
 	Policy   Policy
@@ -354,7 +357,7 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 
 // assemble puts the system message and the tools around the conversation msgs.
 func (a *Agent) assemble(t *Turn, msgs []llm.Message) llm.Request {
-	req := llm.Request{Model: t.Model, Messages: msgs}
+	req := llm.Request{Model: t.Model, Messages: msgs, Thinking: t.Thinking}
 	if t.System != "" {
 		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: t.System}}, msgs...)
 	}

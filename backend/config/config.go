@@ -140,10 +140,8 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("context must be tofu, off, l0, l1 or l2, not %q", c.Context)
 	}
-	switch c.Thinking {
-	case "", "off", "low", "medium", "high":
-	default:
-		return fmt.Errorf("thinking must be off, low, medium or high, not %q", c.Thinking)
+	if err := CheckThinking(c.Thinking); err != nil {
+		return err
 	}
 	if c.SwarmParallel < 0 || c.SwarmParallel > 64 {
 		return fmt.Errorf("swarm_parallel must be 0 (from the provider) to 64, not %d", c.SwarmParallel)
@@ -353,4 +351,14 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// CheckThinking refuses a thinking level other than off, low, medium, high or "" (the
+// default: the settings' level for a conversation, off for the settings).
+func CheckThinking(level string) error {
+	switch level {
+	case "", "off", "low", "medium", "high":
+		return nil
+	}
+	return fmt.Errorf("thinking must be off, low, medium or high, not %q", level)
 }

@@ -91,6 +91,10 @@ type Request struct {
 	MaxTokens     int      `json:"max_tokens,omitempty"`
 	Temperature   *float64 `json:"temperature,omitempty"`
 	Think         bool     `json:"think,omitempty"`
+	// Thinking is this request's reasoning effort (off, low, medium, high; a conversation's
+	// Enhance choice): the gateway uses it over the settings' level, and Anthropic sizes its
+	// thinking budget by it. Empty: the settings' level.
+	Thinking string `json:"thinking,omitempty"`
 	// CachePrefix, when set, is the TTL ("5m" or "1h") of a prompt-cache breakpoint after the
 	// tools and system prompt. CacheBreakpoints mark later ones; the context layer places them,
 	// providers without explicit caching ignore both.

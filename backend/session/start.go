@@ -215,7 +215,7 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 		toolsOff: info.ToolsOff}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
-		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD,
+		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD, Thinking: info.Thinking,
 	}
 	switch {
 	case agentMode:

@@ -56,6 +56,9 @@ type SessionInfo struct {
 	// RecallOff stops memory recall before this session's turns (the Enhance menu); the
 	// settings' memory_recall_off stops it everywhere.
 	RecallOff bool `json:"recall_off,omitempty"`
+	// Thinking is this conversation's reasoning effort (the Enhance menu): off, low, medium or
+	// high, as the settings' thinking; "" follows the settings.
+	Thinking string `json:"thinking,omitempty"`
 	// ToolsOff are the tool families this conversation turned off (the toolbar's Tools menu):
 	// their tools are neither offered nor found by tool_search. The settings' safety switches
 	// (web access, the desktop) still turn theirs off everywhere.

@@ -40,6 +40,20 @@ type Option func(*Provider)
 // router's).
 func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.http = c } }
 
+// Budget is the budget_tokens of a thinking level (the settings' or a conversation's): 0 for
+// off or no level.
+func Budget(level string) int {
+	switch level {
+	case "low":
+		return 2048
+	case "medium":
+		return 8192
+	case "high":
+		return 24576
+	}
+	return 0
+}
+
 // WithThinkingBudget sets budget_tokens for requests with Think on (at least 1024).
 func WithThinkingBudget(n int) Option { return func(p *Provider) { p.budget = max(n, 1024) } }
 

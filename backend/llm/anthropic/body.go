@@ -69,6 +69,9 @@ func (p *Provider) messagesBody(req llm.Request) ([]byte, []string, error) {
 	if req.Think {
 		// budget_tokens must be at least 1024 and below max_tokens; thinking allows no temperature.
 		budget := p.budget
+		if b := Budget(req.Thinking); b > 0 {
+			budget = b // the request's level (a conversation's choice) over the provider's
+		}
 		if body.MaxTokens <= budget {
 			body.MaxTokens = budget + p.maxTokens
 		}

@@ -63,7 +63,7 @@ func (g *Gateway) client(p config.Provider, key string) llm.Provider {
 		return openai.New(p.BaseURL, key, openai.WithName(p.Name))
 	case config.TypeAnthropic:
 		var opts []anthropic.Option
-		if b := thinkingBudget(g.cfg.Thinking); b > 0 {
+		if b := anthropic.Budget(g.cfg.Thinking); b > 0 {
 			opts = append(opts, anthropic.WithThinkingBudget(b))
 		}
 		return anthropic.New(p.BaseURL, key, opts...)
@@ -74,18 +74,6 @@ func (g *Gateway) client(p config.Provider, key string) llm.Provider {
 		}
 		return ollama.New(p.BaseURL, opts...)
 	}
-}
-
-func thinkingBudget(level string) int {
-	switch level {
-	case "low":
-		return 2048
-	case "medium":
-		return 8192
-	case "high":
-		return 24576
-	}
-	return 0
 }
 
 // Name implements llm.Provider.
@@ -146,7 +134,12 @@ func (g *Gateway) Stream(ctx context.Context, req llm.Request) llm.Stream {
 		return func(yield func(llm.Event, error) bool) { yield(llm.Event{}, err) }
 	}
 	req.Model = model
-	if g.cfg.Thinking != "" && g.cfg.Thinking != "off" {
+	// The conversation's level (Enhance) wins over the settings'; Anthropic reads the level
+	// for its budget, the others only the switch.
+	if req.Thinking == "" {
+		req.Thinking = g.cfg.Thinking
+	}
+	if req.Thinking != "" && req.Thinking != "off" {
 		req.Think = true
 	}
 	s := r.Stream(ctx, req)

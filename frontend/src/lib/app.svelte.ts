@@ -51,6 +51,8 @@ class AppState {
   /** Memory recall runs before the current conversation's turns: its own switch and the settings'. */
   recall = $derived(this.current?.recall_off !== true)
   recallEverywhere = $derived(this.settings?.memory_recall_off !== true)
+  /** The current conversation's thinking level ("": the settings'). */
+  thinking = $derived(this.current?.thinking ?? '')
   /** The current conversation's tool families (the toolbar's Tools and Search); none without a
    * workspace (a plain conversation has no tools). */
   families = $state<ToolFamilyState[]>([])
@@ -662,6 +664,19 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
       this.fail('recall', `Could not change memory recall: ${messageOf(err)}`)
+    }
+  }
+
+  /** Sets the current conversation's thinking level ("" follows the settings). */
+  async setThinking(level: string) {
+    const id = this.currentId
+    if (!id || level === this.thinking) return
+    try {
+      await api.sessions.setThinking(id, level)
+      this.ok('thinking')
+      this.sessions = byActivity(await api.sessions.list())
+    } catch (err) {
+      this.fail('thinking', `Could not change the thinking level: ${messageOf(err)}`)
     }
   }
 

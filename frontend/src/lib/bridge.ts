@@ -270,6 +270,8 @@ export const api = {
     setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
     /** Memory recall before the session's turns (SessionInfo.recall_off is its opposite). */
     setRecall: (id: string, on: boolean) => call<void>('SessionService', 'SetRecall', id, on),
+    /** The session's thinking level (SessionInfo.thinking; "" follows the settings). */
+    setThinking: (id: string, level: string) => call<void>('SessionService', 'SetThinking', id, level),
     /** The Tools menu: the session's tool families, with the settings' safety switches applied. */
     toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService', 'ToolFamilies', id)) ?? [],
     /** Turns a tool family off (or on again) in the session (SessionInfo.tools_off). */

@@ -707,6 +707,7 @@ export interface SessionInfo {
   parent_call?: string
   translate?: boolean
   recall_off?: boolean
+  thinking?: string
   tools_off?: ToolFamily[]
   eval?: EvalTask
   folder?: string

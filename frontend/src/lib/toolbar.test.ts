@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { enhanceChip, groups, nextIndex, searchChip, toolsChip } from './toolbar'
+import { enhanceChip, groups, nextIndex, searchChip, thinkingChoice, toolsChip } from './toolbar'
 import type { ToolFamilyState } from './types'
 
 const fam = (family: string, on: boolean, blocked?: string): ToolFamilyState => ({ family, label: family, on, blocked })
@@ -41,5 +41,26 @@ describe('toolbar chips', () => {
     expect(nextIndex('End', 0, 3)).toBe(2)
     expect(nextIndex('Enter', 0, 3)).toBeNull()
     expect(nextIndex('ArrowDown', 0, 0)).toBeNull()
+  })
+})
+
+describe('the Enhance menu thinking level', () => {
+  it('offers the levels only for a model that thinks', () => {
+    const none = thinkingChoice({ thinking: 'high', settingsThinking: 'low', modelThinks: false })
+    expect(none.offered).toBe(false)
+    expect(none.note).toBe('model has no thinking')
+    const c = thinkingChoice({ thinking: '', settingsThinking: 'medium', modelThinks: true })
+    expect(c.offered).toBe(true)
+    expect(c.value).toBe('')
+    expect(c.options.map((o) => o.value)).toEqual(['', 'off', 'low', 'medium', 'high'])
+    expect(c.options[0].label).toBe('As in Settings (medium)')
+    expect(c.note).toBe('Reasoning effort: medium')
+  })
+
+  it("lets the conversation's level win over the settings'", () => {
+    expect(thinkingChoice({ thinking: 'off', settingsThinking: 'high', modelThinks: true }).note).toBe('The model answers without reasoning first')
+    expect(thinkingChoice({ thinking: 'high', modelThinks: true }).note).toBe('Reasoning effort: high')
+    expect(thinkingChoice({ thinking: '', modelThinks: true }).options[0].label).toBe('As in Settings (off)')
+    expect(enhanceChip({ translate: false, recall: true, recallEverywhere: true, thinking: 'high' })).toBe('Enhance · Thinking high')
   })
 })

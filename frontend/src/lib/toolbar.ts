@@ -26,11 +26,29 @@ export function searchChip(families: ToolFamilyState[]): { on: boolean; disabled
 }
 
 /** The Enhance chip's words: what is on beyond the defaults. */
-export function enhanceChip(s: { translate: boolean; recall: boolean; recallEverywhere: boolean }): string {
+export function enhanceChip(s: { translate: boolean; recall: boolean; recallEverywhere: boolean; thinking?: string }): string {
   const parts = ['Enhance']
   if (s.translate) parts.push('Translate')
   if (!(s.recall && s.recallEverywhere)) parts.push('No recall')
+  if (s.thinking) parts.push(`Thinking ${s.thinking}`)
   return parts.join(' · ')
+}
+
+export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const
+
+/** The Enhance menu's thinking choice: the conversation's level ("" follows the settings'),
+ * offered only for a model that can think. */
+export function thinkingChoice(s: { thinking: string; settingsThinking?: string; modelThinks: boolean }): {
+  offered: boolean
+  value: string
+  options: { value: string; label: string }[]
+  note: string
+} {
+  const settings = s.settingsThinking || 'off'
+  const options = [{ value: '', label: `As in Settings (${settings})` }, ...THINKING_LEVELS.map((l) => ({ value: l, label: l }))]
+  if (!s.modelThinks) return { offered: false, value: s.thinking, options, note: 'model has no thinking' }
+  const effective = s.thinking || settings
+  return { offered: true, value: s.thinking, options, note: effective === 'off' ? 'The model answers without reasoning first' : `Reasoning effort: ${effective}` }
 }
 
 /** Families in the menu's groups: the built-in ones, then the MCP servers. */
