@@ -24,6 +24,13 @@ try {
     await page.screenshot({ path: `${out}/enhance-menu.png` })
     await tid('enhance-recall').check()
     await page.locator('[data-testid="enhance-open"]', { hasText: 'No recall' }).waitFor({ state: 'detached' })
+    // The demo model thinks: the conversation's thinking level is offered, and the trigger
+    // says when it differs from the settings'.
+    await tid('enhance-thinking-level').selectOption('high')
+    await page.locator('[data-testid="enhance-open"]', { hasText: 'Thinking high' }).waitFor()
+    await page.screenshot({ path: `${out}/enhance-thinking.png` })
+    await tid('enhance-thinking-level').selectOption('')
+    await page.locator('[data-testid="enhance-open"]', { hasText: 'Thinking' }).waitFor({ state: 'detached' })
     await tid('enhance-open').click()
   })
   await step('Ctrl+Shift+X keeps the selection untranslated', async () => {
