@@ -109,7 +109,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 				return sw.Family(reg, spec)
 			}, func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return nil, schedule.AddTools(reg, a.Schedule.Scheduler(), spec.Session)
-			}},
+			}, imageTools(settings.config, settings.keys, st)},
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
 	})

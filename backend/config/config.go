@@ -43,6 +43,14 @@ type WebSearch struct {
 	BraveKey   string `json:"brave_key,omitempty"`
 }
 
+// Images configures generate_image: an OpenAI-compatible images API (POST
+// {base_url}/v1/images/generations). Without a base URL the tool is not offered. The API key
+// is the secret stored under the provider name "images".
+type Images struct {
+	BaseURL string `json:"base_url,omitempty"`
+	Model   string `json:"model,omitempty"`
+}
+
 // Config is everything in config.json.
 type Config struct {
 	Providers []Provider `json:"providers"`
@@ -67,6 +75,8 @@ type Config struct {
 	// WebSearch chooses web_search's provider (with web access on); WebAllowHosts are private
 	// hosts (a NAS, an intranet wiki) fetch_url may reach; every other private address is
 	// refused (backend/web).
+	// Images is the provider of generate_image (none: the tool is not offered).
+	Images        Images    `json:"images,omitempty"`
 	WebSearch     WebSearch `json:"web_search,omitempty"`
 	WebAllowHosts []string  `json:"web_allow_hosts,omitempty"`
 	// BrowserVisible shows the agent's browser window instead of running it headless.

@@ -1,5 +1,6 @@
 // The transcript is a projection of the session's event log (plus the reply streaming right now).
 // Pure functions only: components render what `project` returns.
+import { resultImages } from './images'
 import type { CallAttempt, CallReport, DecidedBy, Decision, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
 import type { Delta } from './stream'
 import { argsOf } from './tools'
@@ -90,6 +91,8 @@ export type ToolResultInfo = {
   meta: unknown
   durationMs: number
   interrupted: boolean
+  /** Images the tool returned (generate_image, screenshots), base64. */
+  images?: string[]
 }
 
 export type ToolCallItem = {
@@ -463,6 +466,7 @@ export function project(state: TranscriptState): Item[] {
             meta: d.meta,
             durationMs: typeof d.duration_ms === 'number' ? d.duration_ms : 0,
             interrupted: d.interrupted === true,
+            images: resultImages(d.images),
           }
           c.closed = false
           c.status = resultStatus(c)
