@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -61,7 +62,10 @@ func newMyDayCmd() *cobra.Command {
 }
 
 func printDay(out io.Writer, r myday.Report) {
-	fmt.Fprintf(out, "My Day — %s\n\n%s\n", r.Date, termLine(r.Summary))
+	fmt.Fprintf(out, "My Day — %s\n\n", r.Date)
+	for _, line := range strings.Split(r.Summary, "\n") {
+		fmt.Fprintln(out, termLine(line))
+	}
 	if r.Prose == myday.ProseModel {
 		fmt.Fprintf(out, "(summary by %s)\n", r.Model)
 	} else if r.ProseNote != "" {

@@ -179,6 +179,8 @@ func openReason(evs []store.Event) string {
 		switch evs[i].Type {
 		case store.EventUser:
 			return "a message has no reply yet"
+		case store.EventAssistant:
+			return "" // a chat reply ends without a turn_end
 		case store.EventApproval:
 			var a store.Approval
 			if evs[i].Decode(&a) == nil && a.Decision == "" {

@@ -3,6 +3,7 @@ package myday
 import (
 	"context"
 	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,9 @@ func fixture(t *testing.T) (*store.Store, dated) {
 		user("Run the benchmarks"), reply("", 1), usage("openai/gpt-5-mini", 2000, 100, 0.0125), end(store.EndMaxSteps))] = true
 	d.today[session(t, st, "Q&A: Attention", func(i *store.SessionInfo) { i.Paper, i.Purpose = "p1", store.PurposeQA },
 		user("What is multi-head attention?"), reply("It is…", 0), usage("qwen3:8b", 500, 20, 0), end(store.EndDone))] = true
+	// A chat reply (no turn_end) leaves nothing open; a message without a reply does.
+	d.today[session(t, st, "Chat", nil, user("hello"), reply("hi", 0), usage("qwen3:8b", 0, 0, 0))] = true
+	d.today[session(t, st, "Waiting", nil, user("still there?"))] = true
 	session(t, st, "Yesterday", nil, user("Old work. TODO: never shown"), reply("ok", 0), usage("qwen3:8b", 9, 9, 0), end(store.EndDone))
 	return st, d
 }
@@ -115,13 +119,15 @@ func TestReportFiguresFromTheLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Date != "2026-03-10" || r.Prose != ProseExtractive || len(r.Sessions) != 2 {
+	if r.Date != "2026-03-10" || r.Prose != ProseExtractive || len(r.Sessions) != 4 {
 		t.Fatalf("report: %+v", r)
 	}
 	if s := r.Sessions[0]; s.Title != "Parser fix" || s.Messages != 1 || s.ToolCalls != 2 || s.Last != "Fixed. - [ ] release 1.2" {
 		t.Fatalf("busiest session: %+v", s)
 	}
-	if len(r.Open) != 1 || r.Open[0].Title != "Benchmarks" || r.Open[0].Why != "the last turn stopped (max_steps)" {
+	sort.Slice(r.Open, func(i, j int) bool { return r.Open[i].Title < r.Open[j].Title })
+	if len(r.Open) != 2 || r.Open[0].Title != "Benchmarks" || r.Open[0].Why != "the last turn stopped (max_steps)" ||
+		r.Open[1].Title != "Waiting" || r.Open[1].Why != "a message has no reply yet" {
 		t.Fatalf("open threads: %+v", r.Open)
 	}
 	if strings.Join(r.Todos, "|") != "add a test for quoted commas|release 1.2" {
@@ -130,14 +136,14 @@ func TestReportFiguresFromTheLog(t *testing.T) {
 	if len(r.Papers) != 1 || r.Papers[0].Title != "Attention Is All You Need" || r.Papers[0].What != "qa" {
 		t.Fatalf("papers: %+v", r.Papers)
 	}
-	want := []ModelUse{{"qwen3:8b", 3, 3000, 150, 0}, {"openai/gpt-5-mini", 1, 2000, 100, 0.0125}}
+	want := []ModelUse{{"qwen3:8b", 4, 3000, 150, 0}, {"openai/gpt-5-mini", 1, 2000, 100, 0.0125}}
 	if len(r.Models) != 2 || r.Models[0] != want[0] || r.Models[1] != want[1] {
 		t.Fatalf("models: %+v", r.Models)
 	}
-	if r.Total.Calls != 4 || r.Total.Input != 5000 || r.Total.CostUSD != 0.0125 {
+	if r.Total.Calls != 5 || r.Total.Input != 5000 || r.Total.CostUSD != 0.0125 {
 		t.Fatalf("total: %+v", r.Total)
 	}
-	if !strings.Contains(r.Summary, "Parser fix: Fix the CSV parser.") || !strings.Contains(r.Summary, "5,250 tokens over 4 model call(s)") {
+	if !strings.Contains(r.Summary, "Parser fix: Fix the CSV parser.") || !strings.Contains(r.Summary, "5,250 tokens over 5 model call(s)") {
 		t.Fatalf("summary: %s", r.Summary)
 	}
 	// Stored, and listed among the past days.
@@ -182,7 +188,7 @@ func TestReportProseByTheCheapModel(t *testing.T) {
 	if evs[0].Decode(&asked) != nil || !strings.Contains(asked.Text, `"Benchmarks": 1 messages, 1 tool calls`) || !strings.Contains(asked.Text, "release 1.2") {
 		t.Fatalf("facts sent: %s", asked.Text)
 	}
-	if r.Total.Calls != 4 {
+	if r.Total.Calls != 5 {
 		t.Fatalf("figures changed: %+v", r.Total)
 	}
 }
