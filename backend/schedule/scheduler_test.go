@@ -2,12 +2,14 @@ package schedule
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 )
 
 // fakeClock is moved by hand: After's channels fire when Advance passes their time.
@@ -238,5 +240,30 @@ func TestValidate(t *testing.T) {
 	}
 	if err := (Job{Kind: KindCommand, Command: "make", Workspace: "/w", Cron: "30 9 * * 1-5"}).Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScheduleToolsAreDeferredAndAsk: the tools cost the first request nothing, and a command
+// job asks as the command it will run.
+func TestScheduleToolsAreDeferredAndAsk(t *testing.T) {
+	t.Parallel()
+	s := New(Options{Records: newStore(t), Exec: &recorder{ran: make(chan string, 1)}, Clock: newClock(t0), Loc: time.UTC})
+	reg := tools.NewRegistry()
+	if err := AddTools(reg, s, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if specs := reg.Specs(); len(specs) != 1 || specs[0].Name != "tool_search" || strings.Contains(specs[0].Description, "schedule") {
+		t.Fatalf("offered: %+v", specs)
+	}
+	acc, _ := reg.Access(tools.Call{Name: "schedule_add", Arguments: json.RawMessage(`{"kind":"command","command":"make deploy","workspace":"/w","cron":"@daily"}`)})
+	if len(acc) != 1 || acc[0].Kind != tools.AccessExec || acc[0].Command != "make deploy" || acc[0].Dir != "/w" {
+		t.Fatalf("access: %+v", acc)
+	}
+	res, err := reg.Run(context.Background(), tools.Call{Name: "schedule_add", Arguments: json.RawMessage(`{"kind":"prompt","cron":"0 9 * * *","prompt":"news"}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("add: %+v %v", res, err)
+	}
+	if jobs, _ := s.List(); len(jobs) != 1 || jobs[0].Session != "c1" {
+		t.Fatalf("the prompt job does not go into the conversation it was asked in: %+v", jobs)
 	}
 }

@@ -54,6 +54,15 @@ func AddTools(reg *tools.Registry, s *Scheduler, session string) error {
 		tools.Define(tools.Def[addParams]{Name: "schedule_add",
 			Description: "Schedule work while Tofu is open: kind prompt (send a message into a conversation), agent (a task in a workspace), command (runs in a workspace, the user approves it), or watch (poll a condition with the cheap model on a cron, then send the message into the conversation). Give cron or at. Missed runs are reported, not run late.",
 			Example:     `{"kind":"prompt","cron":"0 9 * * 1-5","prompt":"Summarize new arXiv papers on retrieval"}`,
+			// A command job is asked for when it is scheduled, as the command it will run (and
+			// again through the approval service at each run): a model cannot set up, unasked,
+			// a command to run later outside the turn's approvals.
+			Access: func(_ tools.Call, p addParams) []tools.Access {
+				if Kind(p.Kind) == KindCommand {
+					return []tools.Access{{Kind: tools.AccessExec, Command: p.Command, Dir: p.Workspace}}
+				}
+				return nil
+			},
 			Run: func(_ context.Context, _ tools.Call, p addParams) (tools.Result, error) {
 				j := Job{Name: p.Name, Kind: Kind(p.Kind), Cron: p.Cron, Prompt: p.Prompt, Session: p.Session,
 					Workspace: p.Workspace, Command: p.Command, Condition: p.Condition}
