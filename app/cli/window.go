@@ -119,5 +119,5 @@ func runWindow(frontend fs.FS) error {
 // missing here fails only in the window ("MemoryService.List is not bound") while `tofu serve`
 // works; TestWindowBindsEveryService checks the list against bridge.ts.
 func windowServices(a *app.App) []any {
-	return []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers, a.MCP, a.Memory, a.Skills, a.MyDay, a.BrowserView}
+	return []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers, a.MCP, a.Memory, a.Skills, a.MyDay, a.Schedule, a.BrowserView}
 }
