@@ -134,7 +134,7 @@ func TestRunAnswersADialogByName(t *testing.T) {
 	exited := make(chan struct{})
 	go func() { z.Wait(); close(exited) }()
 	id := s.WindowOf("Zenity")
-	s.WaitFor("zenity to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	s.WaitFor("zenity to be active", func() bool { return s.ActiveWindow() == id })
 	tofu := desktopCLITest(t, s)
 	var tree string
 	s.WaitFor("zenity's tree with its OK button", func() bool {

@@ -60,7 +60,7 @@ func TestDesktopCommands(t *testing.T) {
 	if _, err := tofu("window", "focus", xid); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the xterm to be active", func() bool { return s.Output("xdotool", "getactivewindow") == xid })
+	s.WaitFor("the xterm to be active", func() bool { return s.ActiveWindow() == xid })
 	if _, err := tofu("type", "ça marche ✓"); err != nil {
 		t.Fatal(err)
 	}

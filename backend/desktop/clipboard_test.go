@@ -91,7 +91,7 @@ func TestCopyPasteBetweenTwoWindows(t *testing.T) {
 	if err := d.Focus(id32(t, dst)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the target to be active", func() bool { return s.Output("xdotool", "getactivewindow") == dst })
+	s.WaitFor("the target to be active", func() bool { return s.ActiveWindow() == dst })
 	if err := d.Click(tx+tw/2, ty+th/2, desktop.ButtonMiddle, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestWindowsListedAsXdotoolSeesThem(t *testing.T) {
 	if err := d.Focus(id32(t, b)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("TofuBeta to be active", func() bool { return s.Output("xdotool", "getactivewindow") == b })
+	s.WaitFor("TofuBeta to be active", func() bool { return s.ActiveWindow() == b })
 	ws, err := d.Windows()
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestTypeUnicodeIntoXterm(t *testing.T) {
 	if err := d.Focus(id32(t, id)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the xterm to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	s.WaitFor("the xterm to be active", func() bool { return s.ActiveWindow() == id })
 	want := `Hello, wörld! ~ {x} "ß" ✓ 日本語 €5 #1`
 	if err := d.Type(desktoptest.Context(t), want+"\n"); err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestKeyComboEndsCat(t *testing.T) {
 	if err := d.Focus(id32(t, id)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the xterm to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	s.WaitFor("the xterm to be active", func() bool { return s.ActiveWindow() == id })
 	ctx := desktoptest.Context(t)
 	if err := d.Type(ctx, "abc"); err != nil {
 		t.Fatal(err)
@@ -156,11 +156,11 @@ func TestArrangeWindows(t *testing.T) {
 		return x == 300+left && y == 200+top && w > 380 && w <= 400 && h > 280 && h <= 300
 	})
 	b := xterm(t, s, "TofuOther", "40x10+40+60", "sleep 600")
-	s.WaitFor("the new window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == b })
+	s.WaitFor("the new window to be active", func() bool { return s.ActiveWindow() == b })
 	if err := d.Focus(id32(t, a)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the first window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == a })
+	s.WaitFor("the first window to be active", func() bool { return s.ActiveWindow() == a })
 	if err := d.CloseWindow(id32(t, b)); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestDragWindowByItsTitleBar(t *testing.T) {
 	s, d := open(t, desktoptest.Options{})
 	id := xterm(t, s, "TofuDrag", "40x10+100+100", "sleep 600")
 	// openbox has finished taking the window in once it has focused it.
-	s.WaitFor("the new window to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	s.WaitFor("the new window to be active", func() bool { return s.ActiveWindow() == id })
 	x0, y0, _, _ := geometry(t, s, id)
 	// openbox draws the title bar just above the client area.
 	if err := d.Drag(desktoptest.Context(t), x0+60, y0-8, x0+260, y0+142); err != nil {
@@ -249,7 +249,7 @@ func TestTypeMoreCharactersThanSpareKeys(t *testing.T) {
 	if err := d.Focus(id32(t, id)); err != nil {
 		t.Fatal(err)
 	}
-	s.WaitFor("the xterm to be active", func() bool { return s.Output("xdotool", "getactivewindow") == id })
+	s.WaitFor("the xterm to be active", func() bool { return s.ActiveWindow() == id })
 	var want strings.Builder
 	for r := rune(0x4e00); r < 0x4e00+100; r += 4 {
 		chunk := string([]rune{r, r + 1, r + 2, r + 3})

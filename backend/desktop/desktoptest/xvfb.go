@@ -157,6 +157,17 @@ func (s *Server) WaitFor(what string, cond func() bool) {
 	}
 }
 
+// ActiveWindow is the active window's id as xdotool prints it (decimal), or "" while there is
+// none: in the middle of a focus change the window manager clears _NET_ACTIVE_WINDOW for a
+// moment, and xdotool then fails. For WaitFor conditions.
+func (s *Server) ActiveWindow() string {
+	out, err := s.Command("xdotool", "getactivewindow").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // WindowOf waits for a window whose WM_CLASS matches class and returns its id as xdotool
 // prints it (decimal).
 func (s *Server) WindowOf(class string) string {
