@@ -2,5 +2,10 @@
 
 package store
 
+// dirLock: nothing to hold where lockDir cannot tell.
+type dirLock struct{}
+
 // lockDir cannot tell here whether another process uses the directory: nothing is cleaned.
-func lockDir(string) (func(), bool) { return nil, false }
+func lockDir(string) (*dirLock, bool) { return nil, false }
+
+func (*dirLock) unlock() {}

@@ -8,8 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockDir takes the lock Badger takes on its directory (flock, exclusive), if it is free.
-func lockDir(dir string) (func(), bool) {
+// dirLock is the lock Badger takes on its directory (flock, exclusive), held by Tofu.
+type dirLock struct{ f *os.File }
+
+// lockDir takes the lock Badger takes on its directory, if it is free.
+func lockDir(dir string) (*dirLock, bool) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, false
@@ -18,5 +21,13 @@ func lockDir(dir string) (func(), bool) {
 		f.Close()
 		return nil, false
 	}
-	return func() { f.Close() }, true // closing releases the lock
+	return &dirLock{f}, true
+}
+
+// unlock releases the lock before closing: a child forked by another goroutine (any exec in
+// this process) holds a copy of the descriptor until it execs, and the lock belongs to the
+// shared open file, so closing ours alone could leave Badger's own flock refused.
+func (l *dirLock) unlock() {
+	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	l.f.Close()
 }

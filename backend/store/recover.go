@@ -12,11 +12,11 @@ import (
 // file holds no write, so removing it loses nothing. It only looks while it holds the lock
 // Badger takes on the directory: a running Tofu's new file is never touched.
 func removeEmptyMemtables(dir string) error {
-	unlock, ok := lockDir(dir)
+	lock, ok := lockDir(dir)
 	if !ok {
 		return nil // in use: Open reports it
 	}
-	defer unlock()
+	defer lock.unlock()
 	mems, err := filepath.Glob(filepath.Join(dir, "*.mem"))
 	if err != nil {
 		return err

@@ -120,9 +120,9 @@ func Open(dir string) (*Store, error) {
 		WithIndexCacheSize(8 << 20).
 		WithValueLogFileSize(64 << 20).
 		WithNumCompactors(2)
-	db, err := badger.Open(opts)
+	db, err := openBadger(opts)
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+		if isLocked(err) {
 			return nil, fmt.Errorf("%w (%s)", ErrLocked, filepath.Join(dir, "LOCK"))
 		}
 		return nil, fmt.Errorf("open database %s: %w", dir, err)
