@@ -117,7 +117,9 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Memory = &MemoryService{mem: mem, store: st}
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	a.MyDay = newMyDayService(st, lib, providers, settings, price)
-	a.Schedule = newScheduleService(st, a.Runner, providers, settings, price, emit)
+	a.Schedule = newScheduleService(st, a.Runner, providers, settings, price, emit, a.MyDay.reportOf)
+	a.MyDay.sched = a.Schedule.s
+	followMyDaySetting(a.Schedule.s, settings)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,

@@ -6,18 +6,21 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/myday"
 	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// MyDayService is the My Day view: a day's report, generated on demand, and the past days'
-// (docs/MYDAY.md).
+// MyDayService is the My Day view: a day's report, generated on demand or at the time set
+// (myday_schedule.go), and the past days' (docs/MYDAY.md).
 type MyDayService struct {
-	gen *myday.Generator
+	gen      *myday.Generator
+	settings *SettingsService
+	sched    *schedule.Scheduler // set once the schedule service is made
 }
 
 func newMyDayService(st *store.Store, lib *library.Library, providers *providerCache, settings *SettingsService,
 	price func(string, llm.Usage) float64) *MyDayService {
-	return &MyDayService{gen: myday.New(myday.Options{
+	return &MyDayService{settings: settings, gen: myday.New(myday.Options{
 		Store: st, Provider: providers.get, Price: price,
 		Cheap: func() string {
 			cfg, err := settings.config()

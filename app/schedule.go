@@ -25,8 +25,8 @@ type ScheduleService struct {
 const ScheduleTopic = "schedule"
 
 func newScheduleService(st *store.Store, runner *session.Runner, providers *providerCache, settings *SettingsService,
-	price func(string, llm.Usage) float64, emit Emitter) *ScheduleService {
-	exec := &scheduleExec{st: st, runner: runner, provider: providers.get, price: price, cheap: func() string {
+	price func(string, llm.Usage) float64, emit Emitter, report func(context.Context, time.Time) (string, error)) *ScheduleService {
+	exec := &scheduleExec{st: st, runner: runner, provider: providers.get, price: price, report: report, cheap: func() string {
 		cfg, err := settings.config()
 		if err != nil {
 			return ""
@@ -63,6 +63,8 @@ type scheduleExec struct {
 	provider func() (llm.Provider, error)
 	price    func(string, llm.Usage) float64
 	cheap    func() string
+	// report writes the My Day report of the day a time falls on (the session of its prose).
+	report func(ctx context.Context, due time.Time) (string, error)
 }
 
 func (e *scheduleExec) Run(ctx context.Context, j schedule.Job, due time.Time) (string, bool, error) {
@@ -83,6 +85,12 @@ func (e *scheduleExec) Run(ctx context.Context, j schedule.Job, due time.Time) (
 		return e.command(ctx, j)
 	case schedule.KindWatch:
 		return e.watch(ctx, j, due)
+	case schedule.KindMyDay:
+		if e.report == nil {
+			return "", false, fmt.Errorf("My Day is not available here")
+		}
+		id, err := e.report(ctx, due)
+		return id, err == nil, err
 	}
 	return "", false, fmt.Errorf("unknown job kind %q", j.Kind)
 }

@@ -102,6 +102,15 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 	return s.Get()
 }
 
+// update changes the configuration file with fn (validated on save) and tells the app.
+func (s *SettingsService) update(fn func(*config.Config)) error {
+	if _, err := s.file.Update(func(c *config.Config) error { fn(c); return nil }); err != nil {
+		return err
+	}
+	s.changed()
+	return nil
+}
+
 // SetAPIKeys replaces the API keys of a configured provider (several rotate on rate limits);
 // an empty list removes them.
 func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, error) {

@@ -86,6 +86,10 @@ type Config struct {
 	Desktop bool `json:"desktop,omitempty"`
 	// DesktopMaxWidth bounds the width of the screenshots sent to the model (0: 1280).
 	DesktopMaxWidth int `json:"desktop_max_width,omitempty"`
+	// MyDayAt writes the day's My Day report at this local time, "HH:MM" (24-hour), while
+	// Tofu is open; a time missed while it was closed is written at the next start. Empty:
+	// on demand only (docs/MYDAY.md).
+	MyDayAt string `json:"myday_at,omitempty"`
 	// MemoryRecallOff stops putting relevant memory records before each agent turn (the
 	// memory tools stay). Recall is on by default.
 	MemoryRecallOff bool `json:"memory_recall_off,omitempty"`
@@ -169,6 +173,12 @@ func (c Config) Validate() error {
 			return errors.New("a fallback model reference is empty")
 		}
 	}
+	if _, _, err := DailyTime(c.MyDayAt); err != nil {
+		return err
+	}
+	if err := c.validateTools(); err != nil {
+		return err
+	}
 	if err := validateMCP(c.MCPServers); err != nil {
 		return err
 	}
@@ -195,6 +205,16 @@ func (c Config) normalize() Config {
 		}
 	}
 	out.Permissions = c.Permissions.normalize()
+	out.MyDayAt = strings.TrimSpace(c.MyDayAt)
+	out.Images.BaseURL = strings.TrimRight(strings.TrimSpace(c.Images.BaseURL), "/")
+	out.Images.Model = strings.TrimSpace(c.Images.Model)
+	out.WebSearch.SearxngURL = strings.TrimRight(strings.TrimSpace(c.WebSearch.SearxngURL), "/")
+	out.WebAllowHosts = nil
+	for _, h := range c.WebAllowHosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			out.WebAllowHosts = append(out.WebAllowHosts, h)
+		}
+	}
 	return out
 }
 

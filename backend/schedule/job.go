@@ -22,6 +22,9 @@ const (
 	KindAgent   Kind = "agent"   // an agent turn on Prompt in Workspace, in a new session
 	KindCommand Kind = "command" // run Command in Workspace, asked through the approval service
 	KindWatch   Kind = "watch"   // poll Condition with the cheap model; when it holds, send Prompt into Session
+	// KindMyDay writes the due day's My Day report. Its one job is kept by the My Day setting
+	// (Put, Clear), never added or removed by hand.
+	KindMyDay Kind = "myday"
 )
 
 // Job is one scheduled job, stored as "schedule/<id>".
@@ -42,7 +45,11 @@ type Job struct {
 	// Next is when the job runs next (zero once it is done).
 	Next time.Time `json:"next,omitempty"`
 	Done bool      `json:"done,omitempty"` // a single run ran, or a watch's condition held
-	Runs []Run     `json:"runs,omitempty"` // the latest runs, newest last (at most keepRuns)
+	// CatchUp runs the job once at start for its latest due time missed while Tofu was
+	// closed, besides reporting the miss: for work that is still right late (a past day's
+	// report), unlike a prompt meant for 9:00.
+	CatchUp bool  `json:"catch_up,omitempty"`
+	Runs    []Run `json:"runs,omitempty"` // the latest runs, newest last (at most keepRuns)
 }
 
 // Run is one time a job was due: run (its session), or missed while Tofu was closed.
@@ -53,6 +60,9 @@ type Run struct {
 	Outcome string    `json:"outcome"` // OutcomeOK, OutcomeMissed, OutcomeWaiting or the error
 	// Missed counts the runs this one stands for: the app was closed over several due times.
 	Missed int `json:"missed,omitempty"`
+	// Late is a catch-up run: started at the next start for a due time missed while Tofu
+	// was closed (Job.CatchUp).
+	Late bool `json:"late,omitempty"`
 }
 
 // Outcomes of a run.
@@ -95,6 +105,10 @@ func (j Job) Validate() error {
 		}
 		if j.Cron == "" {
 			return errors.New("a watch polls: give it a cron expression (e.g. */10 * * * *)")
+		}
+	case KindMyDay:
+		if j.Cron == "" {
+			return errors.New("My Day's report is daily: it needs a cron expression")
 		}
 	default:
 		return fmt.Errorf("unknown job kind %q (prompt, agent, command or watch)", j.Kind)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -78,6 +79,9 @@ func (s *Scheduler) List() ([]Job, error) {
 
 // Add validates and stores a new job and returns it with its id and next due time.
 func (s *Scheduler) Add(j Job) (Job, error) {
+	if j.Kind == KindMyDay {
+		return Job{}, errMyDay
+	}
 	if err := j.Validate(); err != nil {
 		return Job{}, err
 	}
@@ -102,11 +106,19 @@ func (s *Scheduler) Add(j Job) (Job, error) {
 	return j, nil
 }
 
+// errMyDay refuses to add or remove My Day's job by hand: the setting keeps it.
+var errMyDay = errors.New("My Day's report is scheduled by its setting: change or turn it off in My Day or Settings")
+
 // Remove deletes a job (a run under way finishes).
 func (s *Scheduler) Remove(id string) error {
 	s.mu.Lock()
-	found, err := s.o.Records.GetJSON(prefix+id, &Job{})
+	var j Job
+	found, err := s.o.Records.GetJSON(prefix+id, &j)
 	if err == nil && found {
+		if j.Kind == KindMyDay {
+			s.mu.Unlock()
+			return errMyDay
+		}
 		err = s.o.Records.DeleteJSON(prefix + id)
 	}
 	s.mu.Unlock()
@@ -128,11 +140,11 @@ func (s *Scheduler) poke() {
 	s.o.Changed()
 }
 
-// Run reports the runs missed while Tofu was closed, then runs jobs as they fall due until
-// ctx ends, and waits for the runs under way.
+// Run reports the runs missed while Tofu was closed (and starts the catch-up runs), then runs
+// jobs as they fall due until ctx ends, and waits for the runs under way.
 func (s *Scheduler) Run(ctx context.Context) error {
 	defer s.wg.Wait()
-	if err := s.catchUp(); err != nil {
+	if err := s.catchUp(ctx); err != nil {
 		return err
 	}
 	for {
@@ -155,8 +167,9 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // catchUp records, for every job whose due time passed while no scheduler ran, one missed run
 // counting the due times it stands for, and moves the job to its next due time. A missed
 // run is not run late: a prompt meant for 9:00 may be wrong at 15:00. The window and
-// `tofu schedule list` show it.
-func (s *Scheduler) catchUp() error {
+// `tofu schedule list` show it. A CatchUp job (My Day's) also runs once now, for the latest
+// due time it missed.
+func (s *Scheduler) catchUp(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	jobs, err := list(s.o.Records)
@@ -169,9 +182,9 @@ func (s *Scheduler) catchUp() error {
 		if j.Done || j.Next.IsZero() || j.Next.After(now) {
 			continue
 		}
-		n := 0
+		n, last := 0, j.Next
 		for t := j.Next; !t.IsZero() && !t.After(now) && n < 10000; t = j.NextAfter(t, s.o.Loc) {
-			n++
+			n, last = n+1, t
 		}
 		j.record(Run{Due: j.Next, Outcome: OutcomeMissed, Missed: n})
 		j.Next = j.NextAfter(now, s.o.Loc)
@@ -180,6 +193,11 @@ func (s *Scheduler) catchUp() error {
 			return err
 		}
 		changed = true
+		if j.CatchUp && !j.Done {
+			s.running[j.ID] = true
+			s.wg.Add(1)
+			go s.run(ctx, j, last, true)
+		}
 	}
 	if changed {
 		s.o.Changed()
@@ -227,17 +245,17 @@ func (s *Scheduler) tick(ctx context.Context) error {
 		}
 		s.running[j.ID] = true
 		s.wg.Add(1)
-		go s.run(ctx, j, due)
+		go s.run(ctx, j, due, false)
 	}
 	return nil
 }
 
-// run runs one job and records the run.
-func (s *Scheduler) run(ctx context.Context, j Job, due time.Time) {
+// run runs one job and records the run (late: a catch-up run for a missed due time).
+func (s *Scheduler) run(ctx context.Context, j Job, due time.Time, late bool) {
 	defer s.wg.Done()
 	started := s.o.Clock.Now()
 	session, held, err := s.o.Exec.Run(ctx, j, due)
-	r := Run{Due: due, Started: started, Session: session, Outcome: OutcomeOK}
+	r := Run{Due: due, Started: started, Session: session, Outcome: OutcomeOK, Late: late}
 	switch {
 	case err != nil:
 		r.Outcome = err.Error()

@@ -4,64 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/schedule/scheduletest"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
-// fakeClock is moved by hand: After's channels fire when Advance passes their time.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []waiter
-	waiting chan struct{} // a receive for each After, so a test knows the loop sleeps
-}
-
-type waiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newClock(t time.Time) *fakeClock {
-	return &fakeClock{now: t, waiting: make(chan struct{}, 100)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-	} else {
-		c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
-	}
-	c.waiting <- struct{}{}
-	return ch
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if !w.at.After(c.now) {
-			w.ch <- c.now
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	c.waiters = kept
-}
+func newClock(t time.Time) *scheduletest.Clock { return scheduletest.New(t) }
 
 // recorder is the executor: it records what ran and when, and says whether a watch holds.
 type recorder struct {
@@ -133,17 +84,17 @@ func TestJobsRunWhenDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := start(t, s)
-	<-clock.waiting
+	<-clock.Waiting
 	clock.Advance(30 * time.Minute)
 	if got := <-rec.ran; got != "once@08:30" {
 		t.Fatalf("ran %s", got)
 	}
-	<-clock.waiting
+	<-clock.Waiting
 	clock.Advance(30 * time.Minute)
 	if got := <-rec.ran; got != "hourly@09:00" {
 		t.Fatalf("ran %s", got)
 	}
-	<-clock.waiting
+	<-clock.Waiting
 	stop()
 	jobs, _ := s.List()
 	if len(jobs) != 2 || jobs[0].Name != "hourly" || !jobs[0].Next.Equal(t0.Add(2*time.Hour)) || !jobs[1].Done {
@@ -171,7 +122,7 @@ func TestMissedRunsAreReported(t *testing.T) {
 	// Tofu is closed from 8:00 to 11:20: 9:00, 10:00 and 11:00 pass, and the single 9:30.
 	clock.Advance(3*time.Hour + 20*time.Minute)
 	stop := start(t, s)
-	<-clock.waiting
+	<-clock.Waiting
 	stop()
 	select {
 	case got := <-rec.ran:
@@ -204,7 +155,7 @@ func TestWatchPollsUntilItHolds(t *testing.T) {
 	}
 	stop := start(t, s)
 	for range 3 {
-		<-clock.waiting
+		<-clock.Waiting
 		clock.Advance(10 * time.Minute)
 		<-rec.ran
 	}

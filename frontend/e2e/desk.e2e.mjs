@@ -1,7 +1,9 @@
 // End-to-end check of My Day and the Schedule panel against `tofu serve` (TestDeskEndToEnd):
-// a day with two conversations seeded in the log and a job whose runs were missed while Tofu
-// was closed. The browser writes today's report and checks its figures, then opens the
-// schedule, sees the missed runs reported, and adds a job.
+// a day with two conversations seeded in the log, a job whose runs were missed while Tofu
+// was closed, and My Day's daily time missed too (written at start). The browser sees the
+// catch-up said in My Day, writes today's report and checks its figures, sets a new daily
+// time (seen in Settings), then opens the schedule, sees the missed runs reported, and adds a
+// job.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_SHOT=myday.png TOFU_E2E_SHOT2=schedule.png node e2e/desk.e2e.mjs
 import { check, step, openPage } from './lib.mjs'
@@ -9,6 +11,8 @@ import { check, step, openPage } from './lib.mjs'
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const shot2 = process.env.TOFU_E2E_SHOT2
+const shot3 = process.env.TOFU_E2E_SHOT3
+const missedAt = process.env.TOFU_E2E_MYDAY_AT
 if (!url) {
   console.error('e2e: set TOFU_URL')
   process.exit(2)
@@ -20,9 +24,21 @@ try {
     await page.goto(url)
     await tid('myday-open').waitFor()
   })
-  await step('My Day: write today\'s report', async () => {
+  await step('My Day: the time missed while closed was written at start', async () => {
     await tid('myday-open').click()
     await tid('myday-panel').waitFor()
+    check((await tid('myday-at').inputValue()) === missedAt, `time shown: ${await tid('myday-at').inputValue()}`)
+    await page.locator('[data-testid="myday-at-status"]', { hasText: 'written at the next start' }).waitFor({ timeout: 10000 })
+    const line = await tid('myday-at-status').innerText()
+    check(line.includes(`Written every day at ${missedAt}`) && line.includes(`${missedAt} was missed (Tofu was closed)`), `status: ${line}`)
+  })
+  await step('My Day: a new daily time, refused then set, and seen in Settings', async () => {
+    await tid('myday-at').fill('07:30')
+    await tid('myday-at-save').click()
+    await page.locator('[data-testid="myday-at-status"]', { hasText: 'Written every day at 07:30' }).waitFor({ timeout: 5000 })
+    if (shot3) await page.screenshot({ path: shot3 })
+  })
+  await step('My Day: write today\'s report', async () => {
     await tid('myday-generate').click()
     await tid('myday-summary').waitFor()
     const summary = await tid('myday-summary').innerText()
@@ -33,11 +49,22 @@ try {
     if (shot) await page.screenshot({ path: shot })
     await page.keyboard.press('Escape')
   })
+  await step('Settings: My Day\'s time as set in the panel', async () => {
+    await tid('settings-open').click()
+    await tid('settings-dialog').waitFor()
+    const v = await tid('settings-myday-at').inputValue()
+    check(v === '07:30', `settings time: ${v}`)
+    await page.keyboard.press('Escape')
+    await tid('settings-dialog').waitFor({ state: 'hidden' })
+  })
   await step('Schedule: missed runs reported, a job added', async () => {
     await tid('schedule-open').click()
     await tid('schedule-panel').waitFor()
     const missed = await tid('schedule-missed').innerText({ timeout: 5000 })
-    check(missed.includes('3 runs were missed'), `missed: ${missed}`)
+    check(missed.includes('4 runs were missed'), `missed: ${missed}`)
+    const mine = page.locator('[data-testid="schedule-job"]', { hasText: 'My Day' })
+    const text = await mine.innerText()
+    check(text.includes('cron 30 7 * * *') && text.includes('ran late') && !(await mine.getByRole('button', { name: /Remove/ }).count()), `My Day job: ${text}`)
     await tid('schedule-prompt').fill('Summarize the new papers on retrieval')
     await tid('schedule-cron').fill('30 9 * * 1-5')
     await tid('schedule-submit').click()

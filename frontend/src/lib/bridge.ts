@@ -1,6 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
-import type { DayReport } from './myday'
+import type { DayReport, MyDaySchedule } from './myday'
 import type { ScheduleJob } from './schedule'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
@@ -437,6 +437,10 @@ export const deskApi = {
   day: (date: string) => call<DayReport | null>('MyDayService', 'Report', date),
   /** Dates with a stored report, newest first. */
   pastDays: async () => (await call<string[] | null>('MyDayService', 'Past')) ?? [],
+  /** The time the report is written each day ('' off), its next time and latest run. */
+  mydaySchedule: () => call<MyDaySchedule>('MyDayService', 'Schedule'),
+  /** Sets that time ('HH:MM' local, '' off); saved in the settings (myday_at). */
+  setMyDayTime: (at: string) => call<MyDaySchedule>('MyDayService', 'SetTime', at),
   /** The scheduled jobs, the next due first. */
   jobs: async () => (await call<ScheduleJob[] | null>('ScheduleService', 'List')) ?? [],
   addJob: (j: Partial<ScheduleJob>) => call<ScheduleJob>('ScheduleService', 'Add', j),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cost, dayLabel, dayList, proseLine, tokens, usageRows, type DayReport } from './myday'
+import { checkTime, cost, dayLabel, dayList, proseLine, scheduleLine, tokens, usageRows, type DayReport } from './myday'
 
 const report = (over: Partial<DayReport>): DayReport => ({
   date: '2026-03-10', generated: '', sessions: [], open: [], todos: [], papers: [], models: [],
@@ -32,5 +32,20 @@ describe('My Day', () => {
     expect(proseLine(report({ prose: 'model', model: 'qwen3:1.7b' }))).toContain('qwen3:1.7b')
     expect(proseLine(report({ prose_note: 'the cheap model failed' }))).toBe('the cheap model failed')
     expect(proseLine(report({}))).toContain('no cheap model')
+  })
+  it('checks the daily time as typed', () => {
+    expect(['', '18:30', '00:00', '23:59', ' 07:05 '].map(checkTime)).toEqual(['', '', '', '', ''])
+    for (const bad of ['24:00', '7:5', '18h30', '18:60']) expect(checkTime(bad)).toContain('18:30')
+  })
+  it('says when the report is written and what happened to the last time', () => {
+    const today = '2026-03-12'
+    const iso = (d: number, h: number, m = 0) => new Date(2026, 2, d, h, m).toISOString()
+    expect(scheduleLine({ at: '' }, today)).toContain('only when you ask')
+    expect(scheduleLine({ at: '18:00', next: iso(12, 18) }, today)).toBe('Written every day at 18:00 while Tofu is open · next today 18:00.')
+    expect(scheduleLine({ at: '07:30', next: iso(13, 7, 30) }, today)).toContain('next tomorrow 07:30.')
+    expect(scheduleLine({ at: '18:00', next: iso(12, 18), last: { due: iso(11, 18), outcome: 'ok' } }, today)).toContain('Last written Yesterday 18:00.')
+    const late = scheduleLine({ at: '18:00', next: iso(12, 18), last: { due: iso(11, 18), started: iso(12, 9, 2), outcome: 'ok', late: true } }, today)
+    expect(late).toContain('Yesterday 18:00 was missed (Tofu was closed); written at the next start, today 09:02.')
+    expect(scheduleLine({ at: '18:00', last: { due: iso(10, 18), outcome: 'missed', missed: 2 } }, today)).toContain('with 1 more after it')
   })
 })

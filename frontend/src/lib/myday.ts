@@ -68,3 +68,46 @@ export function proseLine(r: DayReport): string {
   if (r.prose_note) return r.prose_note
   return 'Summary extracted from the day’s messages (no cheap model is set in Settings).'
 }
+
+/** The My Day setting as MyDayService.Schedule returns it: the time ("" off), the next time,
+ * and the latest run of its job. */
+export type MyDaySchedule = { at: string; next?: string; last?: { due: string; started?: string; outcome: string; missed?: number; late?: boolean } | null }
+
+/** A time typed for the setting: "" (off) or HH:MM on a 24-hour clock; the problem otherwise. */
+export function checkTime(text: string): string {
+  const t = text.trim()
+  if (t === '' || /^([01]\d|2[0-3]):[0-5]\d$/.test(t)) return ''
+  return 'A time such as 18:30 (24-hour), or empty to write the report only when asked.'
+}
+
+/** "today", "yesterday", "tomorrow", else the date as dayLabel writes it: inside a sentence. */
+function dayWord(iso: string, today: string): string {
+  const date = isoDate(new Date(iso))
+  const next = new Date(`${today}T12:00:00`)
+  next.setDate(next.getDate() + 1)
+  if (date === isoDate(next)) return 'tomorrow'
+  const label = dayLabel(date, today)
+  return label === 'Today' || label === 'Yesterday' ? label.toLowerCase() : label
+}
+
+function hm(iso: string): string {
+  const d = new Date(iso)
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+}
+
+/** What the panel says of the setting: when the report is written, and what happened last
+ * (a time missed while Tofu was closed is said, and that it was written at the next start). */
+export function scheduleLine(s: MyDaySchedule | null, today: string): string {
+  if (!s || !s.at) return 'Written only when you ask. Set a time to have it written every day while Tofu is open.'
+  let line = `Written every day at ${s.at} while Tofu is open`
+  if (s.next && !s.next.startsWith('0001-')) line += ` · next ${dayWord(s.next, today)} ${hm(s.next)}`
+  line += '.'
+  const r = s.last
+  if (!r) return line
+  const due = `${dayLabel(isoDate(new Date(r.due)), today)} ${hm(r.due)}`
+  if (r.outcome === 'missed') line += ` ${due} was missed (Tofu was closed)${(r.missed ?? 1) > 1 ? `, with ${(r.missed ?? 1) - 1} more after it` : ''}.`
+  else if (r.outcome === 'ok' && r.late && r.started) line += ` ${due} was missed (Tofu was closed); written at the next start, ${dayWord(r.started, today)} ${hm(r.started)}.`
+  else if (r.outcome === 'ok') line += ` Last written ${due}.`
+  else line += ` ${due} failed: ${r.outcome}`
+  return line
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jobFromForm, missedTotal, nextText, runText, whenText, type ScheduleJob } from './schedule'
+import { jobFromForm, missedTotal, nextText, runText, whatText, whenText, type ScheduleJob } from './schedule'
 
 const job = (over: Partial<ScheduleJob>): ScheduleJob => ({ id: 'j', name: 'n', kind: 'prompt', created: '', ...over })
 
@@ -23,5 +23,13 @@ describe('schedule view', () => {
     expect(jobFromForm(form)).toEqual({ name: 'w', kind: 'watch', cron: '*/10 * * * *', prompt: 'report', session: 's1', condition: 'done' })
     expect(jobFromForm({ ...form, kind: 'command', when: 'at', at: '2026-03-10T09:00' })).toEqual({
       name: 'w', kind: 'command', at: new Date('2026-03-10T09:00').toISOString(), workspace: '/ws', command: 'make' })
+  })
+  it('says a late catch-up run and what the My Day job is', () => {
+    const due = new Date(2026, 2, 10, 18, 0).toISOString()
+    const started = new Date(2026, 2, 11, 9, 2).toISOString()
+    expect(runText({ due, started, outcome: 'ok', late: true })).toBe('2026-03-10 18:00 ran late, at 2026-03-11 09:02')
+    expect(runText({ due, started, outcome: 'ok' })).toBe('2026-03-10 18:00 ran')
+    expect(whatText(job({ kind: 'myday', cron: '0 18 * * *' }))).toContain('My Day report')
+    expect(whatText(job({ kind: 'agent', prompt: 'tidy', workspace: '/w' }))).toBe('tidy — in /w')
   })
 })

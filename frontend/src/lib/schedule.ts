@@ -1,10 +1,12 @@
 /** The schedule view's logic (docs/SCHEDULE.md): jobs as Go stores them, and how they read. */
 
-export type ScheduleRun = { due: string; started?: string; session?: string; outcome: string; missed?: number }
+/** `late`: run at the next start for a time missed while Tofu was closed (My Day's catch-up). */
+export type ScheduleRun = { due: string; started?: string; session?: string; outcome: string; missed?: number; late?: boolean }
 export type ScheduleJob = {
   id: string
   name: string
-  kind: 'prompt' | 'agent' | 'command' | 'watch'
+  /** 'myday' is the My Day setting's job: shown here, changed only in My Day or Settings. */
+  kind: 'prompt' | 'agent' | 'command' | 'watch' | 'myday'
   cron?: string
   at?: string
   prompt?: string
@@ -40,9 +42,17 @@ export function nextText(j: ScheduleJob): string {
 /** One run, said plainly; missed runs say how many and why. */
 export function runText(r: ScheduleRun): string {
   if (r.outcome === 'missed') return `missed ${r.missed ?? 1} run${(r.missed ?? 1) === 1 ? '' : 's'} from ${short(r.due)}: Tofu was not open`
+  if (r.outcome === 'ok' && r.late && r.started) return `${short(r.due)} ran late, at ${short(r.started)}`
   if (r.outcome === 'ok') return `${short(r.due)} ran`
   if (r.outcome === 'waiting') return `${short(r.due)} checked: not yet`
   return `${short(r.due)} failed: ${r.outcome}`
+}
+
+/** What a job does, in one line. */
+export function whatText(j: ScheduleJob): string {
+  if (j.kind === 'myday') return 'Writes the day’s My Day report (set in My Day or Settings)'
+  const what = j.kind === 'command' ? (j.command ?? '') : j.kind === 'watch' ? `when “${j.condition}”: ${j.prompt}` : (j.prompt ?? '')
+  return what + (j.workspace ? ` — in ${j.workspace}` : '')
 }
 
 /** Runs missed while Tofu was closed, over every job: the panel's warning. */

@@ -58,6 +58,19 @@ describe('form ↔ Settings', () => {
     expect(toForm({ ...saved, memory_recall_off: true }).memoryRecall).toBe(false)
   })
 
+  it('keeps what the form has no control for, and My Day\'s time', () => {
+    const hand: Settings = { ...saved, prices: { 'openai/gpt-5': { input: 1, output: 2 } }, revision: 'r1', myday_at: '18:00' } as Settings
+    const f = toForm(hand)
+    expect(f.mydayAt).toBe('18:00')
+    const back = fromForm(f, hand) as Settings & { prices?: unknown }
+    expect(back.prices).toEqual({ 'openai/gpt-5': { input: 1, output: 2 } })
+    expect(back.revision).toBe('r1')
+    expect(back.myday_at).toBe('18:00')
+    expect('myday_at' in fromForm({ ...f, mydayAt: ' ' }, hand)).toBe(false)
+    expect(validate({ ...f, mydayAt: '25:00' }).mydayAt).toContain('18:30')
+    expect(hasHints(validate({ ...f, mydayAt: '07:30' }))).toBe(false)
+  })
+
   it('trims, drops empty optional fields and reads an empty cap as the default', () => {
     const f = toForm(saved)
     f.providers[0]!.name = ' local '

@@ -1,6 +1,7 @@
 // Pure helpers of the Settings view: Settings ↔ form, the hints shown before saving (the same
 // rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
 // API key changes to send after the configuration is saved.
+import { checkTime } from './myday'
 import { fromRows, toRows, validateRules, type RuleHints, type RuleRow } from './rules'
 import type { ProviderCheck, ProviderConfig, ProviderType, Settings, Thinking } from './types'
 
@@ -68,6 +69,8 @@ export type SettingsForm = {
   memoryRecall: boolean
   /** The approval rules, in order. */
   rules: RuleRow[]
+  /** My Day's daily time, "HH:MM" ("" : only when asked). */
+  mydayAt: string
 }
 
 let nextId = 1
@@ -99,6 +102,7 @@ export function toForm(s: Settings | null): SettingsForm {
     desktop: !!s?.desktop,
     memoryRecall: !s?.memory_recall_off,
     rules: toRows(s?.permissions?.rules),
+    mydayAt: s?.myday_at ?? '',
   }
 }
 
@@ -145,6 +149,8 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   if (f.desktop || base?.desktop !== undefined) out.desktop = f.desktop
   // Likewise memory_recall_off when recall is on (the default).
   if (!f.memoryRecall || base?.memory_recall_off !== undefined) out.memory_recall_off = !f.memoryRecall
+  if (f.mydayAt.trim()) out.myday_at = f.mydayAt.trim()
+  else delete out.myday_at
   // Rules are sent whole (an empty list clears them); Go omits them when there are none.
   if (f.rules.length > 0 || base?.permissions !== undefined) out.permissions = { rules: fromRows(f.rules) }
   return out
@@ -211,11 +217,12 @@ export type Hints = {
   fallback: Record<number, string>
   rules: RuleHints
   contextCap?: string
+  mydayAt?: string
   form?: string
 }
 
 export function hasHints(h: Hints): boolean {
-  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || Object.keys(h.rules).length > 0 || !!h.contextCap || !!h.form
+  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || Object.keys(h.rules).length > 0 || !!h.contextCap || !!h.mydayAt || !!h.form
 }
 
 function isHttpURL(s: string): boolean {
@@ -250,6 +257,8 @@ export function validate(f: SettingsForm): Hints {
   const cap = parseCap(f.contextCap)
   if (Number.isNaN(cap)) h.contextCap = 'A whole number of tokens.'
   else if (cap > 0 && cap < MIN_CONTEXT_CAP) h.contextCap = `0 (the default) or at least ${MIN_CONTEXT_CAP.toLocaleString('en-US')} tokens.`
+  const at = checkTime(f.mydayAt)
+  if (at) h.mydayAt = at
   return h
 }
 

@@ -123,6 +123,8 @@ export type Settings = {
   desktop?: boolean
   /** Off: no memory record is put before agent turns (the memory tools stay). */
   memory_recall_off?: boolean
+  /** My Day's report is written every day at this local time, "HH:MM"; absent: only when asked. */
+  myday_at?: string
   /** Approval rules (docs/TOOLS.md#rules); "Always allow" adds to them. */
   permissions?: { rules?: PermissionRule[] | null }
   /** Read-only: how many API keys each provider has stored (never the keys). */
