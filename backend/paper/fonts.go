@@ -134,20 +134,7 @@ func parseCIDWidths(w pdf.Value) map[int]float64 {
 	return m
 }
 
-// split cuts a shown string into character codes.
-func (f *fontInfo) split(raw string) []string {
-	step := 1
-	if f.twoByte {
-		step = 2
-	}
-	out := make([]string, 0, len(raw)/step+1)
-	for i := 0; i < len(raw); i += step {
-		out = append(out, raw[i:min(i+step, len(raw))])
-	}
-	return out
-}
-
-func (f *fontInfo) width(code string) float64 {
+func (f *fontInfo) width(code []byte) float64 {
 	if f.twoByte {
 		c := 0
 		for i := 0; i < len(code); i++ {
@@ -168,28 +155,30 @@ func (f *fontInfo) width(code string) float64 {
 	return f.widths[i] * f.scale
 }
 
-func (f *fontInfo) decode(code string) string {
-	if s, ok := f.cache[code]; ok {
+// decode returns the text of a character code; looking codes up by string(code) does not
+// copy them, so only the first use of a code allocates.
+func (f *fontInfo) decode(code []byte) string {
+	if s, ok := f.cache[string(code)]; ok {
 		return s
 	}
 	var s string
-	if u, ok := f.toUni[code]; ok {
+	if u, ok := f.toUni[string(code)]; ok {
 		s = u
 	} else if f.twoByte {
 		switch {
 		case f.ucs2:
-			s = decodeUTF16(code)
+			s = decodeUTF16(string(code))
 		case len(f.cidUni) > 0 && len(code) == 2:
 			if cid := int(code[0])<<8 | int(code[1]); cid < len(f.cidUni) && f.cidUni[cid] != 0 {
 				s = string(f.cidUni[cid])
 			}
 		}
 	} else if f.enc != nil {
-		s = f.enc.Decode(code)
+		s = f.enc.Decode(string(code))
 	} else {
-		s = code
+		s = string(code)
 	}
-	f.cache[code] = s
+	f.cache[string(code)] = s
 	return s
 }
 

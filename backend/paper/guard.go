@@ -11,9 +11,10 @@ import (
 // ledongthuc/pdf's lexer spins forever on a hex string that is still open at the end of a
 // stream (it reads an endless run of "\n" at EOF; found by FuzzExtract), holds a whole token
 // in memory however long (a stream of a billion "0" is one number), and its interpreter keeps
-// every operand until the next operator. A content stream is read once through this check,
-// token by token in constant memory, before it reaches pdf.Interpret; the bytes read count
-// against the document's budget, so content shared by many pages is paid for each time.
+// every operand until the next operator. Page content no longer goes through it (lexer.go
+// reads it once with the same bounds); a ToUnicode CMap that ledongthuc's own CMap parser
+// will read is checked here first, token by token in constant memory, the bytes read
+// counting against the document's budget.
 
 // checkContent reads a content stream (or array of them, read as one) and returns an error
 // when it cannot be handed to pdf.Interpret safely, or when the document's budget runs out.

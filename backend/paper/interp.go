@@ -2,6 +2,7 @@ package paper
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/ledongthuc/pdf"
@@ -17,20 +18,29 @@ type glyph struct {
 	Bold     bool
 }
 
-type matrix [3][3]float64
+// matrix is an affine transform [a b 0; c d 0; e f 1] in PDF's row-vector convention.
+type matrix struct{ a, b, c, d, e, f float64 }
 
-var ident = matrix{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+var ident = matrix{a: 1, d: 1}
 
+// mul returns x × y: x applied first, then y.
 func (x matrix) mul(y matrix) matrix {
-	var z matrix
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			for k := 0; k < 3; k++ {
-				z[i][j] += x[i][k] * y[k][j]
-			}
-		}
+	return matrix{
+		a: x.a*y.a + x.b*y.c,
+		b: x.a*y.b + x.b*y.d,
+		c: x.c*y.a + x.d*y.c,
+		d: x.c*y.b + x.d*y.d,
+		e: x.e*y.a + x.f*y.c + y.e,
+		f: x.e*y.b + x.f*y.d + y.f,
 	}
-	return z
+}
+
+// translate returns the translation by (tx, ty) followed by m: what the text operators
+// do to the text matrix, without a full product.
+func (m matrix) translate(tx, ty float64) matrix {
+	m.e += tx*m.a + ty*m.c
+	m.f += tx*m.b + ty*m.d
+	return m
 }
 
 type gstate struct {
@@ -49,6 +59,7 @@ const maxFormDepth = 8
 // ignores form XObjects, two-byte widths and vertical writing.
 type interpreter struct {
 	fonts  *fontCache
+	lexers []*lexer // one per form depth, reused for every stream the worker reads
 	glyphs []glyph
 	spent  *budget // content bytes read, shared by the document's pages
 	chars  *budget // glyphs kept, shared by the document's pages
@@ -67,30 +78,87 @@ func num(v pdf.Value) float64 {
 	return v.Float64()
 }
 
+// content interprets one content stream (or an array of them, read as one). A stream that
+// breaks a bound of the lexer makes the page fail with none of its glyphs, as when it was
+// checked before being read.
 func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 	if strm.IsNull() || depth > maxFormDepth {
 		return
 	}
-	if err := checkContent(strm, in.spent); err != nil {
+	var rds []io.Reader
+	if strm.Kind() == pdf.Array {
+		for i := 0; i < strm.Len(); i++ {
+			rds = append(rds, strm.Index(i).Reader())
+		}
+	} else {
+		rds = append(rds, strm.Reader())
+	}
+	c := &counter{r: io.MultiReader(rds...), spent: in.spent}
+	for len(in.lexers) <= depth {
+		in.lexers = append(in.lexers, newLexer())
+	}
+	lex := in.lexers[depth] // a form's stream is read while its page's is still open
+	lex.reset(c)
+	before := len(in.glyphs)
+	st := state{in: in, res: res, g: gstate{Th: 1, CTM: ctm, Tm: ident, Tlm: ident}, lex: lex, depth: depth}
+	err := lex.run(st.do)
+	if c.err != nil {
+		err = c.err
+	}
+	if err != nil {
+		if in.chars != nil {
+			in.chars.left.Add(int64(len(in.glyphs) - before))
+		}
+		in.glyphs = in.glyphs[:before]
 		panic(err)
 	}
-	g := gstate{Th: 1, CTM: ctm, Tm: ident, Tlm: ident}
-	var stack []gstate
-	fontsByName := map[string]*fontInfo{}
+}
 
-	show := func(raw string) {
-		f := g.Tf
-		if f == nil {
-			return
-		}
-		for _, code := range f.split(raw) {
-			w0 := f.width(code)
-			trm := matrix{{g.Tfs * g.Th, 0, 0}, {0, g.Tfs, 0}, {0, g.Trise, 1}}.mul(g.Tm).mul(g.CTM)
-			size := math.Hypot(trm[1][0], trm[1][1])
-			a, b := trm[0][0], trm[0][1]
-			upright := math.Abs(b) <= 0.05*math.Abs(a) && a > 0
-			if s := f.decode(code); s != "" && (upright || f.vertical) {
-				gl := glyph{S: s, X: trm[2][0], Y: trm[2][1], Size: size, Vertical: f.vertical, Bold: f.bold}
+// state is the graphics state of one content stream being read.
+type state struct {
+	in    *interpreter
+	res   pdf.Value
+	g     gstate
+	stack []gstate
+	fonts map[string]*fontInfo // by resource name
+	lex   *lexer
+	depth int
+}
+
+func (st *state) str(o operand) []byte {
+	if o.kind != opString {
+		return nil
+	}
+	return st.lex.bytes[o.lo:o.hi]
+}
+
+func (st *state) name(o operand) string {
+	if o.kind != opName {
+		return ""
+	}
+	return string(st.lex.bytes[o.lo:o.hi])
+}
+
+func (st *state) show(raw []byte) {
+	g, in := &st.g, st.in
+	f := g.Tf
+	if f == nil {
+		return
+	}
+	step := 1
+	if f.twoByte {
+		step = 2
+	}
+	for i := 0; i < len(raw); i += step {
+		code := raw[i:min(i+step, len(raw))]
+		w0 := f.width(code)
+		trm := matrix{a: g.Tfs * g.Th, d: g.Tfs, f: g.Trise}.mul(g.Tm).mul(g.CTM)
+		size := math.Hypot(trm.c, trm.d)
+		a, b := trm.a, trm.b
+		upright := math.Abs(b) <= 0.05*math.Abs(a) && a > 0
+		if upright || f.vertical {
+			if s := f.decode(code); s != "" {
+				gl := glyph{S: s, X: trm.e, Y: trm.f, Size: size, Vertical: f.vertical, Bold: f.bold}
 				if f.vertical {
 					gl.W = size
 				} else {
@@ -105,164 +173,160 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 					in.glyphs = append(in.glyphs, gl)
 				}
 			}
-			if f.vertical {
-				ty := -(w0/1000*g.Tfs + g.Tc)
-				if len(code) == 1 && code[0] == ' ' {
-					ty -= g.Tw
-				}
-				g.Tm = matrix{{1, 0, 0}, {0, 1, 0}, {0, ty, 1}}.mul(g.Tm)
+		}
+		space := len(code) == 1 && code[0] == ' '
+		if f.vertical {
+			ty := -(w0/1000*g.Tfs + g.Tc)
+			if space {
+				ty -= g.Tw
+			}
+			g.Tm = g.Tm.translate(0, ty)
+			continue
+		}
+		tx := w0/1000*g.Tfs + g.Tc
+		if space {
+			tx += g.Tw
+		}
+		tx *= g.Th
+		g.Tm = g.Tm.translate(tx, 0)
+	}
+}
+
+// matrixOf reads the six numbers of a cm, Tm or /Matrix operand.
+func matrixOf(args []operand) (matrix, bool) {
+	if len(args) != 6 {
+		return ident, false
+	}
+	return matrix{a: args[0].num, b: args[1].num, c: args[2].num, d: args[3].num, e: args[4].num, f: args[5].num}, true
+}
+
+func (st *state) nextLine() {
+	g := &st.g
+	g.Tlm = g.Tlm.translate(0, -g.Tl)
+	g.Tm = g.Tlm
+}
+
+// do runs one operator. Operands of the wrong kind read as zero or empty, as they did
+// through pdf.Value.
+func (st *state) do(op []byte, args []operand) {
+	g := &st.g
+	n := len(args)
+	switch string(op) {
+	case "cm":
+		if m, ok := matrixOf(args); ok {
+			g.CTM = m.mul(g.CTM)
+		}
+	case "q":
+		if len(st.stack) < 256 {
+			st.stack = append(st.stack, *g)
+		}
+	case "Q":
+		if len(st.stack) > 0 {
+			*g = st.stack[len(st.stack)-1]
+			st.stack = st.stack[:len(st.stack)-1]
+		}
+	case "BT":
+		g.Tm, g.Tlm = ident, ident
+	case "T*":
+		st.nextLine()
+	case "Tc":
+		if n == 1 {
+			g.Tc = args[0].num
+		}
+	case "Tw":
+		if n == 1 {
+			g.Tw = args[0].num
+		}
+	case "Tz":
+		if n == 1 {
+			g.Th = args[0].num / 100
+		}
+	case "TL":
+		if n == 1 {
+			g.Tl = args[0].num
+		}
+	case "Ts":
+		if n == 1 {
+			g.Trise = args[0].num
+		}
+	case "TD", "Td":
+		if n != 2 {
+			return
+		}
+		if op[1] == 'D' {
+			g.Tl = -args[1].num
+		}
+		g.Tlm = g.Tlm.translate(args[0].num, args[1].num)
+		g.Tm = g.Tlm
+	case "Tm":
+		if m, ok := matrixOf(args); ok {
+			g.Tm, g.Tlm = m, m
+		}
+	case "Tf":
+		if n != 2 {
+			return
+		}
+		name := st.name(args[0])
+		f, ok := st.fonts[name]
+		if !ok {
+			fonts := st.res.Key("Font")
+			f = st.in.fonts.get(fonts.Key(name), keyOf(fonts))
+			if st.fonts == nil {
+				st.fonts = map[string]*fontInfo{}
+			}
+			st.fonts[name] = f
+		}
+		g.Tf = f
+		g.Tfs = args[1].num
+	case "\"":
+		if n != 3 {
+			return
+		}
+		g.Tw, g.Tc = args[0].num, args[1].num
+		st.nextLine()
+		st.show(st.str(args[2]))
+	case "'":
+		if n != 1 {
+			return
+		}
+		st.nextLine()
+		st.show(st.str(args[0]))
+	case "Tj":
+		if n == 1 {
+			st.show(st.str(args[0]))
+		}
+	case "TJ":
+		if n != 1 || args[0].kind != opArray {
+			return
+		}
+		for _, x := range st.lex.elems[args[0].lo:args[0].hi] {
+			if x.kind == opString {
+				st.show(st.str(x))
 				continue
 			}
-			tx := w0/1000*g.Tfs + g.Tc
-			if len(code) == 1 && code[0] == ' ' {
-				tx += g.Tw
+			adj := -x.num / 1000 * g.Tfs
+			if g.Tf != nil && g.Tf.vertical {
+				g.Tm = g.Tm.translate(0, adj)
+			} else {
+				g.Tm = g.Tm.translate(adj*g.Th, 0)
 			}
-			tx *= g.Th
-			g.Tm = matrix{{1, 0, 0}, {0, 1, 0}, {tx, 0, 1}}.mul(g.Tm)
 		}
+	case "Do":
+		if n != 1 {
+			return
+		}
+		xo := st.res.Key("XObject").Key(st.name(args[0]))
+		if xo.Key("Subtype").Name() != "Form" {
+			return
+		}
+		m := ident
+		if mv := xo.Key("Matrix"); mv.Len() == 6 {
+			m = matrix{a: num(mv.Index(0)), b: num(mv.Index(1)), c: num(mv.Index(2)), d: num(mv.Index(3)), e: num(mv.Index(4)), f: num(mv.Index(5))}
+		}
+		xres := xo.Key("Resources")
+		if xres.IsNull() {
+			xres = st.res
+		}
+		st.in.content(xo, xres, m.mul(g.CTM), st.depth+1)
 	}
-	setMatrix := func(args []pdf.Value) (matrix, bool) {
-		if len(args) != 6 {
-			return ident, false
-		}
-		var m matrix
-		for i := 0; i < 6; i++ {
-			m[i/2][i%2] = num(args[i])
-		}
-		m[2][2] = 1
-		return m, true
-	}
-	nextLine := func() {
-		g.Tlm = matrix{{1, 0, 0}, {0, 1, 0}, {0, -g.Tl, 1}}.mul(g.Tlm)
-		g.Tm = g.Tlm
-	}
-
-	pdf.Interpret(strm, func(stk *pdf.Stack, op string) {
-		n := stk.Len()
-		args := make([]pdf.Value, n)
-		for i := n - 1; i >= 0; i-- {
-			args[i] = stk.Pop()
-		}
-		switch op {
-		case "cm":
-			if m, ok := setMatrix(args); ok {
-				g.CTM = m.mul(g.CTM)
-			}
-		case "q":
-			if len(stack) < 256 {
-				stack = append(stack, g)
-			}
-		case "Q":
-			if len(stack) > 0 {
-				g = stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-			}
-		case "BT":
-			g.Tm, g.Tlm = ident, ident
-		case "T*":
-			nextLine()
-		case "Tc":
-			if n == 1 {
-				g.Tc = num(args[0])
-			}
-		case "Tw":
-			if n == 1 {
-				g.Tw = num(args[0])
-			}
-		case "Tz":
-			if n == 1 {
-				g.Th = num(args[0]) / 100
-			}
-		case "TL":
-			if n == 1 {
-				g.Tl = num(args[0])
-			}
-		case "Ts":
-			if n == 1 {
-				g.Trise = num(args[0])
-			}
-		case "TD", "Td":
-			if n != 2 {
-				return
-			}
-			if op == "TD" {
-				g.Tl = -num(args[1])
-			}
-			g.Tlm = matrix{{1, 0, 0}, {0, 1, 0}, {num(args[0]), num(args[1]), 1}}.mul(g.Tlm)
-			g.Tm = g.Tlm
-		case "Tm":
-			if m, ok := setMatrix(args); ok {
-				g.Tm, g.Tlm = m, m
-			}
-		case "Tf":
-			if n != 2 {
-				return
-			}
-			name := args[0].Name()
-			f, ok := fontsByName[name]
-			if !ok {
-				fonts := res.Key("Font")
-				f = in.fonts.get(fonts.Key(name), keyOf(fonts))
-				fontsByName[name] = f
-			}
-			g.Tf = f
-			g.Tfs = num(args[1])
-		case "\"":
-			if n != 3 {
-				return
-			}
-			g.Tw, g.Tc = num(args[0]), num(args[1])
-			nextLine()
-			show(args[2].RawString())
-		case "'":
-			if n != 1 {
-				return
-			}
-			nextLine()
-			show(args[0].RawString())
-		case "Tj":
-			if n == 1 {
-				show(args[0].RawString())
-			}
-		case "TJ":
-			if n != 1 {
-				return
-			}
-			v := args[0]
-			for i := 0; i < v.Len(); i++ {
-				x := v.Index(i)
-				if x.Kind() == pdf.String {
-					show(x.RawString())
-					continue
-				}
-				adj := -num(x) / 1000 * g.Tfs
-				if g.Tf != nil && g.Tf.vertical {
-					g.Tm = matrix{{1, 0, 0}, {0, 1, 0}, {0, adj, 1}}.mul(g.Tm)
-				} else {
-					g.Tm = matrix{{1, 0, 0}, {0, 1, 0}, {adj * g.Th, 0, 1}}.mul(g.Tm)
-				}
-			}
-		case "Do":
-			if n != 1 {
-				return
-			}
-			xo := res.Key("XObject").Key(args[0].Name())
-			if xo.Key("Subtype").Name() != "Form" {
-				return
-			}
-			m := ident
-			if mv := xo.Key("Matrix"); mv.Len() == 6 {
-				vals := make([]pdf.Value, 6)
-				for i := range vals {
-					vals[i] = mv.Index(i)
-				}
-				m, _ = setMatrix(vals)
-			}
-			xres := xo.Key("Resources")
-			if xres.IsNull() {
-				xres = res
-			}
-			in.content(xo, xres, m.mul(g.CTM), depth+1)
-		}
-	})
 }

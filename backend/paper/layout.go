@@ -39,12 +39,21 @@ type frag struct {
 // layoutPage turns glyphs into lines in reading order.
 func layoutPage(gs []glyph, page BBox) []line {
 	gs = cleanGlyphs(gs)
-	var horiz, vert []glyph
-	for _, g := range gs {
-		if g.Vertical {
-			vert = append(vert, g)
-		} else {
-			horiz = append(horiz, g)
+	nv := 0
+	for i := range gs {
+		if gs[i].Vertical {
+			nv++
+		}
+	}
+	horiz, vert := gs, []glyph(nil)
+	if nv > 0 {
+		horiz, vert = make([]glyph, 0, len(gs)-nv), make([]glyph, 0, nv)
+		for _, g := range gs {
+			if g.Vertical {
+				vert = append(vert, g)
+			} else {
+				horiz = append(horiz, g)
+			}
 		}
 	}
 	lines := layoutHorizontal(horiz, page)
@@ -63,7 +72,7 @@ func layoutPage(gs []glyph, page BBox) []line {
 func cleanGlyphs(gs []glyph) []glyph {
 	out := gs[:0]
 	for _, g := range gs {
-		if strings.TrimFunc(g.S, func(r rune) bool { return unicode.IsSpace(r) || r == 0 }) == "" {
+		if blank(g.S) {
 			continue
 		}
 		if math.IsNaN(g.X+g.Y+g.W+g.Size) || math.IsInf(g.X+g.Y+g.W+g.Size, 0) {
@@ -87,9 +96,22 @@ func cleanGlyphs(gs []glyph) []glyph {
 	return out
 }
 
+// blank reports whether s is only white space and NULs.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			return strings.TrimFunc(s[i:], func(r rune) bool { return unicode.IsSpace(r) || r == 0 }) == ""
+		} else if c != ' ' && c != 0 && (c < '\t' || c > '\r') {
+			return false
+		}
+	}
+	return true
+}
+
 type row struct {
 	base, size float64
 	glyphs     []glyph
+	n          int // glyphs of the row while clusterRows counts them
 }
 
 // rows clusters glyphs by baseline. Glyphs of the usual size go first; the
@@ -102,7 +124,13 @@ func rows(gs []glyph) []row {
 	}
 	sort.Float64s(sizes)
 	median := sizes[len(sizes)/2]
-	var normal, small []glyph
+	ns := 0
+	for i := range gs {
+		if gs[i].Size < 0.8*median {
+			ns++
+		}
+	}
+	normal, small := make([]glyph, 0, len(gs)-ns), make([]glyph, 0, ns)
 	for _, g := range gs {
 		if g.Size < 0.8*median {
 			small = append(small, g)
@@ -144,10 +172,13 @@ func attachRow(rs []row, g glyph) int {
 	return best
 }
 
+// clusterRows adds rows for gs to rs, each glyph joining the row of a close baseline. Rows
+// are found first and filled after, so that each gets its glyphs in one allocation.
 func clusterRows(gs []glyph, rs []row) []row {
-	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
+	sortGlyphs(gs, true, glyphY)
 	first := len(rs)
-	for _, g := range gs {
+	rowOf := make([]int32, len(gs))
+	for i, g := range gs {
 		best := -1
 		for k := len(rs) - 1; k >= first; k-- {
 			r := &rs[k]
@@ -159,15 +190,29 @@ func clusterRows(gs []glyph, rs []row) []row {
 				break
 			}
 		}
+		rowOf[i] = int32(best)
 		if best < 0 {
-			rs = append(rs, row{base: g.Y, size: g.Size, glyphs: []glyph{g}})
+			rowOf[i] = int32(len(rs))
+			rs = append(rs, row{base: g.Y, size: g.Size, n: 1})
 			continue
 		}
 		r := &rs[best]
-		r.glyphs = append(r.glyphs, g)
+		r.n++
 		if g.Size > r.size*1.05 {
 			r.base, r.size = g.Y, g.Size
 		}
+	}
+	backing := make([]glyph, len(gs))
+	off := 0
+	for k := first; k < len(rs); k++ {
+		// Full capacity: a small glyph joining the row later reallocates it, never
+		// writing into the next row's glyphs.
+		rs[k].glyphs = backing[off : off : off+rs[k].n]
+		off += rs[k].n
+	}
+	for i, g := range gs {
+		r := &rs[rowOf[i]]
+		r.glyphs = append(r.glyphs, g)
 	}
 	return rs
 }
@@ -179,7 +224,7 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 	var frags []frag
 	rs := rows(gs)
 	for _, r := range rs {
-		slices.SortStableFunc(r.glyphs, func(a, b glyph) int { return cmp.Compare(a.X, b.X) })
+		sortGlyphs(r.glyphs, false, glyphX)
 	}
 	stripLineNumbers(rs)
 	for ri, r := range rs {
@@ -471,10 +516,16 @@ func orderLines(frags []frag) []line {
 func mergeRows(frags []frag, group int) []line {
 	var out []line
 	for i := 0; i < len(frags); {
-		j := i
-		var gs []glyph
+		j, n := i, 0
 		for ; j < len(frags) && frags[j].row == frags[i].row; j++ {
-			gs = append(gs, frags[j].glyphs...)
+			n += len(frags[j].glyphs)
+		}
+		gs := frags[i].glyphs // a row in one fragment: its glyphs as they are
+		if j > i+1 {
+			gs = make([]glyph, 0, n)
+			for _, f := range frags[i:j] {
+				gs = append(gs, f.glyphs...)
+			}
 		}
 		l := newLine(gs, frags[i].col, group)
 		if l.text != "" {
@@ -487,18 +538,32 @@ func mergeRows(frags []frag, group int) []line {
 
 func newLine(gs []glyph, col, group int) line {
 	l := line{col: col, group: group, box: newFrag(gs, 0).box}
-	sizes := map[float64]int{}
+	// The size carrying the most characters (the larger on a tie); a line has few sizes.
+	type sizeCount struct {
+		size float64
+		n    int
+	}
+	var buf [8]sizeCount
+	sizes := buf[:0]
 	bold := 0
 	for _, g := range gs {
-		sizes[math.Round(g.Size*2)/2] += utf8.RuneCountInString(g.S)
+		s, n := math.Round(g.Size*2)/2, utf8.RuneCountInString(g.S)
+		k := 0
+		for k < len(sizes) && sizes[k].size != s {
+			k++
+		}
+		if k == len(sizes) {
+			sizes = append(sizes, sizeCount{s, 0})
+		}
+		sizes[k].n += n
 		if g.Bold {
 			bold++
 		}
 	}
 	best := 0
-	for s, n := range sizes {
-		if n > best || n == best && s > l.size {
-			l.size, best = s, n
+	for _, sc := range sizes {
+		if sc.n > best || sc.n == best && sc.size > l.size {
+			l.size, best = sc.size, sc.n
 		}
 	}
 	l.bold = bold*2 > len(gs)

@@ -3,6 +3,7 @@ package paper
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -30,14 +31,17 @@ var spacingAccents = map[rune]rune{
 
 // combiningFor returns the combining mark for a lone accent glyph.
 func combiningFor(s string) (rune, bool) {
-	rs := []rune(s)
-	if len(rs) != 1 {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || n != len(s) {
 		return 0, false
 	}
-	if unicode.Is(unicode.Mn, rs[0]) {
-		return rs[0], true
+	if r != '^' && r != '`' && r != '~' && r < 0x80 {
+		return 0, false // the ASCII letters and digits of most glyphs
 	}
-	m, ok := spacingAccents[rs[0]]
+	if unicode.Is(unicode.Mn, r) {
+		return r, true
+	}
+	m, ok := spacingAccents[r]
 	return m, ok
 }
 
@@ -45,6 +49,9 @@ func combiningFor(s string) (rune, bool) {
 // accents (NFC). 0x1F is how some TeX fonts without a ToUnicode map show
 // the "ft" ligature; it only counts as such between letters.
 func normalizeText(s string) string {
+	if plainASCII(s) {
+		return s // already what the steps below would make of it
+	}
 	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
@@ -64,4 +71,19 @@ func normalizeText(s string) string {
 	}
 	out := norm.NFC.String(b.String())
 	return strings.Join(strings.Fields(out), " ")
+}
+
+// plainASCII reports whether s is printable ASCII with single spaces between words and none
+// at the ends: no ligature, control character or accent to fix, NFC as it is.
+func plainASCII(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c > '~' || c == ' ' && s[i-1] == ' ' {
+			return false
+		}
+	}
+	return true
 }

@@ -124,12 +124,12 @@ func extractPages(ctx context.Context, file *opened, opts Options, spent, chars 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fonts := newFontCache(spent)
+			w := &worker{fonts: newFontCache(spent)}
 			for k := range next {
 				if ctx.Err() != nil || spent.left.Load() < 0 || chars.left.Load() < 0 || reads.spent() {
 					continue // cancelled or over a limit: drain without reading
 				}
-				raws[k] = readPage(all[sel[k]], sel[k]+1, fonts, spent, chars)
+				raws[k] = readPage(all[sel[k]], sel[k]+1, w, spent, chars)
 				mu.Lock()
 				done++
 				if opts.Progress != nil {
@@ -178,12 +178,21 @@ func extractPages(ctx context.Context, file *opened, opts Options, spent, chars 
 	return doc, nil
 }
 
+// worker is what one page worker keeps from page to page: fonts, and buffers whose
+// contents no page keeps (a page's lines are new strings).
+type worker struct {
+	fonts  *fontCache
+	lexers []*lexer
+	glyphs []glyph
+}
+
 // readPage interprets one page; a panic in the parser becomes the page's error (a limit
 // reached stays recognisable with errors.Is(err, ErrTooLarge)).
-func readPage(ref pageRef, number int, fonts *fontCache, spent, chars *budget) (rp rawPage) {
+func readPage(ref pageRef, number int, w *worker, spent, chars *budget) (rp rawPage) {
 	rp.number = number
 	rp.box = ref.box
-	in := &interpreter{fonts: fonts, spent: spent, chars: chars}
+	in := &interpreter{fonts: w.fonts, lexers: w.lexers, glyphs: w.glyphs[:0], spent: spent, chars: chars}
+	defer func() { w.lexers, w.glyphs = in.lexers, in.glyphs[:0] }()
 	func() {
 		defer func() {
 			if p := recover(); p != nil {

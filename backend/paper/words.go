@@ -1,9 +1,7 @@
 package paper
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +13,11 @@ import (
 func glyphText(gs []glyph) string {
 	gs = attachAccents(gs)
 	var b strings.Builder
+	n := len(gs)
+	for i := range gs {
+		n += len(gs[i].S)
+	}
+	b.Grow(n)
 	for i, g := range gs {
 		if i > 0 {
 			p := gs[i-1]
@@ -28,6 +31,16 @@ func glyphText(gs []glyph) string {
 }
 
 func attachAccents(gs []glyph) []glyph {
+	accents := false
+	for i := range gs {
+		if _, ok := combiningFor(gs[i].S); ok {
+			accents = true
+			break
+		}
+	}
+	if !accents {
+		return gs // most lines: nothing to attach, nothing to copy
+	}
 	out := make([]glyph, 0, len(gs))
 	for i := 0; i < len(gs); i++ {
 		g := gs[i]
@@ -78,7 +91,7 @@ func isCJK(r rune) bool {
 // the columns right to left and each column top to bottom; every column
 // segment becomes a line.
 func layoutVertical(gs []glyph, group int) []line {
-	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
+	sortGlyphs(gs, true, glyphY)
 	var out []line
 	start := 0
 	for i := 1; i <= len(gs); i++ {
@@ -96,7 +109,7 @@ func layoutVertical(gs []glyph, group int) []line {
 }
 
 func verticalColumns(gs []glyph, group int) []line {
-	slices.SortStableFunc(gs, func(a, b glyph) int { return cmp.Compare(b.X, a.X) })
+	sortGlyphs(gs, true, glyphX)
 	var cols [][]glyph
 	for _, g := range gs {
 		n := len(cols)
@@ -109,7 +122,7 @@ func verticalColumns(gs []glyph, group int) []line {
 	var out []line
 	prevX := math.Inf(1)
 	for _, c := range cols {
-		slices.SortStableFunc(c, func(a, b glyph) int { return cmp.Compare(b.Y, a.Y) })
+		sortGlyphs(c, true, glyphY)
 		var b strings.Builder
 		for _, g := range c {
 			b.WriteString(g.S)
