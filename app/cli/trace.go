@@ -24,7 +24,9 @@ type traceAnswer struct {
 	Calls    int    `json:"calls"`
 	Verified int    `json:"verified"`
 	Mismatch string `json:"mismatch,omitempty"` // the first call that does not agree with the log
-	Export   string `json:"export,omitempty"`
+	// Checked says how the calls were checked and what came from outside the log.
+	Checked []string `json:"checked,omitempty"`
+	Export  string   `json:"export,omitempty"`
 }
 
 // answerTrace runs a trace operation on st (here or in the running Tofu).
@@ -37,7 +39,7 @@ func answerTrace(st *store.Store, req deskRequest, ans deskAnswer) (deskAnswer, 
 		return ans, err
 	}
 	res, err := trace.Verify(st, req.Session)
-	ans.Trace.Calls, ans.Trace.Verified = res.Calls, res.Verified
+	ans.Trace.Calls, ans.Trace.Verified, ans.Trace.Checked = res.Calls, res.Verified, res.Summary()
 	var m *trace.Mismatch
 	if errors.As(err, &m) {
 		ans.Trace.Mismatch, err = m.Error(), nil
@@ -82,8 +84,14 @@ func newTraceCmd() *cobra.Command {
 func printVerify(out io.Writer, a traceAnswer) error {
 	if a.Mismatch != "" {
 		fmt.Fprintf(out, "%d of %d model calls verified\n", a.Verified, a.Calls)
+	} else {
+		fmt.Fprintf(out, "%d model calls verified: every request matches its fingerprint\n", a.Calls)
+	}
+	for _, line := range a.Checked {
+		fmt.Fprintf(out, "  %s\n", line)
+	}
+	if a.Mismatch != "" {
 		return fmt.Errorf("trace does not match the log: %s", a.Mismatch)
 	}
-	fmt.Fprintf(out, "%d model calls verified: every request rebuilt from the log matches its fingerprint\n", a.Calls)
 	return nil
 }

@@ -130,6 +130,9 @@ type Turn struct {
 	// project, when set, replaces Messages as the projection of the log onto the request
 	// (an autonomous run's planner and critic see their own view).
 	project func([]store.Event) []llm.Message
+	// phase is the start event of the autonomous phase whose view project is (a trace
+	// rebuilds it from there).
+	phase uint64
 }
 
 // DefaultMaxSteps bounds a turn whose MaxSteps is 0.
@@ -260,12 +263,12 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
 		var out stepOutcome
 		for retry := 0; ; retry++ {
-			req, err := a.request(ctx, t, retry, step == 0)
+			req, rc, err := a.request(ctx, t, retry, step == 0)
 			if err != nil {
 				return End{Reason: store.EndError, Steps: step, Err: err}
 			}
 			last := t.Context == nil || retry >= compact.MaxOverflowRetries
-			out = a.step(ctx, t, req, !last)
+			out = a.step(ctx, t, req, rc, !last)
 			if !out.overflow || last {
 				break
 			}
@@ -312,8 +315,10 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 
 // build assembles the next model request from events: the projection of the log, with the L2
 // compaction in force applied (in the main loop), the system message, the tools, and L1 (harder
-// after an overflow).
-func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, view, error) {
+// after an overflow). The recipe says what it was built from besides the log (Rebuild does
+// the same from it).
+func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, view, *recipe, error) {
+	rc := &recipe{upto: t.j.last(), phase: t.phase, system: t.System}
 	var msgs []llm.Message
 	if t.project != nil {
 		msgs = t.project(events)
@@ -321,11 +326,12 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 		msgs = t.j.messages()
 	}
 	if len(msgs) == 0 {
-		return llm.Request{}, view{}, errors.New("there is no message to answer")
+		return llm.Request{}, view{}, nil, errors.New("there is no message to answer")
 	}
 	v := view{raw: msgs}
 	if t.summarizes() {
 		v.l2 = true
+		rc.l2, rc.instructions = true, t.Instructions
 		v.active, v.undone = ActiveCompaction(events, msgs)
 		id := ""
 		if v.active != nil {
@@ -337,32 +343,48 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 	var err error
 	if t.Augment != nil {
 		if msgs, err = t.Augment(msgs); err != nil {
-			return llm.Request{}, view{}, err
+			return llm.Request{}, view{}, nil, err
 		}
+		rc.augmented = msgs
 	}
-	req := a.assemble(t, msgs)
+	var tools []llm.ToolSpec
+	if t.Tools != nil {
+		tools = t.Tools.Specs()
+	}
+	rc.tools = tools
+	req := assemble(t.Model, t.Thinking, t.System, tools, msgs)
 	if t.Context != nil {
 		// L1 (and the cache breakpoints) on every request; harder after an overflow.
+		cfg := t.Context.Config
 		prepare := t.Context.Prepare
 		if retry > 0 {
-			cfg := harder(t.Context.Config, retry)
+			cfg = harder(cfg, retry)
 			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }
 		}
-		if _, err := prepare(&req); err != nil {
+		rep, err := prepare(&req)
+		if err != nil {
 			t.j.later(store.EventNotice, store.Notice{Text: "An output could not be stored for read_result: " + err.Error()})
 		}
+		rc.context, rc.from = &cfg, rep.From
 	}
-	return req, v, nil
+	return req, v, rc, nil
 }
 
-// assemble puts the system message and the tools around the conversation msgs.
+// assemble puts t's system message and tools around the conversation msgs.
 func (a *Agent) assemble(t *Turn, msgs []llm.Message) llm.Request {
-	req := llm.Request{Model: t.Model, Messages: msgs, Thinking: t.Thinking}
-	if t.System != "" {
-		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: t.System}}, msgs...)
-	}
+	var tools []llm.ToolSpec
 	if t.Tools != nil {
-		req.Tools = t.Tools.Specs()
+		tools = t.Tools.Specs()
+	}
+	return assemble(t.Model, t.Thinking, t.System, tools, msgs)
+}
+
+// assemble puts the system message and the tools around the conversation msgs: the turn's
+// build and a trace's Rebuild both put a request together here.
+func assemble(model, thinking, system string, tools []llm.ToolSpec, msgs []llm.Message) llm.Request {
+	req := llm.Request{Model: model, Messages: msgs, Thinking: thinking, Tools: tools}
+	if system != "" {
+		req.Messages = append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, msgs...)
 	}
 	return req
 }
@@ -379,11 +401,11 @@ func harder(cfg compact.Config, retry int) compact.Config {
 // manager it also runs L2: near the window (or on the last overflow retry) it summarizes
 // earlier turns, records the compaction, and builds the request again. first says the turn
 // starts with this request: the user is told when it is close to the threshold.
-func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (llm.Request, error) {
+func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (llm.Request, *recipe, error) {
 	events := t.j.snapshot()
-	req, v, err := a.build(t, events, retry)
+	req, v, rc, err := a.build(t, events, retry)
 	if err != nil || !v.l2 {
-		return req, err
+		return req, rc, err
 	}
 	cfg := harder(t.Context.Config, retry)
 	est := RequestTokens(req, events)
@@ -410,13 +432,13 @@ func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (ll
 				"Context is at %d%% of the compaction threshold (%s of %s tokens): past it, earlier turns are summarized.",
 				est*100/th, thousands(est), thousands(th))})
 		}
-		return req, nil
+		return req, rc, nil
 	}
 	if !a.summarize(ctx, t, v, est, window, cfg, trigger) {
-		return req, t.j.err()
+		return req, rc, t.j.err()
 	}
-	req, _, err = a.build(t, t.j.snapshot(), retry)
-	return req, err
+	req, _, rc, err = a.build(t, t.j.snapshot(), retry)
+	return req, rc, err
 }
 
 func signature(calls []llm.ToolCall) string {

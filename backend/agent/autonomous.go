@@ -273,6 +273,7 @@ func (a *Agent) phase(ctx context.Context, t *Turn, opts AutoOptions, role store
 	}
 	pt.Augment = nil
 	pt.project = func(events []store.Event) []llm.Message { return phaseMessages(events, start.Seq, brief) }
+	pt.phase = start.Seq
 	end := a.loop(ctx, &pt)
 	return end, lastText(t.j.snapshot(), start.Seq)
 }

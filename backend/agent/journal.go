@@ -92,6 +92,13 @@ func (j *journal) apply(evs []store.Event) {
 	}
 }
 
+// last is the seq of the log's last event the journal holds.
+func (j *journal) last() uint64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.lastSeq()
+}
+
 func (j *journal) lastSeq() uint64 {
 	if len(j.events) == 0 {
 		return 0

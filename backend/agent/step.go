@@ -26,7 +26,7 @@ type stepOutcome struct {
 // arrived before a stop or failure), usage, the router's report, retries and fallbacks, and
 // the error, in one write with what the request's building queued (one sync per step).
 // With quietOverflow, a context overflow is not recorded as an error: the caller retries.
-func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflow bool) stepOutcome {
+func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, rc *recipe, quietOverflow bool) stepOutcome {
 	reply := store.AssistantMessage{Model: req.Model, Provider: providerOf(a.Provider, req.Model)}
 	var text, reasoning strings.Builder
 	var out stepOutcome
@@ -108,7 +108,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, quietOverflo
 		entries = append(entries, store.Entry{Type: store.EventUsage, Payload: u})
 	}
 	if report != nil {
-		report.Request = printed()
+		report.Request = printed(rc)
 		entries = append(entries, store.Entry{Type: store.EventModelCall, Payload: report})
 	}
 	quiet := false

@@ -257,7 +257,7 @@ func TestNoticeNearTheThreshold(t *testing.T) {
 	if end, ok := e.agent.open(&tu); !ok {
 		t.Fatal(end)
 	}
-	req, _, err := e.agent.build(&tu, evs, 0)
+	req, _, _, err := e.agent.build(&tu, evs, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,9 +108,11 @@ func (m *Manager) Prepare(req *llm.Request) (Report, error) {
 
 func (m *Manager) prepare(req *llm.Request, cfg Config) (Report, error) {
 	m.mu.Lock()
-	msgs, rep := Build(req.Messages, &m.state, cfg)
+	from := m.state
+	rep := View(req, &m.state, cfg)
 	st := m.state
 	m.mu.Unlock()
+	rep.From = from
 	var err error
 	if m.Store != nil {
 		for _, b := range rep.Blobs {
@@ -119,12 +121,20 @@ func (m *Manager) prepare(req *llm.Request, cfg Config) (Report, error) {
 			}
 		}
 	}
-	req.Messages = msgs
-	Breakpoints(req, st)
 	if rep.Moved && m.OnMove != nil {
 		m.OnMove(st)
 	}
 	return rep, err
+}
+
+// View applies L1 to req.Messages (Build, from st, which it updates) and places the cache
+// breakpoints: what Prepare does to a request, without keeping the blobs. A trace runs it again
+// from the state a request was built from (Report.From) to rebuild the request.
+func View(req *llm.Request, st *State, cfg Config) Report {
+	msgs, rep := Build(req.Messages, st, cfg)
+	req.Messages = msgs
+	Breakpoints(req, *st)
+	return rep
 }
 
 // Enter applies L0 to a tool's output as it enters the log (see Enter).

@@ -53,6 +53,9 @@ type Report struct {
 	SavedTokens int `json:"saved_tokens"` // what L1 saved on this request
 	// Blobs are the texts that became placeholders on this request without an L0 ref yet.
 	Blobs []Blob `json:"blobs,omitempty"`
+	// From is the state the view was built from (Manager.Prepare): with the conversation and
+	// the config it gives the same view again (View).
+	From State `json:"-"`
 }
 
 // Build applies L1 to a conversation (system messages first, as the model will see it) and

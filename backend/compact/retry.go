@@ -69,7 +69,9 @@ func (m *Manager) PrepareWith(req *llm.Request, cfg Config) (Report, error) {
 	m.mu.Lock()
 	st := m.state
 	m.mu.Unlock()
-	msgs, rep := Build(req.Messages, &st, cfg)
+	from := st
+	rep := View(req, &st, cfg)
+	rep.From = from
 	var err error
 	if m.Store != nil {
 		for _, b := range rep.Blobs {
@@ -78,7 +80,5 @@ func (m *Manager) PrepareWith(req *llm.Request, cfg Config) (Report, error) {
 			}
 		}
 	}
-	req.Messages = msgs
-	Breakpoints(req, st)
 	return rep, err
 }

@@ -50,6 +50,9 @@ type exportedRequest struct {
 	SHA256 string          `json:"sha256,omitempty"`
 	Format string          `json:"format,omitempty"`
 	Body   json.RawMessage `json:"body,omitempty"` // the bytes sent, verbatim
+	// Rebuilt says the body was built again from the log (requests are not kept whole);
+	// `tofu trace verify` checks that it hashes to sha256.
+	Rebuilt bool `json:"rebuilt,omitempty"`
 }
 
 func tofuDoc(session string, events []store.Event, calls []Call) any {
@@ -60,7 +63,7 @@ func tofuDoc(session string, events []store.Event, calls []Call) any {
 			r.SHA256, r.Format = p.SHA256, p.Format
 		}
 		if json.Valid(c.Body) {
-			r.Body = c.Body
+			r.Body, r.Rebuilt = c.Body, c.Rebuilt
 		}
 		reqs = append(reqs, r)
 	}

@@ -136,7 +136,7 @@ func TestVerifyFindsATamperedLog(t *testing.T) {
 	}{
 		{"user message edited", store.EventUser, func(ev *store.Event) {
 			ev.Data = json.RawMessage(`{"text":"Remember the number 42."}`)
-		}, "model call 1 (event 4): the user message of event 1 is not in the request"},
+		}, "model call 1 (event 4): the request rebuilt from the log (events up to 1) hashes to"},
 		{"fingerprint edited", store.EventModelCall, func(ev *store.Event) {
 			ev.Data = bytes.Replace(ev.Data, []byte(`"sha256":"`), []byte(`"sha256":"00`), 1)
 		}, "model call 1"},

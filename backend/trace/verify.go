@@ -4,15 +4,20 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// Log is what the trace reads: a session's events and the request bodies kept beside them.
+// Log is what the trace reads: a session's events, the parts its requests were built from
+// besides the log, and the request bodies kept whole (calls recorded before requests could be
+// built again).
 type Log interface {
 	Events(session string) ([]store.Event, error)
+	RequestPart(key string) ([]byte, error)
 	RequestBody(key string) ([]byte, error)
 }
 
@@ -21,7 +26,11 @@ type Call struct {
 	N      int    // 1-based, in log order
 	Seq    uint64 // the model_call event
 	Report router.CallReport
-	Body   []byte // the request's bytes, nil when not kept
+	// Body is the request's bytes: rebuilt from the log (Rebuilt) or kept; nil when neither
+	// (Err says why).
+	Body    []byte
+	Rebuilt bool
+	Err     error
 }
 
 // Mismatch is the first call whose request does not agree with the log.
@@ -38,10 +47,19 @@ func (m *Mismatch) Error() string {
 // Result is what Verify checked.
 type Result struct {
 	Calls    int // model calls in the log
-	Verified int // calls whose bytes were rebuilt and matched
+	Verified int // calls whose request matched its fingerprint
+	// Rebuilt are the calls (numbers) whose request was built again from the log and hashed;
+	// KeptOnly those recorded before that, checked against their kept bytes only.
+	Rebuilt, KeptOnly []int
+	// From* are the rebuilt calls whose request used a recorded part that is not in the log
+	// (each checked to hash to its blob's name): the system prompt, tool specs, the context
+	// manager's config, a paper reader's passages.
+	FromSystem, FromTools, FromContext, FromAugmented []int
+	Formats                                           []string // the wire formats encoded again
 }
 
-// Calls reads a session's model calls with their request bodies.
+// Calls reads a session's model calls with their request bodies: rebuilt from the log when the
+// call recorded what it was built from, else the bytes kept.
 func Calls(log Log, session string) ([]Call, []store.Event, error) {
 	events, err := log.Events(session)
 	if err != nil {
@@ -56,20 +74,36 @@ func Calls(log Log, session string) ([]Call, []store.Event, error) {
 		if err := e.Decode(&c.Report); err != nil {
 			return nil, nil, err
 		}
-		if p := c.Report.Request; p != nil && p.Blob != "" {
-			if b, err := log.RequestBody(p.Blob); err == nil {
-				c.Body = b
-			}
+		switch p := c.Report.Request; {
+		case p == nil:
+		case p.Built != nil:
+			c.Body, c.Err = rebuild(log, events, p)
+			c.Rebuilt = c.Err == nil
+		case p.Blob != "":
+			c.Body, c.Err = log.RequestBody(p.Blob)
 		}
 		calls = append(calls, c)
 	}
 	return calls, events, nil
 }
 
-// Verify rebuilds every model call's request from the log and checks it: the bytes kept for
-// it hash to the fingerprint the call recorded, and the request carries the conversation the
-// log holds before it (each user message since the last compaction, as the model was given
-// it). The first call that does not agree is returned as a *Mismatch.
+// rebuild builds a call's request again from the log and encodes it as its client did.
+func rebuild(log Log, events []store.Event, p *router.RequestPrint) ([]byte, error) {
+	req, err := agent.Rebuild(events, p.Built, log.RequestPart)
+	if err != nil {
+		return nil, err
+	}
+	return encode(p.Format, req, p.Built.Params)
+}
+
+// Verify rebuilds every model call's request from the log and checks it against the
+// fingerprint the call recorded: the conversation is projected from the log as the turn did,
+// with the L2 summary and the L1 view the context manager had, between the system prompt and
+// tool specs the call recorded (blobs named by their hash), and encoded again by the provider
+// client's encoder; its sha256 and length must be the recorded ones. A call recorded before
+// requests could be rebuilt is checked against its kept bytes, which must carry the user
+// messages the log holds before it. The first call that does not agree is returned as a
+// *Mismatch.
 func Verify(log Log, session string) (Result, error) {
 	calls, events, err := Calls(log, session)
 	if err != nil {
@@ -85,24 +119,56 @@ func Verify(log Log, session string) (Result, error) {
 		switch {
 		case p == nil:
 			return res, &Mismatch{c.N, c.Seq, "no fingerprint recorded (a log from before traces, or the event was edited)"}
+		case p.Built != nil && c.Err != nil:
+			return res, &Mismatch{c.N, c.Seq, "the request could not be rebuilt: " + c.Err.Error()}
+		case c.Body == nil && c.Err != nil:
+			return res, &Mismatch{c.N, c.Seq, "the request's bytes are not kept (blob " + p.Blob + "): " + c.Err.Error()}
 		case c.Body == nil:
-			return res, &Mismatch{c.N, c.Seq, "the request's bytes are not kept (blob " + p.Blob + " missing)"}
+			return res, &Mismatch{c.N, c.Seq, "the request was neither kept nor recorded so it can be rebuilt"}
 		}
 		sum := sha256.Sum256(c.Body)
-		if got := hex.EncodeToString(sum[:]); got != p.SHA256 {
-			return res, &Mismatch{c.N, c.Seq, fmt.Sprintf("the request rebuilt from the log hashes to %s, the call recorded %s", got, p.SHA256)}
+		got := hex.EncodeToString(sum[:])
+		if got != p.SHA256 {
+			what := "the kept request"
+			if c.Rebuilt {
+				what = fmt.Sprintf("the request rebuilt from the log (events up to %d)", p.Built.Upto)
+			}
+			return res, &Mismatch{c.N, c.Seq, fmt.Sprintf("%s hashes to %s, the call recorded %s", what, got, p.SHA256)}
 		}
 		if len(c.Body) != p.Bytes {
 			return res, &Mismatch{c.N, c.Seq, fmt.Sprintf("the request is %d bytes, the call recorded %d", len(c.Body), p.Bytes)}
 		}
-		if onPath[c.Seq] {
-			if what := conversationDiffers(c, events); what != "" {
-				return res, &Mismatch{c.N, c.Seq, what}
+		if c.Rebuilt {
+			res.note(c.N, p)
+		} else {
+			if onPath[c.Seq] {
+				if what := conversationDiffers(c, events); what != "" {
+					return res, &Mismatch{c.N, c.Seq, what}
+				}
 			}
+			res.KeptOnly = append(res.KeptOnly, c.N)
 		}
 		res.Verified++
 	}
 	return res, nil
+}
+
+// note records what the rebuilt call n was built from.
+func (r *Result) note(n int, p *router.RequestPrint) {
+	b := p.Built
+	r.Rebuilt = append(r.Rebuilt, n)
+	for _, x := range []struct {
+		set  bool
+		list *[]int
+	}{{b.System != "", &r.FromSystem}, {b.Tools != "", &r.FromTools}, {b.Context != "", &r.FromContext},
+		{b.Augmented != "", &r.FromAugmented}} {
+		if x.set {
+			*x.list = append(*x.list, n)
+		}
+	}
+	if !slices.Contains(r.Formats, p.Format) {
+		r.Formats = append(r.Formats, p.Format)
+	}
 }
 
 // conversationDiffers compares the user messages the log holds before call c (on the active

@@ -60,20 +60,39 @@ type (
 	}
 )
 
+// Params is what a /v1/messages body is made of besides the request: the provider's max_tokens
+// and thinking budget. A trace keeps them so that Encode makes the same bytes again.
+type Params struct {
+	MaxTokens int `json:"max_tokens"`
+	Budget    int `json:"budget"`
+}
+
+func (p *Provider) params() Params { return Params{MaxTokens: p.maxTokens, Budget: p.budget} }
+
+// Encode is the body Stream sends for req with params (a JSON Params).
+func Encode(req llm.Request, params json.RawMessage) ([]byte, error) {
+	var ps Params
+	if err := json.Unmarshal(params, &ps); err != nil {
+		return nil, fmt.Errorf("anthropic request params: %w", err)
+	}
+	b, _, err := messagesBody(req, ps)
+	return b, err
+}
+
 // messagesBody builds the /v1/messages body and the beta flags it needs.
-func (p *Provider) messagesBody(req llm.Request) ([]byte, []string, error) {
+func messagesBody(req llm.Request, ps Params) ([]byte, []string, error) {
 	body := messagesRequest{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true, Temperature: req.Temperature}
 	if body.MaxTokens <= 0 {
-		body.MaxTokens = p.maxTokens
+		body.MaxTokens = ps.MaxTokens
 	}
 	if req.Think {
 		// budget_tokens must be at least 1024 and below max_tokens; thinking allows no temperature.
-		budget := p.budget
+		budget := ps.Budget
 		if b := Budget(req.Thinking); b > 0 {
 			budget = b // the request's level (a conversation's choice) over the provider's
 		}
 		if body.MaxTokens <= budget {
-			body.MaxTokens = budget + p.maxTokens
+			body.MaxTokens = budget + ps.MaxTokens
 		}
 		body.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: budget}
 		body.Temperature = nil

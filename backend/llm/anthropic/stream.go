@@ -70,11 +70,16 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	if req.Model == "" {
 		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
 	}
-	body, beta, err := p.messagesBody(req)
+	ps := p.params()
+	body, beta, err := messagesBody(req, ps)
 	if err != nil {
 		return p.errorf(llm.ErrBadRequest, "", "%v", err)
 	}
-	llm.TapRequest(ctx, llm.WireAnthropic, body)
+	if llm.Tapping(ctx) {
+		if raw, err := json.Marshal(ps); err == nil {
+			llm.TapRequest(ctx, llm.Sent{Format: llm.WireAnthropic, Body: body, Request: req, Params: raw})
+		}
+	}
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	hr, err := p.newRequest(reqCtx, http.MethodPost, "v1/messages", body, beta)

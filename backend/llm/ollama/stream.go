@@ -41,10 +41,11 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		return p.errorf(llm.ErrBadRequest, "Choose a chat model in Settings.",
 			"model %q cannot chat (it is probably an embedding model)", req.Model)
 	}
-	chat, window, err := p.chatRequest(req, e.info)
+	chat, params, err := p.chatRequest(req, e.info)
 	if err != nil {
 		return err
 	}
+	window := params.Window
 	if len(req.Tools) > 0 && len(chat.Tools) == 0 {
 		note := fmt.Sprintf("%s does not support tools, so it answers without them; pick a model with tool support (e.g. qwen3) to let it act", req.Model)
 		if !yield(llm.Event{Kind: llm.EventNotice, Text: note}, nil) {
@@ -54,8 +55,10 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 
 	// The Ollama client marshals the request with encoding/json, as here: these are its bytes.
 	if llm.Tapping(ctx) {
-		if body, err := json.Marshal(chat); err == nil {
-			llm.TapRequest(ctx, llm.WireOllama, body)
+		body, err := json.Marshal(chat)
+		ps, perr := json.Marshal(params)
+		if err == nil && perr == nil {
+			llm.TapRequest(ctx, llm.Sent{Format: llm.WireOllama, Body: body, Request: req, Params: ps})
 		}
 	}
 	// Cancelled on return, which is also how a consumer that breaks out closes the connection:
@@ -123,11 +126,14 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	return nil
 }
 
-// chatRequest builds the /api/chat body for req and returns the window it runs with. It drops
-// what the model cannot take (tools, thinking) and refuses a prompt that would not fit.
-func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRequest, int, error) {
-	window := p.window(info.ContextLength, req.ContextWindow)
-	if !info.Has(llm.CapTools) {
+// chatRequest builds the /api/chat body for req and returns the params it was encoded with (the
+// window among them). It drops what the model cannot take (tools, thinking) and refuses a prompt
+// that would not fit.
+func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRequest, Params, error) {
+	params := Params{Window: p.window(info.ContextLength, req.ContextWindow),
+		Tools: info.Has(llm.CapTools), Thinking: info.Has(llm.CapThinking)}
+	window := params.Window
+	if !params.Tools {
 		// Ollama would answer 400 "does not support tools"; Stream tells the caller instead.
 		req.Tools = nil
 	}
@@ -137,11 +143,42 @@ func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRe
 		reserve = req.MaxTokens
 	}
 	if est := p.estimate(req); est+reserve > window {
-		return nil, 0, p.errorf(llm.ErrContextOverflow, hintOverflow,
+		return nil, params, p.errorf(llm.ErrContextOverflow, hintOverflow,
 			"the conversation needs about %d tokens (estimated) plus %d reserved for the reply, "+
 				"more than the %d-token context window %s runs with", est, reserve, window, req.Model)
 	}
+	chat, err := chatOf(req, params)
+	if err != nil {
+		return nil, params, p.errorf(llm.ErrBadRequest, "", "%v", err)
+	}
+	return chat, params, nil
+}
 
+// Params is what the body of a chat request is made of besides the request: the window the
+// model runs with (num_ctx) and whether it takes tools and a think flag. A trace keeps them
+// so that Encode makes the same bytes again.
+type Params struct {
+	Window   int  `json:"window"`
+	Tools    bool `json:"tools,omitempty"`
+	Thinking bool `json:"thinking,omitempty"`
+}
+
+// Encode is the body Stream sends for req with params (a JSON Params): what Ollama's client
+// marshals (encoding/json of the api.ChatRequest).
+func Encode(req llm.Request, params json.RawMessage) ([]byte, error) {
+	var ps Params
+	if err := json.Unmarshal(params, &ps); err != nil {
+		return nil, fmt.Errorf("ollama request params: %w", err)
+	}
+	chat, err := chatOf(req, ps)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(chat)
+}
+
+// chatOf is the chat request for req with params.
+func chatOf(req llm.Request, params Params) (*api.ChatRequest, error) {
 	chat := &api.ChatRequest{
 		Model:  req.Model,
 		Stream: new(true),
@@ -149,7 +186,7 @@ func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRe
 		// while generating (shift); both would happen silently.
 		Truncate: new(false),
 		Shift:    new(false),
-		Options:  map[string]any{"num_ctx": window},
+		Options:  map[string]any{"num_ctx": params.Window},
 	}
 	if req.MaxTokens > 0 {
 		chat.Options["num_predict"] = req.MaxTokens
@@ -157,21 +194,24 @@ func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRe
 	if req.Temperature != nil {
 		chat.Options["temperature"] = *req.Temperature
 	}
-	if info.Has(llm.CapThinking) {
+	if params.Thinking {
 		// Sent even when false: Ollama turns thinking on for a capable model that is not told.
 		chat.Think = &api.ThinkValue{Value: req.Think}
 	}
 	for _, m := range req.Messages {
 		chat.Messages = append(chat.Messages, toMessage(m))
 	}
+	if !params.Tools {
+		return chat, nil
+	}
 	for _, t := range req.Tools {
 		tool, err := toTool(t)
 		if err != nil {
-			return nil, 0, p.errorf(llm.ErrBadRequest, "", "%v", err)
+			return nil, err
 		}
 		chat.Tools = append(chat.Tools, tool)
 	}
-	return chat, window, nil
+	return chat, nil
 }
 
 func toMessage(m llm.Message) api.Message {

@@ -285,16 +285,34 @@ type (
 	}
 )
 
+// Params is what a /chat/completions body is made of besides the request: whether the output
+// bound is sent as max_completion_tokens (OpenAI's own API) or max_tokens. A trace keeps it so
+// that Encode makes the same bytes again.
+type Params struct {
+	MaxCompletion bool `json:"max_completion,omitempty"`
+}
+
+func (p *Provider) params() Params { return Params{MaxCompletion: *p.maxCompletion} }
+
+// Encode is the body Stream sends for req with params (a JSON Params).
+func Encode(req llm.Request, params json.RawMessage) ([]byte, error) {
+	var ps Params
+	if err := json.Unmarshal(params, &ps); err != nil {
+		return nil, fmt.Errorf("openai request params: %w", err)
+	}
+	return chatBody(req, ps)
+}
+
 // chatBody builds the /chat/completions body. Reasoning is not sent back: most servers reject
 // or ignore it in history.
-func (p *Provider) chatBody(req llm.Request) ([]byte, error) {
+func chatBody(req llm.Request, ps Params) ([]byte, error) {
 	body := chatRequest{
 		Model:         req.Model,
 		Stream:        true,
 		StreamOptions: map[string]any{"include_usage": true},
 		Temperature:   req.Temperature,
 	}
-	if *p.maxCompletion {
+	if ps.MaxCompletion {
 		body.MaxCompletionTokens = req.MaxTokens
 	} else {
 		body.MaxTokens = req.MaxTokens

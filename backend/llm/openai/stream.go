@@ -66,11 +66,16 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	if req.Model == "" {
 		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
 	}
-	body, err := p.chatBody(req)
+	ps := p.params()
+	body, err := chatBody(req, ps)
 	if err != nil {
 		return p.errorf(llm.ErrBadRequest, "", "%v", err)
 	}
-	llm.TapRequest(ctx, llm.WireOpenAI, body)
+	if llm.Tapping(ctx) {
+		if raw, err := json.Marshal(ps); err == nil {
+			llm.TapRequest(ctx, llm.Sent{Format: llm.WireOpenAI, Body: body, Request: req, Params: raw})
+		}
+	}
 	// Cancelled on return, which is also how a consumer that breaks out closes the connection.
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -4,6 +4,7 @@ package router
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"sync"
@@ -297,6 +298,67 @@ type RequestPrint struct {
 	Bytes  int    `json:"bytes"`
 	Format string `json:"format"`         // llm.WireOllama, WireOpenAI or WireAnthropic
 	Blob   string `json:"blob,omitempty"` // the store's blob of the bytes (gzip), when kept
+	// Built is what the request was built from besides the log: with it the request is built
+	// again and fingerprinted (agent.Rebuild), so its bytes need not be kept.
+	Built *Built `json:"built,omitempty"`
+}
+
+// Built is what one request was built from besides the session's log. Texts are blobs named
+// by their sha256 (store.RequestPartKey), each kept once however many requests use it.
+type Built struct {
+	Upto uint64 `json:"upto"` // the log's active path up to this event
+	// Phase is the start event of the autonomous run's planner or critic phase that made the
+	// call: its requests see the phase's own view of the log.
+	Phase  uint64 `json:"phase,omitempty"`
+	System string `json:"system,omitempty"` // blob: the system prompt
+	Tools  string `json:"tools,omitempty"`  // blob: the tool specs (JSON)
+	// L2 says summaries (compaction events) apply; Instructions is the blob of the instruction
+	// files a summary re-injects.
+	L2           bool   `json:"l2,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
+	// Augmented is the blob of the messages a paper session's reader gave the turn (the
+	// retrieved passages): they are not in the log.
+	Augmented string `json:"augmented,omitempty"`
+	// Context is the blob of the context manager's config (JSON); L1 the state its view was
+	// built from. Without Context the log was sent as it is.
+	Context  string          `json:"context,omitempty"`
+	L1       *ViewState      `json:"l1,omitempty"`
+	Settings RequestSettings `json:"settings"`
+	// Params are the provider client's own inputs to the encoding (llm.Sent.Params).
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// ViewState is the context manager's L1 state (compact.State without its informational cost
+// model).
+type ViewState struct {
+	Mark  int    `json:"mark"`
+	Prev  int    `json:"prev,omitempty"`
+	Epoch int    `json:"epoch"`
+	Base  string `json:"base,omitempty"`
+	Lag   int    `json:"lag,omitempty"`
+}
+
+// RequestSettings are the request's own fields as the provider client received them (the model
+// the gateway and the router chose, the thinking switch): everything but messages and tools.
+type RequestSettings struct {
+	Model         string   `json:"model"`
+	ContextWindow int      `json:"context_window,omitempty"`
+	MaxTokens     int      `json:"max_tokens,omitempty"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	Think         bool     `json:"think,omitempty"`
+	Thinking      string   `json:"thinking,omitempty"`
+}
+
+// SettingsOf are req's settings.
+func SettingsOf(req llm.Request) RequestSettings {
+	return RequestSettings{Model: req.Model, ContextWindow: req.ContextWindow, MaxTokens: req.MaxTokens,
+		Temperature: req.Temperature, Think: req.Think, Thinking: req.Thinking}
+}
+
+// Apply sets req's settings to s.
+func (s RequestSettings) Apply(req *llm.Request) {
+	req.Model, req.ContextWindow, req.MaxTokens = s.Model, s.ContextWindow, s.MaxTokens
+	req.Temperature, req.Think, req.Thinking = s.Temperature, s.Think, s.Thinking
 }
 
 // Sent counts the attempts that sent a request (not those skipped on an open circuit).

@@ -473,6 +473,41 @@ export interface RequestPrint {
   bytes: number
   format: string
   blob?: string
+  built?: Built
+}
+
+/** router.Built */
+export interface Built {
+  upto: number
+  phase?: number
+  system?: string
+  tools?: string
+  l2?: boolean
+  instructions?: string
+  augmented?: string
+  context?: string
+  l1?: ViewState
+  settings: RequestSettings
+  params?: unknown
+}
+
+/** router.ViewState */
+export interface ViewState {
+  mark: number
+  prev?: number
+  epoch: number
+  base?: string
+  lag?: number
+}
+
+/** router.RequestSettings */
+export interface RequestSettings {
+  model: string
+  context_window?: number
+  max_tokens?: number
+  temperature?: number
+  think?: boolean
+  thinking?: string
 }
 
 /** store.ToolResult */

@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// Rebuild builds again the request a model call sent, as the provider client received it,
+// from the session's log (events) and what the call recorded it was built from besides the log
+// (b, whose blobs part reads): the same projection of the log, L2 summary, system message,
+// tools and L1 view as the turn's build, then the settings the client got. Encoding it with
+// the client's encoder gives the bytes sent.
+func Rebuild(events []store.Event, b *router.Built, part func(key string) ([]byte, error)) (llm.Request, error) {
+	var upto []store.Event
+	for _, e := range events {
+		if e.Seq <= b.Upto {
+			upto = append(upto, e)
+		}
+	}
+	path := store.ActivePath(upto)
+	msgs := Messages(path)
+	if b.Phase != 0 {
+		var brief string
+		for _, e := range path {
+			var ph store.Phase
+			if e.Seq == b.Phase && e.Type == store.EventPhase && e.Decode(&ph) == nil {
+				brief = ph.Brief
+			}
+		}
+		msgs = phaseMessages(path, b.Phase, brief)
+	}
+	text := func(key, what string) (string, error) {
+		if key == "" {
+			return "", nil
+		}
+		data, err := part(key)
+		if err != nil {
+			return "", fmt.Errorf("the %s (%s): %w", what, key, err)
+		}
+		return string(data), nil
+	}
+	decode := func(key, what string, v any) error {
+		data, err := text(key, what)
+		if err != nil || key == "" {
+			return err
+		}
+		if err := json.Unmarshal([]byte(data), v); err != nil {
+			return fmt.Errorf("the %s (%s): %w", what, key, err)
+		}
+		return nil
+	}
+	if b.L2 {
+		instructions, err := text(b.Instructions, "instruction files")
+		if err != nil {
+			return llm.Request{}, err
+		}
+		if active, _ := ActiveCompaction(path, msgs); active != nil {
+			msgs = compact.Apply(msgs, active, instructions)
+		}
+	}
+	if b.Augmented != "" {
+		msgs = nil
+		if err := decode(b.Augmented, "paper reader's messages", &msgs); err != nil {
+			return llm.Request{}, err
+		}
+	}
+	system, err := text(b.System, "system prompt")
+	if err != nil {
+		return llm.Request{}, err
+	}
+	var tools []llm.ToolSpec
+	if err := decode(b.Tools, "tool specs", &tools); err != nil {
+		return llm.Request{}, err
+	}
+	req := assemble("", "", system, tools, msgs)
+	if b.Context != "" {
+		var cfg compact.Config
+		if err := decode(b.Context, "context manager's config", &cfg); err != nil {
+			return llm.Request{}, err
+		}
+		var st compact.State
+		if l := b.L1; l != nil {
+			st = compact.State{Mark: l.Mark, Prev: l.Prev, Epoch: l.Epoch, Base: l.Base, Lag: l.Lag}
+		}
+		compact.View(&req, &st, cfg)
+	}
+	b.Settings.Apply(&req)
+	return req, nil
+}
