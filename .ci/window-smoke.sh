@@ -70,12 +70,19 @@ rss_kb=0
 pss_kb=0
 # Tofu and its children (the WebKit web and network processes): not every WebKit process on
 # the machine, which would count other windows running beside this test.
+per_process=""
 for p in $pid $(pgrep -P $pid || true); do
   r=$(awk '/^VmRSS/{print $2}' /proc/$p/status 2>/dev/null || echo 0)
   s=$(awk '/^Pss:/{print $2}' /proc/$p/smaps_rollup 2>/dev/null || echo 0)
   rss_kb=$((rss_kb + r))
   pss_kb=$((pss_kb + s))
+  per_process="$per_process $(cat /proc/$p/comm 2>/dev/null || echo gone) $((s / 1024)),"
 done
+# The Go process draws nothing with OpenGL (app/cli/window_env.go): Mesa's driver, and the LLVM
+# it links (~20 MB a process), must not be loaded there.
+if grep -qE '/dri/|libLLVM' /proc/$pid/maps; then
+  fail "the Tofu process loaded a GL driver: $(grep -oE '[^ ]*(/dri/|libLLVM)[^ ]*' /proc/$pid/maps | sort -u | tr '\n' ' ')"
+fi
 
 # A second instance must say Tofu is already running, not crash on the database lock.
 if "$bin" >"$work/second.out" 2>&1; then fail "a second instance started"; fi
@@ -98,5 +105,6 @@ echo "window-smoke: ok"
 echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"
 echo "  first paint:          $(( (painted - start) / 1000000 )) ms after start"
 echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes; PSS $(( pss_kb / 1024 )) MB, shared pages counted once)"
+echo "  idle PSS per process:${per_process%,} MB"
 echo "  binary size:          $(( $(stat -c %s "$bin") / 1024 / 1024 )) MB"
 echo "  screenshot:           $shot"

@@ -72,6 +72,11 @@ func runWindow(frontend fs.FS) error {
 	if err := checkDisplay(goruntime.GOOS, os.Getenv); err != nil {
 		return err
 	}
+	if goruntime.GOOS == "linux" {
+		if err := setWindowEnv(); err != nil { // before GTK starts (window_env.go)
+			return err
+		}
+	}
 	st, dir, err := openStore()
 	if err != nil {
 		return err
