@@ -91,8 +91,9 @@ func agentSession(t testing.TB, wire string, calls int) (string, string, [][]byt
 	return dir, info.ID, bodies
 }
 
-// runner is a turn runner on st that reaches srv over wire through the gateway.
-func runner(t testing.TB, st *store.Store, srv *llmtest.Server, wire string) *session.Runner {
+// runner is a turn runner on st that reaches srv over wire through the gateway; more, when
+// given, adds to its options.
+func runner(t testing.TB, st *store.Store, srv *llmtest.Server, wire string, more ...func(*session.Options)) *session.Runner {
 	t.Helper()
 	var p config.Provider
 	for _, w := range wireTypes {
@@ -106,9 +107,13 @@ func runner(t testing.TB, st *store.Store, srv *llmtest.Server, wire string) *se
 	if err != nil {
 		t.Fatal(err)
 	}
-	return session.New(session.Options{
+	o := session.Options{
 		Store:    st,
 		Provider: func() (llm.Provider, string, error) { return gw, srv.URL, nil },
 		Config:   func() (config.Config, error) { return cfg, nil },
-	})
+	}
+	for _, f := range more {
+		f(&o)
+	}
+	return session.New(o)
 }

@@ -3,7 +3,9 @@ package trace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -168,6 +170,23 @@ func TestExportFormats(t *testing.T) {
 		}
 		if !json.Valid(buf.Bytes()) || !strings.Contains(buf.String(), "And add one.") {
 			t.Fatalf("%s: %s", f, buf.String())
+		}
+		if f == FormatTofu {
+			// Each body is there, rebuilt from the log, and hashes to its fingerprint.
+			var doc struct{ Requests []exportedRequest }
+			if err := json.Unmarshal(buf.Bytes(), &doc); err != nil || len(doc.Requests) != 2 {
+				t.Fatalf("tofu export: %v %+v", err, doc)
+			}
+			for _, r := range doc.Requests {
+				var compact bytes.Buffer
+				if err := json.Compact(&compact, r.Body); err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(compact.Bytes())
+				if !r.Rebuilt || hex.EncodeToString(sum[:]) != r.SHA256 {
+					t.Fatalf("request %d: rebuilt %v, body %s", r.Call, r.Rebuilt, r.Body)
+				}
+			}
 		}
 		if f == FormatMiniSWEAgent {
 			path := filepath.Join(t.TempDir(), "s.traj.json")
