@@ -55,11 +55,27 @@ func (c *desktopCLI) command() *cobra.Command {
 	return cmd
 }
 
-// open connects to the display for one command.
-func (c *desktopCLI) open(ctx context.Context) (*desktop.Desktop, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	return desktop.Open(ctx, c.display)
+// withDesktop connects to the display for one command, runs fn and disconnects.
+func (c *desktopCLI) withDesktop(cmd *cobra.Command, fn func(d *desktop.Desktop) error) error {
+	ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+	d, err := desktop.Open(ctx, c.display)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return fn(d)
+}
+
+// withWindows runs fn on the list of windows, the display still open (tree reads AT-SPI meanwhile).
+func (c *desktopCLI) withWindows(cmd *cobra.Command, fn func(ws []desktop.Window) error) error {
+	return c.withDesktop(cmd, func(d *desktop.Desktop) error {
+		ws, err := d.Windows()
+		if err != nil {
+			return err
+		}
+		return fn(ws)
+	})
 }
 
 func (c *desktopCLI) print(w io.Writer, v any, text func()) error {
@@ -78,27 +94,20 @@ func (c *desktopCLI) windows() *cobra.Command {
 		Short: "List the windows: id, class, title, pid, geometry, desktop, focus",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			ws, err := d.Windows()
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			return c.print(out, ws, func() {
-				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tCLASS\tPID\tGEOMETRY\tDESKTOP\tTITLE")
-				for _, w := range ws {
-					mark := ""
-					if w.Focused {
-						mark = " (focused)"
+			return c.withWindows(cmd, func(ws []desktop.Window) error {
+				out := cmd.OutOrStdout()
+				return c.print(out, ws, func() {
+					tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tCLASS\tPID\tGEOMETRY\tDESKTOP\tTITLE")
+					for _, w := range ws {
+						mark := ""
+						if w.Focused {
+							mark = " (focused)"
+						}
+						fmt.Fprintf(tw, "%#x\t%s\t%d\t%dx%d+%d+%d\t%d\t%s%s\n", w.ID, w.Class, w.PID, w.Rect.W, w.Rect.H, w.Rect.X, w.Rect.Y, w.Desktop, w.Title, mark)
 					}
-					fmt.Fprintf(tw, "%#x\t%s\t%d\t%dx%d+%d+%d\t%d\t%s%s\n", w.ID, w.Class, w.PID, w.Rect.W, w.Rect.H, w.Rect.X, w.Rect.Y, w.Desktop, w.Title, mark)
-				}
-				tw.Flush()
+					tw.Flush()
+				})
 			})
 		},
 	}
@@ -121,34 +130,13 @@ func (c *desktopCLI) screenshot() *cobra.Command {
 		Short: "Save a PNG of the screen, a region (--region X,Y,W,H) or a window (--window ID)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := c.open(cmd.Context())
+			var shot desktop.Shot
+			err := c.withDesktop(cmd, func(d *desktop.Desktop) (err error) {
+				shot, err = capture(d, window, region)
+				return err
+			})
 			if err != nil {
 				return err
-			}
-			defer d.Close()
-			var shot desktop.Shot
-			switch {
-			case window != "":
-				id, err := parseID(window)
-				if err != nil {
-					return err
-				}
-				shot, err = d.WindowShot(id)
-				if err != nil {
-					return err
-				}
-			case region != "":
-				var r desktop.Rect
-				if _, err := fmt.Sscanf(region, "%d,%d,%d,%d", &r.X, &r.Y, &r.W, &r.H); err != nil {
-					return fmt.Errorf("--region %q: write X,Y,W,H", region)
-				}
-				if shot, err = d.Region(r); err != nil {
-					return err
-				}
-			default:
-				if shot, err = d.Screenshot(); err != nil {
-					return err
-				}
 			}
 			shot = shot.Downscale(maxW, 0)
 			if output == "" {
@@ -181,6 +169,25 @@ func (c *desktopCLI) screenshot() *cobra.Command {
 	return cmd
 }
 
+// capture takes the window named by id, else the region X,Y,W,H, else the whole screen.
+func capture(d *desktop.Desktop, window, region string) (desktop.Shot, error) {
+	switch {
+	case window != "":
+		id, err := parseID(window)
+		if err != nil {
+			return desktop.Shot{}, err
+		}
+		return d.WindowShot(id)
+	case region != "":
+		var r desktop.Rect
+		if _, err := fmt.Sscanf(region, "%d,%d,%d,%d", &r.X, &r.Y, &r.W, &r.H); err != nil {
+			return desktop.Shot{}, fmt.Errorf("--region %q: write X,Y,W,H", region)
+		}
+		return d.Region(r)
+	}
+	return d.Screenshot()
+}
+
 func (c *desktopCLI) click() *cobra.Command {
 	var button string
 	var double bool
@@ -198,16 +205,11 @@ func (c *desktopCLI) click() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
 			n := 1
 			if double {
 				n = 2
 			}
-			return d.Click(x, y, b, n)
+			return c.withDesktop(cmd, func(d *desktop.Desktop) error { return d.Click(x, y, b, n) })
 		},
 	}
 	cmd.Flags().StringVar(&button, "button", "left", "left, middle or right")
@@ -216,33 +218,21 @@ func (c *desktopCLI) click() *cobra.Command {
 }
 
 func (c *desktopCLI) typeText() *cobra.Command {
-	return &cobra.Command{
-		Use:   "type TEXT",
-		Short: "Type TEXT (any Unicode) into the focused window",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			return d.Type(cmd.Context(), args[0])
-		},
-	}
+	return c.input("type TEXT", "Type TEXT (any Unicode) into the focused window", (*desktop.Desktop).Type)
 }
 
 func (c *desktopCLI) key() *cobra.Command {
+	return c.input("key COMBO", "Press a key combination in the focused window (ctrl+s, alt+F4, Return, ctrl+shift+t)", (*desktop.Desktop).Key)
+}
+
+// input is a command that sends its one argument to the focused window as keystrokes.
+func (c *desktopCLI) input(use, short string, send func(d *desktop.Desktop, ctx context.Context, arg string) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "key COMBO",
-		Short: "Press a key combination in the focused window (ctrl+s, alt+F4, Return, ctrl+shift+t)",
+		Use:   use,
+		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			return d.Key(cmd.Context(), args[0])
+			return c.withDesktop(cmd, func(d *desktop.Desktop) error { return send(d, cmd.Context(), args[0]) })
 		},
 	}
 }
@@ -259,26 +249,23 @@ func (c *desktopCLI) windowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			switch args[0] {
-			case "focus":
-				return d.Focus(id)
-			case "raise":
-				return d.Raise(id)
-			case "close":
-				return d.CloseWindow(id)
-			case "move":
-				var x, y, w, h int
-				if _, err := fmt.Sscanf(geometry, "%d,%d,%d,%d", &x, &y, &w, &h); err != nil {
-					return fmt.Errorf("--geometry %q: write X,Y,W,H (-1 keeps a value)", geometry)
+			return c.withDesktop(cmd, func(d *desktop.Desktop) error {
+				switch args[0] {
+				case "focus":
+					return d.Focus(id)
+				case "raise":
+					return d.Raise(id)
+				case "close":
+					return d.CloseWindow(id)
+				case "move":
+					var x, y, w, h int
+					if _, err := fmt.Sscanf(geometry, "%d,%d,%d,%d", &x, &y, &w, &h); err != nil {
+						return fmt.Errorf("--geometry %q: write X,Y,W,H (-1 keeps a value)", geometry)
+					}
+					return d.MoveResize(id, x, y, w, h)
 				}
-				return d.MoveResize(id, x, y, w, h)
-			}
-			return fmt.Errorf("unknown window action %q (focus, raise, close or move)", args[0])
+				return fmt.Errorf("unknown window action %q (focus, raise, close or move)", args[0])
+			})
 		},
 	}
 	cmd.Flags().StringVar(&geometry, "geometry", "", "for move: X,Y,W,H")
@@ -301,14 +288,13 @@ func (c *desktopCLI) clipboard() *cobra.Command {
 			case cmd.Flags().Changed("set"):
 				return c.setClipboard(cmd, selection, set)
 			}
-			d, err := c.open(cmd.Context())
-			if err != nil {
+			var text string
+			err := c.withDesktop(cmd, func(d *desktop.Desktop) (err error) {
+				ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Second)
+				defer cancel()
+				text, err = d.ReadClipboard(ctx, selection)
 				return err
-			}
-			defer d.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Second)
-			defer cancel()
-			text, err := d.ReadClipboard(ctx, selection)
+			})
 			if err != nil {
 				return err
 			}
@@ -358,24 +344,21 @@ func (c *desktopCLI) serveClipboard(cmd *cobra.Command, selection string) error 
 	if err != nil {
 		return err
 	}
-	d, err := c.open(cmd.Context())
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	lost, err := d.WriteClipboard(selection, string(text))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), "ok")
-	if f, ok := cmd.OutOrStdout().(*os.File); ok {
-		f.Close()
-	}
-	select {
-	case <-lost:
-	case <-cmd.Context().Done():
-	}
-	return nil
+	return c.withDesktop(cmd, func(d *desktop.Desktop) error {
+		lost, err := d.WriteClipboard(selection, string(text))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(cmd.OutOrStdout(), "ok")
+		if f, ok := cmd.OutOrStdout().(*os.File); ok {
+			f.Close()
+		}
+		select {
+		case <-lost:
+		case <-cmd.Context().Done():
+		}
+		return nil
+	})
 }
 
 func (c *desktopCLI) tree() *cobra.Command {
@@ -385,40 +368,33 @@ func (c *desktopCLI) tree() *cobra.Command {
 		Short: "Print the accessibility tree (AT-SPI) of the focused window, or of --window ID",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := c.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			ws, err := d.Windows()
-			if err != nil {
-				return err
-			}
-			var target *desktop.Window
-			for i := range ws {
-				if window == "" && ws[i].Focused {
-					target = &ws[i]
-				} else if window != "" {
-					if id, err := parseID(window); err == nil && id == ws[i].ID {
+			return c.withWindows(cmd, func(ws []desktop.Window) error {
+				var target *desktop.Window
+				for i := range ws {
+					if window == "" && ws[i].Focused {
 						target = &ws[i]
+					} else if window != "" {
+						if id, err := parseID(window); err == nil && id == ws[i].ID {
+							target = &ws[i]
+						}
 					}
 				}
-			}
-			if target == nil {
-				return errors.New("no window has the focus; name one with --window ID")
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
-			defer cancel()
-			bus, err := atspi.Connect(ctx)
-			if err != nil {
-				return fmt.Errorf("%w; use `tofu desktop screenshot` instead", err)
-			}
-			defer bus.Close()
-			tree, err := bus.Snapshot(ctx, target.PID, target.Title)
-			if err != nil {
-				return fmt.Errorf("%s %q: %w; use `tofu desktop screenshot` instead", target.Label(), target.Title, err)
-			}
-			return c.print(cmd.OutOrStdout(), tree, func() { fmt.Fprint(cmd.OutOrStdout(), tree.String()) })
+				if target == nil {
+					return errors.New("no window has the focus; name one with --window ID")
+				}
+				ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
+				defer cancel()
+				bus, err := atspi.Connect(ctx)
+				if err != nil {
+					return fmt.Errorf("%w; use `tofu desktop screenshot` instead", err)
+				}
+				defer bus.Close()
+				tree, err := bus.Snapshot(ctx, target.PID, target.Title)
+				if err != nil {
+					return fmt.Errorf("%s %q: %w; use `tofu desktop screenshot` instead", target.Label(), target.Title, err)
+				}
+				return c.print(cmd.OutOrStdout(), tree, func() { fmt.Fprint(cmd.OutOrStdout(), tree.String()) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&window, "window", "", "window id (default the focused window)")
