@@ -211,14 +211,7 @@ func (s *Server) anthropicChat(w http.ResponseWriter, r *http.Request) {
 			die(w)
 		}
 		var content []map[string]any
-		var text, reasoning string
-		for _, p := range a.pieces {
-			if p.reasoning {
-				reasoning += p.text
-			} else {
-				text += p.text
-			}
-		}
+		text, reasoning := a.joined()
 		if reasoning != "" {
 			content = append(content, map[string]any{"type": "thinking", "thinking": reasoning, "signature": sig})
 		}
@@ -233,10 +226,7 @@ func (s *Server) anthropicChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	st := &streamer{w: w, s: s, r: r}
+	st := s.sse(w, r)
 	send := func(event string, v any) bool {
 		b, _ := json.Marshal(v)
 		return st.write([]byte("event: " + event + "\ndata: " + string(b) + "\n\n"))
@@ -267,16 +257,7 @@ func (s *Server) anthropicChat(w http.ResponseWriter, r *http.Request) {
 		index, open = index+1, typ
 		return send("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": block})
 	}
-	for i, p := range a.pieces {
-		switch a.stop(i) {
-		case "die":
-			die(w)
-		case "cut":
-			return
-		}
-		if !st.pause(&a, i) {
-			return
-		}
+	sent := st.pieces(&a, func(p piece) bool {
 		typ, delta := "text", map[string]string{"type": "text_delta", "text": p.text}
 		if p.reasoning {
 			typ, delta = "thinking", map[string]string{"type": "thinking_delta", "thinking": p.text}
@@ -287,15 +268,13 @@ func (s *Server) anthropicChat(w http.ResponseWriter, r *http.Request) {
 				block = map[string]any{"type": "thinking", "thinking": "", "signature": ""}
 			}
 			if !startBlock(typ, block) {
-				return
+				return false
 			}
 		}
-		if !send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": delta}) {
-			return
-		}
-	}
-	if a.dieAtEnd() {
-		die(w)
+		return send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": delta})
+	})
+	if !sent {
+		return
 	}
 	for _, c := range a.calls {
 		if !startBlock("tool_use", map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": map[string]any{}}) {
@@ -312,7 +291,7 @@ func (s *Server) anthropicChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.ErrorInStream != "" {
-		w.(*outcomeWriter).failed = true
+		st.fail()
 		typ := "api_error"
 		if a.ErrorInStream == "Overloaded" {
 			typ = "overloaded_error"

@@ -128,6 +128,38 @@ func (st *streamer) write(b []byte) bool {
 	return true
 }
 
+// sse starts a server-sent events stream.
+func (s *Server) sse(w http.ResponseWriter, r *http.Request) *streamer {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return &streamer{w: w, s: s, r: r}
+}
+
+// pieces sends a's pieces one by one as the script says: it waits before each, cuts the stream
+// or resets the connection where the fault falls (also after the last piece). It returns false
+// when the stream has ended: cut, the client gone, or send failed.
+func (st *streamer) pieces(a *answer, send func(p piece) bool) bool {
+	for i, p := range a.pieces {
+		switch a.stop(i) {
+		case "die":
+			die(st.w)
+		case "cut":
+			return false
+		}
+		if !st.pause(a, i) || !send(p) {
+			return false
+		}
+	}
+	if a.dieAtEnd() {
+		die(st.w)
+	}
+	return true
+}
+
+// fail marks the call as ended by an error inside the stream.
+func (st *streamer) fail() { st.w.(*outcomeWriter).failed = true }
+
 // pause waits for Hold before piece 1, and TokenDelay before every piece i > 0.
 func (st *streamer) pause(a *answer, i int) bool {
 	if i == 1 && a.Hold != nil && !st.s.hold(st.r.Context(), a.Hold) {

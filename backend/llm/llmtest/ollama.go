@@ -139,13 +139,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, a.ErrorInStream)
 			return
 		}
-		for _, p := range a.pieces {
-			if p.reasoning {
-				final.Message.Thinking += p.text
-			} else {
-				final.Message.Content += p.text
-			}
-		}
+		final.Message.Content, final.Message.Thinking = a.joined()
 		final.Message.ToolCalls = calls
 		final.TotalDuration = time.Since(start)
 		writeJSON(w, http.StatusOK, final)
@@ -159,28 +153,17 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		b, _ := json.Marshal(v)
 		return st.write(append(b, '\n'))
 	}
-	for i, p := range a.pieces {
-		switch a.stop(i) {
-		case "die":
-			die(w)
-		case "cut":
-			return
-		}
-		if !st.pause(&a, i) {
-			return
-		}
+	sent := st.pieces(&a, func(p piece) bool {
 		msg := api.Message{Role: "assistant"}
 		if p.reasoning {
 			msg.Thinking = p.text
 		} else {
 			msg.Content = p.text
 		}
-		if !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: msg}) {
-			return
-		}
-	}
-	if a.dieAtEnd() {
-		die(w)
+		return send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: msg})
+	})
+	if !sent {
+		return
 	}
 	if len(calls) > 0 {
 		msg := api.Message{Role: "assistant", ToolCalls: calls}
@@ -192,7 +175,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.ErrorInStream != "" {
-		w.(*outcomeWriter).failed = true
+		st.fail()
 		send(map[string]string{"error": a.ErrorInStream})
 		return
 	}

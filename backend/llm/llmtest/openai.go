@@ -120,6 +120,23 @@ func fromOpenAI(req *openaiRequest) llm.Request {
 	return out
 }
 
+// prepareOpenAI reads a body of either OpenAI format (chat completions, Responses) and picks
+// its answer as prepare does; both answer a bad body, an unknown model and a scripted error alike.
+func prepareOpenAI[T any](s *Server, w http.ResponseWriter, r *http.Request, neutral func(*T) llm.Request) (*T, answer, bool) {
+	req := new(T)
+	if err := json.NewDecoder(r.Body).Decode(req); err != nil {
+		writeOpenAIError(w, http.StatusBadRequest, err.Error())
+		return nil, answer{}, false
+	}
+	n := neutral(req)
+	if _, ok := s.model(n.Model); !ok {
+		writeOpenAIError(w, http.StatusNotFound, openaiErrorText(http.StatusNotFound, n.Model))
+		return nil, answer{}, false
+	}
+	a, ok := s.prepare(w, r, n, "openai", writeOpenAIError, func(st int) string { return openaiErrorText(st, n.Model) })
+	return req, a, ok
+}
+
 func writeOpenAIError(w http.ResponseWriter, status int, msg string) {
 	typ := "invalid_request_error"
 	switch {
@@ -151,16 +168,7 @@ func openaiErrorText(status int, model string) string {
 }
 
 func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
-	var req openaiRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	if _, ok := s.model(req.Model); !ok {
-		writeOpenAIError(w, http.StatusNotFound, openaiErrorText(http.StatusNotFound, req.Model))
-		return
-	}
-	a, ok := s.prepare(w, r, fromOpenAI(&req), "openai", writeOpenAIError, func(st int) string { return openaiErrorText(st, req.Model) })
+	req, a, ok := prepareOpenAI(s, w, r, fromOpenAI)
 	if !ok {
 		return
 	}
@@ -179,16 +187,8 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 		if a.dieAt >= 0 {
 			die(w)
 		}
-		msg := map[string]any{"role": "assistant"}
-		var text, reasoning string
-		for _, p := range a.pieces {
-			if p.reasoning {
-				reasoning += p.text
-			} else {
-				text += p.text
-			}
-		}
-		msg["content"] = text
+		text, reasoning := a.joined()
+		msg := map[string]any{"role": "assistant", "content": text}
 		if reasoning != "" {
 			msg[reasoningKey] = reasoning
 		}
@@ -206,10 +206,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	st := &streamer{w: w, s: s, r: r}
+	st := s.sse(w, r)
 	send := func(delta map[string]any, finish any) bool {
 		b, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(),
 			"model": req.Model, "choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
@@ -218,26 +215,15 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 	if !send(map[string]any{"role": "assistant", "content": ""}, nil) {
 		return
 	}
-	for i, p := range a.pieces {
-		switch a.stop(i) {
-		case "die":
-			die(w)
-		case "cut":
-			return
-		}
-		if !st.pause(&a, i) {
-			return
-		}
+	sent := st.pieces(&a, func(p piece) bool {
 		key := "content"
 		if p.reasoning {
 			key = reasoningKey
 		}
-		if !send(map[string]any{key: p.text}, nil) {
-			return
-		}
-	}
-	if a.dieAtEnd() {
-		die(w)
+		return send(map[string]any{key: p.text}, nil)
+	})
+	if !sent {
+		return
 	}
 	for _, d := range toolDeltas(a.calls, a.ToolDeltas) {
 		if !send(map[string]any{"tool_calls": []openaiCall{d}}, nil) {
@@ -248,7 +234,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.ErrorInStream != "" {
-		w.(*outcomeWriter).failed = true
+		st.fail()
 		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": a.ErrorInStream, "type": "server_error"}})
 		st.write([]byte("data: " + string(b) + "\n\n"))
 		return

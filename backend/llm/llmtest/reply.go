@@ -219,6 +219,18 @@ func (a *answer) cutAtEnd() bool { return a.cutAt >= 0 && (a.cutAt == 0 || a.cut
 // dieAtEnd reports whether a reset comes after all pieces.
 func (a *answer) dieAtEnd() bool { return a.dieAt >= len(a.pieces) }
 
+// joined is the text and the reasoning of all pieces, for an answer sent whole.
+func (a *answer) joined() (text, reasoning string) {
+	for _, p := range a.pieces {
+		if p.reasoning {
+			reasoning += p.text
+		} else {
+			text += p.text
+		}
+	}
+	return text, reasoning
+}
+
 // piece is one streamed delta.
 type piece struct {
 	reasoning bool

@@ -152,14 +152,7 @@ func responsesOutput(a *answer, req *responsesRequest, seq int) []map[string]any
 		custom[t.Name] = t.Type == "custom"
 	}
 	var items []map[string]any
-	var text, reasoning string
-	for _, p := range a.pieces {
-		if p.reasoning {
-			reasoning += p.text
-		} else {
-			text += p.text
-		}
-	}
+	text, reasoning := a.joined()
 	if reasoning != "" {
 		items = append(items, map[string]any{"type": "reasoning", "id": fmt.Sprintf("rs_%d", seq),
 			"summary": []any{map[string]string{"type": "summary_text", "text": reasoning}}})
@@ -187,16 +180,7 @@ func responsesOutput(a *answer, req *responsesRequest, seq int) []map[string]any
 }
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
-	var req responsesRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	if _, ok := s.model(req.Model); !ok {
-		writeOpenAIError(w, http.StatusNotFound, openaiErrorText(http.StatusNotFound, req.Model))
-		return
-	}
-	a, ok := s.prepare(w, r, fromResponses(&req), "openai", writeOpenAIError, func(st int) string { return openaiErrorText(st, req.Model) })
+	req, a, ok := prepareOpenAI(s, w, r, fromResponses)
 	if !ok {
 		return
 	}
@@ -207,7 +191,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		"total_tokens":          a.promptToks + a.outputToks,
 		"input_tokens_details":  map[string]int{"cached_tokens": a.CacheReadTokens},
 		"output_tokens_details": map[string]int{"reasoning_tokens": a.ReasoningTokens}}
-	output := responsesOutput(&a, &req, seq)
+	output := responsesOutput(&a, req, seq)
 	// response is the response object in a status, with its output so far.
 	response := func(status string, output []map[string]any) map[string]any {
 		resp := map[string]any{"id": id, "object": "response", "created_at": created, "status": status,
@@ -240,10 +224,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	st := &streamer{w: w, s: s, r: r}
+	st := s.sse(w, r)
 	n := 0
 	send := func(typ string, v map[string]any) bool {
 		v["type"], v["sequence_number"] = typ, n
@@ -278,23 +259,14 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		}
 		return ok && send("response.output_item.done", map[string]any{"output_index": idx, "item": item})
 	}
-	for i, p := range a.pieces {
-		switch a.stop(i) {
-		case "die":
-			die(w)
-		case "cut":
-			return
-		}
-		if !st.pause(&a, i) {
-			return
-		}
+	sent := st.pieces(&a, func(p piece) bool {
 		typ := "message"
 		if p.reasoning {
 			typ = "reasoning"
 		}
 		if open == nil || open["type"] != typ {
 			if !closeOpen() {
-				return
+				return false
 			}
 			idx++
 			open = output[idx]
@@ -305,29 +277,24 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 				empty = map[string]any{"type": "reasoning", "id": open["id"], "summary": []any{}}
 			}
 			if !send("response.output_item.added", map[string]any{"output_index": idx, "item": empty}) {
-				return
+				return false
 			}
 			if typ == "message" && !send("response.content_part.added", map[string]any{"item_id": open["id"], "output_index": idx, "content_index": 0,
 				"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}}) {
-				return
+				return false
 			}
 			if typ == "reasoning" && !send("response.reasoning_summary_part.added", map[string]any{"item_id": open["id"], "output_index": idx, "summary_index": 0,
 				"part": map[string]any{"type": "summary_text", "text": ""}}) {
-				return
+				return false
 			}
 		}
-		var ok bool
 		if p.reasoning {
-			ok = send("response.reasoning_summary_text.delta", map[string]any{"item_id": open["id"], "output_index": idx, "summary_index": 0, "delta": p.text})
-		} else {
-			ok = send("response.output_text.delta", map[string]any{"item_id": open["id"], "output_index": idx, "content_index": 0, "delta": p.text})
+			return send("response.reasoning_summary_text.delta", map[string]any{"item_id": open["id"], "output_index": idx, "summary_index": 0, "delta": p.text})
 		}
-		if !ok {
-			return
-		}
-	}
-	if a.dieAtEnd() {
-		die(w)
+		return send("response.output_text.delta", map[string]any{"item_id": open["id"], "output_index": idx, "content_index": 0, "delta": p.text})
+	})
+	if !sent {
+		return
 	}
 	if !closeOpen() {
 		return
@@ -362,7 +329,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.ErrorInStream != "" {
-		w.(*outcomeWriter).failed = true
+		st.fail()
 		resp := response("failed", output)
 		resp["error"] = map[string]string{"code": "server_error", "message": a.ErrorInStream}
 		send("response.failed", map[string]any{"response": resp})
