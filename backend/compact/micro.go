@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"strings"
-	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
@@ -262,26 +261,10 @@ func IsPlaceholder(text string) bool {
 // <returncode> line, so it is still recognised as a tool result.
 func Placeholder(tool, text string, previewChars int) string {
 	key := maphash.String(tokSeed, text) ^ maphash.String(tokSeed, tool) ^ uint64(previewChars)
-	phMemo.Lock()
-	p, ok := phMemo.m[key]
-	phMemo.Unlock()
-	if ok {
-		return p
-	}
-	p = placeholder(tool, text, previewChars)
-	phMemo.Lock()
-	if len(phMemo.m) >= 1<<13 {
-		clear(phMemo.m)
-	}
-	phMemo.m[key] = p
-	phMemo.Unlock()
-	return p
+	return placeholders.get(key, func() string { return placeholder(tool, text, previewChars) })
 }
 
-var phMemo = struct {
-	sync.Mutex
-	m map[uint64]string
-}{m: map[uint64]string{}}
+var placeholders memo
 
 func placeholder(tool, text string, previewChars int) string {
 	ref := RefIn(text)

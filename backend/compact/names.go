@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // identRE finds identifier-like words, dotted paths included.
@@ -52,26 +51,10 @@ func namesLine(full, kept string, limit int) string {
 	}
 	// Memoised: the same cold message is rebuilt on every request of a session.
 	key := maphash.String(tokSeed, full) ^ 31*maphash.String(tokSeed, kept) ^ uint64(limit)
-	namesMemo.Lock()
-	l, ok := namesMemo.m[key]
-	namesMemo.Unlock()
-	if ok {
-		return l
-	}
-	l = names(full, kept, limit)
-	namesMemo.Lock()
-	if len(namesMemo.m) >= 1<<13 {
-		clear(namesMemo.m)
-	}
-	namesMemo.m[key] = l
-	namesMemo.Unlock()
-	return l
+	return namesLines.get(key, func() string { return names(full, kept, limit) })
 }
 
-var namesMemo = struct {
-	sync.Mutex
-	m map[uint64]string
-}{m: map[uint64]string{}}
+var namesLines memo
 
 func names(full, kept string, limit int) string {
 	var out []string

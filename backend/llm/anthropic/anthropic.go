@@ -165,14 +165,11 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	q := r.URL.Query()
 	q.Set("limit", "1000")
 	r.URL.RawQuery = q.Encode()
-	resp, err := p.http.Do(r)
+	resp, err := p.send(ctx, r, "")
 	if err != nil {
-		return nil, p.wrap(ctx, err)
+		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return nil, p.statusError(resp, "")
-	}
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`

@@ -3,15 +3,9 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -34,26 +28,15 @@ func (p *Provider) errorf(kind llm.ErrorKind, hint, format string, args ...any) 
 
 // wrap turns a transport failure into an *llm.Error; ctx is the caller's context.
 func (p *Provider) wrap(ctx context.Context, err error) *llm.Error {
-	var le *llm.Error
-	if errors.As(err, &le) {
-		return le
-	}
-	e := &llm.Error{Provider: ProviderName, Err: err}
-	var ne net.Error
-	var ue *url.Error
-	switch {
-	case ctx.Err() != nil:
-		e.Kind, e.Message, e.Err = llm.ErrInterrupted, "the request was cancelled", ctx.Err()
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET):
-		e.Kind, e.Message, e.Hint = llm.ErrServer, msgMidReply, hintServer
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		e.Kind, e.Message, e.Hint = llm.ErrUnreachable, fmt.Sprintf("%s did not answer in time", p.BaseURL()), hintUnreach
-	case errors.As(err, &ue) || errors.As(err, &ne):
-		e.Kind, e.Message, e.Hint = llm.ErrUnreachable, fmt.Sprintf("cannot reach %s", p.BaseURL()), hintUnreach
-	default:
-		e.Kind, e.Message, e.Hint = llm.ErrServer, "unexpected answer from Anthropic", hintServer
-	}
-	return e
+	return llm.TransportError(ctx, err, llm.TransportWords{Provider: ProviderName, BaseURL: p.BaseURL(),
+		MidReply: msgMidReply, ServerHint: hintServer, UnreachHint: hintUnreach, Unexpected: "unexpected answer from Anthropic"})
+}
+
+// send does r and returns the response to a success; a transport failure or an error status
+// becomes an *llm.Error (ctx is the caller's context, model the model asked for, or "").
+func (p *Provider) send(ctx context.Context, r *http.Request, model string) (*http.Response, error) {
+	return llm.Send(p.http, r, func(err error) *llm.Error { return p.wrap(ctx, err) },
+		func(resp *http.Response) *llm.Error { return p.statusError(resp, model) })
 }
 
 // apiError is Anthropic's error object, in a body ({"type":"error","error":{...}}) or an SSE
@@ -74,13 +57,9 @@ func parseErrorBody(body []byte) apiError {
 }
 
 func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	e := p.classify(resp.StatusCode, parseErrorBody(body), model)
-	e.RetryAfter = llm.RetryAfter(resp.Header, time.Now())
-	if e.Message == "" {
-		e.Message = http.StatusText(resp.StatusCode)
-	}
-	return e
+	return llm.StatusError(resp, func(status int, body []byte) *llm.Error {
+		return p.classify(status, parseErrorBody(body), model)
+	})
 }
 
 // classify maps an HTTP status (0 inside the stream) and an error object by its type first:

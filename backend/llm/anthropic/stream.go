@@ -88,14 +88,11 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	}
 	hr.Header.Set("Accept", "text/event-stream")
 	start := time.Now()
-	resp, err := p.http.Do(hr)
+	resp, err := p.send(ctx, hr, req.Model)
 	if err != nil {
-		return p.wrap(ctx, err)
+		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return p.statusError(resp, req.Model)
-	}
 
 	var (
 		events = sse.NewReader(resp.Body)

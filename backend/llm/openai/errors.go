@@ -3,15 +3,9 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -32,29 +26,17 @@ func (p *Provider) errorf(kind llm.ErrorKind, hint, format string, args ...any) 
 
 // wrap turns a transport failure into an *llm.Error. ctx is the caller's context: a
 // cancellation is the caller's doing, not the server's.
-func (p *Provider) wrap(ctx context.Context, err error, model string) *llm.Error {
-	var le *llm.Error
-	if errors.As(err, &le) {
-		return le
-	}
-	e := &llm.Error{Provider: p.name, Err: err}
-	var ne net.Error
-	var ue *url.Error
-	switch {
-	case ctx.Err() != nil:
-		e.Kind, e.Message, e.Err = llm.ErrInterrupted, "the request was cancelled", ctx.Err()
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET):
-		e.Kind, e.Message, e.Hint = llm.ErrServer, msgMidReply, hintServer
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		e.Kind, e.Hint = llm.ErrUnreachable, "Check that the server is running and the base URL in Settings."
-		e.Message = fmt.Sprintf("%s did not answer in time", p.BaseURL())
-	case errors.As(err, &ue) || errors.As(err, &ne):
-		e.Kind, e.Hint = llm.ErrUnreachable, "Check that the server is running and the base URL in Settings."
-		e.Message = fmt.Sprintf("cannot reach %s", p.BaseURL())
-	default:
-		e.Kind, e.Message, e.Hint = llm.ErrServer, "unexpected answer from the model server", hintServer
-	}
-	return e
+func (p *Provider) wrap(ctx context.Context, err error) *llm.Error {
+	return llm.TransportError(ctx, err, llm.TransportWords{Provider: p.name, BaseURL: p.BaseURL(),
+		MidReply: msgMidReply, ServerHint: hintServer, UnreachHint: "Check that the server is running and the base URL in Settings.",
+		Unexpected: "unexpected answer from the model server"})
+}
+
+// send does r and returns the response to a success; a transport failure or an error status
+// becomes an *llm.Error (ctx is the caller's context, model the model asked for, or "").
+func (p *Provider) send(ctx context.Context, r *http.Request, model string) (*http.Response, error) {
+	return llm.Send(p.http, r, func(err error) *llm.Error { return p.wrap(ctx, err) },
+		func(resp *http.Response) *llm.Error { return p.statusError(resp, model) })
 }
 
 // apiError is the error object servers send, in a body or inside the stream.
@@ -98,18 +80,9 @@ func parseErrorBody(body []byte) apiError {
 
 // statusError maps an HTTP error answer to a typed error with a hint.
 func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	ae := parseErrorBody(body)
-	msg := ae.Message
-	if msg == "" {
-		msg = http.StatusText(resp.StatusCode)
-	}
-	e := p.classify(resp.StatusCode, ae, model)
-	e.RetryAfter = llm.RetryAfter(resp.Header, time.Now())
-	if e.Message == "" {
-		e.Message = msg
-	}
-	return e
+	return llm.StatusError(resp, func(status int, body []byte) *llm.Error {
+		return p.classify(status, parseErrorBody(body), model)
+	})
 }
 
 // classify maps a status and an error object (status 0: an error inside the stream).

@@ -162,21 +162,18 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	defer cancel()
 	r, err := p.newRequest(mctx, http.MethodGet, "models", nil)
 	if err != nil {
-		return nil, p.wrap(ctx, err, "")
+		return nil, p.wrap(ctx, err)
 	}
-	resp, err := p.http.Do(r)
+	resp, err := p.send(ctx, r, "")
 	if err != nil {
-		return nil, p.wrap(ctx, err, "")
+		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return nil, p.statusError(resp, "")
-	}
 	var list struct {
 		Data []map[string]any `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
-		return nil, p.wrap(ctx, fmt.Errorf("decode model list: %w", err), "")
+		return nil, p.wrap(ctx, fmt.Errorf("decode model list: %w", err))
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {

@@ -81,18 +81,15 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 	defer cancel()
 	hr, err := p.newRequest(reqCtx, http.MethodPost, "chat/completions", body)
 	if err != nil {
-		return p.wrap(ctx, err, req.Model)
+		return p.wrap(ctx, err)
 	}
 	hr.Header.Set("Accept", "text/event-stream")
 	start := time.Now()
-	resp, err := p.http.Do(hr)
+	resp, err := p.send(ctx, hr, req.Model)
 	if err != nil {
-		return p.wrap(ctx, err, req.Model)
+		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return p.statusError(resp, req.Model)
-	}
 
 	var (
 		think    thinkSplitter
@@ -135,13 +132,13 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		ev, err := events.Next()
 		if err == io.EOF {
 			if ctx.Err() != nil {
-				return p.wrap(ctx, ctx.Err(), req.Model)
+				return p.wrap(ctx, ctx.Err())
 			}
 			// No [DONE]: the stream was cut, whatever came before it.
 			return &llm.Error{Kind: llm.ErrServer, Provider: p.name, Message: msgMidReply, Hint: hintServer, Err: io.ErrUnexpectedEOF}
 		}
 		if err != nil {
-			return p.wrap(ctx, err, req.Model)
+			return p.wrap(ctx, err)
 		}
 		data := strings.TrimSpace(ev.Data)
 		if data == "[DONE]" {
