@@ -1,7 +1,6 @@
 package history
 
 import (
-	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +74,7 @@ func (x *Index) Search(query string, k int) ([]Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search history: %w", err)
 	}
-	best := topK(scores, touched, k)
+	best := search.TopK(scores, touched, k)
 	out := make([]Match, 0, len(best))
 	for _, doc := range best {
 		m, err := x.match(v, doc, query)
@@ -200,44 +199,4 @@ func (x *Index) match(v view, doc uint32, query string) (Match, error) {
 	}
 	return Match{Session: session, Title: title, Seq: seq, Type: ev.Type, Time: ev.Time,
 		Snippet: Snippet(text, query, 160)}, nil
-}
-
-// topK keeps the k best touched documents, best first (ties to the earlier document).
-func topK(scores []float64, touched []uint32, k int) []uint32 {
-	better := func(a, c uint32) bool {
-		if scores[a] != scores[c] {
-			return scores[a] > scores[c]
-		}
-		return a < c
-	}
-	if len(touched) > k {
-		h := &docHeap{better: better}
-		for _, d := range touched {
-			if len(h.docs) < k {
-				heap.Push(h, d)
-			} else if better(d, h.docs[0]) {
-				h.docs[0] = d
-				heap.Fix(h, 0)
-			}
-		}
-		touched = h.docs
-	}
-	sort.Slice(touched, func(a, c int) bool { return better(touched[a], touched[c]) })
-	return touched
-}
-
-// docHeap is a min-heap of documents: the worst of the best k on top.
-type docHeap struct {
-	docs   []uint32
-	better func(a, c uint32) bool
-}
-
-func (h *docHeap) Len() int           { return len(h.docs) }
-func (h *docHeap) Less(i, j int) bool { return h.better(h.docs[j], h.docs[i]) }
-func (h *docHeap) Swap(i, j int)      { h.docs[i], h.docs[j] = h.docs[j], h.docs[i] }
-func (h *docHeap) Push(x any)         { h.docs = append(h.docs, x.(uint32)) }
-func (h *docHeap) Pop() any {
-	x := h.docs[len(h.docs)-1]
-	h.docs = h.docs[:len(h.docs)-1]
-	return x
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/bits"
@@ -507,47 +506,12 @@ func (ix *Index) norms() []float64 {
 	return out
 }
 
-// topK keeps the k best of the touched documents in a min-heap (the whole list when k ≤ 0),
-// then sorts them: best first, ties to the earlier document.
+// topK ranks the touched documents (TopK) and returns the k best as hits.
 func (ix *Index) topK(scores []float64, touched []int32, k int) []Hit {
-	better := func(a, c int32) bool {
-		if scores[a] != scores[c] {
-			return scores[a] > scores[c]
-		}
-		return a < c
-	}
-	if k > 0 && len(touched) > k {
-		h := &docHeap{better: better}
-		for _, d := range touched {
-			if len(h.docs) < k {
-				heap.Push(h, d)
-			} else if better(d, h.docs[0]) {
-				h.docs[0] = d
-				heap.Fix(h, 0)
-			}
-		}
-		touched = h.docs
-	}
-	sort.Slice(touched, func(a, c int) bool { return better(touched[a], touched[c]) })
+	touched = TopK(scores, touched, k)
 	hits := make([]Hit, 0, len(touched))
 	for _, d := range touched {
 		hits = append(hits, Hit{ID: ix.docs[d].id, Score: scores[d], doc: d})
 	}
 	return hits
-}
-
-// docHeap is a min-heap of documents: the worst of the best k on top.
-type docHeap struct {
-	docs   []int32
-	better func(a, c int32) bool
-}
-
-func (h *docHeap) Len() int           { return len(h.docs) }
-func (h *docHeap) Less(i, j int) bool { return h.better(h.docs[j], h.docs[i]) }
-func (h *docHeap) Swap(i, j int)      { h.docs[i], h.docs[j] = h.docs[j], h.docs[i] }
-func (h *docHeap) Push(x any)         { h.docs = append(h.docs, x.(int32)) }
-func (h *docHeap) Pop() any {
-	x := h.docs[len(h.docs)-1]
-	h.docs = h.docs[:len(h.docs)-1]
-	return x
 }
