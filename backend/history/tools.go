@@ -50,14 +50,9 @@ func (x *Index) Tools() []tools.Tool {
 				if err != nil {
 					return tools.Result{}, err
 				}
-				if len(found) == 0 {
-					return tools.Result{Text: "No message matches."}, nil
-				}
-				var b strings.Builder
-				for _, m := range found {
-					fmt.Fprintf(&b, "session %s #%d (%s, %s) %q: %s\n", m.Session, m.Seq, m.Type, m.Time.Format("2006-01-02"), m.Title, m.Snippet)
-				}
-				return tools.Result{Text: strings.TrimSpace(b.String())}, nil
+				return tools.Listing(found, "No message matches.", func(m Match) string {
+					return fmt.Sprintf("session %s #%d (%s, %s) %q: %s", m.Session, m.Seq, m.Type, m.Time.Format("2006-01-02"), m.Title, m.Snippet)
+				}), nil
 			},
 		}),
 		tools.Define(tools.Def[listParams]{

@@ -85,15 +85,11 @@ func (s *Store) Tools(workspace string) []tools.Tool {
 				if err != nil {
 					return tools.Result{}, err
 				}
-				if len(found) == 0 {
-					return tools.Result{Text: "No memory record matches."}, nil
+				res := tools.Listing(found, "No memory record matches.", func(f Found) string { return recallEntry(f.Record) })
+				if len(found) > 0 {
+					res.Meta = ids(found)
 				}
-				var b strings.Builder
-				for _, f := range found {
-					b.WriteString(recallEntry(f.Record))
-					b.WriteByte('\n')
-				}
-				return tools.Result{Text: strings.TrimSpace(b.String()), Meta: ids(found)}, nil
+				return res, nil
 			},
 		}),
 		tools.Define(tools.Def[createParams]{
