@@ -118,6 +118,14 @@ func (b *builder) finish(root int) error {
 	return b.w.Flush()
 }
 
+// text writes a content stream that shows line at the top of the page in font F1.
+func (b *builder) text(line string) int {
+	return b.stream("", func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "BT /F1 12 Tf 72 720 Td (%s) Tj ET", line)
+		return err
+	})
+}
+
 const font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 
 // Bomb writes a one-page PDF whose content stream is a FlateDecode stream inflating to
@@ -275,10 +283,7 @@ func ManyPages(w io.Writer, n int, withText bool) error {
 			continue
 		}
 		b.obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /Contents %d 0 R >>", len(b.offs)+2))
-		b.stream("", func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "BT /F1 12 Tf 72 720 Td (Page %s of many.) Tj ET", letters(i))
-			return err
-		})
+		b.text("Page " + letters(i) + " of many.")
 	}
 	return b.finish(1)
 }
@@ -333,10 +338,7 @@ func CyclicKids(w io.Writer) error {
 	b.obj("<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 2 0 R] /Count 1 >>")
 	b.obj("<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>")
 	b.obj(font)
-	b.stream("", func(w io.Writer) error {
-		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Cyclic kids.) Tj ET")
-		return err
-	})
+	b.text("Cyclic kids.")
 	return b.finish(1)
 }
 
@@ -353,10 +355,7 @@ func DAGKids(w io.Writer, depth int) error {
 	page := depth + 2
 	b.obj(fmt.Sprintf("<< /Type /Page /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >> /Contents %d 0 R >>", page+1, page+2))
 	b.obj(font)
-	b.stream("", func(w io.Writer) error {
-		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Many paths.) Tj ET")
-		return err
-	})
+	b.text("Many paths.")
 	return b.finish(1)
 }
 
@@ -370,10 +369,7 @@ func ParentLoop(w io.Writer) error {
 	b.obj("<< /Type /Page /Parent 4 0 R /Contents 6 0 R >>")
 	b.obj("<< /Type /Pages /Parent 4 0 R /Kids [3 0 R] /Count 1 >>")
 	b.obj(font)
-	b.stream("", func(w io.Writer) error {
-		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Parent loop.) Tj ET")
-		return err
-	})
+	b.text("Parent loop.")
 	return b.finish(1)
 }
 
@@ -409,10 +405,7 @@ func ObjStmFont(w io.Writer, n, pad int) error {
 	b.Write(z.Bytes())
 	b.printf("\nendstream\nendobj\n")
 	b.offs = append(b.offs, -1) // object 4 is in the stream
-	b.stream("", func(w io.Writer) error {
-		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (Font in an object stream.) Tj ET")
-		return err
-	})
+	b.text("Font in an object stream.")
 	for range n {
 		b.obj("<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
 	}
