@@ -141,8 +141,8 @@ func hasZipFile(zr *zip.Reader, name string) bool {
 	return false
 }
 
-// eachElement calls fn on every start element of an XML document.
-func eachElement(data []byte, fn func(xml.StartElement)) error {
+// eachToken calls fn on every token of an XML document, until fn returns an error.
+func eachToken(data []byte, fn func(tok xml.Token) error) error {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	for {
 		tok, err := dec.Token()
@@ -152,10 +152,20 @@ func eachElement(data []byte, fn func(xml.StartElement)) error {
 		if err != nil {
 			return err
 		}
+		if err := fn(tok); err != nil {
+			return err
+		}
+	}
+}
+
+// eachElement calls fn on every start element of an XML document.
+func eachElement(data []byte, fn func(xml.StartElement)) error {
+	return eachToken(data, func(tok xml.Token) error {
 		if e, ok := tok.(xml.StartElement); ok {
 			fn(e)
 		}
-	}
+		return nil
+	})
 }
 
 // sharedStrings reads the <si> items: plain <t> or rich-text runs, without the phonetic
@@ -164,15 +174,7 @@ func sharedStrings(data []byte) ([]string, error) {
 	var out []string
 	var cur strings.Builder
 	inT, phonetic := false, 0
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := eachToken(data, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -197,7 +199,12 @@ func sharedStrings(data []byte) ([]string, error) {
 				cur.Write(t)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // cellFormats maps each cell style (cellXfs, in order) to its number format code: a
@@ -206,15 +213,7 @@ func cellFormats(data []byte) ([]string, error) {
 	custom := map[int]string{}
 	var ids []int
 	inXfs := false
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := eachToken(data, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -235,6 +234,10 @@ func cellFormats(data []byte) ([]string, error) {
 				inXfs = false
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	formats := make([]string, len(ids))
 	for i, id := range ids {
@@ -255,15 +258,7 @@ func (wb *workbook) sheetRows(data []byte) ([][]string, error) {
 	var typ, style string
 	var val strings.Builder
 	inCell, inValue, phonetic := false, false, 0
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := eachToken(data, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -295,11 +290,11 @@ func (wb *workbook) sheetRows(data []byte) ([][]string, error) {
 				inCell = false
 				text := wb.cellValue(typ, style, val.String())
 				if text == "" {
-					continue
+					return nil
 				}
 				if row >= len(rows) {
 					if (row+1)*(col+1) > maxSheetCells*4 {
-						return nil, fmt.Errorf("a cell at row %d, column %d is past the sheet bound", row+1, col+1)
+						return fmt.Errorf("a cell at row %d, column %d is past the sheet bound", row+1, col+1)
 					}
 					rows = append(rows, make([][]string, row+1-len(rows))...)
 				}
@@ -317,6 +312,10 @@ func (wb *workbook) sheetRows(data []byte) ([][]string, error) {
 				val.Write(t)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
