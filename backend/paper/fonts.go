@@ -2,16 +2,19 @@ package paper
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
 )
 
-// fontInfo is everything the interpreter needs from a font dictionary,
-// resolved once: widths, code length, the ToUnicode map and writing mode.
-type fontInfo struct {
+// fontData is everything the interpreter needs from a font dictionary, resolved once for
+// the document: widths, code length, the ToUnicode map and writing mode. The page workers
+// share it; it is not changed once parsed.
+type fontData struct {
 	twoByte  bool
 	vertical bool
 	bold     bool
@@ -24,44 +27,84 @@ type fontInfo struct {
 	toUni    map[string]string
 	cidUni   []rune // CID to Unicode for Identity-encoded CJK fonts
 	enc      pdf.TextEncoding
-	cache    map[string]string
 }
 
-// fontCache shares parsed fonts across pages. A font that is an object of its own is known by
-// its object number; one written inside its resources dictionary (holder, the object that
-// holds that dictionary) by the dictionary as printed by ledongthuc/pdf, which keeps
-// indirect references unresolved. Printing every font for every page, as before, cost the
-// size of its dictionary (an inline /Widths array can be large) once per page.
-type fontCache struct {
-	byObj  map[objKey]*fontInfo
-	byText map[string]*fontInfo
+// fontInfo is one worker's font: the shared data and the codes this worker has decoded.
+type fontInfo struct {
+	*fontData
+	cache map[string]string
+}
+
+// fontStore shares parsed fonts across pages and page workers: each font is parsed once
+// per document (each worker parsing its own was a fifth of a two-worker extraction's
+// allocations). A font that is an object of its own is known by its object number; one
+// written inside its resources dictionary (holder, the object that holds that dictionary)
+// by the dictionary as printed by ledongthuc/pdf, which keeps indirect references
+// unresolved. Printing every font for every page, as before, cost the size of its
+// dictionary (an inline /Widths array can be large) once per page.
+type fontStore struct {
+	mu     sync.Mutex
+	byObj  map[objKey]*fontEntry
+	byText map[string]*fontEntry
 	spent  *budget // ToUnicode streams read count against the document's budget
 }
 
-func newFontCache(spent *budget) *fontCache {
-	return &fontCache{byObj: map[objKey]*fontInfo{}, byText: map[string]*fontInfo{}, spent: spent}
+// fontEntry is parsed once, by the first worker to need it; the others wait for it.
+type fontEntry struct {
+	once sync.Once
+	data *fontData // nil when parsing it failed
+}
+
+func newFontStore(spent *budget) *fontStore {
+	return &fontStore{byObj: map[objKey]*fontEntry{}, byText: map[string]*fontEntry{}, spent: spent}
+}
+
+func (s *fontStore) get(v pdf.Value, holder objKey) *fontData {
+	s.mu.Lock()
+	var e *fontEntry
+	if k := keyOf(v); k != (objKey{}) && k != holder {
+		if e = s.byObj[k]; e == nil {
+			e = &fontEntry{}
+			s.byObj[k] = e
+		}
+	} else {
+		key := v.String()
+		if e = s.byText[key]; e == nil {
+			e = &fontEntry{}
+			s.byText[key] = e
+		}
+	}
+	s.mu.Unlock()
+	e.once.Do(func() { e.data = parseFont(v, s.spent) })
+	if e.data == nil {
+		// Parsing it panicked on an earlier page: this page fails the same way.
+		panic(errors.New("unreadable font"))
+	}
+	return e.data
+}
+
+// fontCache is one worker's view of the store, with its own decoded codes.
+type fontCache struct {
+	store *fontStore
+	mine  map[*fontData]*fontInfo
+}
+
+func newFontCache(store *fontStore) *fontCache {
+	return &fontCache{store: store, mine: map[*fontData]*fontInfo{}}
 }
 
 func (c *fontCache) get(v pdf.Value, holder objKey) *fontInfo {
-	if k := keyOf(v); k != (objKey{}) && k != holder {
-		if f, ok := c.byObj[k]; ok {
-			return f
-		}
-		f := parseFont(v, c.spent)
-		c.byObj[k] = f
-		return f
+	d := c.store.get(v, holder)
+	f := c.mine[d]
+	if f == nil {
+		f = &fontInfo{fontData: d, cache: map[string]string{}}
+		c.mine[d] = f
 	}
-	key := v.String()
-	if f, ok := c.byText[key]; ok {
-		return f
-	}
-	f := parseFont(v, c.spent)
-	c.byText[key] = f
 	return f
 }
 
-func parseFont(v pdf.Value, spent *budget) *fontInfo {
-	f := &fontInfo{dw: 1000, scale: 1, cache: map[string]string{}}
+func parseFont(v pdf.Value, spent *budget) *fontData {
+	f := &fontData{dw: 1000, scale: 1}
 	base := v.Key("BaseFont").Name()
 	lb := strings.ToLower(base)
 	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "cmbx") ||
@@ -134,7 +177,7 @@ func parseCIDWidths(w pdf.Value) map[int]float64 {
 	return m
 }
 
-func (f *fontInfo) width(code []byte) float64 {
+func (f *fontData) width(code []byte) float64 {
 	if f.twoByte {
 		c := 0
 		for i := 0; i < len(code); i++ {

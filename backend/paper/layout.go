@@ -124,30 +124,31 @@ func rows(gs []glyph) []row {
 	}
 	sort.Float64s(sizes)
 	median := sizes[len(sizes)/2]
+	// Glyphs are handled by position in gs: the groups below are lists of positions.
 	ns := 0
 	for i := range gs {
 		if gs[i].Size < 0.8*median {
 			ns++
 		}
 	}
-	normal, small := make([]glyph, 0, len(gs)-ns), make([]glyph, 0, ns)
-	for _, g := range gs {
-		if g.Size < 0.8*median {
-			small = append(small, g)
+	normal, small := make([]int32, 0, len(gs)-ns), make([]int32, 0, ns)
+	for i := range gs {
+		if gs[i].Size < 0.8*median {
+			small = append(small, int32(i))
 		} else {
-			normal = append(normal, g)
+			normal = append(normal, int32(i))
 		}
 	}
-	rs := clusterRows(normal, nil)
-	var rest []glyph
-	for _, g := range small {
-		if k := attachRow(rs, g); k >= 0 {
-			rs[k].glyphs = append(rs[k].glyphs, g)
+	rs := clusterRows(gs, normal, nil)
+	rest := small[:0]
+	for _, i := range small {
+		if k := attachRow(rs, gs[i]); k >= 0 {
+			rs[k].glyphs = append(rs[k].glyphs, gs[i])
 		} else {
-			rest = append(rest, g)
+			rest = append(rest, i)
 		}
 	}
-	rs = clusterRows(rest, rs)
+	rs = clusterRows(gs, rest, rs)
 	slices.SortStableFunc(rs, func(a, b row) int { return cmp.Compare(b.base, a.base) })
 	return rs
 }
@@ -172,13 +173,19 @@ func attachRow(rs []row, g glyph) int {
 	return best
 }
 
-// clusterRows adds rows for gs to rs, each glyph joining the row of a close baseline. Rows
-// are found first and filled after, so that each gets its glyphs in one allocation.
-func clusterRows(gs []glyph, rs []row) []row {
-	sortGlyphs(gs, true, glyphY)
+// clusterRows adds rows for the glyphs of gs at positions idx (ascending) to rs, taking them
+// from the highest baseline down, each joining the row of a close baseline. Rows are found
+// first and filled after, so that each gets its glyphs in one allocation.
+func clusterRows(gs []glyph, idx []int32, rs []row) []row {
+	keys := make([]sortKey, len(idx))
+	for j, i := range idx {
+		keys[j] = sortKey{-gs[i].Y, i}
+	}
+	sortKeys(keys)
 	first := len(rs)
-	rowOf := make([]int32, len(gs))
-	for i, g := range gs {
+	rowOf := make([]int32, len(keys))
+	for i, key := range keys {
+		g := &gs[key.i]
 		best := -1
 		for k := len(rs) - 1; k >= first; k-- {
 			r := &rs[k]
@@ -202,7 +209,7 @@ func clusterRows(gs []glyph, rs []row) []row {
 			r.base, r.size = g.Y, g.Size
 		}
 	}
-	backing := make([]glyph, len(gs))
+	backing := make([]glyph, len(keys))
 	off := 0
 	for k := first; k < len(rs); k++ {
 		// Full capacity: a small glyph joining the row later reallocates it, never
@@ -210,9 +217,9 @@ func clusterRows(gs []glyph, rs []row) []row {
 		rs[k].glyphs = backing[off : off : off+rs[k].n]
 		off += rs[k].n
 	}
-	for i, g := range gs {
+	for i, key := range keys {
 		r := &rs[rowOf[i]]
-		r.glyphs = append(r.glyphs, g)
+		r.glyphs = append(r.glyphs, gs[key.i])
 	}
 	return rs
 }

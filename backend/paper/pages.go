@@ -113,18 +113,19 @@ func extractPages(ctx context.Context, file *opened, opts Options, spent, chars 
 	if len(sel) == 0 {
 		return nil, fmt.Errorf("page range %s: the PDF has %d pages", opts.Pages, len(all))
 	}
-	// Pages are read in parallel: the PDF reader only reads through io.ReaderAt, and each
-	// worker keeps its own font cache (decoded glyphs are cached inside a font).
+	// Pages are read in parallel: the PDF reader only reads through io.ReaderAt; fonts are
+	// parsed once for all workers, and each keeps the codes it decoded.
 	raws := make([]rawPage, len(sel))
 	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
 	var wg sync.WaitGroup
+	fonts := newFontStore(spent)
 	for range min(runtime.GOMAXPROCS(0), len(sel), 8) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{fonts: newFontCache(spent)}
+			w := &worker{fonts: newFontCache(fonts)}
 			for k := range next {
 				if ctx.Err() != nil || spent.left.Load() < 0 || chars.left.Load() < 0 || reads.spent() {
 					continue // cancelled or over a limit: drain without reading
