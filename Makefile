@@ -4,6 +4,8 @@ GO      ?= go
 TAGS    := webkit2_41
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
+# tofu is the command line, built without cgo so that it starts in milliseconds; without a
+# command it becomes tofu-window beside it, the window (cgo, Wails: GTK and WebKit).
 BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
@@ -13,8 +15,11 @@ OFFLINE := build/offline.sh
 run: build
 	./$(BIN)
 
+# wails builds the package it runs in (cmd/tofu-window, whose wails.json points at the front end
+# and build/); the window program lands in build/bin beside tofu.
 build: setup frontend
-	$(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu
+	cd cmd/tofu-window && $(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 setup:
 	build/setup.sh run
@@ -33,10 +38,10 @@ test: setup-test frontend vet test-go test-eval test-frontend build test-e2e tes
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
-	CGO_ENABLED=0 $(GO) vet ./backend/... ./app/... ./assets/...
+	CGO_ENABLED=0 $(GO) vet . ./cmd/... ./frontend ./backend/... ./app/... ./assets/...
 	# The engine and the CLI must keep building for the other desktops (the window needs cgo there).
-	GOOS=windows CGO_ENABLED=0 $(GO) vet ./backend/... ./app/cli/...
-	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./backend/... ./app/cli/...
+	GOOS=windows CGO_ENABLED=0 $(GO) vet . ./backend/... ./app/cli/...
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet . ./backend/... ./app/cli/...
 
 # backend/... must build with no cgo, no display and no network: it is built and its tests
 # compiled with CGO_ENABLED=0. The tests run under the race detector (which needs cgo and gcc),
@@ -94,11 +99,10 @@ test-stress: setup-test
 # minutes, uses the network for nothing, and judges nothing. BENCH_REPLAY adds trajectory folders
 # to replay (comma-separated), e.g. held-out runs kept outside the repository.
 bench: build
-	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/tofu-cli .
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) run ./backend/bench/cmd/bench -doc docs/PERFORMANCE.md \
-		-tofu build/bin/tofu-cli -window $(BIN) -replay "../shared/data/trajectories,$(BENCH_REPLAY)"
+		-tofu $(BIN) -replay "../shared/data/trajectories,$(BENCH_REPLAY)"
 
-# The real window under Xvfb.
+# The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window.
 test-window:
 	$(OFFLINE) .ci/window-smoke.sh ./$(BIN)
 

@@ -1,22 +1,16 @@
 // Command tofu is a desktop research assistant and white-box agent harness. With no arguments
-// it opens the window; `tofu help` lists the headless commands.
+// it opens the window (the tofu-window program beside it, cmd/tofu-window); `tofu help` lists
+// the headless commands. It is built without cgo: GTK and WebKit, which the window needs, would
+// cost every command tens of milliseconds of dynamic loading before main runs.
 package main
 
 import (
-	"embed"
-	"io/fs"
 	"os"
 
 	"github.com/tofu-research/tofu/app/cli"
+	"github.com/tofu-research/tofu/frontend"
 )
 
-//go:embed all:frontend/dist
-var dist embed.FS
-
 func main() {
-	frontend, err := fs.Sub(dist, "frontend/dist")
-	if err != nil {
-		panic(err) // the embed path is a constant
-	}
-	os.Exit(cli.Execute(frontend))
+	os.Exit(cli.Execute(frontend.Dist()))
 }

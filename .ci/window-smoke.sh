@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Smoke test of the real window under Xvfb: the built binary starts, a window titled "Tofu"
+# Smoke test of the real window under Xvfb: `tofu` (the command line) started without a command
+# becomes the window program beside it (tofu-window, the same process), a window titled "Tofu"
 # appears and paints (the screenshot is not blank), a second instance is refused with a clear
 # message, tofu chat beside it is forwarded to it, and closing the window (as a window manager
 # does) exits cleanly and removes its command socket.
 # Prints start-up and memory figures. Usage: .ci/window-smoke.sh build/bin/tofu [shot.png]
 set -euo pipefail
 bin=$(realpath "$1")
+[ -x "$(dirname "$bin")/tofu-window" ] || { echo "window-smoke: FAIL: no tofu-window beside $bin (make build)" >&2; exit 1; }
 shot=${2:-$(dirname "$bin")/window.png}
 
 if [ -z "${TOFU_IN_XVFB:-}" ]; then
@@ -106,5 +108,5 @@ echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"
 echo "  first paint:          $(( (painted - start) / 1000000 )) ms after start"
 echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes; PSS $(( pss_kb / 1024 )) MB, shared pages counted once)"
 echo "  idle PSS per process:${per_process%,} MB"
-echo "  binary size:          $(( $(stat -c %s "$bin") / 1024 / 1024 )) MB"
+echo "  binary size:          tofu $(( $(stat -c %s "$bin") / 1024 / 1024 )) MB, tofu-window $(( $(stat -c %s "$(dirname "$bin")/tofu-window") / 1024 / 1024 )) MB"
 echo "  screenshot:           $shot"

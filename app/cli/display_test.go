@@ -4,7 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"testing/fstest"
+
+	"github.com/tofu-research/tofu/app"
 )
 
 func TestCheckDisplay(t *testing.T) {
@@ -33,18 +34,35 @@ func TestCheckDisplay(t *testing.T) {
 	}
 }
 
-// Regression: `tofu` with no display panicked inside GTK with a goroutine trace. The window
-// now stops before Wails with one line that names `tofu serve`.
+// Regression: `tofu` with no display panicked inside GTK with a goroutine trace. Both ways in
+// now stop before GTK with one line that names `tofu serve`: `tofu` before it looks for the
+// window program, and the window program before it opens the database or starts Wails.
 func TestWindowWithoutDisplaySaysSo(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	err := runWindow(fstest.MapFS{})
-	if !errors.Is(err, errNoDisplay) {
-		t.Fatalf("runWindow = %v, want errNoDisplay", err)
+	for name, open := range map[string]func() error{
+		"tofu":        openWindow,
+		"tofu-window": func() error { return runWindow(unshownWindow{t}) },
+	} {
+		err := open()
+		if !errors.Is(err, errNoDisplay) {
+			t.Fatalf("%s: %v, want errNoDisplay", name, err)
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "tofu serve") {
+			t.Fatalf("%s: message %q: want one line naming tofu serve", name, msg)
+		}
 	}
-	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "tofu serve") {
-		t.Fatalf("message %q: want one line naming tofu serve", msg)
-	}
+}
+
+// unshownWindow is a Window that must not be shown.
+type unshownWindow struct{ t *testing.T }
+
+func (w unshownWindow) Emit(string, any)                               {}
+func (w unshownWindow) ChooseDirectory(string, string) (string, error) { return "", nil }
+func (w unshownWindow) ChooseSaveFile(string, string) (string, error)  { return "", nil }
+func (w unshownWindow) Show(*app.App, func()) error {
+	w.t.Error("the window was shown without a display")
+	return nil
 }

@@ -1,5 +1,6 @@
-// Package cli is Tofu's command line: no arguments opens the window, subcommands run headless
-// (serve, chat, version, …). Every command wires the same services from package app.
+// Package cli is Tofu's command line: no arguments opens the window (the tofu-window program,
+// which runs RunWindow), subcommands run headless (serve, chat, version, …). Every command wires
+// the same services from package app.
 package cli
 
 import (
@@ -29,7 +30,7 @@ func Execute(frontend fs.FS) int {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWindow(frontend)
+			return openWindow()
 		},
 	}
 	root.AddCommand(
@@ -50,19 +51,28 @@ func Execute(frontend fs.FS) int {
 		newDesktopCmd(),
 		newWebCmd(),
 	)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "tofu:", err)
-		var e *llm.Error
-		if errors.As(err, &e) && e.Hint != "" {
-			fmt.Fprintln(os.Stderr, "hint:", e.Hint)
-		}
-		var x *exitError
-		if errors.As(err, &x) {
-			return x.code
-		}
-		return 1
+	return exitCode(root.Execute())
+}
+
+// exitCode says err on stderr and returns the process's exit status for it. An exitError
+// without a message is a status alone (the window's, whose program said why itself).
+func exitCode(err error) int {
+	if err == nil {
+		return 0
 	}
-	return 0
+	var x *exitError
+	if errors.As(err, &x) && x.msg == "" {
+		return x.code
+	}
+	fmt.Fprintln(os.Stderr, "tofu:", err)
+	var e *llm.Error
+	if errors.As(err, &e) && e.Hint != "" {
+		fmt.Fprintln(os.Stderr, "hint:", e.Hint)
+	}
+	if x != nil {
+		return x.code
+	}
+	return 1
 }
 
 func newVersionCmd() *cobra.Command {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 )
 
-// The window draws nothing with the GPU (window.go: WebviewGpuPolicyNever, so the page is never
+// The window draws nothing with the GPU (app/window: WebviewGpuPolicyNever, so the page is never
 // composited), yet GTK and WebKitGTK each initialize OpenGL at start-up to ask what the GPU could
 // do, and on Mesa that loads the DRI driver and, through it, LLVM (libLLVM, some 20 MB of memory
 // per process that maps it: its relocations and symbol tables are touched at load). windowEnv

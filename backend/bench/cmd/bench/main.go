@@ -24,7 +24,7 @@ import (
 )
 
 type config struct {
-	tofu, window, papers, doc string
+	tofu, papers, doc string
 	replay                    []string
 	runs                      int
 }
@@ -32,8 +32,7 @@ type config struct {
 func main() {
 	var c config
 	var replay string
-	flag.StringVar(&c.tofu, "tofu", "build/bin/tofu-cli", "the tofu CLI binary to time (built without cgo)")
-	flag.StringVar(&c.window, "window", "build/bin/tofu", "the window build of tofu (its start-up and the window smoke test); absent: those rows say so")
+	flag.StringVar(&c.tofu, "tofu", "build/bin/tofu", "the tofu binary to time (built without cgo), with the window program tofu-window beside it")
 	flag.StringVar(&c.papers, "papers", "../shared/data/papers", "the papers with ground truth")
 	flag.StringVar(&replay, "replay", "../shared/data/trajectories", "trajectory folders to replay, comma-separated")
 	flag.IntVar(&c.runs, "runs", 9, "counted runs of each timed command")
@@ -118,13 +117,12 @@ func replayRows(dir string) []bench.Row {
 	}
 }
 
-// startupRows times `tofu version` against `pdftotext -v`, for the CLI build and the window
-// build (which loads GTK and WebKit before its main runs).
+// startupRows times `tofu version` and `tofu --help` against `pdftotext -v`.
 func startupRows(ctx context.Context, c config) []bench.Row {
 	var rows []bench.Row
-	for _, b := range []struct{ label, bin string }{{"CLI build", c.tofu}, {"window build", c.window}} {
-		measure := fmt.Sprintf("`tofu version`, whole process (%s)", b.label)
-		p, err := timed(ctx, c.runs, []string{b.bin, "version"}, []string{"pdftotext", "-v"})
+	for _, args := range [][]string{{"version"}, {"--help"}} {
+		measure := fmt.Sprintf("`tofu %s`, whole process", strings.Join(args, " "))
+		p, err := timed(ctx, c.runs, append([]string{c.tofu}, args...), []string{"pdftotext", "-v"})
 		if err != nil {
 			rows = append(rows, bench.NotMeasured(measure, "`pdftotext -v`", "≤ 15 ms", err))
 			continue
@@ -172,16 +170,17 @@ var (
 	idlePSS    = regexp.MustCompile(`PSS (\d+) MB`)
 )
 
-// windowRows runs the window smoke test (Xvfb) on the window build and reads its figures.
+// windowRows runs the window smoke test (Xvfb) on `tofu`, which becomes the window program
+// beside it, and reads its figures.
 func windowRows(ctx context.Context, c config) []bench.Row {
 	const paintM, memM = "window: cold start to first paint", "window: idle memory, all processes (PSS)"
 	fail := func(err error) []bench.Row {
 		return []bench.Row{bench.NotMeasured(paintM, "—", "≤ 1 s", err), bench.NotMeasured(memM, "Electron chat apps: several hundred MB", "≤ 250 MB", err)}
 	}
-	if _, err := os.Stat(c.window); err != nil {
+	if _, err := os.Stat(filepath.Join(filepath.Dir(c.tofu), "tofu-window")); err != nil {
 		return fail(err)
 	}
-	out, err := exec.CommandContext(ctx, ".ci/window-smoke.sh", c.window).CombinedOutput()
+	out, err := exec.CommandContext(ctx, ".ci/window-smoke.sh", c.tofu).CombinedOutput()
 	paint, mem := firstPaint.FindSubmatch(out), idlePSS.FindSubmatch(out)
 	// Figures printed after "ok" stand even if the script's clean-up then failed.
 	if err != nil && (paint == nil || mem == nil || !bytes.Contains(out, []byte("window-smoke: ok"))) {

@@ -1,4 +1,4 @@
-package cli
+package window
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func TestWindowBindsEveryService(t *testing.T) {
 		t.Fatalf("found only %d services called in bridge.ts: %v", len(called), called)
 	}
 	bound := map[string]bool{}
-	for _, s := range windowServices(&app.App{}) {
+	for _, s := range services(&app.App{}) {
 		bound[reflect.TypeOf(s).Elem().Name()] = true
 	}
 	for name := range called {

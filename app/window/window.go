@@ -1,0 +1,114 @@
+// Package window is Tofu's desktop window through Wails (GTK and WebKit on Linux). Only the
+// window program (cmd/tofu-window) links it; the instance it shows is wired by app/cli.
+package window
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/assets"
+)
+
+// Window sends events to the window and opens its native dialogs (cli.Window). Until the
+// window has started it drops them: there is nobody to show them to, and runtime.EventsEmit
+// with a non-Wails context aborts the process.
+type Window struct {
+	frontend fs.FS
+
+	mu  sync.RWMutex
+	ctx context.Context
+}
+
+// New returns the window that shows frontend (the built front end, frontend/dist).
+func New(frontend fs.FS) *Window {
+	return &Window{frontend: frontend}
+}
+
+func (w *Window) start(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ctx = ctx
+}
+
+// Emit sends one event to the front end (app.Emitter).
+func (w *Window) Emit(topic string, data any) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.ctx != nil {
+		runtime.EventsEmit(w.ctx, topic, data)
+	}
+}
+
+// ChooseDirectory is the window's native folder dialog (app.Dialogs).
+func (w *Window) ChooseDirectory(title, defaultDir string) (string, error) {
+	w.mu.RLock()
+	ctx := w.ctx
+	w.mu.RUnlock()
+	if ctx == nil {
+		return "", errors.New("the window is not ready yet")
+	}
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{
+		Title: title, DefaultDirectory: defaultDir, CanCreateDirectories: true,
+	})
+}
+
+// ChooseSaveFile is the window's native save dialog (app.Dialogs).
+func (w *Window) ChooseSaveFile(title, defaultName string) (string, error) {
+	w.mu.RLock()
+	ctx := w.ctx
+	w.mu.RUnlock()
+	if ctx == nil {
+		return "", errors.New("the window is not ready yet")
+	}
+	home, _ := os.UserHomeDir()
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultFilename: defaultName, DefaultDirectory: home,
+		Filters: []runtime.FileFilter{{DisplayName: "Markdown (*.md)", Pattern: "*.md"}},
+	})
+}
+
+// Show opens the window on a's services and returns when it closes; shutdown runs as it
+// closes (cli.Window).
+func (w *Window) Show(a *app.App, shutdown func()) error {
+	return wails.Run(&options.App{
+		Title:            "Tofu",
+		Width:            1200,
+		Height:           820,
+		MinWidth:         720,
+		MinHeight:        480,
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
+		// The paper routes (the PDF for pdf.js, exports) are the same handler as `tofu serve`'s.
+		AssetServer: &assetserver.Options{Assets: w.frontend, Handler: a.PaperHandler()},
+		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
+		OnStartup:   w.start,
+		OnShutdown:  func(context.Context) { shutdown() },
+		Bind:        services(a),
+		Linux: &linux.Options{
+			Icon:        assets.Icon(),
+			ProgramName: "tofu",
+			// Never: a chat page has nothing to composite on the GPU (no video, WebGL or 3D
+			// transforms). On demand still enters accelerated compositing for a CSS transform or
+			// an animation, which costs a GL context and its buffers in the web process (memory
+			// for nothing) and is the usual cause of a blank WebKitGTK window on broken drivers.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
+	})
+}
+
+// services are the services bound to the window: every one the front end calls
+// (frontend/src/lib/bridge.ts). In the window a call goes to the bound Go method, so a service
+// missing here fails only in the window ("MemoryService.List is not bound") while `tofu serve`
+// works; TestWindowBindsEveryService checks the list against bridge.ts.
+func services(a *app.App) []any {
+	return []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers, a.MCP, a.Memory, a.Skills, a.MyDay, a.Schedule, a.BrowserView}
+}
