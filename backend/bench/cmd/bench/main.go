@@ -25,8 +25,8 @@ import (
 
 type config struct {
 	tofu, papers, doc string
-	replay                    []string
-	runs                      int
+	replay            []string
+	runs              int
 }
 
 func main() {
