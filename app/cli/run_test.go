@@ -164,6 +164,16 @@ func TestRunCodingTask(t *testing.T) {
 	if info.Workspace != ws {
 		t.Fatalf("workspace = %q", info.Workspace)
 	}
+	// tofu trace verify: every request of the task rebuilds from the log (docs/TRACE.md).
+	ans, err := answerTrace(st, deskRequest{Op: deskTraceVerify, Session: session}, deskAnswer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verify bytes.Buffer
+	if err := printVerify(&verify, *ans.Trace); err != nil || !strings.Contains(verify.String(), "5 model calls verified") ||
+		!strings.Contains(verify.String(), "rebuilt from the log and hashed: calls 1–5") {
+		t.Fatalf("tofu trace verify: %v\n%s", err, verify.String())
+	}
 }
 
 // TestRunCodingTaskAutonomous is the coding task in autonomous mode: the planner plans, the

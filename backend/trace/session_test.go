@@ -28,8 +28,9 @@ var wireTypes = []struct{ wire, typ, path string }{
 // agentSession runs a real agent turn of calls model calls through the turn runner, the gateway
 // and the scripted model over wire: calls-1 steps that read one of ten files of the workspace
 // (each a few kB, so the context manager's L1 compacts the cold ones), then an answer. It
-// returns the store's folder, the session and the request bodies the server received.
-func agentSession(t testing.TB, wire string, calls int) (string, string, [][]byte) {
+// returns the store's folder, the session and the request bodies the server received. script,
+// when given, adds rules to the model ahead of that, each answering one more request.
+func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.Server)) (string, string, [][]byte) {
 	t.Helper()
 	dir, ws := t.TempDir(), t.TempDir()
 	for i := range 10 {
@@ -48,6 +49,9 @@ func agentSession(t testing.TB, wire string, calls int) (string, string, [][]byt
 	model := llmtest.DemoModel()
 	model.ContextLength = 32768 // Tofu's cap on Ollama's window
 	srv := llmtest.New(t, model)
+	for _, f := range script {
+		f(srv)
+	}
 	srv.DefaultFunc(func(req llm.Request) llmtest.Reply {
 		n := 0
 		for _, m := range req.Messages {
@@ -85,8 +89,8 @@ func agentSession(t testing.TB, wire string, calls int) (string, string, [][]byt
 	for _, c := range srv.Chats() {
 		bodies = append(bodies, c.Body)
 	}
-	if len(bodies) != calls {
-		t.Fatalf("%d model calls, want %d", len(bodies), calls)
+	if len(bodies) != calls+len(script) {
+		t.Fatalf("%d model calls, want %d", len(bodies), calls+len(script))
 	}
 	return dir, info.ID, bodies
 }
