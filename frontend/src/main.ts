@@ -4,14 +4,20 @@ import './app.css'
 import 'katex/dist/katex.min.css'
 import 'katex/contrib/copy-tex'
 import App from './App.svelte'
+import { loadHighlight } from './lib/highlight'
 import { loadMath } from './lib/math'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('no #app element')
 
 const app = mount(App, { target })
-// KaTeX is fetched and parsed after the first frame, not before it (a formula met earlier shows
-// its source until then).
-requestAnimationFrame(() => setTimeout(() => void loadMath().catch(() => {}), 0))
+// KaTeX and highlight.js are fetched and parsed after the first frame, not before it (a formula
+// met earlier shows its source, code its plain text, until then).
+requestAnimationFrame(() =>
+  setTimeout(() => {
+    void loadHighlight().catch(() => {})
+    void loadMath().catch(() => {})
+  }, 0),
+)
 
 export default app

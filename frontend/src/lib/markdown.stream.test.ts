@@ -1,7 +1,8 @@
 import { JSDOM } from 'jsdom'
 import DOMPurify from 'dompurify'
 import { Marked } from 'marked'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { loadHighlight } from './highlight'
 import { IncrementalMarkdown, clearBlockCache, isOpenFence, renderBlock, renderMarkdown, type Block, type Renderers } from './markdown'
 
 // A small seeded generator, so a failure can be reproduced.
@@ -71,6 +72,9 @@ afterEach(() => {
   vi.restoreAllMocks()
   document.body.innerHTML = ''
 })
+
+// Code highlights as in the window once highlight.js has loaded (highlight.lazy.test.ts: before).
+beforeAll(() => loadHighlight())
 
 describe('IncrementalMarkdown', () => {
   for (const [name, doc] of Object.entries(DOCS)) {

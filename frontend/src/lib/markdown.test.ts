@@ -1,5 +1,6 @@
 import { JSDOM } from 'jsdom'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { loadHighlight } from './highlight'
 import { renderMarkdown } from './markdown'
 
 /**
@@ -28,6 +29,9 @@ function mount(src: string): HTMLElement {
   el.innerHTML = renderMarkdown(src)
   return el
 }
+
+// Code highlights as in the window once highlight.js has loaded (highlight.lazy.test.ts: before).
+beforeAll(() => loadHighlight())
 
 afterEach(() => {
   document.body.innerHTML = ''

@@ -1,47 +1,12 @@
-// Model output is untrusted: Markdown is rendered by marked, code highlighted by highlight.js,
-// and the HTML always goes through DOMPurify before it reaches the DOM.
+// Model output is untrusted: Markdown is rendered by marked, code highlighted by highlight.js
+// (highlight.ts, loaded after the first paint), and the HTML always goes through DOMPurify
+// before it reaches the DOM.
 import DOMPurify from 'dompurify'
 import { Marked, type Tokens } from 'marked'
-import hljs from 'highlight.js/lib/core'
-import bash from 'highlight.js/lib/languages/bash'
-import c from 'highlight.js/lib/languages/c'
-import cpp from 'highlight.js/lib/languages/cpp'
-import css from 'highlight.js/lib/languages/css'
-import diff from 'highlight.js/lib/languages/diff'
-import go from 'highlight.js/lib/languages/go'
-import java from 'highlight.js/lib/languages/java'
-import javascript from 'highlight.js/lib/languages/javascript'
-import json from 'highlight.js/lib/languages/json'
-import latex from 'highlight.js/lib/languages/latex'
-import markdown from 'highlight.js/lib/languages/markdown'
-import plaintext from 'highlight.js/lib/languages/plaintext'
-import python from 'highlight.js/lib/languages/python'
-import rust from 'highlight.js/lib/languages/rust'
-import shell from 'highlight.js/lib/languages/shell'
-import sql from 'highlight.js/lib/languages/sql'
-import typescript from 'highlight.js/lib/languages/typescript'
-import xml from 'highlight.js/lib/languages/xml'
-import yaml from 'highlight.js/lib/languages/yaml'
 import { mathExtensions, renderMath } from './math'
 import { mathState } from './mathState.svelte'
-
-const languages = { bash, c, cpp, css, diff, go, java, javascript, json, latex, markdown, plaintext, python, rust, shell, sql, typescript, xml, yaml }
-for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang)
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
-}
-
-function highlight(code: string, lang: string): string {
-  if (lang && hljs.getLanguage(lang)) {
-    try {
-      return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value
-    } catch {
-      // fall back to plain text
-    }
-  }
-  return escapeHtml(code)
-}
+import { codeState } from './codeState.svelte'
+import { escapeHtml, highlight, knownLanguage } from './highlight'
 
 // While a reply streams, the fence at its end is usually still open and grows every frame:
 // highlighting it each time would be quadratic, so it is shown escaped until it closes.
@@ -75,7 +40,7 @@ const marked = new Marked({
   renderer: {
     code({ text, lang, raw }: Tokens.Code): string {
       const name = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase().replace(/[^\w+#-]/g, '') ?? ''
-      const known = name && hljs.getLanguage(name) ? name : ''
+      const known = knownLanguage(name)
       const label = name ? `<span class="code-lang">${escapeHtml(name)}</span>` : '<span class="code-lang"></span>'
       return (
         `<div class="codeblock"><div class="codebar">${label}` +
@@ -144,14 +109,16 @@ export function renderMarkdown(src: string): string {
 const blockCache = new Map<string, string>()
 const BLOCK_CACHE_SIZE = 2000
 
-let cachedWithMath = false
+let cachedWith = ''
 
 /** renderMarkdown with a bounded cache: for complete top-level blocks. */
 export function renderBlock(src: string): string {
-  // Blocks rendered before KaTeX loaded show formulas as source: drop them once it has.
-  if (cachedWithMath !== mathState.ready) {
+  // Blocks rendered before KaTeX or highlight.js loaded show formulas as source and code without
+  // colours: drop them once either has.
+  const loaded = `${mathState.ready}/${codeState.ready}`
+  if (cachedWith !== loaded) {
     blockCache.clear()
-    cachedWithMath = mathState.ready
+    cachedWith = loaded
   }
   let html = blockCache.get(src)
   if (html !== undefined) {
