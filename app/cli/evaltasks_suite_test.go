@@ -252,7 +252,23 @@ func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 	repo, base := taskRepo(t)
 	work := t.TempDir()
 	task := eval.Task{InstanceID: "slow", Repo: repo, BaseCommit: base, ProblemStatement: "wait", TestPatch: addTestPatch, FailToPass: []string{"add"}, TestCmd: "sh tests/{test}_test.sh"}
-	rep, err := RunTasks(context.Background(), st, []eval.Task{task}, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 5, MaxTime: 5 * time.Second, WorkDir: work, Keep: true}, eval.TasksOptions{})
+	// The bound is up once both commands run (each wrote its pid): the clock it stands for
+	// could pass before a loaded machine starts the second one.
+	up := eval.TasksOptions{MaxTimeUp: func(ws string) <-chan struct{} {
+		c := make(chan struct{})
+		exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+		go func() {
+			defer close(c)
+			for range 6000 {
+				if exists(filepath.Join(ws, "job.pid")) && exists(filepath.Join(ws, "fg.pid")) {
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		return c
+	}}
+	rep, err := RunTasks(context.Background(), st, []eval.Task{task}, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 5, MaxTime: 5 * time.Second, WorkDir: work, Keep: true}, up)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,5 +287,26 @@ func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 		if alive(pid) {
 			t.Errorf("%s: process %d still runs after the task", f, pid)
 		}
+	}
+}
+
+// TestEvalTasksMaxTimeClock: --max-time's own clock ends a turn that would run for ten
+// minutes, wherever the turn is when it fires.
+func TestEvalTasksMaxTimeClock(t *testing.T) {
+	st, srv := runEnv(t)
+	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		if toolStep(r) == 0 {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "exec sleep 600", "timeout": 900})}}
+		}
+		return llmtest.Reply{Text: "done"}
+	})
+	repo, base := taskRepo(t)
+	task := eval.Task{InstanceID: "clock", Repo: repo, BaseCommit: base, ProblemStatement: "wait", TestPatch: addTestPatch, FailToPass: []string{"add"}, TestCmd: "sh tests/{test}_test.sh"}
+	rep, err := RunTasks(context.Background(), st, []eval.Task{task}, TasksOptions{Approve: "all", Mode: "chat", MaxSteps: 5, MaxTime: time.Second, WorkDir: t.TempDir()}, eval.TasksOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Tasks[0]; r.EndReason != "max_time" || r.Error != "" || r.Resolved {
+		t.Fatalf("%+v", r)
 	}
 }

@@ -46,6 +46,10 @@ type TasksOptions struct {
 	// and kills the process groups of its commands; the task is graded as it stands, with
 	// end_reason max_time.
 	MaxTime time.Duration
+	// MaxTimeUp, when set, stands for MaxTime's clock: the bound is up when the channel it
+	// returns for the task's workspace closes (a test ends a turn at a known point, not after
+	// a wall-clock time a loaded machine may not reach the point in).
+	MaxTimeUp func(workspace string) <-chan struct{}
 	// Run is what the report says it is a run of.
 	Run RunInfo
 }
@@ -152,7 +156,18 @@ func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskRes
 		return r
 	}
 	actx := ctx
-	if o.MaxTime > 0 {
+	if o.MaxTimeUp != nil {
+		var cancel context.CancelCauseFunc
+		actx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		go func(up <-chan struct{}) {
+			select {
+			case <-up:
+				cancel(errMaxTime)
+			case <-actx.Done():
+			}
+		}(o.MaxTimeUp(dir))
+	} else if o.MaxTime > 0 {
 		var cancel context.CancelFunc
 		actx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errMaxTime)
 		defer cancel()
