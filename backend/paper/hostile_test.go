@@ -282,6 +282,30 @@ func TestScanContent(t *testing.T) {
 
 func checkContentBytes(s string) error { return scanContent(strings.NewReader(s)) }
 
+// An embedded font program is not inflated for the text either, unless the file goes to
+// pdfcpu for repair.
+func TestFontProgramBombSkippedUnlessRepaired(t *testing.T) {
+	data := hostilePDF(t, "font-bomb", func(w io.Writer) error { return papertest.FontBomb(w, 1<<30, false) })
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	doc, err := extractBytes(data, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("a gigabyte font program: %v", err)
+	}
+	if got := doc.Text(); !strings.Contains(got, "embedded font") {
+		t.Fatalf("text %q", got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("extracting beside a gigabyte font program allocated %d MB", alloc>>20)
+	}
+	broken := hostilePDF(t, "font-bomb-broken", func(w io.Writer) error { return papertest.FontBomb(w, 1<<30, true) })
+	if _, err := extractBytes(broken, Options{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "inflates to more than 256 MB") {
+		t.Fatalf("the same font program in a file to repair: %v", err)
+	}
+}
+
 // A figure's image data is never inflated for the text: a gigabyte image extracts, in
 // little memory. A file that needs repair goes to pdfcpu, which decodes streams in memory,
 // only after its images are checked too: the same image then refuses it.

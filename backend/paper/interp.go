@@ -121,8 +121,39 @@ type state struct {
 	g     gstate
 	stack []gstate
 	fonts map[string]*fontInfo // by resource name
+	forms map[string]*form     // by resource name; nil for an XObject that is not a form
 	lex   *lexer
 	depth int
+}
+
+// form is a form XObject as a content stream uses it: looked up once per stream, not at
+// every Do (each lookup parsed its objects again from the file).
+type form struct {
+	strm, res pdf.Value
+	m         matrix
+}
+
+// form looks up the XObject name in the stream's resources.
+func (st *state) form(name string) *form {
+	if f, ok := st.forms[name]; ok {
+		return f
+	}
+	var f *form
+	xo := st.res.Key("XObject").Key(name)
+	if xo.Key("Subtype").Name() == "Form" {
+		f = &form{strm: xo, res: xo.Key("Resources"), m: ident}
+		if mv := xo.Key("Matrix"); mv.Len() == 6 {
+			f.m = matrix{a: num(mv.Index(0)), b: num(mv.Index(1)), c: num(mv.Index(2)), d: num(mv.Index(3)), e: num(mv.Index(4)), f: num(mv.Index(5))}
+		}
+		if f.res.IsNull() {
+			f.res = st.res
+		}
+	}
+	if st.forms == nil {
+		st.forms = map[string]*form{}
+	}
+	st.forms[name] = f
+	return f
 }
 
 func (st *state) str(o operand) []byte {
@@ -315,18 +346,8 @@ func (st *state) do(op []byte, args []operand) {
 		if n != 1 {
 			return
 		}
-		xo := st.res.Key("XObject").Key(st.name(args[0]))
-		if xo.Key("Subtype").Name() != "Form" {
-			return
+		if f := st.form(st.name(args[0])); f != nil {
+			st.in.content(f.strm, f.res, f.m.mul(g.CTM), st.depth+1)
 		}
-		m := ident
-		if mv := xo.Key("Matrix"); mv.Len() == 6 {
-			m = matrix{a: num(mv.Index(0)), b: num(mv.Index(1)), c: num(mv.Index(2)), d: num(mv.Index(3)), e: num(mv.Index(4)), f: num(mv.Index(5))}
-		}
-		xres := xo.Key("Resources")
-		if xres.IsNull() {
-			xres = st.res
-		}
-		st.in.content(xo, xres, m.mul(g.CTM), st.depth+1)
 	}
 }

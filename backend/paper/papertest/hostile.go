@@ -174,6 +174,32 @@ func ImageBomb(w io.Writer, inflated int64, broken bool) error {
 	return b.finish(1)
 }
 
+// FontBomb writes a one-page PDF with a line of text in a font whose embedded program (a
+// FontFile2 stream, as TrueType fonts are embedded) inflates to inflated bytes (rounded up
+// to a megabyte). With broken, its cross-reference offset is wrong, as in ImageBomb.
+func FontBomb(w io.Writer, inflated int64, broken bool) error {
+	b := newBuilder(w)
+	// Objects: 1 catalog, 2 pages, 3 page, 4 font, 5 content, 6 its length, 7 descriptor,
+	// 8 font program, 9 its length.
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj("<< /Type /Font /Subtype /TrueType /BaseFont /Embedded /Encoding /WinAnsiEncoding /FontDescriptor 7 0 R >>")
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td (embedded font) Tj ET\n")
+		return err
+	})
+	b.obj("<< /Type /FontDescriptor /FontName /Embedded /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 8 0 R >>")
+	b.stream(fmt.Sprintf("/Length1 %d /Filter /FlateDecode", inflated), func(w io.Writer) error {
+		return deflateRepeat(w, nil, make([]byte, bombChunk), (inflated+bombChunk-1)/bombChunk)
+	})
+	if broken {
+		b.printf("xref-is-not-here\n")
+		b.offs[0] += 3 // the catalog's offset points into its body
+	}
+	return b.finish(1)
+}
+
 // deflateRepeat writes a zlib stream of head followed by n copies of chunk without
 // compressing n chunks: after a sync flush the compressor is byte-aligned, and once its
 // window holds nothing but chunk's repetition, every further copy compresses to the same
