@@ -315,29 +315,67 @@ func (b *buffer) readKeyword() token {
 		tmp = append(tmp, c)
 	}
 	b.tmp = tmp
-	s := string(tmp)
-	switch {
-	case s == "true":
+	// Patched for Tofu (third_party/README.md): the token is not copied into a string
+	// before it is known to be a keyword, and the keywords of the file's structure are
+	// constants: a string allocated for every number and keyword was most of what reading
+	// a font's /Widths allocated.
+	switch string(tmp) {
+	case "true":
 		return true
-	case s == "false":
+	case "false":
 		return false
-	case isInteger(s):
-		x, err := strconv.ParseInt(s, 10, 64)
+	case "R":
+		return keyword("R")
+	case "obj":
+		return keyword("obj")
+	case "endobj":
+		return keyword("endobj")
+	case "stream":
+		return keyword("stream")
+	case "null":
+		return keyword("null")
+	}
+	switch {
+	case isInteger(tmp):
+		if x, ok := parseInt(tmp); ok {
+			return x
+		}
+		x, err := strconv.ParseInt(string(tmp), 10, 64)
 		if err != nil {
-			b.errorf("invalid integer %s", s)
+			b.errorf("invalid integer %s", tmp)
 		}
 		return x
-	case isReal(s):
-		x, err := strconv.ParseFloat(s, 64)
+	case isReal(tmp):
+		x, err := strconv.ParseFloat(string(tmp), 64)
 		if err != nil {
-			b.errorf("invalid real %s", s)
+			b.errorf("invalid real %s", tmp)
 		}
 		return x
 	}
 	return keyword(string(tmp))
 }
 
-func isInteger(s string) bool {
+// parseInt reads an integer isInteger accepted, when it has at most 18 digits (no overflow).
+func parseInt(s []byte) (int64, bool) {
+	neg := false
+	if s[0] == '+' || s[0] == '-' {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) > 18 {
+		return 0, false
+	}
+	var x int64
+	for _, c := range s {
+		x = x*10 + int64(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+func isInteger(s []byte) bool {
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
 	}
@@ -352,7 +390,7 @@ func isInteger(s string) bool {
 	return true
 }
 
-func isReal(s string) bool {
+func isReal(s []byte) bool {
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
 	}
