@@ -16,14 +16,36 @@ import (
 // tools and L1 view as the turn's build, then the settings the client got. Encoding it with
 // the client's encoder gives the bytes sent.
 func Rebuild(events []store.Event, b *router.Built, part func(key string) ([]byte, error)) (llm.Request, error) {
-	var upto []store.Event
-	for _, e := range events {
-		if e.Seq <= b.Upto {
-			upto = append(upto, e)
-		}
+	return NewRebuilder(events, part).Rebuild(b)
+}
+
+// Rebuilder rebuilds the requests of a session's calls, taken in log order, projecting the log
+// once as the turn did: through a Journal that takes the events up to each call's Upto.
+type Rebuilder struct {
+	events []store.Event
+	part   func(key string) ([]byte, error)
+	j      journal
+	next   int // events[:next] are in j
+}
+
+// NewRebuilder returns a Rebuilder over a session's whole log.
+func NewRebuilder(events []store.Event, part func(key string) ([]byte, error)) *Rebuilder {
+	return &Rebuilder{events: events, part: part}
+}
+
+// Rebuild is Rebuild for the next call (its Upto not before the previous call's, else the
+// log is projected again from its start).
+func (r *Rebuilder) Rebuild(b *router.Built) (llm.Request, error) {
+	if r.next > 0 && b.Upto < r.events[r.next-1].Seq {
+		r.j, r.next = journal{}, 0
 	}
-	path := store.ActivePath(upto)
-	msgs := Messages(path)
+	from := r.next
+	for r.next < len(r.events) && r.events[r.next].Seq <= b.Upto {
+		r.next++
+	}
+	r.j.apply(r.events[from:r.next])
+	path, msgs := r.j.path, r.j.proj.messages()
+	part := r.part
 	if b.Phase != 0 {
 		var brief string
 		for _, e := range path {

@@ -78,3 +78,16 @@ func blobKeys(e store.Event) []string {
 	}
 	return slices.DeleteFunc(keys, func(k string) bool { return k == "" })
 }
+
+// BenchmarkVerify200Calls is tofu trace verify on a 200-call agent session: every request
+// rebuilt from the log, encoded and hashed.
+func BenchmarkVerify200Calls(b *testing.B) {
+	dir, id, _ := agentSession(b, llm.WireOllama, 200)
+	st := open(b, dir)
+	b.ResetTimer()
+	for range b.N {
+		if res, err := Verify(st, id); err != nil || len(res.Rebuilt) != 200 {
+			b.Fatal(res, err)
+		}
+	}
+}

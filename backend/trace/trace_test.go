@@ -65,7 +65,7 @@ func recorded(t *testing.T) (string, string) {
 	return dir, info.ID
 }
 
-func open(t *testing.T, dir string) *store.Store {
+func open(t testing.TB, dir string) *store.Store {
 	t.Helper()
 	st, err := store.Open(dir)
 	if err != nil {

@@ -66,6 +66,7 @@ func Calls(log Log, session string) ([]Call, []store.Event, error) {
 		return nil, nil, fmt.Errorf("read session %s: %w", session, err)
 	}
 	var calls []Call
+	rb := agent.NewRebuilder(events, log.RequestPart)
 	for _, e := range events {
 		if e.Type != store.EventModelCall {
 			continue
@@ -77,7 +78,7 @@ func Calls(log Log, session string) ([]Call, []store.Event, error) {
 		switch p := c.Report.Request; {
 		case p == nil:
 		case p.Built != nil:
-			c.Body, c.Err = rebuild(log, events, p)
+			c.Body, c.Err = rebuild(rb, p)
 			c.Rebuilt = c.Err == nil
 		case p.Blob != "":
 			c.Body, c.Err = log.RequestBody(p.Blob)
@@ -88,8 +89,8 @@ func Calls(log Log, session string) ([]Call, []store.Event, error) {
 }
 
 // rebuild builds a call's request again from the log and encodes it as its client did.
-func rebuild(log Log, events []store.Event, p *router.RequestPrint) ([]byte, error) {
-	req, err := agent.Rebuild(events, p.Built, log.RequestPart)
+func rebuild(rb *agent.Rebuilder, p *router.RequestPrint) ([]byte, error) {
+	req, err := rb.Rebuild(p.Built)
 	if err != nil {
 		return nil, err
 	}
