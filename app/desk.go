@@ -269,7 +269,7 @@ func (s *SessionService) Duplicate(id string, upTo uint64) (store.SessionInfo, e
 	}
 	info, err = s.store.UpdateSession(info.ID, func(i *store.SessionInfo) {
 		i.Workspace, i.Mode, i.Model, i.Folder = src.Workspace, src.Mode, src.Model, src.Folder
-		i.Translate, i.RecallOff, i.ToolsOff = src.Translate, src.RecallOff, slices.Clone(src.ToolsOff)
+		i.Translate, i.RecallOff, i.ToolsOff, i.ToolsOn = src.Translate, src.RecallOff, slices.Clone(src.ToolsOff), slices.Clone(src.ToolsOn)
 		i.ForkOf, i.ForkSeq = id, upTo
 	})
 	if err != nil {

@@ -17,8 +17,9 @@ import (
 // TestToolbarEndToEnd: the composer's toolbar in headless Chromium against `tofu serve`
 // (frontend/e2e/toolbar.e2e.mjs). With web access on and an MCP server configured, the model
 // calls tool_search("echo") once per turn; the browser turns Coding and the MCP server off in
-// the Tools menu (by keyboard) and Search off between two messages. The second turn's requests
-// offer no coding tool, name no web tool in tool_search, and tool_search finds no MCP tool.
+// the Tools menu (by keyboard), the browser's tools to be offered at once, and Search off
+// between two messages. The second turn's requests offer no coding tool and every browser
+// tool, name no web tool in tool_search, and tool_search finds no MCP tool.
 // Then three messages typed while a reply streams are queued, one removed and one edited, and
 // after Stop they go in order.
 func TestToolbarEndToEnd(t *testing.T) {
@@ -90,9 +91,19 @@ func TestToolbarEndToEnd(t *testing.T) {
 	if !slices.Contains(names, "read_files") || !strings.Contains(search, "web_search") {
 		t.Fatalf("first turn with every family on: %v; %q", names, search)
 	}
+	if slices.Contains(names, "browser_navigate") {
+		t.Fatalf("first turn offers the browser before it was turned on: %v", names)
+	}
 	names, search = offered(turns[1])
 	if slices.Contains(names, "read_files") || slices.Contains(names, "run_command") || strings.Contains(search, "web_search") || strings.Contains(search, "fetch_url") {
 		t.Fatalf("second turn with coding and web off: %v; %q", names, search)
+	}
+	// The browser turned on in the menu: its tools offered at once, without tool_search.
+	if !slices.Contains(names, "browser_navigate") || !slices.Contains(names, "browser_act") {
+		t.Fatalf("second turn with the browser turned on: %v", names)
+	}
+	if !slices.Equal(list[0].ToolsOn, []store.ToolFamily{store.FamilyBrowser}) {
+		t.Fatalf("tools_on = %v", list[0].ToolsOn)
 	}
 	// tool_search found the MCP server's echo with the server on, nothing with it off.
 	var found []string

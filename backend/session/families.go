@@ -72,6 +72,29 @@ func dropFamilies(reg *tools.Registry, off []store.ToolFamily) {
 	reg.Remove(drop...)
 }
 
+// offerFamilies offers the deferred tools of the families in on from the first request of the
+// turn: the user turned them on in this conversation. The tool list changes once, on the
+// request after the switch, and stays the same on every request after (ToolsOn is the
+// conversation's; tool_search's description still names them, as it names found tools), so
+// the provider's cached prefix is rebuilt once (docs/CONTEXT.md, "Tools turned on").
+func offerFamilies(reg *tools.Registry, on []store.ToolFamily) {
+	if len(on) == 0 {
+		return
+	}
+	var offer []string
+	for _, n := range reg.Deferred() {
+		if f := FamilyOf(reg, n); f != "" && slices.Contains(on, f) {
+			offer = append(offer, n)
+		}
+	}
+	reg.Activate(offer...)
+}
+
+// DeferredFamily reports whether the family's tools wait for tool_search unless the
+// conversation turned it on: every family but coding, whose tools are offered from the start
+// (only its rare job tools wait). TestDeferredFamiliesOfTheRealTools checks it.
+func DeferredFamily(f store.ToolFamily) bool { return f != store.FamilyCoding }
+
 // ValidFamily reports whether f names a family a conversation can turn off.
 func ValidFamily(f store.ToolFamily) bool {
 	switch f {

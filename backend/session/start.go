@@ -65,8 +65,9 @@ type plan struct {
 	release func() // frees the tools (background jobs) once the turn has ended
 	// translate: translate-then-reason is on in the session (translate.go).
 	translate bool
-	// toolsOff: the tool families the conversation turned off (families.go).
-	toolsOff []store.ToolFamily
+	// toolsOff: the tool families the conversation turned off; toolsOn: those it turned on,
+	// offered without tool_search (families.go).
+	toolsOff, toolsOn []store.ToolFamily
 }
 
 // Start builds a turn and runs it in the background under ctx (cancel it with a cause, e.g.
@@ -212,7 +213,7 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 		cfg.MemoryRecallOff = true // this conversation's switch (Enhance), over the settings'
 	}
 	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate,
-		toolsOff: info.ToolsOff}
+		toolsOff: info.ToolsOff, toolsOn: info.ToolsOn}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
 		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD, Thinking: info.Thinking,
@@ -324,6 +325,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	}
 	// The families this conversation turned off go last, whoever added their tools.
 	dropFamilies(ts.Registry, p.toolsOff)
+	offerFamilies(ts.Registry, p.toolsOn)
 	instr := agent.Instructions(workspace, r.o.ConfigDir)
 	if instr != "" {
 		system += "\n\n" + instr

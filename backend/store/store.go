@@ -63,6 +63,9 @@ type SessionInfo struct {
 	// their tools are neither offered nor found by tool_search. The settings' safety switches
 	// (web access, the desktop) still turn theirs off everywhere.
 	ToolsOff []ToolFamily `json:"tools_off,omitempty"`
+	// ToolsOn are the families the user turned on in this conversation (the Tools menu): their
+	// tools are offered from the next request on, rather than waiting for tool_search.
+	ToolsOn []ToolFamily `json:"tools_on,omitempty"`
 	// Eval marks a session that ran a task of a suite (tofu eval tasks): the window groups a
 	// suite's sessions and shows each task's outcome once it is graded.
 	Eval *EvalTask `json:"eval,omitempty"`

@@ -1,8 +1,9 @@
 // End-to-end check of the composer's toolbar against `tofu serve` (TestToolbarEndToEnd): web
 // access on and an MCP server in the settings, a model scripted to call tool_search("echo")
 // once per turn. The browser sets a workspace, sends a first message with every family on,
-// turns Coding and the MCP server off in the Tools menu with the keyboard, turns Search off,
-// and sends a second; the Go side checks the model's requests.
+// turns Coding and the MCP server off in the Tools menu with the keyboard and the browser's
+// tools to be offered at once, turns Search off, and sends a second; the Go side checks the
+// model's requests.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] node e2e/toolbar.e2e.mjs
@@ -57,8 +58,19 @@ try {
     check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-family-coding', 'focus is not on the first family')
     await page.keyboard.press(' ')
     await page.locator('[data-testid="tools-family-coding"][aria-checked="false"]').waitFor()
-    await page.keyboard.press('End') // the last row: the MCP server
-    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-family-mcp:everything', 'End does not reach the MCP server')
+    // Browser: offered from the next request, by its "when needed" switch.
+    await page.keyboard.press('ArrowDown') // Web search
+    await page.keyboard.press('ArrowDown') // its "when needed" switch
+    await page.keyboard.press('ArrowDown') // Browser
+    await page.keyboard.press('ArrowDown') // its switch
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-offer-browser', 'arrows do not reach the browser\'s switch')
+    check((await tid('tools-offer-browser').innerText()) === 'when needed', 'the browser is not "when needed" by default')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid="tools-offer-browser"][aria-checked="true"]', { hasText: 'offered' }).waitFor()
+    await page.keyboard.press('End') // the last item: the MCP server's switch, then its row
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-offer-mcp:everything', 'End does not reach the MCP server\'s switch')
+    await page.keyboard.press('ArrowUp')
+    check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-family-mcp:everything', 'ArrowUp does not reach the MCP server')
     await page.keyboard.press('Enter')
     await page.locator('[data-testid="tools-family-mcp:everything"][aria-checked="false"]').waitFor()
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-tools.png') })

@@ -6,6 +6,7 @@ import { dequeue, edit, enqueue, putBack, takeNext, type Queues } from './queue'
 import { hasModel, modelBanner } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
+import { withMode, type FamilyMode } from './toolbar'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
 import type { AgentMode, Attachment, Decision, ModelStatus, SessionInfo, SessionMessage, Settings, ToolFamilyState } from './types'
 
@@ -698,15 +699,21 @@ class AppState {
     }
   }
 
-  /** Turns a tool family on or off in the current conversation (from its next turn). */
-  async setToolFamily(family: string, on: boolean) {
+  /** Turns a tool family on (its tools offered from the next turn) or off in the current conversation. */
+  setToolFamily(family: string, on: boolean) {
+    return this.setToolFamilyMode(family, on ? 'on' : 'off')
+  }
+
+  /** Sets a family's mode in the current conversation: off, auto (a deferred family's tools
+   * wait for tool_search) or on (offered from the next request). */
+  async setToolFamilyMode(family: string, mode: FamilyMode) {
     const id = this.currentId
     if (!id) return
     const before = this.families
     this.familiesVersion++
-    this.families = this.families.map((f) => (f.family === family ? { ...f, on } : f))
+    this.families = this.families.map((f) => (f.family === family ? withMode(f, mode) : f))
     try {
-      await api.sessions.setToolFamily(id, family, on)
+      await api.sessions.setToolFamilyMode(id, family, mode)
       this.ok('tools')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {

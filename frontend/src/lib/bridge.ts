@@ -2,6 +2,7 @@
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import type { DayReport, MyDaySchedule } from './myday'
 import type { ScheduleJob } from './schedule'
+import type { FamilyMode } from './toolbar'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
 import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
@@ -275,7 +276,8 @@ export const api = {
     /** The Tools menu: the session's tool families, with the settings' safety switches applied. */
     toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService', 'ToolFamilies', id)) ?? [],
     /** Turns a tool family off (or on again) in the session (SessionInfo.tools_off). */
-    setToolFamily: (id: string, family: string, on: boolean) => call<void>('SessionService', 'SetToolFamily', id, family, on),
+    /** 'off', 'auto' (a deferred family's tools wait for tool_search) or 'on' (offered from the next request). */
+    setToolFamilyMode: (id: string, family: string, mode: FamilyMode) => call<void>('SessionService', 'SetToolFamilyMode', id, family, mode),
     folders: async () => (await call<string[] | null>('SessionService', 'Folders')) ?? [],
     createFolder: (name: string) => call<void>('SessionService', 'CreateFolder', name),
     renameFolder: (from: string, to: string) => call<void>('SessionService', 'RenameFolder', from, to),

@@ -744,6 +744,7 @@ export interface SessionInfo {
   recall_off?: boolean
   thinking?: string
   tools_off?: ToolFamily[]
+  tools_on?: ToolFamily[]
   eval?: EvalTask
   folder?: string
   pinned?: boolean

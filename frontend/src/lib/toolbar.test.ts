@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { enhanceChip, groups, nextIndex, searchChip, thinkingChoice, toolsChip } from './toolbar'
+import { enhanceChip, withMode, groups, nextIndex, offerChip, searchChip, thinkingChoice, toolsChip } from './toolbar'
 import type { ToolFamilyState } from './types'
 
 const fam = (family: string, on: boolean, blocked?: string): ToolFamilyState => ({ family, label: family, on, blocked })
@@ -62,5 +62,17 @@ describe('the Enhance menu thinking level', () => {
     expect(thinkingChoice({ thinking: 'high', modelThinks: true }).note).toBe('Reasoning effort: high')
     expect(thinkingChoice({ thinking: '', modelThinks: true }).options[0].label).toBe('As in Settings (off)')
     expect(enhanceChip({ translate: false, recall: true, recallEverywhere: true, thinking: 'high' })).toBe('Enhance · Thinking high')
+  })
+  it('offers a deferred family on demand or at once, and a family turned on at once', () => {
+    const browser: ToolFamilyState = { family: 'browser', label: 'Browser', on: true, deferred: true }
+    expect(offerChip(browser)).toMatchObject({ label: 'when needed', next: 'on' })
+    expect(offerChip({ ...browser, offered: true })).toMatchObject({ label: 'offered', next: 'auto' })
+    expect(offerChip({ ...browser, on: false })).toBeNull()
+    expect(offerChip({ ...browser, blocked: 'Web access is off in Settings' })).toBeNull()
+    expect(offerChip(fam('coding', true))).toBeNull()
+    // The checkbox: turned on, the family's tools are offered from the next request.
+    expect(withMode({ ...browser, on: false }, 'on')).toMatchObject({ on: true, offered: true })
+    expect(withMode({ ...browser, offered: true }, 'off')).toMatchObject({ on: false, offered: false })
+    expect(withMode({ ...browser, offered: true }, 'auto')).toMatchObject({ on: true, offered: false })
   })
 })

@@ -17,6 +17,23 @@ export function toolsChip(families: ToolFamilyState[]): { label: string; on: num
   return { label: `Tools ${on}/${usable.length}`, on, total: usable.length, title: parts.join('. ') }
 }
 
+/** A family's mode in a conversation (SessionService.SetToolFamilyMode). */
+export type FamilyMode = 'off' | 'auto' | 'on'
+
+/** A family's state once set to mode: on, the user asked for it, so it is offered at once. */
+export function withMode(f: ToolFamilyState, mode: FamilyMode): ToolFamilyState {
+  return { ...f, on: mode !== 'off', offered: mode === 'on' }
+}
+
+/** The small switch beside a deferred family that is on: whether its tools wait for
+ * tool_search ("when needed") or are offered from the next request; null for the others. */
+export function offerChip(f: ToolFamilyState): { label: string; next: FamilyMode; title: string } | null {
+  if (!f.deferred || !f.on || f.blocked) return null
+  return f.offered
+    ? { label: 'offered', next: 'auto', title: 'Offered in every request; click to leave them to tool_search' }
+    : { label: 'when needed', next: 'on', title: 'Left to tool_search; click to offer them from the next request' }
+}
+
 /** The Search chip: web search in this conversation (the web family), and whether it can change. */
 export function searchChip(families: ToolFamilyState[]): { on: boolean; disabled: boolean; title: string } {
   const web = families.find((f) => f.family === WEB_FAMILY)

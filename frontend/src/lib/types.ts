@@ -42,7 +42,16 @@ export type {
 
 /** One row of the toolbar's Tools menu (SessionService.ToolFamilies): `family` is a ToolFamily
  * or "mcp:NAME"; `blocked` says why it is off in every conversation (a Settings safety switch). */
-export type ToolFamilyState = { family: string; label: string; on: boolean; blocked?: string }
+export type ToolFamilyState = {
+  family: string
+  label: string
+  on: boolean
+  /** Its tools wait for tool_search unless the conversation turned it on (every family but coding). */
+  deferred?: boolean
+  /** The conversation turned it on: its tools are offered from the next request. */
+  offered?: boolean
+  blocked?: string
+}
 
 /** The modes of an agent session (SessionService.SetMode; SessionInfo.mode, absent for chat). */
 export type { SessionMode as AgentMode } from './protocol.gen'
