@@ -1,7 +1,6 @@
 package delegate
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/testtools"
-	"github.com/tofu-research/tofu/backend/tools"
 )
 
 const codexModel = "gpt-5.5"
@@ -65,89 +63,33 @@ func TestCodexDelegate(t *testing.T) {
 	ws := t.TempDir()
 	target := filepath.Join(ws, "hello.txt")
 	outside := filepath.Join(t.TempDir(), "escaped.txt")
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		results := 0
-		for _, m := range r.Messages {
-			if m.Role == llm.RoleTool {
-				results++
-			}
-		}
-		switch last := llmtest.LastUser(r); {
-		case strings.Contains(last, "what did you write"):
-			return llmtest.Reply{Text: "I wrote hello.txt earlier in this session."}
-		case strings.Contains(last, "write hello") && results == 0:
-			patch := "*** Begin Patch\n*** Add File: hello.txt\n+hello from codex\n*** End Patch\n"
-			args, _ := json.Marshal(patch)
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "apply_patch", Arguments: args}}}
-		case strings.Contains(last, "write outside") && results == 0:
-			patch := "*** Begin Patch\n*** Add File: " + outside + "\n+escaped\n*** End Patch\n"
-			args, _ := json.Marshal(patch)
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_2", Name: "apply_patch", Arguments: args}}}
-		case results > 0:
-			return llmtest.Reply{Text: "Done."}
-		}
-		return llmtest.Reply{Text: "ok"}
-	})
-	d := New(Options{LookPath: func(name string) (string, error) {
-		if name != "codex" {
-			return "", os.ErrNotExist
-		}
-		return cx, nil
-	}, Env: codexEnvFor(t, srv)})
-	if d == nil {
-		t.Fatal("no agent found")
+	patch := func(path, line string) json.RawMessage {
+		return jsonArgs("*** Begin Patch\n*** Add File: " + path + "\n+" + line + "\n*** End Patch\n")
 	}
-	reg := tools.NewRegistry(d)
-	var reports []tools.Progress
-	run := func(args string) tools.Result {
-		t.Helper()
-		call := tools.Call{ID: "c1", Name: Name, Arguments: json.RawMessage(args), Workspace: ws,
-			Progress: func(p tools.Progress) { reports = append(reports, p) }}
-		res, err := reg.Run(context.Background(), call)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	res := run(`{"agent":"codex","task":"write hello.txt saying hello"}`)
+	scriptAgent(srv, "Done.",
+		scriptedCall{"write hello", llm.ToolCall{ID: "call_1", Name: "apply_patch", Arguments: patch("hello.txt", "hello from codex")}},
+		scriptedCall{"write outside", llm.ToolCall{ID: "call_2", Name: "apply_patch", Arguments: patch(outside, "escaped")}})
+	a := newAgentRun(t, ws, "codex", cx, codexEnvFor(t, srv))
+	res := a.run(`{"agent":"codex","task":"write hello.txt saying hello"}`)
 	meta := res.Meta.(*Meta)
-	if res.IsError || !strings.Contains(res.Text, "Done.") || meta.Session == "" || len(meta.Steps) != 1 || !strings.HasPrefix(meta.Steps[0], "file_change ") {
+	if res.IsError || !strings.Contains(res.Text, "Done.") || meta.Session == "" {
 		t.Fatalf("first run: %+v\n%s\nstderr: %s", meta, res.Text, meta.Stderr)
 	}
+	a.checkStep(meta, "file_change")
 	if b, err := os.ReadFile(target); err != nil || string(b) != "hello from codex\n" {
 		t.Fatalf("the file: %q %v\n%s\nstderr: %s", b, err, res.Text, meta.Stderr)
-	}
-	if len(reports) != 1 || !strings.HasPrefix(reports[0].Message, "file_change ") {
-		t.Fatalf("progress: %+v", reports)
 	}
 	for _, tool := range srv.Chats()[0].Request.Tools {
 		if strings.Contains(tool.Name, "shell") || strings.Contains(tool.Name, "exec") {
 			t.Errorf("Codex was offered a command tool: %s", tool.Name)
 		}
 	}
-	res = run(`{"agent":"codex","task":"what did you write?","session":"` + meta.Session + `"}`)
-	if res.IsError || !strings.Contains(res.Text, "earlier in this session") || res.Meta.(*Meta).Session != meta.Session {
-		t.Fatalf("follow-up: %+v\n%s", res.Meta, res.Text)
-	}
-	last := srv.Chats()[len(srv.Chats())-1].Request
-	var sawDone bool
-	for _, m := range last.Messages {
-		sawDone = sawDone || strings.Contains(m.Content, "Done.")
-	}
-	if !sawDone {
-		t.Fatalf("the resumed session lost its history: %+v", last.Messages)
-	}
-	res = run(`{"agent":"codex","task":"write outside the workspace"}`)
+	a.checkFollowUp(srv, "codex", meta.Session, "Done.")
+	res = a.run(`{"agent":"codex","task":"write outside the workspace"}`)
 	if _, err := os.Stat(outside); !os.IsNotExist(err) {
 		t.Fatalf("Codex wrote outside the workspace: %v\n%s", err, res.Text)
 	}
-	var refused bool
-	for _, c := range srv.Chats() {
-		for _, m := range c.Request.Messages {
-			refused = refused || (m.Role == llm.RoleTool && m.ToolCallID == "call_2" && strings.Contains(m.Content, "rejected"))
-		}
-	}
-	if !refused {
+	if !toolResultSaid(srv, "call_2", func(c string) bool { return strings.Contains(c, "rejected") }) {
 		t.Fatalf("the model was not told its write was refused: %s", res.Text)
 	}
 }

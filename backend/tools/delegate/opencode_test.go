@@ -1,7 +1,6 @@
 package delegate
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/testtools"
-	"github.com/tofu-research/tofu/backend/tools"
 )
 
 // openCodeEnv points OpenCode (npm opencode-ai, build/tools) at the scripted model through a
@@ -48,80 +46,23 @@ func TestOpenCodeDelegate(t *testing.T) {
 	srv := llmtest.New(t, llmtest.DemoModel())
 	ws := t.TempDir()
 	target := filepath.Join(ws, "hello.txt")
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		results := 0
-		for _, m := range r.Messages {
-			if m.Role == llm.RoleTool {
-				results++
-			}
-		}
-		switch last := llmtest.LastUser(r); {
-		case strings.Contains(last, "what did you write"):
-			return llmtest.Reply{Text: "I wrote hello.txt earlier in this session."}
-		case strings.Contains(last, "write hello") && results == 0:
-			args, _ := json.Marshal(map[string]string{"filePath": target, "content": "hello from opencode\n"})
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "write", Arguments: args}}}
-		case strings.Contains(last, "run ls") && results == 0:
-			args, _ := json.Marshal(map[string]string{"command": "ls", "description": "list"})
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_2", Name: "bash", Arguments: args}}}
-		case results > 0:
-			return llmtest.Reply{Text: "Done."}
-		}
-		return llmtest.Reply{Text: "ok"}
-	})
-	d := New(Options{LookPath: func(name string) (string, error) {
-		if name != "opencode" {
-			return "", os.ErrNotExist
-		}
-		return oc, nil
-	}, Env: openCodeEnv(t, srv)})
-	if d == nil {
-		t.Fatal("no agent found")
-	}
-	reg := tools.NewRegistry(d)
-	var reports []tools.Progress
-	run := func(args string) tools.Result {
-		t.Helper()
-		call := tools.Call{ID: "c1", Name: Name, Arguments: json.RawMessage(args), Workspace: ws,
-			Progress: func(p tools.Progress) { reports = append(reports, p) }}
-		res, err := reg.Run(context.Background(), call)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	res := run(`{"agent":"opencode","task":"write hello.txt saying hello"}`)
+	scriptAgent(srv, "Done.",
+		scriptedCall{"write hello", llm.ToolCall{ID: "call_1", Name: "write", Arguments: jsonArgs(map[string]string{"filePath": target, "content": "hello from opencode\n"})}},
+		scriptedCall{"run ls", llm.ToolCall{ID: "call_2", Name: "bash", Arguments: jsonArgs(map[string]string{"command": "ls", "description": "list"})}})
+	a := newAgentRun(t, ws, "opencode", oc, openCodeEnv(t, srv))
+	res := a.run(`{"agent":"opencode","task":"write hello.txt saying hello"}`)
 	meta := res.Meta.(*Meta)
-	if res.IsError || !strings.Contains(res.Text, "Done.") || !strings.HasPrefix(meta.Session, "ses_") || len(meta.Steps) != 1 || !strings.HasPrefix(meta.Steps[0], "write ") {
+	if res.IsError || !strings.Contains(res.Text, "Done.") || !strings.HasPrefix(meta.Session, "ses_") {
 		t.Fatalf("first run: %+v\n%s\nstderr: %s", meta, res.Text, meta.Stderr)
 	}
+	a.checkStep(meta, "write")
 	if b, err := os.ReadFile(target); err != nil || string(b) != "hello from opencode\n" {
 		t.Fatalf("the file: %q %v", b, err)
 	}
-	if len(reports) != 1 || !strings.HasPrefix(reports[0].Message, "write ") {
-		t.Fatalf("progress: %+v", reports)
-	}
-	res = run(`{"agent":"opencode","task":"what did you write?","session":"` + meta.Session + `"}`)
-	if res.IsError || !strings.Contains(res.Text, "earlier in this session") || res.Meta.(*Meta).Session != meta.Session {
-		t.Fatalf("follow-up: %+v\n%s", res.Meta, res.Text)
-	}
-	last := srv.Chats()[len(srv.Chats())-1].Request
-	var sawWrite bool
-	for _, m := range last.Messages {
-		sawWrite = sawWrite || strings.Contains(m.Content, "Done.")
-	}
-	if !sawWrite {
-		t.Fatalf("the resumed session lost its history: %+v", last.Messages)
-	}
+	a.checkFollowUp(srv, "opencode", meta.Session, "Done.")
 	// Commands are refused: the model's bash call comes back as an error to it.
-	res = run(`{"agent":"opencode","task":"run ls"}`)
-	var sawRefusal bool
-	for _, c := range srv.Chats() {
-		for _, m := range c.Request.Messages {
-			sawRefusal = sawRefusal || (m.Role == llm.RoleTool && m.ToolCallID == "call_2" && !strings.Contains(m.Content, "hello.txt"))
-		}
-	}
-	if !sawRefusal {
+	res = a.run(`{"agent":"opencode","task":"run ls"}`)
+	if !toolResultSaid(srv, "call_2", func(c string) bool { return !strings.Contains(c, "hello.txt") }) {
 		t.Fatalf("the command ran: %s", res.Text)
 	}
 }
