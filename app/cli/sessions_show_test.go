@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,14 +10,7 @@ import (
 
 // tofu sessions show prints the active branch with its forks, as text and as JSON.
 func TestSessionsShowTheActiveBranch(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	dir, _ := store.DataDir()
-	st, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, _ := st.CreateSession("Fruit")
-	for _, e := range []store.Entry{
+	info := sessionsData(t, "Fruit", []store.Entry{
 		{Type: store.EventUser, Payload: store.UserMessage{Text: "tell me about apples"}},         // 1
 		{Type: store.EventAssistant, Payload: store.AssistantMessage{Text: "APPLE-REPLY"}},        // 2
 		{Type: store.EventBranch, Payload: store.Branch{From: 0, Reason: store.BranchEdit}},       // 3
@@ -26,22 +18,10 @@ func TestSessionsShowTheActiveBranch(t *testing.T) {
 		{Type: store.EventAssistant, Payload: store.AssistantMessage{Text: "BANANA-REPLY"}},       // 5
 		{Type: store.EventBranch, Payload: store.Branch{From: 4, Reason: store.BranchRegenerate}}, // 6
 		{Type: store.EventAssistant, Payload: store.AssistantMessage{Text: "BANANA-AGAIN"}},       // 7
-	} {
-		if _, err := st.Append(info.ID, e.Type, e.Payload); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st.Close()
+	}...)
 	run := func(args ...string) string {
 		t.Helper()
-		cmd := newSessionsCmd()
-		var out bytes.Buffer
-		cmd.SetOut(&out)
-		cmd.SetArgs(append([]string{"show"}, args...))
-		if err := cmd.Execute(); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+		return runSessions(t, append([]string{"show"}, args...)...)
 	}
 	out := run(info.ID)
 	for _, want := range []string{"#4 user  < 2/2 >  versions start at #1, #3", "bananas", "#7 assistant  < 2/2 >  versions start at #5, #6", "BANANA-AGAIN"} {

@@ -10,8 +10,9 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// tofu sessions search finds a message in any language, as text and as JSON.
-func TestSessionsSearch(t *testing.T) {
+// sessionsData makes a data directory (XDG_DATA_HOME) holding one session with entries.
+func sessionsData(t *testing.T, title string, entries ...store.Entry) store.SessionInfo {
+	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	dir, err := store.DataDir()
 	if err != nil {
@@ -21,23 +22,37 @@ func TestSessionsSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, _ := st.CreateSession("Compaction questions")
-	for _, text := range []string{"How does the value log get collected?", "数据库压缩怎么配置？"} {
-		if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: text}); err != nil {
+	defer st.Close()
+	info, _ := st.CreateSession(title)
+	for _, e := range entries {
+		if _, err := st.Append(info.ID, e.Type, e.Payload); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st.Close()
+	return info
+}
+
+// runSessions runs `tofu sessions args…` and returns what it printed.
+func runSessions(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := newSessionsCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs(args)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// tofu sessions search finds a message in any language, as text and as JSON.
+func TestSessionsSearch(t *testing.T) {
+	info := sessionsData(t, "Compaction questions",
+		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "How does the value log get collected?"}},
+		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "数据库压缩怎么配置？"}})
 	run := func(args ...string) string {
 		t.Helper()
-		cmd := newSessionsCmd()
-		var out bytes.Buffer
-		cmd.SetOut(&out)
-		cmd.SetArgs(append([]string{"search"}, args...))
-		if err := cmd.Execute(); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+		return runSessions(t, append([]string{"search"}, args...)...)
 	}
 	if out := run("数据库压缩"); !strings.Contains(out, info.ID+"  #2") || !strings.Contains(out, "数据库压缩怎么配置") {
 		t.Fatalf("text output:\n%s", out)
