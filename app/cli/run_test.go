@@ -98,6 +98,33 @@ func onlySession(t *testing.T, st *store.Store) string {
 	return list[0].ID
 }
 
+// startRun starts a real `tofu run args…` (this test binary as tofu) with its data in dataDir;
+// it dies with the test.
+func startRun(t *testing.T, dataDir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
+	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
+		"TOFU_CLI_ARGS="+strings.Join(append([]string{"run"}, args...), "\x1f"))
+	dieWithTest(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// killAndReopen SIGKILLs the run and opens the store it left in dataDir, closed with the test.
+func killAndReopen(t *testing.T, cmd *exec.Cmd, dataDir string) *store.Store {
+	t.Helper()
+	cmd.Process.Kill()
+	cmd.Wait()
+	st, err := store.Open(filepath.Join(dataDir, "tofu"))
+	if err != nil {
+		t.Fatalf("reopen after SIGKILL: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 func TestRunCodingTask(t *testing.T) {
 	st, srv := runEnv(t)
 	ws := repo(t)
@@ -360,21 +387,9 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 		[]llm.ToolCall{tc("a", "read_files", map[string]any{"reads": []map[string]any{{"path": "test.sh"}}})},
 		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "echo half way; echo run >> runs; sleep 1000 & echo $! > child.pid; wait"})},
 	)
-	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
-	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
-		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "run the tests"}, "\x1f"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd := startRun(t, dataDir, "--cwd", ws, "--approve", "all", "run the tests")
 	child := waitPIDFile(t, filepath.Join(ws, "child.pid"))
-	cmd.Process.Kill()
-	cmd.Wait()
-
-	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
-	if err != nil {
-		t.Fatalf("reopen after SIGKILL: %v", err)
-	}
-	defer st2.Close()
+	st2 := killAndReopen(t, cmd, dataDir)
 	session := onlySession(t, st2)
 	if got := eventTypes(t, st2, session); got != "user,environment,assistant,usage,model_call,tool_result,assistant,usage,model_call,tool_start,process" {
 		t.Fatalf("events after kill: %s", got)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -138,33 +137,7 @@ func TestRunSwarmSurvivesSIGKILL(t *testing.T) {
 		}
 		return llmtest.Reply{Text: "Resumed and done."}
 	})
-	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
-	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
-		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "use a team"}, "\x1f"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-cutting:
-	case <-time.After(time.Minute): // only a hang
-		cmd.Process.Kill()
-		t.Fatal("agent 1 never called the model")
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-
-	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
-	if err != nil {
-		t.Fatalf("reopen after SIGKILL: %v", err)
-	}
-	defer st2.Close()
-	list, _ := st2.Sessions()
-	var parent string
-	for _, s := range list {
-		if s.Parent == "" {
-			parent = s.ID
-		}
-	}
+	st2, parent := killSwarmRun(t, dataDir, cutting, "agent 1 never called the model", "--cwd", ws, "--approve", "all", "use a team")
 	cut := ""
 	for _, ev := range swarmOf(t, st2, parent) {
 		if ev.Kind == store.SwarmKindAgent && ev.Agent.Index == 1 && ev.Agent.State == store.SwarmRunning {
@@ -204,6 +177,29 @@ func TestRunSwarmSurvivesSIGKILL(t *testing.T) {
 	if !strings.Contains(out.String(), "Resumed and done.") {
 		t.Fatalf("out %q", out.String())
 	}
+}
+
+// killSwarmRun starts a real `tofu run args…` that spawns a swarm, kills it once cutting
+// closes (failing with what on a hang), and reopens its store: the store and the swarm's
+// parent session.
+func killSwarmRun(t *testing.T, dataDir string, cutting <-chan struct{}, what string, args ...string) (*store.Store, string) {
+	t.Helper()
+	cmd := startRun(t, dataDir, args...)
+	select {
+	case <-cutting:
+	case <-time.After(time.Minute): // only a hang
+		cmd.Process.Kill()
+		t.Fatal(what)
+	}
+	st := killAndReopen(t, cmd, dataDir)
+	list, _ := st.Sessions()
+	var parent string
+	for _, s := range list {
+		if s.Parent == "" {
+			parent = s.ID
+		}
+	}
+	return st, parent
 }
 
 func swarmOf(t *testing.T, st *store.Store, session string) []store.Swarm {
@@ -275,34 +271,7 @@ func TestRunSwarmCoderSurvivesSIGKILL(t *testing.T) {
 		}
 		return llmtest.Reply{Text: "Resumed and done."}
 	})
-	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
-	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
-		"TOFU_CLI_ARGS="+strings.Join([]string{"run", "--cwd", ws, "--approve", "all", "fix with a team"}, "\x1f"))
-	dieWithTest(cmd)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-cutting:
-	case <-time.After(time.Minute): // only a hang
-		cmd.Process.Kill()
-		t.Fatal("the coder never made its second model call")
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-
-	st2, err := store.Open(filepath.Join(dataDir, "tofu"))
-	if err != nil {
-		t.Fatalf("reopen after SIGKILL: %v", err)
-	}
-	defer st2.Close()
-	list, _ := st2.Sessions()
-	var parent string
-	for _, s := range list {
-		if s.Parent == "" {
-			parent = s.ID
-		}
-	}
+	st2, parent := killSwarmRun(t, dataDir, cutting, "the coder never made its second model call", "--cwd", ws, "--approve", "all", "fix with a team")
 	var cut store.SwarmStatus
 	for _, ev := range swarmOf(t, st2, parent) {
 		if ev.Kind == store.SwarmKindAgent && ev.Agent.State == store.SwarmRunning {
