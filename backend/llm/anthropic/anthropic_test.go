@@ -19,38 +19,6 @@ func setup(t *testing.T) (*llmtest.Server, *Provider) {
 	return srv, New(srv.URL, "sk-ant-test")
 }
 
-type result struct {
-	text, reasoning, signature string
-	calls                      []llm.ToolCall
-	usage                      *llm.Usage
-	stop                       string
-	err                        error
-}
-
-func collect(s llm.Stream) result {
-	var r result
-	for ev, err := range s {
-		if err != nil {
-			r.err = err
-			break
-		}
-		switch ev.Kind {
-		case llm.EventText:
-			r.text += ev.Text
-		case llm.EventReasoning:
-			r.reasoning += ev.Text
-			r.signature += ev.Signature
-		case llm.EventToolCall:
-			r.calls = append(r.calls, *ev.ToolCall)
-		case llm.EventUsage:
-			r.usage = ev.Usage
-		case llm.EventDone:
-			r.stop = ev.StopReason
-		}
-	}
-	return r
-}
-
 func ask(msg string) llm.Request {
 	return llm.Request{Model: model, Messages: []llm.Message{{Role: llm.RoleUser, Content: msg}}}
 }
@@ -62,14 +30,14 @@ func TestStreamThinkingTextUsage(t *testing.T) {
 		PromptTokens: 50, OutputTokens: 20, CacheReadTokens: 1000, CacheWriteTokens: 200})
 	req := ask("q")
 	req.Think = true
-	r := collect(p.Stream(context.Background(), req))
-	if r.err != nil {
-		t.Fatal(r.err)
+	r := llmtest.Collect(p.Stream(context.Background(), req))
+	if r.Err != nil {
+		t.Fatal(r.Err)
 	}
-	if r.reasoning != "Think it through." || r.signature != "sig-1" || r.text != "Done, **fine**." || r.stop != "stop" {
+	if r.Reasoning != "Think it through." || r.Signature != "sig-1" || r.Text != "Done, **fine**." || r.Stop != "stop" {
 		t.Errorf("%+v", r)
 	}
-	got := *r.usage
+	got := *r.Usage
 	got.DurationMS = 0
 	if want := (llm.Usage{Model: model, InputTokens: 1250, OutputTokens: 20, CacheReadTokens: 1000, CacheWriteTokens: 200}); got != want {
 		t.Errorf("usage %+v, want %+v", got, want)
@@ -92,17 +60,17 @@ func TestToolUse(t *testing.T) {
 		{ID: "toolu_2", Name: "grep", Arguments: json.RawMessage(`{"pattern":"x"}`)}}
 	srv.OnUser("q").Reply(llmtest.Reply{Text: "Looking.", ToolCalls: calls})
 	srv.OnUser("bad").Reply(llmtest.Reply{Fault: llmtest.FaultBadToolJSON})
-	r := collect(p.Stream(context.Background(), ask("q")))
-	if r.err != nil || len(r.calls) != 2 || r.stop != "tool_calls" {
+	r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+	if r.Err != nil || len(r.Calls) != 2 || r.Stop != "tool_calls" {
 		t.Fatalf("%+v", r)
 	}
-	for i, c := range r.calls {
+	for i, c := range r.Calls {
 		if c.ID != calls[i].ID || c.Name != calls[i].Name || string(c.Arguments) != string(calls[i].Arguments) {
 			t.Errorf("call %d %+v", i, c)
 		}
 	}
-	r = collect(p.Stream(context.Background(), ask("bad")))
-	if r.err != nil || len(r.calls) != 1 || json.Valid(r.calls[0].Arguments) {
+	r = llmtest.Collect(p.Stream(context.Background(), ask("bad")))
+	if r.Err != nil || len(r.Calls) != 1 || json.Valid(r.Calls[0].Arguments) {
 		t.Errorf("malformed input should pass through raw: %+v", r)
 	}
 }
@@ -126,7 +94,7 @@ func TestRequestMapping(t *testing.T) {
 		},
 		CacheBreakpoints: []llm.CacheBreakpoint{{MessageIndex: 1, TTL: "1h"}, {MessageIndex: 2}, {MessageIndex: 4}, {MessageIndex: 6}},
 	}
-	if r := collect(p.Stream(context.Background(), req)); r.err != nil || r.text != "ok" {
+	if r := llmtest.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
 		t.Fatalf("%+v", r)
 	}
 	c := srv.Chats()[0]
@@ -197,10 +165,10 @@ func TestErrors(t *testing.T) {
 			if tt.model != "" {
 				req.Model = tt.model
 			}
-			r := collect(p.Stream(context.Background(), req))
-			e, ok := r.err.(*llm.Error)
+			r := llmtest.Collect(p.Stream(context.Background(), req))
+			e, ok := r.Err.(*llm.Error)
 			if !ok {
-				t.Fatalf("err = %v", r.err)
+				t.Fatalf("err = %v", r.Err)
 			}
 			if e.Kind != tt.kind || e.StatusCode != tt.status || e.RetryAfter != tt.retryAfter || e.Provider != ProviderName {
 				t.Errorf("error %+v, want %s %d %v", e, tt.kind, tt.status, tt.retryAfter)
@@ -208,7 +176,7 @@ func TestErrors(t *testing.T) {
 			if e.Kind != llm.ErrBadRequest && e.Hint == "" {
 				t.Errorf("no hint: %v", e)
 			}
-			if r.stop != "" {
+			if r.Stop != "" {
 				t.Error("done before the error")
 			}
 		})
@@ -244,8 +212,8 @@ func TestCancellation(t *testing.T) {
 		srv.Wait(t.Context(), func(cs []llmtest.Call) bool { return len(cs) > 1 })
 		cancel2()
 	}()
-	if r := collect(p.Stream(ctx2, ask("q"))); llm.KindOf(r.err) != llm.ErrInterrupted {
-		t.Errorf("err %v", r.err)
+	if r := llmtest.Collect(p.Stream(ctx2, ask("q"))); llm.KindOf(r.Err) != llm.ErrInterrupted {
+		t.Errorf("err %v", r.Err)
 	}
 }
 

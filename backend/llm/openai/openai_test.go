@@ -20,40 +20,6 @@ func setup(t *testing.T) (*llmtest.Server, *Provider) {
 	return srv, New(srv.URL+"/v1", "sk-test")
 }
 
-// result is a whole streamed reply.
-type result struct {
-	text, reasoning string
-	calls           []llm.ToolCall
-	usage           *llm.Usage
-	stop            string
-	err             error
-	kinds           []llm.EventKind
-}
-
-func collect(s llm.Stream) result {
-	var r result
-	for ev, err := range s {
-		if err != nil {
-			r.err = err
-			break
-		}
-		r.kinds = append(r.kinds, ev.Kind)
-		switch ev.Kind {
-		case llm.EventText:
-			r.text += ev.Text
-		case llm.EventReasoning:
-			r.reasoning += ev.Text
-		case llm.EventToolCall:
-			r.calls = append(r.calls, *ev.ToolCall)
-		case llm.EventUsage:
-			r.usage = ev.Usage
-		case llm.EventDone:
-			r.stop = ev.StopReason
-		}
-	}
-	return r
-}
-
 func ask(msg string) llm.Request {
 	return llm.Request{Model: model, Messages: []llm.Message{{Role: llm.RoleUser, Content: msg}}}
 }
@@ -79,24 +45,24 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 			rep.Reasoning, rep.Text = "Let me think… about it.", "The answer is **42**."
 			rep.PromptTokens, rep.OutputTokens, rep.CacheReadTokens, rep.ReasoningTokens = 1200, 30, 1024, 12
 			srv.OnUser("q").Reply(rep)
-			r := collect(p.Stream(context.Background(), ask("q")))
-			if r.err != nil {
-				t.Fatal(r.err)
+			r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+			if r.Err != nil {
+				t.Fatal(r.Err)
 			}
-			if r.reasoning != rep.Reasoning || r.text != rep.Text {
-				t.Errorf("reasoning %q text %q", r.reasoning, r.text)
+			if r.Reasoning != rep.Reasoning || r.Text != rep.Text {
+				t.Errorf("reasoning %q text %q", r.Reasoning, r.Text)
 			}
 			want := llm.Usage{Model: model, InputTokens: 1200, OutputTokens: 30, CacheReadTokens: 1024, ReasoningTokens: 12}
-			if r.usage == nil {
+			if r.Usage == nil {
 				t.Fatal("no usage")
 			}
-			got := *r.usage
+			got := *r.Usage
 			got.DurationMS = 0
 			if got != want {
 				t.Errorf("usage %+v, want %+v", got, want)
 			}
-			if r.stop != "stop" || r.kinds[len(r.kinds)-1] != llm.EventDone {
-				t.Errorf("stop %q, events %v", r.stop, r.kinds)
+			if r.Stop != "stop" || r.Kinds[len(r.Kinds)-1] != llm.EventDone {
+				t.Errorf("stop %q, events %v", r.Stop, r.Kinds)
 			}
 		})
 	}
@@ -113,20 +79,20 @@ func TestStreamToolCalls(t *testing.T) {
 			t.Parallel()
 			srv, p := setup(t)
 			srv.OnUser("q").Reply(llmtest.Reply{Text: "Reading.", ToolCalls: calls, ToolDeltas: style})
-			r := collect(p.Stream(context.Background(), ask("q")))
-			if r.err != nil {
-				t.Fatal(r.err)
+			r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+			if r.Err != nil {
+				t.Fatal(r.Err)
 			}
-			if len(r.calls) != 2 {
-				t.Fatalf("calls %+v", r.calls)
+			if len(r.Calls) != 2 {
+				t.Fatalf("calls %+v", r.Calls)
 			}
-			for i, c := range r.calls {
+			for i, c := range r.Calls {
 				if c.ID != calls[i].ID || c.Name != calls[i].Name || string(c.Arguments) != string(calls[i].Arguments) {
 					t.Errorf("call %d = %s %s %s, want %+v", i, c.ID, c.Name, c.Arguments, calls[i])
 				}
 			}
-			if r.stop != "tool_calls" || r.text != "Reading." {
-				t.Errorf("stop %q text %q", r.stop, r.text)
+			if r.Stop != "tool_calls" || r.Text != "Reading." {
+				t.Errorf("stop %q text %q", r.Stop, r.Text)
 			}
 		})
 	}
@@ -180,11 +146,11 @@ func TestToolFaults(t *testing.T) {
 		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultBadToolJSON})
 		req := ask("q")
 		req.Tools = tools
-		r := collect(p.Stream(context.Background(), req))
-		if r.err != nil || len(r.calls) != 1 {
-			t.Fatalf("err %v calls %+v", r.err, r.calls)
+		r := llmtest.Collect(p.Stream(context.Background(), req))
+		if r.Err != nil || len(r.Calls) != 1 {
+			t.Fatalf("err %v calls %+v", r.Err, r.Calls)
 		}
-		if a := r.calls[0].Arguments; json.Valid(a) || string(a) != `{"path":"README.md"` {
+		if a := r.Calls[0].Arguments; json.Valid(a) || string(a) != `{"path":"README.md"` {
 			t.Errorf("arguments %s, want the truncated JSON as sent", a)
 		}
 	})
@@ -192,9 +158,9 @@ func TestToolFaults(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
 		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultUnknownTool})
-		r := collect(p.Stream(context.Background(), ask("q")))
-		if r.err != nil || len(r.calls) != 1 || r.calls[0].Name != llmtest.UnknownToolName {
-			t.Fatalf("err %v calls %+v", r.err, r.calls)
+		r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+		if r.Err != nil || len(r.Calls) != 1 || r.Calls[0].Name != llmtest.UnknownToolName {
+			t.Fatalf("err %v calls %+v", r.Err, r.Calls)
 		}
 	})
 	t.Run("tool call as text", func(t *testing.T) {
@@ -203,9 +169,9 @@ func TestToolFaults(t *testing.T) {
 		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultToolAsText})
 		req := ask("q")
 		req.Tools = tools
-		r := collect(p.Stream(context.Background(), req))
-		if r.err != nil || len(r.calls) != 0 || !strings.Contains(r.text, `<tool_call>`) {
-			t.Fatalf("err %v calls %+v text %q", r.err, r.calls, r.text)
+		r := llmtest.Collect(p.Stream(context.Background(), req))
+		if r.Err != nil || len(r.Calls) != 0 || !strings.Contains(r.Text, `<tool_call>`) {
+			t.Fatalf("err %v calls %+v text %q", r.Err, r.Calls, r.Text)
 		}
 	})
 }
@@ -224,7 +190,7 @@ func TestRequestShape(t *testing.T) {
 			{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "error: bad JSON"},
 			{Role: llm.RoleUser, Content: "go"},
 		}}
-	if r := collect(p.Stream(context.Background(), req)); r.err != nil || r.text != "ok" {
+	if r := llmtest.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
 		t.Fatalf("%+v", r)
 	}
 	c := srv.Chats()[0]
@@ -291,10 +257,10 @@ func TestErrors(t *testing.T) {
 			if tt.model != "" {
 				req.Model = tt.model
 			}
-			r := collect(p.Stream(context.Background(), req))
+			r := llmtest.Collect(p.Stream(context.Background(), req))
 			var e *llm.Error
-			if !asError(r.err, &e) {
-				t.Fatalf("err = %v, want an *llm.Error", r.err)
+			if !asError(r.Err, &e) {
+				t.Fatalf("err = %v, want an *llm.Error", r.Err)
 			}
 			if e.Kind != tt.kind || e.StatusCode != tt.status || e.RetryAfter != tt.retryAfter || e.Provider != ProviderName {
 				t.Errorf("error %+v, want kind %s status %d retry after %v", e, tt.kind, tt.status, tt.retryAfter)
@@ -302,7 +268,7 @@ func TestErrors(t *testing.T) {
 			if e.Kind != llm.ErrBadRequest && e.Hint == "" {
 				t.Errorf("no hint: %v", e)
 			}
-			if r.stop != "" {
+			if r.Stop != "" {
 				t.Errorf("done event before the error")
 			}
 		})
@@ -325,8 +291,8 @@ func TestUnreachable(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	p := New(url+"/v1", "")
-	if r := collect(p.Stream(context.Background(), ask("q"))); llm.KindOf(r.err) != llm.ErrUnreachable {
-		t.Errorf("stream: %v", r.err)
+	if r := llmtest.Collect(p.Stream(context.Background(), ask("q"))); llm.KindOf(r.Err) != llm.ErrUnreachable {
+		t.Errorf("stream: %v", r.Err)
 	}
 	if _, err := p.Models(context.Background()); llm.KindOf(err) != llm.ErrUnreachable {
 		t.Errorf("models: %v", err)
@@ -373,9 +339,9 @@ func TestCancellation(t *testing.T) {
 				srv.Wait(t.Context(), func(cs []llmtest.Call) bool { return len(cs) > 0 })
 				cancel()
 			}()
-			r := collect(p.Stream(ctx, ask("q")))
-			if llm.KindOf(r.err) != llm.ErrInterrupted {
-				t.Fatalf("err %v, want interrupted", r.err)
+			r := llmtest.Collect(p.Stream(ctx, ask("q")))
+			if llm.KindOf(r.Err) != llm.ErrInterrupted {
+				t.Fatalf("err %v, want interrupted", r.Err)
 			}
 			if _, err := srv.Wait(t.Context(), gone); err != nil {
 				t.Fatal(err)
@@ -388,7 +354,7 @@ func TestSlowFirstByteAnswers(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
 	srv.OnUser("q").Reply(llmtest.Reply{Text: "late but fine", Fault: llmtest.FaultSlowFirstByte, Delay: 10 * time.Millisecond})
-	if r := collect(p.Stream(context.Background(), ask("q"))); r.err != nil || r.text != "late but fine" {
+	if r := llmtest.Collect(p.Stream(context.Background(), ask("q"))); r.Err != nil || r.Text != "late but fine" {
 		t.Fatalf("%+v", r)
 	}
 }
