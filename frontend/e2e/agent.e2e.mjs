@@ -11,23 +11,20 @@
 // (the card expires, Continue shows) → Continue asks again → Deny → the card says denied →
 // autonomous mode: the planner, worker and critic markers show and the critic's STOP ends it.
 // Exit 0 on success, 1 with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
 
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const card = (tool, status) => page.locator(`[data-testid="tool-card"][data-tool="${tool}"]${status ? `[data-status="${status}"]` : ''}`)
 
-let code = 0
-try {
+
+await runScript('agent e2e', { browser, page, pageErrors }, async () => {
   let sessionId = ''
 
   await step('open the app and create a conversation', async () => {
@@ -153,16 +150,4 @@ try {
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-autonomous.png') })
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS agent e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  if (shot) {
-    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
-    console.log(`screenshot: ${shot}`)
-  }
-  await browser.close()
-}
-process.exit(code)
+}, { shot })

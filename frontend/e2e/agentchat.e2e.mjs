@@ -8,26 +8,20 @@
 // Claude Code's Write is a tool card (ok) and its answer the reply → ask a follow-up: not asked
 // again, the answer comes from the resumed session. Exit 0 on
 // success, 1 with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const workspace = process.env.TOFU_E2E_WORKSPACE
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout: Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 60000) })
 
-try {
+await runScript('agentchat e2e', { browser, page, pageErrors }, async () => {
   await page.goto(url)
   await step('a conversation in the workspace with Claude Code as its model', async () => {
     await tid('new-conversation').click()
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
     await page.locator('[data-testid="model-picker"] optgroup option[value="agent:claude"]').waitFor({ state: 'attached' })
     await tid('model-picker').selectOption('agent:claude')
   })
@@ -50,11 +44,5 @@ try {
     check((await tid('approval-card').count()) === 0, 'asked again for the follow-up')
     if (shot) await page.screenshot({ path: shot })
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   console.log('e2e: agent conversation ok')
-} catch (err) {
-  console.error(err instanceof Failure ? `FAIL ${err.message}` : err)
-  process.exitCode = 1
-} finally {
-  await browser.close()
-}
+})

@@ -10,17 +10,14 @@
 // once / deny → Deny → Settings lists the always-allow rule with where it came from → add a
 // deny rule for `git push*` → Save → "push": denied by the rule, no card. Screenshots:
 // <shot>-card.png, <shot>-card-menu.png, <shot>-once.png, <shot>-rules.png.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
 
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const command = (id, status) => page.locator(`[data-testid="tool-card"][data-call-id="${id}"]${status ? `[data-status="${status}"]` : ''}`)
@@ -36,18 +33,15 @@ async function turnEnded(text) {
   await tid('stop').waitFor({ state: 'detached' })
 }
 
-let code = 0
-try {
+
+await runScript('approval e2e', { browser, page, pageErrors }, async () => {
   await step('open the app, a conversation in the workspace', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
     await tid('new-conversation').click()
     await page.locator('[data-testid="session-item"].active').waitFor()
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
   })
 
   await step('a command asks: once, this session, always in this workspace, deny', async () => {
@@ -144,16 +138,4 @@ try {
     check((await tid('approval-card').count()) === 0, 'a denied command asked')
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS approval e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  if (shot) {
-    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
-    console.log(`screenshot: ${shot}`)
-  }
-  await browser.close()
-}
-process.exit(code)
+}, { shot })

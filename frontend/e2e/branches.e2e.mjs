@@ -4,15 +4,12 @@
 // reply → ‹ shows 2/3 → the message's ‹ shows the first version (1/2) and › comes back (2/2).
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/branches.e2e.mjs
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-if (!url) {
-  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1100, height: 760, timeout })
 
@@ -27,8 +24,8 @@ async function shows(text) {
 }
 const transcript = () => tid('chat-pane').innerText()
 
-let code = 0
-try {
+
+await runScript('branches e2e', { browser, page, pageErrors }, async () => {
   await step('open the app and send a message', async () => {
     await page.goto(url)
     await tid('new-conversation').click()
@@ -86,13 +83,4 @@ try {
     check(!(await transcript()).includes('apples'), 'after reload another version shows')
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS branches e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-  await page.screenshot({ path: '/tmp/branches-fail.png' }).catch(() => {})
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: '/tmp/branches-fail.png' })

@@ -5,26 +5,20 @@
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [CHROMIUM=/usr/bin/chromium] node e2e/browser-tabs.e2e.mjs
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 1000, timeout: 60000 })
-let code = 0
-try {
+
+await runScript('browser-tabs e2e', { browser, page, pageErrors }, async () => {
   await step('open the app, create a conversation, set the workspace', async () => {
     await page.goto(url)
     await tid('new-conversation').click()
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
   })
   await step('the model opens two pages, the second in a new tab', async () => {
     await tid('composer').fill('Open the two pages')
@@ -45,13 +39,5 @@ try {
     check((src ?? '').startsWith('data:image/jpeg;base64,/9j/'), 'the live frame is not a JPEG')
     await page.evaluate(() => document.querySelector('[data-testid="browser-panel"]')?.scrollIntoView())
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   if (shot) await page.screenshot({ path: shot, fullPage: true })
-} catch (err) {
-  console.error(err instanceof Failure ? `FAIL ${err.message}` : err)
-  if (shot) await page.screenshot({ path: shot, fullPage: true }).catch(() => {})
-  code = 1
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: shot, fullPage: true })

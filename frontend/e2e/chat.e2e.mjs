@@ -8,22 +8,19 @@
 // the context meter shows, its token panel has a bar per model call ([TOFU_E2E_TOKENS_SHOT=png]) →
 // "long" → Stop while streaming → the reply stops and is marked interrupted → reload → both user
 // messages and both replies are still there. Exit 0 on success, 1 with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const expectText = process.env.TOFU_E2E_EXPECT ?? ''
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
 
-if (!url) {
-  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 860, timeout })
 
-let code = 0
-try {
+
+await runScript('chat e2e', { browser, page, pageErrors }, async () => {
   let sessionId = ''
 
   await step('open the app', async () => {
@@ -113,16 +110,4 @@ try {
     check((await page.locator('[data-testid="message-assistant"][data-interrupted="true"]').count()) >= 1, 'the stopped reply is not marked interrupted after reload')
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS chat e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  if (shot) {
-    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
-    console.log(`screenshot: ${shot}`)
-  }
-  await browser.close()
-}
-process.exit(code)
+}, { shot })

@@ -6,30 +6,24 @@
 //
 //   TOFU_URL=… TOFU_E2E_WORKSPACE=/path node e2e/checkpoints.e2e.mjs
 import { readFileSync, writeFileSync } from 'node:fs'
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const refusedShot = process.env.TOFU_E2E_REFUSED_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1100, height: 820, timeout })
 const notes = `${workspace}/notes.txt`
 
-let code = 0
-try {
+
+await runScript('checkpoints e2e', { browser, page, pageErrors }, async () => {
   await step('a conversation in the workspace', async () => {
     await page.goto(url)
     await tid('new-conversation').click()
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
   })
 
   await step('the agent edits notes.txt and creates plan.md (approved once each)', async () => {
@@ -80,13 +74,4 @@ try {
     await tid('undo-changes').waitFor({ state: 'detached' })
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS checkpoints e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-  await page.screenshot({ path: '/tmp/checkpoints-fail.png' }).catch(() => {})
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: '/tmp/checkpoints-fail.png' })

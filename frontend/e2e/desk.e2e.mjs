@@ -6,20 +6,17 @@
 // job.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_SHOT=myday.png TOFU_E2E_SHOT2=schedule.png node e2e/desk.e2e.mjs
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const shot2 = process.env.TOFU_E2E_SHOT2
 const shot3 = process.env.TOFU_E2E_SHOT3
 const missedAt = process.env.TOFU_E2E_MYDAY_AT
-if (!url) {
-  console.error('e2e: set TOFU_URL')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900 })
-let code = 0
-try {
+
+await runScript('desk e2e', { browser, page, pageErrors }, async () => {
   await step('open the app', async () => {
     await page.goto(url)
     await tid('myday-open').waitFor()
@@ -71,12 +68,4 @@ try {
     await page.locator('[data-testid="schedule-job"]', { hasText: 'Summarize the new papers' }).waitFor({ timeout: 5000 })
     if (shot2) await page.screenshot({ path: shot2 })
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-} catch (err) {
-  console.error('FAIL', err.message)
-  if (shot2) await page.screenshot({ path: shot2 })
-  code = 1
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: shot2 })

@@ -5,17 +5,14 @@
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  node e2e/history.e2e.mjs
 //
 // The Go side (TestHistorySearchEndToEnd) records the conversations first.
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
-if (!url) {
-  console.error('e2e: set TOFU_URL (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 const { browser, page, pageErrors, tid } = await openPage({ timeout: 30000 })
 const hits = () => page.$$eval('[data-testid="history-hit"]', (els) => els.map((e) => e.textContent ?? ''))
-let code = 0
-try {
+
+await runScript('history e2e', { browser, page, pageErrors }, async () => {
   await step('open the app', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="session-item"]')
@@ -49,12 +46,4 @@ try {
     await page.keyboard.press('Escape')
     await page.waitForSelector('[data-testid="session-item"]')
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS history e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  await browser.close()
-}
-process.exit(code)
+})

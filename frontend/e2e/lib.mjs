@@ -34,3 +34,45 @@ export async function openPage({ width = 1280, height = 900, timeout = 30000 } =
   const tid = (id) => page.getByTestId(id)
   return { browser, page, pageErrors, tid }
 }
+
+/** Reads the environment variables a script needs; it exits 2 naming them when one is unset. */
+export function requireEnv(...names) {
+  if (names.some((n) => !process.env[n])) {
+    console.error(`e2e: set ${names.join(' and ')} (TOFU_URL is the address \`tofu serve\` printed, with ?token=…)`)
+    process.exit(2)
+  }
+  return names.map((n) => process.env[n])
+}
+
+/**
+ * Runs a script's steps on the page openPage opened, then checks the page raised no error and
+ * exits: 0 printing "PASS name", or 1 printing "FAIL why" (after a screenshot to failShot when
+ * given). A screenshot to shot, when given, is taken at the end either way.
+ */
+export async function runScript(name, { browser, page, pageErrors }, steps, { shot, failShot, fullPage = false } = {}) {
+  let code = 0
+  try {
+    await steps()
+    check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
+    console.log(`PASS ${name}`)
+  } catch (err) {
+    code = 1
+    console.error(`FAIL ${err instanceof Failure ? err.message : err instanceof Error ? err.stack : String(err)}`)
+    if (failShot) await page.screenshot({ path: failShot, fullPage }).catch(() => {})
+  } finally {
+    if (shot) {
+      await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
+      console.log(`screenshot: ${shot}`)
+    }
+    await browser.close()
+  }
+  process.exit(code)
+}
+
+/** Sets the open conversation's workspace from the composer's chip. */
+export async function setWorkspace(page, workspace) {
+  await page.getByTestId('workspace-chip').click()
+  await page.getByTestId('workspace-input').fill(workspace)
+  await page.getByTestId('workspace-input').press('Enter')
+  await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+}

@@ -12,20 +12,17 @@
 // operation: its running tool card shows the progress bar and "n/8", then the call ends.
 // Screenshots: TOFU_E2E_SHOT plus -settings, -resource and -progress. Exit 0 on success, 1
 // with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const workspace = process.env.TOFU_E2E_WORKSPACE
-if (!url) {
-  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout: Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000) })
 const server = (name) => page.locator(`[data-testid="mcp-server"][data-name="${name}"]`)
 
-try {
+await runScript('mcp e2e', { browser, page, pageErrors }, async () => {
   await page.goto(url)
   await step('Settings: everything connected, broken failed with the fix', async () => {
     await tid('settings-open').click()
@@ -83,10 +80,7 @@ try {
   if (workspace) {
     await step('a long call shows its progress live on the card', async () => {
       await tid('new-conversation').click()
-      await tid('workspace-chip').click()
-      await tid('workspace-input').fill(workspace)
-      await tid('workspace-input').press('Enter')
-      await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+      await setWorkspace(page, workspace)
       await tid('composer').fill('run the long operation')
       await tid('composer').press('Enter')
       const card = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__trigger-long-running-operation"]')
@@ -100,11 +94,5 @@ try {
       check((await card.locator('[data-testid="tool-progress"]').count()) === 0, 'the finished card still shows progress')
     })
   }
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   console.log('e2e: MCP ok')
-} catch (err) {
-  console.error(err instanceof Failure ? `FAIL ${err.message}` : err)
-  process.exitCode = 1
-} finally {
-  await browser.close()
-}
+})

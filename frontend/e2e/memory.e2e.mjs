@@ -3,17 +3,14 @@
 // the session and the files first and checks the files afterwards.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  node e2e/memory.e2e.mjs
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
-if (!url) {
-  console.error('e2e: set TOFU_URL (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 const { browser, page, pageErrors, tid } = await openPage({ timeout: 30000 })
 const names = () => page.$$eval('[data-testid="memory-item"] .name', (els) => els.map((e) => e.textContent ?? ''))
-let code = 0
-try {
+
+await runScript('memory e2e', { browser, page, pageErrors }, async () => {
   await step('open the panel from the sidebar', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="session-item"]')
@@ -59,12 +56,4 @@ try {
     await tid('memory-use').first().click()
     await page.waitForSelector('.found')
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS memory e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  await browser.close()
-}
-process.exit(code)
+})

@@ -7,19 +7,16 @@
 // The page at TOFU_EVIL_URL is plain HTML with no script; this script runs the attacks from it
 // (page.evaluate runs in that page's origin, as its own script would). The Go side
 // (TestOriginEndToEnd) checks the log afterwards: no conversation named "evil…" exists.
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const evilUrl = process.env.TOFU_EVIL_URL
-if (!url || !evilUrl) {
-  console.error('e2e: set TOFU_URL (with ?token=…) and TOFU_EVIL_URL')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_EVIL_URL')
 const tofu = new URL(url).origin
 
 const { browser, page, pageErrors, tid } = await openPage({ timeout: 30000 })
-let code = 0
-try {
+
+await runScript('origin e2e', { browser, page, pageErrors }, async () => {
   await step('open the app (the token cookie is set)', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
@@ -111,12 +108,4 @@ try {
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="session-item"]').length > n, before)
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS origin e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  await browser.close()
-}
-process.exit(code)
+})

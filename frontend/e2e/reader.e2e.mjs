@@ -9,7 +9,7 @@
 // the PDF scrolls to the cited page, which is the first page drawn after the click, and the page
 // box says the page in view → a far jump typed in the page box: the same. Exit 0 on success, 1
 // with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const pdf = process.env.TOFU_E2E_PDF
@@ -17,10 +17,7 @@ const question = process.env.TOFU_E2E_QUESTION ?? 'On which date did the Fed war
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 60000)
 
-if (!url || !pdf) {
-  console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_PDF (a PDF file)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_PDF')
 
 const { browser, page, pageErrors } = await openPage({ width: 1400, height: 900, timeout })
 const offsite = []
@@ -84,8 +81,8 @@ async function drawnFirst(page, n, from, t0) {
   check(order[0] === n, `pages drawn after the jump, in order: ${order.join(', ')}; page ${n} was not first`)
 }
 
-let code = 0
-try {
+
+await runScript('reader e2e', { browser, page, pageErrors }, async () => {
   await step('load', async () => {
     await page.goto(url)
     await page.getByTestId('paper-drop').waitFor()
@@ -195,14 +192,5 @@ try {
   })
 
   if (shot) await page.screenshot({ path: shot })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
   check(offsite.length === 0, `requests left the machine: ${offsite.join(', ')}`)
-  console.log('reader e2e: pass')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-  if (shot) await page.screenshot({ path: shot }).catch(() => {})
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: shot })

@@ -8,7 +8,7 @@
 // OpenAI-type provider (base URL TOFU_E2E_OPENAI_URL, so nothing leaves the machine) with an API
 // key → Save → reopen: the provider is there with "1 key stored" and the key is nowhere on the
 // page → reload → still there. Exit 0 on success, 1 with a message on failure.
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const openaiURL = process.env.TOFU_E2E_OPENAI_URL ?? ''
@@ -18,10 +18,7 @@ const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
 const NAME = 'e2e-openai'
 const KEY = 'sk-e2e-secret-0123456789'
 
-if (!url) {
-  console.error('e2e: set TOFU_URL to the address `tofu serve` printed (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const dialog = () => tid('settings-dialog')
@@ -41,8 +38,8 @@ async function rowNamed(name) {
   return null
 }
 
-let code = 0
-try {
+
+await runScript('settings end-to-end', { browser, page, pageErrors }, async () => {
   await step('open the app', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
@@ -134,13 +131,4 @@ try {
     await dialog().waitFor({ state: 'hidden' })
   })
 
-  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(' | ')}`)
-  console.log('PASS settings end-to-end')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-  if (shot) await page.screenshot({ path: shot }).catch(() => {})
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: shot })

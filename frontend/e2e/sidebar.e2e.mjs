@@ -4,23 +4,20 @@
 // reference one conversation in another, delete with Undo, delete for good, math rendered.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/sidebar.e2e.mjs
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-if (!url) {
-  console.error('e2e: set TOFU_URL')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 const row = (title) => page.locator('[data-testid="session-item"]', { has: page.locator('.title', { hasText: new RegExp(`^${title}$`) }) })
 const folder = (name) => page.locator(`[data-testid="folder"][data-folder="${name}"]`)
 const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))
 
-let code = 0
-try {
+
+await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
   await step('open the app: three conversations, no folder', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="session-item"], [data-testid="backend-down"]')
@@ -125,16 +122,4 @@ try {
     await tid('folder-none').locator('[data-testid="session-item"] .title', { hasText: /^Math$/ }).waitFor()
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS sidebar e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  if (shot) {
-    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
-    console.log(`screenshot: ${shot}`)
-  }
-  await browser.close()
-}
-process.exit(code)
+}, { shot })

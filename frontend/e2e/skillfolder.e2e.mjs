@@ -7,16 +7,13 @@
 // Headless Chromium cannot drag a real folder from the desktop, so the drop event is made in
 // the page with a directory entry over in-memory files; everything after it is the app's own
 // code. The Go side (TestSkillFolderDropEndToEnd) checks the files landed in the skills folder.
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
-if (!url) {
-  console.error('e2e: set TOFU_URL (with ?token=…)')
-  process.exit(2)
-}
+requireEnv('TOFU_URL')
 const { browser, page, pageErrors, tid } = await openPage({ timeout: 30000 })
-let code = 0
-try {
+
+await runScript('skill folder e2e', { browser, page, pageErrors }, async () => {
   await step('open Settings at the Skills section', async () => {
     await page.goto(url)
     await tid('settings-open').click()
@@ -80,12 +77,4 @@ try {
     await tid('settings-skill-note').scrollIntoViewIfNeeded()
     if (process.env.TOFU_E2E_SHOT) await page.screenshot({ path: process.env.TOFU_E2E_SHOT })
   })
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS skill folder e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  await browser.close()
-}
-process.exit(code)
+})

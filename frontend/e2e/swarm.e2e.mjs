@@ -11,32 +11,26 @@
 // Allow once → every row is done and the counts say 3 done → a click on the researcher opens
 // its session (its brief and its reply) → the turn ends with the synthesis. The screenshot is
 // the swarm card. Exit 0 on success, 1 with a message on failure.
-import { check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
 
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL (the address `tofu serve` printed) and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 1000, timeout })
 const agent = (i, state) => page.locator(`[data-testid="swarm-agent"][data-index="${i}"]${state ? `[data-state="${state}"]` : ''}`)
 
-let code = 0
-try {
+
+await runScript('swarm e2e', { browser, page, pageErrors }, async () => {
   await step('open the app, create a conversation, set the workspace', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
     await tid('new-conversation').click()
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
   })
 
   await step('ask: the spawn_agents card shows three agents with roles and dependencies', async () => {
@@ -82,13 +76,4 @@ try {
     if (shot) await page.locator('[data-testid="swarm-card"]').screenshot({ path: shot })
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS swarm e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-  if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-failed.png') }).catch(() => {})
-} finally {
-  await browser.close()
-}
-process.exit(code)
+}, { failShot: shot?.replace(/\.png$/, '-failed.png') })

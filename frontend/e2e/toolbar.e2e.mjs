@@ -7,16 +7,13 @@
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] node e2e/toolbar.e2e.mjs
-import { Failure, check, step, openPage } from './lib.mjs'
+import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const workspace = process.env.TOFU_E2E_WORKSPACE
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 30000)
-if (!url || !workspace) {
-  console.error('e2e: set TOFU_URL and TOFU_E2E_WORKSPACE')
-  process.exit(2)
-}
+requireEnv('TOFU_URL', 'TOFU_E2E_WORKSPACE')
 
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
 // The model ends each turn with "Finished <first word of the message>".
@@ -25,18 +22,15 @@ const turnDone = async (word) => {
   await tid('stop').waitFor({ state: 'detached' })
 }
 
-let code = 0
-try {
+
+await runScript('toolbar e2e', { browser, page, pageErrors }, async () => {
   await step('open the app, a conversation with a workspace', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
     await tid('new-conversation').click()
     check((await tid('tools-open').innerText()).includes('No tools'), 'a plain conversation shows tools')
-    await tid('workspace-chip').click()
-    await tid('workspace-input').fill(workspace)
-    await tid('workspace-input').press('Enter')
-    await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
+    await setWorkspace(page, workspace)
   })
 
   await step('the toolbar shows every family on and Search on', async () => {
@@ -130,16 +124,4 @@ try {
     await page.locator('[data-testid="search-toggle"][aria-pressed="false"]').waitFor()
   })
 
-  check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
-  console.log('PASS toolbar e2e')
-} catch (err) {
-  code = 1
-  console.error(`FAIL ${err instanceof Error ? err.message : String(err)}`)
-} finally {
-  if (shot) {
-    await page.screenshot({ path: shot }).catch((e) => console.error(`screenshot failed: ${e}`))
-    console.log(`screenshot: ${shot}`)
-  }
-  await browser.close()
-}
-process.exit(code)
+}, { shot })
