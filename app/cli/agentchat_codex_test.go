@@ -12,37 +12,18 @@ import (
 )
 
 // codexOnScriptedModel puts the real Codex (build/tools) on the PATH, pointed at the scripted
-// model's Responses API through a config.toml in a CODEX_HOME of its own. The model is served
-// as gpt-5.5, which Codex's catalog knows (it offers apply_patch only to such a model); its
-// TMPDIR is inside that home, since Codex will not put its sandbox helper under /tmp.
+// model's Responses API through a CODEX_HOME of its own (testtools.CodexHome). The model is
+// served as gpt-5.5, which Codex's catalog knows (it offers apply_patch only to such a model).
 func codexOnScriptedModel(t *testing.T, srv *llmtest.Server) {
 	t.Helper()
 	codex := llmtest.DemoModel()
 	codex.Name = "gpt-5.5"
 	srv.SetModels(llmtest.DemoModel(), codex)
-	home := t.TempDir()
-	cfg := `model = "gpt-5.5"
-model_provider = "tofu"
-check_for_update_on_startup = false
-
-[model_providers.tofu]
-name = "Tofu scripted model"
-base_url = "` + srv.URL + `/v1"
-wire_api = "responses"
-env_key = "TOFU_TEST_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-`
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(home, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	home, tmp := testtools.CodexHome(t, srv.URL+"/v1", "gpt-5.5")
 	bin := filepath.Dir(testtools.Node(t, ".bin", "codex")) // fails, saying to run setup, when it is not installed
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("CODEX_HOME", home)
-	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	t.Setenv("TMPDIR", tmp)
 	t.Setenv("TOFU_TEST_KEY", "test")
 }
 

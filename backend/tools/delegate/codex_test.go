@@ -15,35 +15,10 @@ import (
 const codexModel = "gpt-5.5"
 
 // codexEnvFor points Codex (npm @openai/codex, build/tools) at the scripted model's Responses
-// API through a config.toml in a CODEX_HOME of its own, so nothing it does reaches OpenAI or
-// the user's settings.
+// API through a CODEX_HOME of its own (testtools.CodexHome).
 func codexEnvFor(t testing.TB, srv *llmtest.Server) []string {
 	t.Helper()
-	home := t.TempDir()
-	cfg := `model = "` + codexModel + `"
-model_provider = "tofu"
-check_for_update_on_startup = false
-
-[model_providers.tofu]
-name = "Tofu scripted model"
-base_url = "` + srv.URL + `/v1"
-wire_api = "responses"
-env_key = "TOFU_TEST_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-`
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Codex puts the helpers its sandbox runs (codex-linux-sandbox) beside its home, but not
-	// under the temporary directory; its own TMPDIR inside the home lets it.
-	tmp := filepath.Join(home, "tmp")
-	if err := os.Mkdir(tmp, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	home, tmp := testtools.CodexHome(t, srv.URL+"/v1", codexModel)
 	return []string{"CODEX_HOME=" + home, "HOME=" + home, "TMPDIR=" + tmp, "TOFU_TEST_KEY=test"}
 }
 
