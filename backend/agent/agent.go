@@ -122,6 +122,9 @@ type Turn struct {
 	Instructions  string
 
 	l2Failed bool // a summary failed in this turn: do not try again until the next one
+	// left is how many model calls the turn may still make, this one included (MaxSteps minus
+	// the steps taken): L1's cost model needs a move to pay for itself within them.
+	left int
 
 	j *journal // the turn's view of the log, shared by its copies (phases)
 	// unfinished answers the calls that were running when Tofu stopped (see resume).
@@ -262,6 +265,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		// L3: a request the provider refuses as too long is rebuilt harder, at most
 		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
 		var out stepOutcome
+		t.left = t.MaxSteps - step
 		for retry := 0; ; retry++ {
 			req, rc, err := a.request(ctx, t, retry, step == 0)
 			if err != nil {
@@ -355,8 +359,9 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 	req := assemble(t.Model, t.Thinking, t.System, tools, msgs)
 	if t.Context != nil {
 		// L1 (and the cache breakpoints) on every request; harder after an overflow.
-		cfg := t.Context.Config
-		prepare := t.Context.Prepare
+		// L1's cost model prices a move over the calls the turn may still make.
+		cfg := t.Context.ConfigLeft(t.left)
+		prepare := func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareLeft(r, t.left) }
 		if retry > 0 {
 			cfg = harder(cfg, retry)
 			prepare = func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareWith(r, cfg) }

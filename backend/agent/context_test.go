@@ -11,12 +11,13 @@ import (
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
-// bigTools answers every call with a large output (a long command log).
+// bigTools answers every call with a large output (a long command log), a different one for
+// each call (the same output twice would be sent as a reference to the first).
 type bigTools struct{ fakeTools }
 
 func (b *bigTools) Run(ctx context.Context, c tools.Call) (tools.Result, error) {
 	b.fakeTools.Run(ctx, c)
-	return tools.Result{Text: strings.Repeat("line of build output\n", 3000)}, nil // 63 KB
+	return tools.Result{Text: string(c.Arguments) + "\n" + strings.Repeat("line of build output\n", 3000)}, nil // 63 KB
 }
 
 func TestContextManagerInTheLoop(t *testing.T) {
@@ -47,7 +48,7 @@ func TestContextManagerInTheLoop(t *testing.T) {
 	if len(res) != 6 || len(res[0].Text) > 8000 || ref == "" {
 		t.Fatalf("first result (%d bytes): %.300q", len(res[0].Text), res[0].Text)
 	}
-	if full, err := mem.Get(ref); err != nil || len(full) != 63000 {
+	if full, err := mem.Get(ref); err != nil || len(full) < 63000 {
 		t.Fatalf("stored output: %d bytes, %v", len(full), err)
 	}
 	// L1: the last request carried cold results as placeholders, not in full, and the moves

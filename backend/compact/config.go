@@ -99,6 +99,20 @@ type L1Config struct {
 	// Names: a compacted message lists up to this many of the names (distinctive identifiers)
 	// it no longer shows, so the model knows what its ref holds; 0 lists none.
 	Names int `json:"names"`
+	// Rereads: a tool result with the same output as an earlier one the request shows whole is
+	// sent as a reference to it, and a call run again whose output changed (a file read after
+	// an edit, a test re-run) as a diff against its last result shown whole, when that is
+	// smaller (reread.go).
+	Rereads bool `json:"rereads"`
+	// KeepFailing: the latest failing command output (a test or script the model is working
+	// against) stays verbatim like a file being edited, until the same command runs again,
+	// the session leaves the files it names (FileIdleResults) or it leaves the last
+	// FileHotResults tool results (failing.go).
+	KeepFailing bool `json:"keep_failing"`
+	// CallsLeft, when set, bounds the model calls still to come (the live agent's step limit
+	// minus the steps taken): a move must pay for itself within them. Set per request by the
+	// caller; 0 means unknown.
+	CallsLeft int `json:"calls_left,omitempty"`
 }
 
 // L2Config is the query-aware summary near the window.
@@ -153,6 +167,8 @@ func Defaults() Config {
 			AssistantHotResults: 2,
 			Names:               30,
 			FileIdleResults:     6,
+			Rereads:             true,
+			KeepFailing:         true,
 		},
 		L2: L2Config{
 			Enabled:           true,

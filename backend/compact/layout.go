@@ -106,6 +106,23 @@ func (m *Manager) Prepare(req *llm.Request) (Report, error) {
 	return m.prepare(req, m.Config)
 }
 
+// PrepareLeft is Prepare for a caller that knows the session makes at most left more model
+// calls, this one included (an agent turn's step limit): a move must pay for its cache rewrite
+// within them (L1Config.CallsLeft). left <= 0 is Prepare.
+func (m *Manager) PrepareLeft(req *llm.Request, left int) (Report, error) {
+	return m.prepare(req, m.ConfigLeft(left))
+}
+
+// ConfigLeft is the configuration PrepareLeft builds with: Config with CallsLeft = left (when
+// positive). A trace records it to rebuild the request.
+func (m *Manager) ConfigLeft(left int) Config {
+	cfg := m.Config
+	if left > 0 {
+		cfg.L1.CallsLeft = left
+	}
+	return cfg
+}
+
 func (m *Manager) prepare(req *llm.Request, cfg Config) (Report, error) {
 	m.mu.Lock()
 	from := m.state

@@ -76,20 +76,21 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		*st = State{Epoch: st.Epoch, Base: st.Base}
 	}
 	rep := Report{Messages: len(conv), RewriteFrom: -1}
-	out := make([]llm.Message, len(conv))
-	copy(out, conv)
 	if !cfg.L1.Enabled {
+		out := make([]llm.Message, len(conv))
+		copy(out, conv)
 		rep.Tokens = countMessages(out)
 		return out, rep
 	}
-	cur := levels(conv, st.Mark, st.Mark-st.Lag, cfg.L1)
+	lv := levels(conv, st.Mark, st.Mark-st.Lag, cfg.L1)
+	cur := view(conv, lv, cfg.L1)
 	if st.Mark < len(conv) {
 		// Two moves are priced: everything as of now, or all but the file reads (which are
 		// judged as of the older file mark and go cold deep in the prefix, so their rewrite
 		// costs more); the one with the larger gain is taken, when it pays.
 		var best *candidate
 		for _, lag := range []int{0, st.Lag + len(conv) - st.Mark} {
-			cd := priceMove(conv, cur, levels(conv, len(conv), len(conv)-lag, cfg.L1), cfg.L1)
+			cd := priceMove(conv, cur, view(conv, levels(conv, len(conv), len(conv)-lag, cfg.L1), cfg.L1), cfg.L1)
 			cd.lag = lag
 			if cd.ok && (best == nil || cd.move.Gain > best.move.Gain) {
 				best = &cd
@@ -104,15 +105,32 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		}
 	}
 	for i := range conv {
-		if c, ok := formAt(conv, i, cur[i], cfg.L1); ok {
-			rep.SavedTokens += MessageTokens(conv[i]) - MessageTokens(c)
-			out[i] = c
+		if !sameForm(cur[i], conv[i]) {
+			rep.SavedTokens += MessageTokens(conv[i]) - MessageTokens(cur[i])
 			rep.Compacted++
 		}
 	}
 	rep.Mark, rep.Epoch = st.Mark, st.Epoch
-	rep.Tokens = countMessages(out)
-	return out, rep
+	rep.Tokens = countMessages(cur)
+	return cur, rep
+}
+
+// view returns conv as shown with each message at its level lv[i]: compacted forms, and tool
+// results that repeat (or, for file reads, slightly change) an output the view shows whole
+// sent against it (rereads). A message's form depends only on it, its level and the messages
+// before it, so appending messages never changes the forms before them.
+func view(conv []llm.Message, lv []uint8, c L1Config) []llm.Message {
+	out := make([]llm.Message, len(conv))
+	var rr rereads
+	for i := range conv {
+		f, _ := formAt(conv, i, lv[i], c)
+		if c.Rereads && IsToolResult(conv[i]) {
+			f, _ = rr.against(conv, i, f)
+			rr.note(conv, i, f)
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // Levels of compaction a message can be shown at; each is a function of the message alone, so
@@ -139,6 +157,7 @@ func levels(conv []llm.Message, mark, fileMark int, c L1Config) []uint8 {
 	hotWrote := hotStart(conv[:mark], max(c.AssistantHotResults, c.HotResults), c.HotTokens)
 	var last map[string]int // where each call last ran, before fileMark
 	ws := workset{conv: conv}
+	fail := latestFailing(conv, mark, c)
 	for i := 0; i < hot; i++ {
 		cold := !IsToolResult(conv[i]) || KindAt(conv, i) != KindFile
 		if !cold && i < fileMark {
@@ -150,7 +169,12 @@ func levels(conv []llm.Message, mark, fileMark int, c L1Config) []uint8 {
 					}
 				}
 			}
-			cold = i < hotFile || last[callKey(conv, i)] > i || ws.left(i, fileMark, c.FileIdleResults)
+			cold = i < hotFile || stale(conv, i, last, c) || ws.left(i, fileMark, c.FileIdleResults)
+		}
+		if i == fail && !ws.left(i, mark, c.FileIdleResults) {
+			// The failing run the session is working against stays, like a file being
+			// edited, until it runs again or the session leaves the files it names.
+			cold = false
 		}
 		switch {
 		case i < hotWrote && conv[i].Role == llm.RoleAssistant:
@@ -160,6 +184,17 @@ func levels(conv []llm.Message, mark, fileMark int, c L1Config) []uint8 {
 		}
 	}
 	return lv
+}
+
+// stale reports whether a later run of the call that produced the file read conv[i] showed
+// something else (the file was edited since): the old read goes with the rest. A later run
+// with the same output does not make it stale: with rereads on, that run is a reference to it.
+func stale(conv []llm.Message, i int, last map[string]int, c L1Config) bool {
+	j := last[callKey(conv, i)]
+	if j <= i {
+		return false
+	}
+	return !c.Rereads || outputKey(conv[j].Content) != outputKey(conv[i].Content) || outputKey(conv[i].Content) == 0
 }
 
 // sameForm reports whether two forms of one message are the same bytes.
@@ -325,11 +360,11 @@ func countMessages(msgs []llm.Message) int {
 	return n
 }
 
-// minChars is the size under which a cold tool result stays verbatim: SpentMinChars for command
-// outputs (a test run, a script: acted on by the time they are cold, so they shrink first),
-// MinChars for the rest (file reads and searches are re-read when lost).
+// minChars is the size under which a cold tool result stays verbatim: SpentMinChars for spent
+// outputs (a run, a script, a listing: acted on by the time they are cold, so they shrink
+// first), MinChars for the rest (file reads and searches are re-read when lost).
 func minChars(conv []llm.Message, i int, c L1Config) int {
-	if c.SpentMinChars > 0 && KindAt(conv, i) == KindCommand {
+	if c.SpentMinChars > 0 && Spent(conv, i) {
 		return c.SpentMinChars
 	}
 	return c.MinChars

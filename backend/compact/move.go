@@ -26,7 +26,7 @@ type Move struct {
 
 // decideMove prices moving the mark now: cur is the view as of the old mark, saved what the
 // new one removes, first the first message it changes.
-func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (Move, bool) {
+func decideMove(conv, cur []llm.Message, first, saved int, c L1Config) (Move, bool) {
 	m := Move{Saved: saved}
 	if saved <= 0 || saved < c.EpochTokens {
 		return m, false
@@ -35,6 +35,11 @@ func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (
 		if msg.Role == llm.RoleAssistant {
 			m.Calls++
 		}
+	}
+	if c.CallsLeft > 0 && c.CallsLeft < m.Calls {
+		// The caller knows the session ends sooner (the turn's step limit): the saving is
+		// repaid on at most that many calls.
+		m.Calls = c.CallsLeft
 	}
 	if c.CachePrice <= 0 {
 		// No prompt cache to keep (or an overflow retry, where it is lost anyway): every
@@ -53,8 +58,7 @@ func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (
 	}
 	old := 0
 	for i := first; i < end; i++ {
-		f, _ := formAt(conv, i, cur[i], c)
-		old += MessageTokens(f)
+		old += MessageTokens(cur[i])
 	}
 	m.Rewrite = old - saved
 	m.Cached = c.CachePrice * float64(old)
@@ -62,9 +66,9 @@ func decideMove(conv []llm.Message, cur []uint8, first, saved int, c L1Config) (
 	return m, m.Gain > 0
 }
 
-// candidate is one possible move: the levels it leads to and what it would change.
+// candidate is one possible move: the view it leads to and what it would change.
 type candidate struct {
-	next  []uint8
+	next  []llm.Message
 	lag   int
 	first int
 	blobs []Blob
@@ -72,18 +76,16 @@ type candidate struct {
 	ok    bool
 }
 
-// priceMove compares the view at levels cur with the one at next: the tokens saved, the first
-// message changed, the texts newly behind a ref, and the cost model's verdict.
-func priceMove(conv []llm.Message, cur, next []uint8, c L1Config) candidate {
+// priceMove compares the view cur with next: the tokens saved, the first message changed, the
+// texts newly behind a ref, and the cost model's verdict. A message whose level did not change
+// can still change form (a re-read whose earlier result went cold is shown whole again), so
+// every message is compared.
+func priceMove(conv, cur, next []llm.Message, c L1Config) candidate {
 	cd := candidate{next: next, first: -1}
 	saved := 0
 	for i := range conv {
-		if next[i] == cur[i] {
-			continue
-		}
-		o, _ := formAt(conv, i, cur[i], c)
-		n, ok := formAt(conv, i, next[i], c)
-		if !ok || sameForm(o, n) {
+		o, n := cur[i], next[i]
+		if sameForm(o, n) {
 			continue
 		}
 		saved += MessageTokens(o) - MessageTokens(n)
@@ -91,8 +93,10 @@ func priceMove(conv []llm.Message, cur, next []uint8, c L1Config) candidate {
 			cd.first = i
 		}
 		switch {
-		case IsToolResult(conv[i]) && n.Content != conv[i].Content && RefIn(conv[i].Content) == "":
-			cd.blobs = append(cd.blobs, Blob{Ref: Ref(conv[i].Content), Text: conv[i].Content})
+		case IsToolResult(conv[i]):
+			if IsPlaceholder(n.Content) && RefIn(conv[i].Content) == "" {
+				cd.blobs = append(cd.blobs, Blob{Ref: Ref(conv[i].Content), Text: conv[i].Content})
+			}
 		case conv[i].Role == llm.RoleAssistant && n.Content != conv[i].Content:
 			t := assistantBlob(conv[i])
 			cd.blobs = append(cd.blobs, Blob{Ref: Ref(t), Text: t})

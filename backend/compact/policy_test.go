@@ -179,3 +179,38 @@ func TestSpentOutputsShrinkFirst(t *testing.T) {
 		t.Fatal("an 800-char file read was compacted")
 	}
 }
+
+// A caller that knows how few calls are left (the turn's step limit) bounds the payback: the
+// saving is counted over at most that many calls, and a move that pays over as many calls
+// again as so far does not pay over one.
+func TestCallsLeftBoundsPayback(t *testing.T) {
+	cfg := Defaults()
+	cfg.L1.HotTokens, cfg.L1.EpochTokens = 0, 0
+	conv := oneCold(3)
+	var free State
+	if _, rep := Build(conv, &free, cfg); !rep.Moved || free.Last.Calls != 4 {
+		t.Fatalf("no move without a bound: %+v", free.Last)
+	}
+	// Priced over one call, the gain loses three calls' worth of the saving.
+	m := NewManager(cfg, nil, State{})
+	req := llm.Request{Messages: conv}
+	rep, _ := m.PrepareLeft(&req, 1)
+	mv := m.State().Last
+	want := free.Last.Gain - 3*0.1*float64(free.Last.Saved)
+	if mv.Calls != 1 || math.Abs(mv.Gain-want) > 1e-9 || rep.Moved != (want > 0) {
+		t.Fatalf("bounded move %+v (moved %v), want gain %.1f", mv, rep.Moved, want)
+	}
+	// A rewrite that one call cannot repay: the same cold output with a long verbatim tail.
+	long := oneCold(3)
+	long[len(long)-3].Content = bigOutput(9, 1400) // a small result kept verbatim (MinChars)
+	long[len(long)-5].Content = bigOutput(8, 1400)
+	bound := cfg
+	bound.L1.CallsLeft = 1
+	var st State
+	if _, rep := Build(long, &st, bound); rep.Moved {
+		t.Fatalf("a move paid for within one call: %+v", st.Last)
+	}
+	if _, rep := Build(long, &State{}, cfg); !rep.Moved {
+		t.Fatal("the same move without the bound did not pay")
+	}
+}

@@ -223,9 +223,16 @@ func joinText(msgs []llm.Message) string {
 // (same file, same grep pattern) of an output the policy had compacted.
 func misses(t *Trajectory, k int, msgs []llm.Message, reply llm.Message, orig string) (mentions, rereads int) {
 	req := t.Request(k)
+	shown := map[string]bool{} // outputs the policy's request shows whole
+	for _, m := range msgs {
+		if compact.IsToolResult(m) {
+			shown[m.Content] = true
+		}
+	}
 	var changed []int
 	for i := range msgs {
-		if msgs[i].Content != req[i].Content {
+		// A re-read sent as a reference to the same output shown whole elsewhere hides nothing.
+		if msgs[i].Content != req[i].Content && !shown[req[i].Content] {
 			changed = append(changed, i)
 		}
 	}

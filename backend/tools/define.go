@@ -22,7 +22,12 @@ type Def[P any] struct {
 	ReadOnly bool
 	// Example is a valid arguments object, shown when the model's arguments are refused.
 	Example string
-	Run     func(ctx context.Context, call Call, p P) (Result, error)
+	// Direct: the text that leads the model to this tool says how to call it (read_result:
+	// every stored output names its ref), so calling it, or finding it with tool_search, does
+	// not offer it. Offering a tool mid-session changes the tool list, the head of the cached
+	// prefix: the whole request would be re-sent uncached once.
+	Direct bool
+	Run    func(ctx context.Context, call Call, p P) (Result, error)
 	// Access lists what the call touches; nil means nothing that needs permission.
 	Access func(call Call, p P) []Access
 }
@@ -49,6 +54,8 @@ type typed[P any] struct {
 func (t *typed[P]) Spec() llm.ToolSpec { return t.spec }
 func (t *typed[P]) ReadOnly() bool     { return t.def.ReadOnly }
 func (t *typed[P]) Purpose() string    { return t.def.Purpose }
+func (t *typed[P]) Direct() bool       { return t.def.Direct }
+func (t *typed[P]) Example() string    { return t.def.Example }
 
 func (t *typed[P]) Run(ctx context.Context, call Call) (Result, error) {
 	p, aerr := Decode[P](t.def.Name, call.Arguments, t.def.Example)

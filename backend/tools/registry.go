@@ -163,13 +163,14 @@ func (r *Registry) Remove(names ...string) {
 }
 
 // Activate offers deferred tools from now on (tool_search found them, or a resumed session
-// had found them before); it returns the names it activated.
+// had found them before); it returns the names it activated. A direct tool (Def.Direct) stays
+// deferred: it is called by name, and offering it would change the cached tool list.
 func (r *Registry) Activate(names ...string) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []string
 	for _, n := range names {
-		if r.deferred[n] {
+		if r.deferred[n] && !IsDirect(r.tools[n]) {
 			delete(r.deferred, n)
 			done = append(done, n)
 		}
@@ -212,6 +213,13 @@ func (r *Registry) Access(call Call) ([]Access, *ArgError) {
 		return nil, r.unknown(call.Name)
 	}
 	return t.Access(call)
+}
+
+// IsDirect reports whether a tool is called by name from the text that points at it and stays
+// out of the tool list when called or found (Def.Direct).
+func IsDirect(t Tool) bool {
+	d, ok := t.(interface{ Direct() bool })
+	return ok && d.Direct()
 }
 
 // Run decodes the call's arguments and runs its tool. Unknown tools and malformed arguments

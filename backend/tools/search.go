@@ -84,13 +84,36 @@ func (r *Registry) search(query string) Result {
 	if len(found) == 0 {
 		return Result{Text: fmt.Sprintf("No tool matches %q. Tools not offered yet: %s.", query, r.purposes(r.Deferred()))}
 	}
-	r.Activate(found...)
-	var b strings.Builder
-	fmt.Fprintf(&b, "Enabled from your next step: %s.\n", strings.Join(found, ", "))
+	// A direct tool is not offered (that would change the cached tool list): the model is told
+	// how to call it instead.
+	var enable, direct []string
 	for _, n := range found {
+		if IsDirect(r.tools[n]) {
+			direct = append(direct, n)
+		} else {
+			enable = append(enable, n)
+		}
+	}
+	r.Activate(enable...)
+	var b strings.Builder
+	if len(enable) > 0 {
+		fmt.Fprintf(&b, "Enabled from your next step: %s.\n", strings.Join(enable, ", "))
+	}
+	for _, n := range enable {
 		fmt.Fprintf(&b, "- %s: %s\n", n, r.tools[n].Spec().Description)
 	}
-	return Result{Text: b.String(), Meta: map[string]any{"activated": found}}
+	for _, n := range direct {
+		ex := ""
+		if e, ok := r.tools[n].(interface{ Example() string }); ok && e.Example() != "" {
+			ex = ", e.g. " + n + " " + e.Example()
+		}
+		fmt.Fprintf(&b, "- %s: %s Call it directly%s.\n", n, r.tools[n].Spec().Description, ex)
+	}
+	meta := map[string]any{"activated": enable}
+	if len(direct) > 0 {
+		meta["direct"] = direct
+	}
+	return Result{Text: b.String(), Meta: meta}
 }
 
 // purposes lists tools with what each is for: "name (purpose), family_* (purpose)"; the

@@ -87,3 +87,26 @@ func TestDeferredFamilyIsListedOnce(t *testing.T) {
 		t.Fatalf("a purpose found %q", res.Text)
 	}
 }
+
+// A direct tool (read_result: every stored output says how to call it) runs when called by
+// name and when found, but never joins the tool list: offering it mid-session would change the
+// head of the cached prefix.
+func TestDirectToolStaysOutOfTheList(t *testing.T) {
+	t.Parallel()
+	rr := Define(Def[noParams]{Name: "read_result", Description: "Reopen a stored output.", Direct: true, Example: `{"ref":"r1"}`,
+		Run: func(context.Context, Call, noParams) (Result, error) { return Result{Text: "reopened"}, nil }})
+	r := NewRegistry(tool("read", "Read files."), rr)
+	r.Defer("read_result")
+	before := specNames(r)
+	res, _ := r.Run(context.Background(), Call{Name: "read_result", Arguments: json.RawMessage(`{}`)})
+	if res.Text != "reopened" || specNames(r) != before {
+		t.Fatalf("direct call: %q, offered %s (was %s)", res.Text, specNames(r), before)
+	}
+	found := r.search("read_result")
+	if !strings.Contains(found.Text, `Call it directly, e.g. read_result {"ref":"r1"}.`) || strings.Contains(found.Text, "Enabled") || specNames(r) != before {
+		t.Fatalf("search: %q, offered %s", found.Text, specNames(r))
+	}
+	if got := r.Activate("read_result"); len(got) != 0 || specNames(r) != before {
+		t.Fatalf("activated %v", got)
+	}
+}

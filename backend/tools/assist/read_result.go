@@ -28,9 +28,13 @@ func NewReadResult(store tools.ResultStore) tools.Tool {
 	return tools.Define(tools.Def[ResultParams]{
 		Name:        "read_result",
 		Description: doc("read_result"),
-		Purpose:     "reopen a stored tool output",
+		Purpose:     `reopen a stored output; call it directly: {"ref","grep"}`,
 		ReadOnly:    true,
-		Example:     `{"ref":"r12","grep":"FAIL"}`,
+		// Every stored output names its ref and how to call read_result, so the tool is
+		// called by name and never joins the tool list (that would re-send the cached
+		// prefix uncached once, the largest cost of a miss).
+		Direct:  true,
+		Example: `{"ref":"r12","grep":"FAIL"}`,
 		Run: func(_ context.Context, _ tools.Call, p ResultParams) (tools.Result, error) {
 			return readResult(store, p), nil
 		},

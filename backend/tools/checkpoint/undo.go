@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/store"
-	"github.com/tofu-research/tofu/backend/tools/internal/udiff"
+	"github.com/tofu-research/tofu/backend/udiff"
 )
 
 // An undo since event S takes every change recorded after S, in any branch (the files on disk

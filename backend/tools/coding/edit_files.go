@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/tools"
-	"github.com/tofu-research/tofu/backend/tools/internal/udiff"
+	"github.com/tofu-research/tofu/backend/udiff"
 )
 
 // MaxEdits bounds one edit_files call.

@@ -1,5 +1,6 @@
-// Package udiff renders line-based unified diffs of edited files for the UI and counts the
-// lines added and removed; it is small on purpose (edits are local, so a plain LCS suffices).
+// Package udiff renders line-based unified diffs of edited files for the UI (and of a re-read
+// file for the context manager) and counts the lines added and removed; it is small on purpose
+// (edits are local, so a plain LCS suffices).
 package udiff
 
 import (
