@@ -266,6 +266,7 @@ func (a *Agent) loop(ctx context.Context, t *Turn) (end End) {
 		// compact.MaxOverflowRetries times; only the last refusal is the turn's error.
 		var out stepOutcome
 		t.left = t.MaxSteps - step
+		// The steps left bound L1's payback estimate (request may drop it: callsLeft).
 		for retry := 0; ; retry++ {
 			req, rc, err := a.request(ctx, t, retry, step == 0)
 			if err != nil {
@@ -360,7 +361,7 @@ func (a *Agent) build(t *Turn, events []store.Event, retry int) (llm.Request, vi
 	if t.Context != nil {
 		// L1 (and the cache breakpoints) on every request; harder after an overflow.
 		// L1's cost model prices a move over the calls the turn may still make.
-		cfg := t.Context.ConfigLeft(t.left)
+		cfg := t.Context.Config
 		prepare := func(r *llm.Request) (compact.Report, error) { return t.Context.PrepareLeft(r, t.left) }
 		if retry > 0 {
 			cfg = harder(cfg, retry)
@@ -408,6 +409,7 @@ func harder(cfg compact.Config, retry int) compact.Config {
 // starts with this request: the user is told when it is close to the threshold.
 func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (llm.Request, *recipe, error) {
 	events := t.j.snapshot()
+	t.left = callsLeft(t, events, t.left)
 	req, v, rc, err := a.build(t, events, retry)
 	if err != nil || !v.l2 {
 		return req, rc, err

@@ -107,7 +107,7 @@ func (r *Rebuilder) Rebuild(b *router.Built) (llm.Request, error) {
 		}
 		var st compact.State
 		if l := b.L1; l != nil {
-			st = compact.State{Mark: l.Mark, Prev: l.Prev, Epoch: l.Epoch, Base: l.Base, Lag: l.Lag}
+			st = compact.State{Mark: l.Mark, Prev: l.Prev, Epoch: l.Epoch, Base: l.Base, Lag: l.Lag, Left: l.Left}
 		}
 		compact.View(&req, &st, cfg)
 	}

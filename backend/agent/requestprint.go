@@ -104,7 +104,7 @@ func (rc *recipe) keep(k partKeeper, s llm.Sent) (*router.Built, error) {
 	if rc.context != nil {
 		put(&b.Context, "context config", *rc.context)
 		f := rc.from
-		b.L1 = &router.ViewState{Mark: f.Mark, Prev: f.Prev, Epoch: f.Epoch, Base: f.Base, Lag: f.Lag}
+		b.L1 = &router.ViewState{Mark: f.Mark, Prev: f.Prev, Epoch: f.Epoch, Base: f.Base, Lag: f.Lag, Left: f.Left}
 	}
 	return b, err
 }

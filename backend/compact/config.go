@@ -109,10 +109,6 @@ type L1Config struct {
 	// the session leaves the files it names (FileIdleResults) or it leaves the last
 	// FileHotResults tool results (failing.go).
 	KeepFailing bool `json:"keep_failing"`
-	// CallsLeft, when set, bounds the model calls still to come (the live agent's step limit
-	// minus the steps taken): a move must pay for itself within them. Set per request by the
-	// caller; 0 means unknown.
-	CallsLeft int `json:"calls_left,omitempty"`
 }
 
 // L2Config is the query-aware summary near the window.

@@ -103,28 +103,20 @@ func (m *Manager) Rebase(base string) {
 // breakpoints. A blob that cannot be written is reported; the request is still usable (its
 // placeholder names a ref read_result will not find).
 func (m *Manager) Prepare(req *llm.Request) (Report, error) {
-	return m.prepare(req, m.Config)
+	return m.prepare(req, m.Config, 0)
 }
 
 // PrepareLeft is Prepare for a caller that knows the session makes at most left more model
 // calls, this one included (an agent turn's step limit): a move must pay for its cache rewrite
-// within them (L1Config.CallsLeft). left <= 0 is Prepare.
+// within them. It is kept in State.Left, so the state a request was built from (Report.From)
+// still rebuilds it. left <= 0 is Prepare.
 func (m *Manager) PrepareLeft(req *llm.Request, left int) (Report, error) {
-	return m.prepare(req, m.ConfigLeft(left))
+	return m.prepare(req, m.Config, max(left, 0))
 }
 
-// ConfigLeft is the configuration PrepareLeft builds with: Config with CallsLeft = left (when
-// positive). A trace records it to rebuild the request.
-func (m *Manager) ConfigLeft(left int) Config {
-	cfg := m.Config
-	if left > 0 {
-		cfg.L1.CallsLeft = left
-	}
-	return cfg
-}
-
-func (m *Manager) prepare(req *llm.Request, cfg Config) (Report, error) {
+func (m *Manager) prepare(req *llm.Request, cfg Config, left int) (Report, error) {
 	m.mu.Lock()
+	m.state.Left = left
 	from := m.state
 	rep := View(req, &m.state, cfg)
 	st := m.state

@@ -30,6 +30,10 @@ type State struct {
 	// Last is the cost model of the last move (what it saved, what it rewrote, why it paid).
 	// Informational: Build never reads it.
 	Last Move `json:"last,omitzero"`
+	// Left, when set, is how many model calls the session may still make, this one included
+	// (the live agent's step limit minus the steps taken; Manager.PrepareLeft): a move must
+	// pay for its cache rewrite within them. 0: unknown.
+	Left int `json:"left,omitempty"`
 }
 
 // Blob is a text a placeholder now names and the caller must keep under its ref.
@@ -73,7 +77,7 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		st = &State{}
 	}
 	if st.Mark > len(conv) || st.Prev > st.Mark || st.Lag < 0 || st.Lag > st.Mark {
-		*st = State{Epoch: st.Epoch, Base: st.Base}
+		*st = State{Epoch: st.Epoch, Base: st.Base, Left: st.Left}
 	}
 	rep := Report{Messages: len(conv), RewriteFrom: -1}
 	if !cfg.L1.Enabled {
@@ -90,7 +94,7 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		// costs more); the one with the larger gain is taken, when it pays.
 		var best *candidate
 		for _, lag := range []int{0, st.Lag + len(conv) - st.Mark} {
-			cd := priceMove(conv, cur, view(conv, levels(conv, len(conv), len(conv)-lag, cfg.L1), cfg.L1), cfg.L1)
+			cd := priceMove(conv, cur, view(conv, levels(conv, len(conv), len(conv)-lag, cfg.L1), cfg.L1), st.Left, cfg.L1)
 			cd.lag = lag
 			if cd.ok && (best == nil || cd.move.Gain > best.move.Gain) {
 				best = &cd

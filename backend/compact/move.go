@@ -25,8 +25,9 @@ type Move struct {
 }
 
 // decideMove prices moving the mark now: cur is the view as of the old mark, saved what the
-// new one removes, first the first message it changes.
-func decideMove(conv, cur []llm.Message, first, saved int, c L1Config) (Move, bool) {
+// new one removes, first the first message it changes, left the calls the caller knows are
+// left (0: unknown).
+func decideMove(conv, cur []llm.Message, first, saved, left int, c L1Config) (Move, bool) {
 	m := Move{Saved: saved}
 	if saved <= 0 || saved < c.EpochTokens {
 		return m, false
@@ -36,10 +37,10 @@ func decideMove(conv, cur []llm.Message, first, saved int, c L1Config) (Move, bo
 			m.Calls++
 		}
 	}
-	if c.CallsLeft > 0 && c.CallsLeft < m.Calls {
+	if left > 0 && left < m.Calls {
 		// The caller knows the session ends sooner (the turn's step limit): the saving is
 		// repaid on at most that many calls.
-		m.Calls = c.CallsLeft
+		m.Calls = left
 	}
 	if c.CachePrice <= 0 {
 		// No prompt cache to keep (or an overflow retry, where it is lost anyway): every
@@ -80,7 +81,7 @@ type candidate struct {
 // texts newly behind a ref, and the cost model's verdict. A message whose level did not change
 // can still change form (a re-read whose earlier result went cold is shown whole again), so
 // every message is compared.
-func priceMove(conv, cur, next []llm.Message, c L1Config) candidate {
+func priceMove(conv, cur, next []llm.Message, left int, c L1Config) candidate {
 	cd := candidate{next: next, first: -1}
 	saved := 0
 	for i := range conv {
@@ -102,6 +103,6 @@ func priceMove(conv, cur, next []llm.Message, c L1Config) candidate {
 			cd.blobs = append(cd.blobs, Blob{Ref: Ref(t), Text: t})
 		}
 	}
-	cd.move, cd.ok = decideMove(conv, cur, cd.first, saved, c)
+	cd.move, cd.ok = decideMove(conv, cur, cd.first, saved, left, c)
 	return cd
 }

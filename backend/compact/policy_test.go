@@ -204,10 +204,8 @@ func TestCallsLeftBoundsPayback(t *testing.T) {
 	long := oneCold(3)
 	long[len(long)-3].Content = bigOutput(9, 1400) // a small result kept verbatim (MinChars)
 	long[len(long)-5].Content = bigOutput(8, 1400)
-	bound := cfg
-	bound.L1.CallsLeft = 1
-	var st State
-	if _, rep := Build(long, &st, bound); rep.Moved {
+	st := State{Left: 1}
+	if _, rep := Build(long, &st, cfg); rep.Moved {
 		t.Fatalf("a move paid for within one call: %+v", st.Last)
 	}
 	if _, rep := Build(long, &State{}, cfg); !rep.Moved {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tofu-research/tofu/backend/compact"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,11 @@ func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.
 	if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: "Read the ten files, one at a time."}); err != nil {
 		t.Fatal(err)
 	}
-	end, err := r.Run(context.Background(), session.Request{Session: info.ID, MaxSteps: calls})
+	// The session reads the same ten files again and again: with rereads on, every re-read
+	// would be a reference to the first and L1 would have nothing to compact or move.
+	cc := compact.Defaults()
+	cc.L1.Rereads = false
+	end, err := r.Run(context.Background(), session.Request{Session: info.ID, MaxSteps: calls, ContextConfig: &cc})
 	if err != nil || end.Reason != store.EndDone {
 		t.Fatalf("turn: %+v %v", end, err)
 	}

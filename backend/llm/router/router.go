@@ -336,6 +336,9 @@ type ViewState struct {
 	Epoch int    `json:"epoch"`
 	Base  string `json:"base,omitempty"`
 	Lag   int    `json:"lag,omitempty"`
+	// Left is the calls the turn could still make (compact.State.Left), which bounds a move's
+	// payback.
+	Left int `json:"left,omitempty"`
 }
 
 // RequestSettings are the request's own fields as the provider client received them (the model
