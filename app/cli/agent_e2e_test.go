@@ -30,15 +30,7 @@ func TestAgentEndToEnd(t *testing.T) {
 	model := llmtest.New(t, llmtest.DemoModel())
 	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
 	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		n := 0
-		for _, m := range r.Messages {
-			switch m.Role {
-			case llm.RoleUser:
-				n = 0
-			case llm.RoleTool:
-				n++
-			}
-		}
+		n := turnStep(r)
 		edit := func(id, from, to string) []llm.ToolCall {
 			return []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
 				"path": "notes.txt", "old_string": from, "new_string": to}}})}}

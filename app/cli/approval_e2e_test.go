@@ -29,15 +29,7 @@ func TestApprovalEndToEnd(t *testing.T) {
 		return []llm.ToolCall{{ID: id, Name: "run_command", Arguments: b}}
 	}
 	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		n := 0
-		for _, m := range r.Messages {
-			switch m.Role {
-			case llm.RoleUser:
-				n = 0
-			case llm.RoleTool:
-				n++
-			}
-		}
+		n := turnStep(r)
 		user := llmtest.LastUser(r)
 		switch {
 		case strings.Contains(user, "touch") && n == 0:

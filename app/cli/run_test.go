@@ -30,6 +30,21 @@ func toolStep(r llm.Request) int {
 	return n
 }
 
+// turnStep counts the tool results since the last user message: which step of its turn the
+// model is at.
+func turnStep(r llm.Request) int {
+	n := 0
+	for _, m := range r.Messages {
+		switch m.Role {
+		case llm.RoleUser:
+			n = 0
+		case llm.RoleTool:
+			n++
+		}
+	}
+	return n
+}
+
 func tc(id, name string, args any) llm.ToolCall {
 	b, _ := json.Marshal(args)
 	return llm.ToolCall{ID: id, Name: name, Arguments: b}
