@@ -98,8 +98,7 @@ func layoutVertical(gs []glyph, group int) []line {
 		if i < len(gs) && gs[i-1].Y-gs[i].Y <= 2*gs[i].Size {
 			continue
 		}
-		tier := append([]glyph(nil), gs[start:i]...)
-		out = append(out, verticalColumns(tier, group)...)
+		out = append(out, verticalColumns(gs[start:i], group)...) // sorted in place: tiers do not overlap
 		if n := len(out); n > 0 {
 			group = out[n-1].group + 1
 		}
@@ -110,20 +109,24 @@ func layoutVertical(gs []glyph, group int) []line {
 
 func verticalColumns(gs []glyph, group int) []line {
 	sortGlyphs(gs, true, glyphX)
-	var cols [][]glyph
-	for _, g := range gs {
-		n := len(cols)
-		if n > 0 && math.Abs(cols[n-1][0].X-g.X) <= 0.5*g.Size {
-			cols[n-1] = append(cols[n-1], g)
-			continue
-		}
-		cols = append(cols, []glyph{g})
-	}
 	var out []line
 	prevX := math.Inf(1)
-	for _, c := range cols {
+	// A column is a run of gs, sorted right to left, whose glyphs stand within half a size of
+	// its first one; it is sorted top to bottom where it lies.
+	start := 0
+	for i := 1; i <= len(gs); i++ {
+		if i < len(gs) && math.Abs(gs[start].X-gs[i].X) <= 0.5*gs[i].Size {
+			continue
+		}
+		c := gs[start:i]
+		start = i
 		sortGlyphs(c, true, glyphY)
 		var b strings.Builder
+		n := 0
+		for _, g := range c {
+			n += len(g.S)
+		}
+		b.Grow(n)
 		for _, g := range c {
 			b.WriteString(g.S)
 		}
