@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/llm"
@@ -614,36 +615,45 @@ func judge(text string) store.Phase {
 	return p
 }
 
-var (
-	uncheckedItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])?\s*\[ \]`)
-	clauseSplit   = regexp.MustCompile(`[\n;]+|[.!?](?:\s+|$)`)
-	// Phrases that say the opposite of a failure ("no errors", "0 failed", "failures: 0") or
-	// name a kind of code ("error handling").
-	notAFailure = regexp.MustCompile(`\b(?:no|0|zero|without|none|never|nothing)\s+(?:\w+\s+){0,2}?(?:fail\w*|errors?|issues?|problems?)\b|\b(?:fail\w*|errors?)\s*[:=]\s*0\b|\berrors?\s+(?:handling|message|messages|path|paths|case|cases|wrapping|value|values|type|types|check|checks|code|codes)\b|\bfail(?:s|ed)?\s+(?:fast|safe|open|closed)\b`)
-	resolved    = regexp.MustCompile(`\b(?:fixed|resolved|addressed|corrected|now pass\w*|pass(?:es)? now)\b`)
-	unresolved  = regexp.MustCompile(`\bnot\s+(?:yet\s+)?(?:fixed|resolved|addressed|corrected)\b`)
-	failure     = regexp.MustCompile(`\bfail(?:s|ed|ing|ure|ures)?\b|\berrors?\b|\bnot\s+(?:yet\s+)?(?:fixed|working|passing|done|implemented|resolved|addressed)\b|\bbroken\b|\b(?:does|do|did)\s*(?:n't|not)\s+(?:pass|work|compile|build|run)\b|\bpanic(?:s|ked)?\b|\bregress(?:ion|ions|ed)\b|\bstill\s+(?:missing|wrong|open|red)\b|\btodo\b`)
-)
+// critiqueRE are compiled on first use, not at package init (which every start of the
+// program pays for).
+var critiqueRE = sync.OnceValue(func() critiquePatterns {
+	return critiquePatterns{
+		uncheckedItem: regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])?\s*\[ \]`),
+		clauseSplit:   regexp.MustCompile(`[\n;]+|[.!?](?:\s+|$)`),
+		// Phrases that say the opposite of a failure ("no errors", "0 failed", "failures: 0") or
+		// name a kind of code ("error handling").
+		notAFailure: regexp.MustCompile(`\b(?:no|0|zero|without|none|never|nothing)\s+(?:\w+\s+){0,2}?(?:fail\w*|errors?|issues?|problems?)\b|\b(?:fail\w*|errors?)\s*[:=]\s*0\b|\berrors?\s+(?:handling|message|messages|path|paths|case|cases|wrapping|value|values|type|types|check|checks|code|codes)\b|\bfail(?:s|ed)?\s+(?:fast|safe|open|closed)\b`),
+		resolved:    regexp.MustCompile(`\b(?:fixed|resolved|addressed|corrected|now pass\w*|pass(?:es)? now)\b`),
+		unresolved:  regexp.MustCompile(`\bnot\s+(?:yet\s+)?(?:fixed|resolved|addressed|corrected)\b`),
+		failure:     regexp.MustCompile(`\bfail(?:s|ed|ing|ure|ures)?\b|\berrors?\b|\bnot\s+(?:yet\s+)?(?:fixed|working|passing|done|implemented|resolved|addressed)\b|\bbroken\b|\b(?:does|do|did)\s*(?:n't|not)\s+(?:pass|work|compile|build|run)\b|\bpanic(?:s|ked)?\b|\bregress(?:ion|ions|ed)\b|\bstill\s+(?:missing|wrong|open|red)\b|\btodo\b`),
+	}
+})
+
+type critiquePatterns struct {
+	uncheckedItem, clauseSplit, notAFailure, resolved, unresolved, failure *regexp.Regexp
+}
 
 // failures returns the lines of a critique that still report a problem: unchecked items
 // ("- [ ] …") and clauses that mention a failure or an error, unless they say it is gone ("no
 // errors", "fixed the failing test").
 func failures(feedback string) []string {
+	re := critiqueRE()
 	var out []string
 	for _, line := range strings.Split(feedback, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		if uncheckedItem.MatchString(line) {
+		if re.uncheckedItem.MatchString(line) {
 			out = append(out, line)
 			continue
 		}
-		for _, clause := range clauseSplit.Split(strings.ToLower(line), -1) {
-			if resolved.MatchString(clause) && !unresolved.MatchString(clause) {
+		for _, clause := range re.clauseSplit.Split(strings.ToLower(line), -1) {
+			if re.resolved.MatchString(clause) && !re.unresolved.MatchString(clause) {
 				continue
 			}
-			if failure.MatchString(notAFailure.ReplaceAllString(clause, " ")) {
+			if re.failure.MatchString(re.notAFailure.ReplaceAllString(clause, " ")) {
 				out = append(out, line)
 				break
 			}

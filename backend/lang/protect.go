@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Span is a piece of a text that must survive translation byte-exact.
@@ -42,21 +43,24 @@ type rule struct {
 // is no Markdown fence any more, but is still code.
 var anyFence = regexp.MustCompile("(?s)```.*?```|~~~.*?~~~")
 
-var rules = []rule{
-	// Text that already looks like a placeholder: protected so that restoring cannot mistake it.
-	{kind: "lookalike", re: loose},
-	{kind: "marked", re: regexp.MustCompile(`(?s)<nt>(.*?)</nt>`), inner: 1},
-	{kind: "math", re: regexp.MustCompile(`(?s)\$\$.+?\$\$|\\\[.+?\\\]|\\begin\{[a-zA-Z*]+\}.*?\\end\{[a-zA-Z*]+\}`)},
-	{kind: "code", re: regexp.MustCompile("``[^`\n]+``|`[^`\n]+`")},
-	{kind: "math", re: regexp.MustCompile(`\$[^$\n]+?\$|\\\(.+?\\\)`)},
-	{kind: "url", re: regexp.MustCompile(`(?i)\b(?:https?|ftp|file)://[^\s<>"'` + "`" + `]+[^\s<>"'.,;:!?)\]}。，；：！？）` + "`" + `]|\bwww\.[a-z0-9-]+\.[^\s<>"'` + "`" + `]*[^\s<>"'.,;:!?)\]}。，；：！？）` + "`" + `]`)},
-	{kind: "url", re: regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b`)},
-	{kind: "path", re: regexp.MustCompile(`(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|(?:~|\.{1,2})/[\w.@+-]+|\b[A-Za-z]:\\[\w.\\-]*[\w]|\b[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}\b|\b[\w-]+(?:/[\w.-]+){2,}`)},
-	{kind: "path", re: regexp.MustCompile(`\b[\w-]+\.(?:py|go|js|ts|tsx|jsx|json|md|txt|c|h|cc|cpp|hpp|rs|java|kt|rb|php|yaml|yml|toml|sh|html|css|pdf|csv|ipynb|rst|cfg|ini|xml|sql|lock|mod|sum)\b`)},
-	{kind: "number", re: regexp.MustCompile(`\bv?\d+(?:\.\d+){2,3}\b|\b\d+(?:[.,]\d+)?\s?(?:%|°[CF]|(?:[kKMGTP]i?)?B(?:/s)?|[kMG]?Hz|ms|µs|us|ns|min|kg|mg|mm|cm|km|nm|px|pt|rem|em|dpi|mAh|[smhgKVWA])(?:\b|$)|\b\d+(?:[.,]\d+)?%`)},
-	{kind: "identifier", re: regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?|\b[A-Za-z0-9]*[a-z0-9]_[A-Za-z0-9_]+\b|\b_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Za-z_]\w*\(\)`)},
-	{kind: "identifier", re: regexp.MustCompile(`(?:^|[^\w-])(--?[a-zA-Z][\w-]*)`), group: 1},
-}
+// rules are compiled on first use, not at package init (which every start of the program pays for).
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		// Text that already looks like a placeholder: protected so that restoring cannot mistake it.
+		{kind: "lookalike", re: loose},
+		{kind: "marked", re: regexp.MustCompile(`(?s)<nt>(.*?)</nt>`), inner: 1},
+		{kind: "math", re: regexp.MustCompile(`(?s)\$\$.+?\$\$|\\\[.+?\\\]|\\begin\{[a-zA-Z*]+\}.*?\\end\{[a-zA-Z*]+\}`)},
+		{kind: "code", re: regexp.MustCompile("``[^`\n]+``|`[^`\n]+`")},
+		{kind: "math", re: regexp.MustCompile(`\$[^$\n]+?\$|\\\(.+?\\\)`)},
+		{kind: "url", re: regexp.MustCompile(`(?i)\b(?:https?|ftp|file)://[^\s<>"'` + "`" + `]+[^\s<>"'.,;:!?)\]}。，；：！？）` + "`" + `]|\bwww\.[a-z0-9-]+\.[^\s<>"'` + "`" + `]*[^\s<>"'.,;:!?)\]}。，；：！？）` + "`" + `]`)},
+		{kind: "url", re: regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b`)},
+		{kind: "path", re: regexp.MustCompile(`(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|(?:~|\.{1,2})/[\w.@+-]+|\b[A-Za-z]:\\[\w.\\-]*[\w]|\b[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}\b|\b[\w-]+(?:/[\w.-]+){2,}`)},
+		{kind: "path", re: regexp.MustCompile(`\b[\w-]+\.(?:py|go|js|ts|tsx|jsx|json|md|txt|c|h|cc|cpp|hpp|rs|java|kt|rb|php|yaml|yml|toml|sh|html|css|pdf|csv|ipynb|rst|cfg|ini|xml|sql|lock|mod|sum)\b`)},
+		{kind: "number", re: regexp.MustCompile(`\bv?\d+(?:\.\d+){2,3}\b|\b\d+(?:[.,]\d+)?\s?(?:%|°[CF]|(?:[kKMGTP]i?)?B(?:/s)?|[kMG]?Hz|ms|µs|us|ns|min|kg|mg|mm|cm|km|nm|px|pt|rem|em|dpi|mAh|[smhgKVWA])(?:\b|$)|\b\d+(?:[.,]\d+)?%`)},
+		{kind: "identifier", re: regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?|\b[A-Za-z0-9]*[a-z0-9]_[A-Za-z0-9_]+\b|\b_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Za-z_]\w*\(\)`)},
+		{kind: "identifier", re: regexp.MustCompile(`(?:^|[^\w-])(--?[a-zA-Z][\w-]*)`), group: 1},
+	}
+})
 
 // notIdentifier lists dotted abbreviations of prose that the identifier rule would take.
 var notIdentifier = map[string]bool{"e.g": true, "i.e": true, "E.g": true, "I.e": true, "a.m": true, "p.m": true, "vs.": true, "etc.": true}
@@ -83,7 +87,7 @@ func Protect(text string) Masked {
 		}
 		spans = append(spans, found{a, b, s})
 	}
-	for _, r := range rules[:2] { // lookalikes and marked spans first: they may hold anything
+	for _, r := range rules()[:2] { // lookalikes and marked spans first: they may hold anything
 		protectRule(text, r, taken, take)
 	}
 	for _, f := range anyFence.FindAllStringIndex(text, -1) {
@@ -96,7 +100,7 @@ func Protect(text string) Masked {
 			take(f[0], f[1], Span{Kind: "code", Text: text[f[0]:f[1]]})
 		}
 	}
-	for _, r := range rules[2:] {
+	for _, r := range rules()[2:] {
 		protectRule(text, r, taken, take)
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })

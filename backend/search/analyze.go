@@ -30,7 +30,7 @@ type Analyzer struct {
 
 // NewAnalyzer returns an analyzer over the built-in stopword lists and stemmers.
 func NewAnalyzer() *Analyzer {
-	return &Analyzer{stop: builtinStopwords}
+	return &Analyzer{stop: builtinStopwords()}
 }
 
 // Terms analyzes text. lang names the language of Latin-script words ("en", "fr"…); empty

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sync"
 	"unicode"
 
 	"github.com/blevesearch/snowballstem"
@@ -78,7 +79,7 @@ func (a *Analyzer) Detect(text string) string {
 func (a *Analyzer) latinLanguage(text string) string {
 	counts := map[string]int{}
 	a.eachWord(text, func(w string) {
-		mask := latinStopMask[w]
+		mask := latinStopMask()[w]
 		for i := 0; mask != 0; i, mask = i+1, mask>>1 {
 			if mask&1 != 0 {
 				counts[latinLanguages[i]]++
@@ -103,13 +104,13 @@ func (a *Analyzer) latinLanguage(text string) string {
 }
 
 // latinStopMask maps a stopword to the Latin-script languages (bits in latinLanguages' order)
-// whose list holds it: one lookup per word instead of one per language.
-var latinStopMask = func() map[string]uint32 {
+// whose list holds it: one lookup per word instead of one per language. Built on first use.
+var latinStopMask = sync.OnceValue(func() map[string]uint32 {
 	m := map[string]uint32{}
 	for i, lang := range latinLanguages {
-		for w := range builtinStopwords[lang] {
+		for w := range builtinStopwords()[lang] {
 			m[w] |= 1 << i
 		}
 	}
 	return m
-}()
+})

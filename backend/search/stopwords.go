@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Stopword lists: the Snowball project's English list, and the most frequent function words of
 // the other languages a stemmer exists for. They serve twice: dropped from the index (they carry
@@ -84,8 +87,9 @@ var stopwordText = map[string]string{
 // stopwordSets holds each language's list as a set.
 type stopwordSets map[string]map[string]bool
 
-// builtinStopwords are read-only after init; every Analyzer shares them.
-var builtinStopwords = newStopwordSets()
+// builtinStopwords are built on first use (not at package init, which every start of the
+// program pays for) and read-only after; every Analyzer shares them.
+var builtinStopwords = sync.OnceValue(newStopwordSets)
 
 func newStopwordSets() stopwordSets {
 	out := stopwordSets{}
@@ -103,4 +107,4 @@ func newStopwordSets() stopwordSets {
 }
 
 // IsStopword reports whether w (lower case) is on lang's stopword list.
-func IsStopword(lang, w string) bool { return builtinStopwords[lang][w] }
+func IsStopword(lang, w string) bool { return builtinStopwords()[lang][w] }
