@@ -178,3 +178,7 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./backend/third_party/jsonsc
 // A copy that keeps each inflated object stream instead of inflating it again for every
 // object read from it (backend/third_party/README.md).
 replace github.com/ledongthuc/pdf => ./backend/third_party/pdf
+
+// whatlanggo built its trigram profiles (350 KB) at package init on every start of tofu; the
+// copy builds them on first use (backend/third_party/README.md).
+replace github.com/abadojack/whatlanggo => ./backend/third_party/whatlanggo

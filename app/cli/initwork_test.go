@@ -21,7 +21,7 @@ import (
 // library's number-format tables (21,000 allocations) or one JSON Schema validator's
 // meta-schemas (21,000) would break them.
 const (
-	maxInitBytes      = 6 << 20
+	maxInitBytes      = 5 << 19 // 2.5 MB: 1.9 MB since stopwords, glyph names and language profiles load on first use (2.9 before)
 	maxInitAllocs     = 25_000
 	maxPackageBytes   = 1 << 20
 	maxPackageAllocs  = 5_000
