@@ -1,7 +1,6 @@
 import { mount } from 'svelte'
 import './app.css'
-// Math (lib/math.ts): KaTeX's fonts and layout, and copying a selection gives its LaTeX.
-import 'katex/dist/katex.min.css'
+// Math (lib/math.ts): copying a selection gives its LaTeX. KaTeX's stylesheet loads with KaTeX.
 import 'katex/contrib/copy-tex'
 import App from './App.svelte'
 import { loadHighlight } from './lib/highlight'

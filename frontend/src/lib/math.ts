@@ -18,8 +18,9 @@ let loading: Promise<void> | undefined
 
 /** Loads KaTeX once; the promise settles when formulas typeset (mathState.ready is then true). */
 export function loadMath(): Promise<void> {
-  loading ??= import('katex').then(
-    (m) => {
+  // Its stylesheet (fonts and layout, 23 kB) comes with it: nothing before a formula needs it.
+  loading ??= Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(
+    ([m]) => {
       katex = m.default
       mathState.ready = true
     },
