@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -77,7 +76,7 @@ func (m *ModelService) Status() ModelStatus {
 	st.Provider, st.ProviderType, st.DefaultModel = first.Name, first.Type, set.Models.Main
 	p, err := m.providers.get()
 	if err != nil {
-		st.Error = asLLMError(err, first.Name)
+		st.Error = llm.AsError(err, first.Name)
 		m.publish(st)
 		return st
 	}
@@ -86,7 +85,7 @@ func (m *ModelService) Status() ModelStatus {
 	st.Models = append(st.Models, models...)
 	switch {
 	case err != nil:
-		st.Error = asLLMError(err, first.Name)
+		st.Error = llm.AsError(err, first.Name)
 		st.Reachable = len(models) > 0 || st.Error.Kind != llm.ErrUnreachable
 	case len(models) == 0:
 		st.Reachable = true
@@ -138,18 +137,4 @@ func hasModel(models []llm.ModelInfo, name string) bool {
 		}
 	}
 	return false
-}
-
-// asLLMError returns err as an *llm.Error, wrapping unknown errors as server errors.
-func asLLMError(err error, provider string) *llm.Error {
-	var e *llm.Error
-	if errors.As(err, &e) {
-		if e.Provider == "" {
-			c := *e
-			c.Provider = provider
-			return &c
-		}
-		return e
-	}
-	return &llm.Error{Kind: llm.ErrServer, Provider: provider, Message: err.Error()}
 }

@@ -31,12 +31,12 @@ func (m *ModelService) TestProvider(p config.Provider, saved string, keys []stri
 	}
 	prov, err := m.providers.factory(cfg, func(string) []string { return keys })
 	if err != nil {
-		return ProviderCheck{Error: asLLMError(err, p.Name)}
+		return ProviderCheck{Error: llm.AsError(err, p.Name)}
 	}
 	models, err := prov.Models(ctx)
 	if err != nil {
 		// The row tested is named p.Name, whatever the client calls itself ("ollama").
-		e := *asLLMError(err, p.Name)
+		e := *llm.AsError(err, p.Name)
 		e.Provider = p.Name
 		return ProviderCheck{Error: &e}
 	}

@@ -118,7 +118,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, rc *recipe, 
 		out.err = failure
 	}
 	if failure != nil && !out.interrupted && !quiet {
-		e := asLLMError(failure, reply.Provider)
+		e := llm.AsError(failure, reply.Provider)
 		entries = append(entries, store.Entry{Type: store.EventError, Payload: store.ErrorInfo{
 			Kind: e.Kind, Message: e.Error(), Hint: e.Hint, Provider: e.Provider,
 			Model: req.Model, Retryable: e.Kind != llm.ErrBadRequest,
@@ -157,18 +157,4 @@ func providerOf(p llm.Provider, model string) string {
 		return g.ProviderOf(model)
 	}
 	return p.Name()
-}
-
-// asLLMError returns err as an *llm.Error, wrapping unknown errors as server errors.
-func asLLMError(err error, provider string) *llm.Error {
-	var e *llm.Error
-	if errors.As(err, &e) {
-		if e.Provider == "" {
-			c := *e
-			c.Provider = provider
-			return &c
-		}
-		return e
-	}
-	return &llm.Error{Kind: llm.ErrServer, Provider: provider, Message: err.Error()}
 }

@@ -53,6 +53,21 @@ func Errorf(kind ErrorKind, hint, format string, args ...any) *Error {
 	return &Error{Kind: kind, Hint: hint, Message: fmt.Sprintf(format, args...)}
 }
 
+// AsError returns err as an *Error of provider: an *Error keeps its kind and gains the provider
+// when it had none (a copy), any other error is a server error with err's text.
+func AsError(err error, provider string) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Provider == "" {
+			c := *e
+			c.Provider = provider
+			return &c
+		}
+		return e
+	}
+	return &Error{Kind: ErrServer, Provider: provider, Message: err.Error()}
+}
+
 // KindOf returns the kind of err, or "" when err is not an *Error.
 func KindOf(err error) ErrorKind {
 	var e *Error
