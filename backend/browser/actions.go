@@ -292,6 +292,14 @@ func act(ctx context.Context, t *Tab, a Action) (note string, err error) {
 	return "", &UserError{fmt.Sprintf("unknown action %q: use click, dblclick, type, select, press, hover, scroll, upload, wait, dialog or save", a.Do)}
 }
 
+// jsClick clicks el n times from the page's script, with a dblclick after two: for an element
+// the mouse cannot reach.
+func jsClick(el *rod.Element, n int) error {
+	_, err := el.Eval(`function (n) { for (let i = 0; i < n; i++) this.click();
+		if (n === 2) this.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }`, n)
+	return err
+}
+
 // click clicks el as a person would: scrolled into view, the mouse moved over it, pressed.
 // A control shown only on hover gets its row hovered first; a control covered by another
 // element (a styled checkbox under its label) is clicked through the page's own click().
@@ -311,9 +319,7 @@ func click(ctx context.Context, t *Tab, el *rod.Element, double bool) error {
 		return err
 	}
 	if !hit {
-		_, err = el.Eval(`function (n) { for (let i = 0; i < n; i++) this.click();
-			if (n === 2) this.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }`, n)
-		return err
+		return jsClick(el, n)
 	}
 	mouse := t.page.Context(ctx).Mouse
 	if err := mouse.MoveTo(*pt); err != nil {
@@ -329,9 +335,7 @@ func click(ctx context.Context, t *Tab, el *rod.Element, double bool) error {
 		return err
 	}
 	if !hit {
-		_, err = el.Eval(`function (n) { for (let i = 0; i < n; i++) this.click();
-			if (n === 2) this.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); }`, n)
-		return err
+		return jsClick(el, n)
 	}
 	if *again != *pt {
 		if err := mouse.MoveTo(*again); err != nil {
