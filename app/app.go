@@ -67,6 +67,7 @@ type App struct {
 
 // New wires the services on one store and one settings service. Events go to emit.
 func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
+	settings.moveBraveKey() // API keys never stay in config.json
 	providers := &providerCache{factory: factory, settings: settings}
 	price := func(model string, u llm.Usage) float64 {
 		cfg, err := settings.config()
@@ -104,7 +105,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents), browserTools(a.Browser, webAccess), webTools(settings.config),
+		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents), browserTools(a.Browser, webAccess), webTools(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
 			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
 			}, func(reg *tools.Registry, spec session.Spec) (func(), error) {

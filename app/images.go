@@ -9,7 +9,7 @@ import (
 )
 
 // imageTools offers generate_image when the settings name an images provider (docs/TOOLS.md),
-// its key the secret stored under "images"; without one the tool does not exist.
+// its key the secret config.SecretImages; without one the tool does not exist.
 func imageTools(cfgOf func() (config.Config, error), keys func(string) []string, st *store.Store) session.ToolFamily {
 	return func(reg *tools.Registry, _ session.Spec) (func(), error) {
 		cfg, err := cfgOf()
@@ -17,7 +17,7 @@ func imageTools(cfgOf func() (config.Config, error), keys func(string) []string,
 			return nil, nil
 		}
 		key := ""
-		if ks := keys("images"); len(ks) > 0 {
+		if ks := keys(config.SecretImages); len(ks) > 0 {
 			key = ks[0]
 		}
 		return nil, images.Add(reg, images.Provider{BaseURL: cfg.Images.BaseURL, Model: cfg.Images.Model, Key: key}, st)

@@ -14,9 +14,11 @@ import (
 // plus where it lives and how many API keys each provider has (never the keys).
 type Settings struct {
 	config.Config
-	APIKeys    map[string]int `json:"api_keys"`    // provider name → number of stored keys
-	ConfigPath string         `json:"config_path"` // $XDG_CONFIG_HOME/tofu/config.json
-	KeysStore  string         `json:"keys_store"`  // "keyring" or the 0600 file keeping the keys
+	APIKeys map[string]int `json:"api_keys"` // provider name → number of stored keys
+	// ToolKeys are the tools' keys ("images", "brave"), masked ("sk-…a1b2"; "" none stored).
+	ToolKeys   map[string]string `json:"tool_keys"`
+	ConfigPath string            `json:"config_path"` // $XDG_CONFIG_HOME/tofu/config.json
+	KeysStore  string            `json:"keys_store"`  // "keyring" or the 0600 file keeping the keys
 	// DefaultBaseURLs is what an empty base URL means for each provider type, as this process
 	// resolves it (Ollama's follows OLLAMA_HOST): the placeholders of the Settings fields.
 	DefaultBaseURLs map[string]string `json:"default_base_urls"`
@@ -70,6 +72,10 @@ func (s *SettingsService) Get() (Settings, error) {
 		out.Demo = &d
 	}
 	s.mu.Unlock()
+	if out.ToolKeys, err = s.toolKeys(c); err != nil {
+		return Settings{}, err
+	}
+	out.Config.WebSearch.BraveKey = "" // a key, even one left in config.json: never sent to the view
 	for _, p := range c.Providers {
 		keys, err := s.secrets.Keys(p.Name)
 		if err != nil {
@@ -89,6 +95,8 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 		// MCP servers change through MCPService (switches, import): the form's copy may be
 		// older than the file.
 		next.MCPServers = c.MCPServers
+		// The view never has the Brave key (Get leaves it out): keep config.json's.
+		next.WebSearch.BraveKey = c.WebSearch.BraveKey
 		*c = next
 		return nil
 	})

@@ -36,16 +36,26 @@ type Models struct {
 	Translation string `json:"translation,omitempty"` // translate-then-reason; empty = main
 }
 
-// WebSearch configures web_search: a SearXNG instance's URL, a Brave Search API key, or
-// neither (DuckDuckGo's HTML endpoint).
+// WebSearch configures web_search: Provider names it (duckduckgo, searxng, brave); empty
+// picks as before this field existed: a SearXNG URL first, then a Brave key, else DuckDuckGo's
+// HTML endpoint. Brave's key is a secret (SecretBrave); BraveKey is only read from a file
+// written by hand before Settings had the field, and moved to the key store at start.
 type WebSearch struct {
+	Provider   string `json:"provider,omitempty"`
 	SearxngURL string `json:"searxng_url,omitempty"`
 	BraveKey   string `json:"brave_key,omitempty"`
 }
 
+// Web search providers (WebSearch.Provider).
+const (
+	SearchDuckDuckGo = "duckduckgo"
+	SearchSearXNG    = "searxng"
+	SearchBrave      = "brave"
+)
+
 // Images configures generate_image: an OpenAI-compatible images API (POST
 // {base_url}/v1/images/generations). Without a base URL the tool is not offered. The API key
-// is the secret stored under the provider name "images".
+// is the secret SecretImages.
 type Images struct {
 	BaseURL string `json:"base_url,omitempty"`
 	Model   string `json:"model,omitempty"`
@@ -209,6 +219,7 @@ func (c Config) normalize() Config {
 	out.Images.BaseURL = strings.TrimRight(strings.TrimSpace(c.Images.BaseURL), "/")
 	out.Images.Model = strings.TrimSpace(c.Images.Model)
 	out.WebSearch.SearxngURL = strings.TrimRight(strings.TrimSpace(c.WebSearch.SearxngURL), "/")
+	out.WebSearch.Provider = strings.ToLower(strings.TrimSpace(c.WebSearch.Provider))
 	out.WebAllowHosts = nil
 	for _, h := range c.WebAllowHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {

@@ -36,6 +36,15 @@ func (c Config) validateTools() error {
 	if c.Images.BaseURL != "" && !httpURL(c.Images.BaseURL) {
 		return fmt.Errorf("the images provider's base URL %q is not an http(s) URL such as https://api.openai.com", c.Images.BaseURL)
 	}
+	switch c.WebSearch.Provider {
+	case "", SearchDuckDuckGo, SearchBrave:
+	case SearchSearXNG:
+		if c.WebSearch.SearxngURL == "" {
+			return fmt.Errorf("web search through SearXNG needs the instance's URL, such as http://127.0.0.1:8888")
+		}
+	default:
+		return fmt.Errorf("the web search provider is duckduckgo, searxng or brave, not %q", c.WebSearch.Provider)
+	}
 	if c.WebSearch.SearxngURL != "" && !httpURL(c.WebSearch.SearxngURL) {
 		return fmt.Errorf("the SearXNG URL %q is not an http(s) URL such as http://127.0.0.1:8888", c.WebSearch.SearxngURL)
 	}

@@ -18,6 +18,8 @@ func TestToolSettingsValidation(t *testing.T) {
 		"images scheme":   {func(c *Config) { c.Images.BaseURL = "ftp://images.local" }, "images provider's base URL"},
 		"images no host":  {func(c *Config) { c.Images.BaseURL = "https://" }, "http(s) URL"},
 		"searxng":         {func(c *Config) { c.WebSearch.SearxngURL = "searx.local:8888" }, "SearXNG URL"},
+		"searxng no url":  {func(c *Config) { c.WebSearch.Provider = "searxng" }, "needs the instance's URL"},
+		"provider":        {func(c *Config) { c.WebSearch.Provider = "bing" }, "duckduckgo, searxng or brave"},
 		"host with url":   {func(c *Config) { c.WebAllowHosts = []string{"http://nas.local"} }, "no scheme, port or path"},
 		"host with port":  {func(c *Config) { c.WebAllowHosts = []string{"nas.local:5000"} }, "nas.local:5000"},
 		"host with space": {func(c *Config) { c.WebAllowHosts = []string{"my nas"} }, "not a host name"},

@@ -180,3 +180,43 @@ func save(ws string, a params, img []byte, blobs Blobs) (string, error) {
 	}
 	return rel, nil
 }
+
+// Check asks the provider for its models (GET {base_url}/v1/models), as Settings' "Test
+// connection" does: nothing is generated, nothing is paid. It returns the model ids listed.
+func (p Provider) Check(ctx context.Context) ([]string, error) {
+	if p.Client == nil {
+		p.Client = &http.Client{Timeout: 10 * time.Second}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(p.BaseURL, "/")+"/v1/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.Key != "" {
+		req.Header.Set("Authorization", "Bearer "+p.Key)
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(raw[:min(len(raw), 300)])))
+	}
+	var out struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("the answer to /v1/models is not a model list: %w", err)
+	}
+	ids := make([]string, 0, len(out.Data))
+	for _, m := range out.Data {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}

@@ -758,7 +758,7 @@ class AppState {
    * Saves the configuration, then the API keys that changed (a provider must be saved before it
    * can hold keys). Returns null on success, else the error to show in the Settings view.
    */
-  async saveSettings(s: Settings, keys: { provider: string; keys: string[] }[] = []): Promise<string | null> {
+  async saveSettings(s: Settings, keys: { provider: string; keys: string[] }[] = [], toolKeys: { name: string; key: string }[] = []): Promise<string | null> {
     const before = this.status?.default_model || this.settings?.models?.main || ''
     const modelWasDefault = !this.model || this.model === before
     try {
@@ -771,6 +771,13 @@ class AppState {
         this.settings = await api.settings.setAPIKeys(k.provider, k.keys)
       } catch (err) {
         return `Saved, but the API keys of ${k.provider} were not stored: ${messageOf(err)}`
+      }
+    }
+    for (const k of toolKeys) {
+      try {
+        this.settings = await api.settings.setToolKey(k.name, k.key)
+      } catch (err) {
+        return `Saved, but the ${k.name} key was not stored: ${messageOf(err)}`
       }
     }
     await this.refreshStatus()

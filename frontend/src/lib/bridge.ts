@@ -5,7 +5,7 @@ import type { ScheduleJob } from './schedule'
 import type { FamilyMode } from './toolbar'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
-import type { AgentMode, Attachment, Decision, Event, HistoryMatch, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
+import type { AgentMode, Attachment, Decision, Event, HistoryMatch, ImagesCheck, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
 
 type Listener = (data: unknown) => void
 
@@ -346,12 +346,16 @@ export const api = {
     stopDemo: () => call<ModelStatus>('ModelService', 'StopDemo'),
     /** Settings' "Test connection": one provider as edited, unsaved; keys typed, else those stored under saved. */
     testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
+    /** Lists the images provider's models as edited (key: typed, '' the stored one); generates nothing. */
+    testImages: (images: { base_url?: string; model?: string }, key: string) => call<ImagesCheck>('ModelService', 'TestImages', images, key),
   },
   settings: {
     get: () => call<Settings>('SettingsService', 'Get'),
     update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
     /** Stores a provider's API keys (several rotate on rate limits); an empty list removes them. */
     setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
+    /** Stores a tool's API key ('images', 'brave'); '' removes it. Returned masked only. */
+    setToolKey: (name: string, key: string) => call<Settings>('SettingsService', 'SetToolKey', name, key),
     clearBrowserData: () => call<void>('SettingsService', 'ClearBrowserData'),
   },
   browser: {

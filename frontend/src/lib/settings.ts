@@ -2,6 +2,7 @@
 // rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
 // API key changes to send after the configuration is saved.
 import { checkTime } from './myday'
+import { applyTools, toToolsForm, validateTools, type ToolHints, type ToolsForm } from './toolsettings'
 import { fromRows, toRows, validateRules, type RuleHints, type RuleRow } from './rules'
 import type { ProviderCheck, ProviderConfig, ProviderType, Settings, Thinking } from './types'
 
@@ -71,6 +72,8 @@ export type SettingsForm = {
   rules: RuleRow[]
   /** My Day's daily time, "HH:MM" ("" : only when asked). */
   mydayAt: string
+  /** The images provider and web search (toolsettings.ts). */
+  tools: ToolsForm
 }
 
 let nextId = 1
@@ -103,6 +106,7 @@ export function toForm(s: Settings | null): SettingsForm {
     memoryRecall: !s?.memory_recall_off,
     rules: toRows(s?.permissions?.rules),
     mydayAt: s?.myday_at ?? '',
+    tools: toToolsForm(s),
   }
 }
 
@@ -149,6 +153,7 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   if (f.desktop || base?.desktop !== undefined) out.desktop = f.desktop
   // Likewise memory_recall_off when recall is on (the default).
   if (!f.memoryRecall || base?.memory_recall_off !== undefined) out.memory_recall_off = !f.memoryRecall
+  applyTools(out, f.tools)
   if (f.mydayAt.trim()) out.myday_at = f.mydayAt.trim()
   else delete out.myday_at
   // Rules are sent whole (an empty list clears them); Go omits them when there are none.
@@ -218,11 +223,12 @@ export type Hints = {
   rules: RuleHints
   contextCap?: string
   mydayAt?: string
+  tools: ToolHints
   form?: string
 }
 
 export function hasHints(h: Hints): boolean {
-  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || Object.keys(h.rules).length > 0 || !!h.contextCap || !!h.mydayAt || !!h.form
+  return Object.keys(h.providers).length > 0 || Object.keys(h.fallback).length > 0 || Object.keys(h.rules).length > 0 || !!h.contextCap || !!h.mydayAt || Object.keys(h.tools).length > 0 || !!h.form
 }
 
 function isHttpURL(s: string): boolean {
@@ -234,9 +240,10 @@ function isHttpURL(s: string): boolean {
   }
 }
 
-/** Problems to fix before saving, per field (ids of rows as keys). */
-export function validate(f: SettingsForm): Hints {
-  const h: Hints = { providers: {}, fallback: {}, rules: validateRules(f.rules) }
+/** Problems to fix before saving, per field (ids of rows as keys); storedTools: the tools'
+ * keys as Settings shows them (masked; '' none stored). */
+export function validate(f: SettingsForm, storedTools: Record<string, string> = {}): Hints {
+  const h: Hints = { providers: {}, fallback: {}, rules: validateRules(f.rules), tools: validateTools(f.tools, storedTools) }
   const hint = (id: number, field: 'name' | 'base_url' | 'key', msg: string) => {
     h.providers[id] = { ...h.providers[id], [field]: msg }
   }

@@ -111,6 +111,9 @@ export type Thinking = 'off' | 'low' | 'medium' | 'high'
 /** A configured model server; `name` prefixes model references ("name/model"). */
 export type ProviderConfig = { name: string; type: ProviderType; base_url?: string }
 
+/** ModelService.TestImages: how many models the images provider listed, whether the model is one. */
+export type ImagesCheck = { models: number; listed: boolean; error?: string }
+
 /** ModelService.TestProvider: how many models one provider listed, or why it could not. */
 export type ProviderCheck = { models: number; error?: ProviderError | null }
 
@@ -134,6 +137,14 @@ export type Settings = {
   memory_recall_off?: boolean
   /** My Day's report is written every day at this local time, "HH:MM"; absent: only when asked. */
   myday_at?: string
+  /** generate_image's OpenAI-compatible images API (absent: the tool is not offered); its key is tool_keys.images. */
+  images?: { base_url?: string; model?: string }
+  /** web_search's provider ('' : a SearXNG URL, else a Brave key, else DuckDuckGo); Brave's key is tool_keys.brave. */
+  web_search?: { provider?: '' | 'duckduckgo' | 'searxng' | 'brave'; searxng_url?: string }
+  /** Private hosts fetch_url may reach (a NAS, an intranet wiki). */
+  web_allow_hosts?: string[] | null
+  /** Read-only: the tools' keys ("images", "brave"), masked ("sk-…a1b2"; "" none stored). */
+  tool_keys?: Record<string, string> | null
   /** Approval rules (docs/TOOLS.md#rules); "Always allow" adds to them. */
   permissions?: { rules?: PermissionRule[] | null }
   /** Read-only: how many API keys each provider has stored (never the keys). */
