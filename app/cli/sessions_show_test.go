@@ -21,7 +21,7 @@ func TestSessionsShowTheActiveBranch(t *testing.T) {
 	}...)
 	run := func(args ...string) string {
 		t.Helper()
-		return runSessions(t, append([]string{"show"}, args...)...)
+		return execute(t, newSessionsCmd(), append([]string{"show"}, args...)...)
 	}
 	out := run(info.ID)
 	for _, want := range []string{"#4 user  < 2/2 >  versions start at #1, #3", "bananas", "#7 assistant  < 2/2 >  versions start at #5, #6", "BANANA-AGAIN"} {

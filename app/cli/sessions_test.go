@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -32,10 +34,9 @@ func sessionsData(t *testing.T, title string, entries ...store.Entry) store.Sess
 	return info
 }
 
-// runSessions runs `tofu sessions args…` and returns what it printed.
-func runSessions(t *testing.T, args ...string) string {
+// execute runs a command of tofu's with args and returns what it printed; an error fails t.
+func execute(t *testing.T, cmd *cobra.Command, args ...string) string {
 	t.Helper()
-	cmd := newSessionsCmd()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetArgs(args)
@@ -52,7 +53,7 @@ func TestSessionsSearch(t *testing.T) {
 		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "数据库压缩怎么配置？"}})
 	run := func(args ...string) string {
 		t.Helper()
-		return runSessions(t, append([]string{"search"}, args...)...)
+		return execute(t, newSessionsCmd(), append([]string{"search"}, args...)...)
 	}
 	if out := run("数据库压缩"); !strings.Contains(out, info.ID+"  #2") || !strings.Contains(out, "数据库压缩怎么配置") {
 		t.Fatalf("text output:\n%s", out)

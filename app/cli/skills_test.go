@@ -31,14 +31,7 @@ func TestSkillsInstallAndList(t *testing.T) {
 	}
 	run := func(args ...string) string {
 		t.Helper()
-		cmd := newSkillsCmd()
-		var out bytes.Buffer
-		cmd.SetOut(&out)
-		cmd.SetArgs(args)
-		if err := cmd.Execute(); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+		return execute(t, newSkillsCmd(), args...)
 	}
 	if out := run("install", zipPath); !strings.Contains(out, "Installed changelog") {
 		t.Fatalf("install: %s", out)
