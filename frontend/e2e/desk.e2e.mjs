@@ -51,6 +51,10 @@ await runScript('desk e2e', { browser, page, pageErrors }, async () => {
     await tid('settings-dialog').waitFor()
     const v = await tid('settings-myday-at').inputValue()
     check(v === '07:30', `settings time: ${v}`)
+    if (shot3) {
+      await tid('settings-myday-at').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: shot3.replace(/\.png$/, '-settings.png') })
+    }
     await page.keyboard.press('Escape')
     await tid('settings-dialog').waitFor({ state: 'hidden' })
   })
