@@ -581,14 +581,16 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // The verdict and the gate.
 
-var verdictLine = regexp.MustCompile(`(?im)^[\s>*_#\x60-]*verdict[\s*_\x60]*[:=\-–—]?[\s*_\x60]*(stop|continue[ _-]?worker|continue[ _-]?planner)\b.*$`)
+var verdictLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[\s>*_#\x60-]*verdict[\s*_\x60]*[:=\-–—]?[\s*_\x60]*(stop|continue[ _-]?worker|continue[ _-]?planner)\b.*$`)
+})
 
 // judge reads a critique: the verdict line (the last one, if several), the feedback (the rest),
 // and the gate: a STOP whose feedback still lists failures is CONTINUE_WORKER, and so is a
 // critique without a verdict.
 func judge(text string) store.Phase {
 	p := store.Phase{Role: store.RoleCritic, State: store.PhaseEnd}
-	locs := verdictLine.FindAllStringSubmatchIndex(text, -1)
+	locs := verdictLine().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		p.Feedback = strings.TrimSpace(text)
 		p.Verdict = store.VerdictContinueWorker
@@ -682,10 +684,10 @@ func sameCritique(a, b string) bool {
 	return float64(common) >= 0.75*float64(max(len(pa), len(pb)))
 }
 
-var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+var nonWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\p{L}\p{N}]+`) })
 
 func words(s string) []string {
-	return strings.Fields(nonWord.ReplaceAllString(strings.ToLower(s), " "))
+	return strings.Fields(nonWord().ReplaceAllString(strings.ToLower(s), " "))
 }
 
 func pairs(ws []string) map[string]bool {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -81,19 +82,21 @@ func convert(kind, s string) (string, error) {
 }
 
 var (
-	texComment  = regexp.MustCompile(`(?m)(^|[^\\])%.*$`)
-	texMath     = regexp.MustCompile(`(?s)\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)`)
-	texDropArgs = regexp.MustCompile(`\\(cite[a-z]*|[a-z]*ref|label|usepackage|documentclass|includegraphics|bibliographystyle|bibliography|input|include|url|newcommand|renewcommand|providecommand|DeclareMathOperator|newenvironment|setlength|setcounter|vspace|hspace|pagestyle|thispagestyle|addbibresource|newif|def\\[a-zA-Z@]+)\*?(\s*\[[^\]]*\])*(\s*\{(?:[^{}]|\{[^{}]*\})*\})*`)
-	texHref     = regexp.MustCompile(`\\href\s*\{[^}]*\}`)
-	texEnvName  = regexp.MustCompile(`\\(begin|end)\s*\{[^}]*\}(\s*\[[^\]]*\])?`)
-	texCommand  = regexp.MustCompile(`\\[a-zA-Z@]+\*?(\s*\[[^\]]*\])?|\\.`)
-	mathEnvs    = []string{"equation", "align", "eqnarray", "gather", "multline", "displaymath", "math", "tikzpicture", "verbatim"}
+	texComment  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)(^|[^\\])%.*$`) })
+	texMath     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)`) })
+	texDropArgs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\\(cite[a-z]*|[a-z]*ref|label|usepackage|documentclass|includegraphics|bibliographystyle|bibliography|input|include|url|newcommand|renewcommand|providecommand|DeclareMathOperator|newenvironment|setlength|setcounter|vspace|hspace|pagestyle|thispagestyle|addbibresource|newif|def\\[a-zA-Z@]+)\*?(\s*\[[^\]]*\])*(\s*\{(?:[^{}]|\{[^{}]*\})*\})*`)
+	})
+	texHref    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\href\s*\{[^}]*\}`) })
+	texEnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\(begin|end)\s*\{[^}]*\}(\s*\[[^\]]*\])?`) })
+	texCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\[a-zA-Z@]+\*?(\s*\[[^\]]*\])?|\\.`) })
+	mathEnvs   = []string{"equation", "align", "eqnarray", "gather", "multline", "displaymath", "math", "tikzpicture", "verbatim"}
 )
 
 // StripLaTeX reduces LaTeX source to its running words: comments, math and
 // commands go, the text inside text commands (\emph{…}, \section{…}) stays.
 func StripLaTeX(s string) string {
-	s = texComment.ReplaceAllString(s, "$1")
+	s = texComment().ReplaceAllString(s, "$1")
 	if i := strings.Index(s, `\begin{document}`); i >= 0 {
 		s = s[i:]
 	}
@@ -104,30 +107,30 @@ func StripLaTeX(s string) string {
 		re := regexp.MustCompile(`(?s)\\begin\{` + env + `\*?\}.*?\\end\{` + env + `\*?\}`)
 		s = re.ReplaceAllString(s, " ")
 	}
-	s = texMath.ReplaceAllString(s, " ")
-	s = texHref.ReplaceAllString(s, " ")
-	s = texDropArgs.ReplaceAllString(s, " ")
-	s = texEnvName.ReplaceAllString(s, " ")
-	s = texCommand.ReplaceAllString(s, " ")
+	s = texMath().ReplaceAllString(s, " ")
+	s = texHref().ReplaceAllString(s, " ")
+	s = texDropArgs().ReplaceAllString(s, " ")
+	s = texEnvName().ReplaceAllString(s, " ")
+	s = texCommand().ReplaceAllString(s, " ")
 	return strings.NewReplacer("{", " ", "}", " ", "~", " ", "&", " ", "``", "\"", "''", "\"", "--", "–").Replace(s)
 }
 
 var (
-	mdFront    = regexp.MustCompile(`(?s)^---\n(.*?)\n---\n`)
-	mdYAMLKey  = regexp.MustCompile(`(?m)^\s*-?\s*[a-zA-Z_-]+:\s*`)
-	mdComment  = regexp.MustCompile(`(?m)#.*$`)
-	mdLinkURL  = regexp.MustCompile(`\]\([^)]*\)`)
-	mdCitation = regexp.MustCompile(`\[?-?@[\w:.-]+[;\]]?`)
-	mdHTML     = regexp.MustCompile(`<[^>]+>`)
-	mdImage    = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	mdFront    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^---\n(.*?)\n---\n`) })
+	mdYAMLKey  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*-?\s*[a-zA-Z_-]+:\s*`) })
+	mdComment  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)#.*$`) })
+	mdLinkURL  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\([^)]*\)`) })
+	mdCitation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[?-?@[\w:.-]+[;\]]?`) })
+	mdHTML     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]+>`) })
+	mdImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`) })
 )
 
 // StripMarkdown keeps the words of a Markdown paper: front matter values
 // (title, authors), headings and text, without URLs, citation keys or markup.
 func StripMarkdown(s string) string {
 	front := ""
-	if m := mdFront.FindStringSubmatch(s); m != nil {
-		front = mdComment.ReplaceAllString(m[1], "")
+	if m := mdFront().FindStringSubmatch(s); m != nil {
+		front = mdComment().ReplaceAllString(m[1], "")
 		for _, line := range strings.Split(front, "\n") {
 			k := strings.TrimSpace(line)
 			if strings.HasPrefix(k, "orcid:") || strings.HasPrefix(k, "bibliography:") ||
@@ -135,21 +138,21 @@ func StripMarkdown(s string) string {
 				front = strings.Replace(front, line, "", 1)
 			}
 		}
-		front = mdYAMLKey.ReplaceAllString(front, " ")
+		front = mdYAMLKey().ReplaceAllString(front, " ")
 		s = s[len(m[0]):]
 	}
-	s = mdImage.ReplaceAllString(s, " ")
-	s = mdLinkURL.ReplaceAllString(s, "]")
-	s = mdCitation.ReplaceAllString(s, " ")
-	s = mdHTML.ReplaceAllString(s, " ")
-	s = texMath.ReplaceAllString(s, " ")
+	s = mdImage().ReplaceAllString(s, " ")
+	s = mdLinkURL().ReplaceAllString(s, "]")
+	s = mdCitation().ReplaceAllString(s, " ")
+	s = mdHTML().ReplaceAllString(s, " ")
+	s = texMath().ReplaceAllString(s, " ")
 	return front + "\n" + s
 }
 
-var xmlTag = regexp.MustCompile(`(?s)<[^>]*>`)
+var xmlTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
 
 func stripXML(s string) string {
-	return html.UnescapeString(xmlTag.ReplaceAllString(s, " "))
+	return html.UnescapeString(xmlTag().ReplaceAllString(s, " "))
 }
 
 // jsonText collects title, abstract, body and caption text of an s2orc
@@ -180,9 +183,9 @@ func jsonText(s string) (string, error) {
 	return b.String(), nil
 }
 
-var hyphenBreak = regexp.MustCompile(`(\p{L})-\n(\p{Ll})`)
+var hyphenBreak = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\p{L})-\n(\p{Ll})`) })
 
 // dehyphenate joins words another extractor left split at line ends.
 func dehyphenate(s string) string {
-	return hyphenBreak.ReplaceAllString(s, "$1$2")
+	return hyphenBreak().ReplaceAllString(s, "$1$2")
 }

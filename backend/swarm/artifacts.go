@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/store"
@@ -24,7 +25,7 @@ type artifact struct {
 // maxArtifact bounds one artifact: it is read whole into a model's context.
 const maxArtifact = 64 << 10
 
-var artifactName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
+var artifactName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`) })
 
 func artifactKey(root, name string) string { return "swarm-artifact/" + root + "/" + name }
 
@@ -47,7 +48,7 @@ func artifactTools(st *store.Store, root, session string) []tools.Tool {
 			Description: "Store a named artifact for the other agents of the swarm (replaces one of that name).",
 			Example:     `{"name":"api-notes.md","content":"…"}`,
 			Run: func(_ context.Context, _ tools.Call, p storeParams) (tools.Result, error) {
-				if !artifactName.MatchString(p.Name) {
+				if !artifactName().MatchString(p.Name) {
 					return tools.Errorf("name must be 1-80 letters, digits, '.', '_' or '-', starting with a letter or digit"), nil
 				}
 				if len(p.Content) > maxArtifact {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -22,22 +23,26 @@ type Printed struct {
 // "tool_name") at its start, and the name, even in JSON too broken to decode; argsKeyRE a key
 // calls give their arguments under.
 var (
-	printedKeyRE = regexp.MustCompile(`^\s*\[?\s*\{\s*"(?:name|tool|tool_name|function)"\s*:\s*(?:"([^"]*)")?`)
-	argsKeyRE    = regexp.MustCompile(`"(?:arguments|parameters|args|input|tool_input)"\s*:`)
+	printedKeyRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[?\s*\{\s*"(?:name|tool|tool_name|function)"\s*:\s*(?:"([^"]*)")?`)
+	})
+	argsKeyRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:arguments|parameters|args|input|tool_input)"\s*:`)
+	})
 )
 
 // jsonCall reports whether s, a whole reply or fence, starts like a JSON call: it names a tool
 // first, and the tool is one offered or arguments follow (a JSON answer that happens to start
 // with "name", like {"name": "Ada", "born": 1815}, is an answer).
 func jsonCall(s string, ts toolset) bool {
-	m := printedKeyRE.FindStringSubmatch(s)
+	m := printedKeyRE().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
 	if _, ok := ts[m[1]]; ok && m[1] != "" {
 		return true
 	}
-	return argsKeyRE.MatchString(s)
+	return argsKeyRE().MatchString(s)
 }
 
 // FindPrinted reports whether text is recognisably a tool call written as text, in any format

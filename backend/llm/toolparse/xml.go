@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
 var (
-	functionRE  = regexp.MustCompile(`(?s)^<function=([^>\s]+)>(.*?)</function>`)
-	parameterRE = regexp.MustCompile(`(?s)<parameter=([^>\s]+)>(.*?)</parameter>`)
+	functionRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^<function=([^>\s]+)>(.*?)</function>`) })
+	parameterRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<parameter=([^>\s]+)>(.*?)</parameter>`) })
 )
 
 // parseFunctions reads one or more Qwen3-Coder calls:
@@ -27,7 +28,7 @@ func parseFunctions(seg string, tools toolset) ([]llm.ToolCall, bool) {
 	var calls []llm.ToolCall
 	s := strings.TrimSpace(seg)
 	for s != "" {
-		m := functionRE.FindStringSubmatch(s)
+		m := functionRE().FindStringSubmatch(s)
 		if m == nil {
 			return nil, false
 		}
@@ -50,7 +51,7 @@ func xmlArguments(body string, tool llm.ToolSpec) (json.RawMessage, bool) {
 	var b strings.Builder
 	b.WriteByte('{')
 	rest := body
-	for i, m := range parameterRE.FindAllStringSubmatchIndex(body, -1) {
+	for i, m := range parameterRE().FindAllStringSubmatchIndex(body, -1) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
