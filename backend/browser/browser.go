@@ -34,6 +34,9 @@ type Options struct {
 	WebAccess func() bool
 	// Idle closes the browser after this long unused (0: 5 minutes).
 	Idle time.Duration
+	// DownloadGrace is how long a save step waits for a download of that name to begin (0:
+	// 10 s): the click that starts one reports before Chromium says it began.
+	DownloadGrace time.Duration
 	// Width and Height are the viewport (0: 1280×800).
 	Width, Height int
 }
@@ -54,6 +57,7 @@ type Manager struct {
 	timer      *time.Timer
 	started    time.Duration // how long the last start took (the eval reports it)
 	closed     bool
+	began      chan struct{} // closed (and replaced) when any download begins
 }
 
 // New returns a manager; nothing starts until a session uses the browser.
@@ -64,7 +68,10 @@ func New(o Options) *Manager {
 	if o.Width == 0 {
 		o.Width, o.Height = 1280, 800
 	}
-	return &Manager{o: o, sessions: map[string]*sessionTabs{}}
+	if o.DownloadGrace == 0 {
+		o.DownloadGrace = 10 * time.Second
+	}
+	return &Manager{o: o, sessions: map[string]*sessionTabs{}, began: make(chan struct{})}
 }
 
 // FindChromium returns the Chromium to run: bin, $TOFU_CHROMIUM, or the first on the PATH.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -45,7 +46,7 @@ func (m *Manager) watchDownloads(b *rod.Browser) error {
 		defer m.mu.Unlock()
 		for _, s := range m.sessions {
 			if s.byTarget(proto.TargetTargetID(e.FrameID)) != nil {
-				s.downloads = append(s.downloads, d)
+				m.addDownload(s, d)
 				return
 			}
 		}
@@ -61,6 +62,14 @@ func (m *Manager) watchDownloads(b *rod.Browser) error {
 		close(d.done)
 	})()
 	return nil
+}
+
+// addDownload gives the session a download that began and wakes the save steps waiting for
+// one. m.mu is held.
+func (m *Manager) addDownload(s *sessionTabs, d *download) {
+	s.downloads = append(s.downloads, d)
+	close(m.began)
+	m.began = make(chan struct{})
 }
 
 // takeDownloads describes the session's downloads not reported yet, waiting (within ctx) for
@@ -98,21 +107,12 @@ func (m *Manager) takeDownloads(ctx context.Context, session string) []string {
 }
 
 // SaveDownload copies the session's download called name (the last of that name; "": the
-// last one) to dest, waiting for it to finish within ctx.
+// last one) to dest, waiting for it to begin (within Options.DownloadGrace) and to finish
+// (within ctx).
 func (m *Manager) SaveDownload(ctx context.Context, session, name, dest string) (string, error) {
-	m.mu.Lock()
-	var d *download
-	if s := m.sessions[session]; s != nil {
-		for i := len(s.downloads) - 1; i >= 0; i-- {
-			if name == "" || s.downloads[i].name == name {
-				d = s.downloads[i]
-				break
-			}
-		}
-	}
-	m.mu.Unlock()
-	if d == nil {
-		return "", &UserError{fmt.Sprintf("no download called %q in this session", name)}
+	d, err := m.awaitDownload(ctx, session, name)
+	if err != nil {
+		return "", err
 	}
 	select {
 	case <-d.done:
@@ -132,6 +132,35 @@ func (m *Manager) SaveDownload(ctx context.Context, session, name, dest string) 
 		return "", fmt.Errorf("save the download %s: %w", d.name, err)
 	}
 	return dest, nil
+}
+
+// awaitDownload finds the session's download called name, waiting for one to begin: a click
+// reports before Chromium tells that the download it started began, and under load that can
+// come well after the next step.
+func (m *Manager) awaitDownload(ctx context.Context, session, name string) (*download, error) {
+	grace := time.NewTimer(m.o.DownloadGrace)
+	defer grace.Stop()
+	for {
+		m.mu.Lock()
+		if s := m.sessions[session]; s != nil {
+			for i := len(s.downloads) - 1; i >= 0; i-- {
+				if name == "" || s.downloads[i].name == name {
+					d := s.downloads[i]
+					m.mu.Unlock()
+					return d, nil
+				}
+			}
+		}
+		began := m.began
+		m.mu.Unlock()
+		select {
+		case <-began:
+		case <-grace.C:
+			return nil, &UserError{fmt.Sprintf("no download called %q in this session", name)}
+		case <-ctx.Done():
+			return nil, &UserError{fmt.Sprintf("no download called %q in this session", name)}
+		}
+	}
 }
 
 func copyFile(src, dst string) error {
