@@ -27,9 +27,20 @@ func wmManages(display string) (managed func() bool, done func(), err error) {
 	w := xproto.Window(id)
 	xproto.CreateWindow(c, 0, w, root, 0, 0, 10, 10, 0, xproto.WindowClassInputOutput, 0, 0, nil)
 	xproto.MapWindow(c, w)
+	polls := 0
 	managed = func() bool {
 		r, err := xproto.QueryTree(c, w).Reply()
-		return err == nil && r.Parent != root
+		if err == nil && r.Parent != root {
+			return true
+		}
+		// Mapped while the window manager started (after it listed the windows there were,
+		// before it asked to be told of new ones), the probe is never managed: map it again
+		// now and then, which a running window manager hears.
+		if polls++; polls%50 == 0 {
+			xproto.UnmapWindow(c, w)
+			xproto.MapWindow(c, w)
+		}
+		return false
 	}
 	done = func() {
 		xproto.DestroyWindow(c, w)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -83,12 +84,20 @@ func start(t testing.TB, o Options) *Server {
 	}
 	if !o.NoWM {
 		wm := s.Command("openbox", "--sm-disable")
+		var wmErr lockedBuffer
+		wm.Stderr = &wmErr
 		s.Background(wm)
 		managed, done, err := wmManages(s.Display)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.WaitFor("openbox to manage windows", managed)
+		deadline := time.Now().Add(time.Minute)
+		for !managed() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited a minute for openbox to manage windows; it said: %s", wmErr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		done()
 	}
 	return s
@@ -204,4 +213,22 @@ func Context(t *testing.T) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// lockedBuffer collects a program's output while the test may read it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
