@@ -28,6 +28,10 @@ type Trajectory struct {
 	// Reported is the provider's own count of the input tokens sent over the run (its own
 	// tokenizer), 0 when the file does not say.
 	Reported int `json:"reported_input_tokens,omitempty"`
+	// StepLimit is the most model calls the agent was allowed (mini-swe-agent's step_limit,
+	// SWE-agent's per_instance_call_limit), 0 when the file does not say. Replay gives L1 the
+	// calls left under it, as the live agent does with its turn's step limit.
+	StepLimit int `json:"step_limit,omitempty"`
 }
 
 // Calls is the number of model calls.
@@ -105,7 +109,14 @@ type rawTraj struct {
 			TokensSent int `json:"tokens_sent"`
 			APICalls   int `json:"api_calls"`
 		} `json:"model_stats"`
+		Config struct {
+			Agent struct {
+				StepLimit int `json:"step_limit"`
+			} `json:"agent"`
+		} `json:"config"`
 	} `json:"info"`
+	// SWE-agent's run configuration: an object, or the same as a JSON string.
+	ReplayConfig json.RawMessage `json:"replay_config"`
 	// SWE-agent
 	History    []rawMessage `json:"history"`
 	Trajectory []struct {
@@ -165,6 +176,7 @@ func LoadTrajectory(path string) (*Trajectory, error) {
 			t.replies = append(t.replies, replyAfter(len(q), next, hist))
 		}
 		t.Reported = r.Info.ModelStats.TokensSent
+		t.StepLimit = sweCallLimit(r.ReplayConfig)
 	case len(r.Messages) > 0:
 		// mini-swe-agent: call k (from 1) saw messages[0:2k]; the last user message (the final
 		// diff) was never sent.
@@ -180,6 +192,7 @@ func LoadTrajectory(path string) (*Trajectory, error) {
 		for _, m := range r.Messages {
 			t.Reported += m.Extra.Response.Usage.PromptTokens
 		}
+		t.StepLimit = r.Info.Config.Agent.StepLimit
 	default:
 		return nil, fmt.Errorf("%s: neither mini-swe-agent (messages) nor SWE-agent (history, trajectory)", path)
 	}
@@ -187,6 +200,26 @@ func LoadTrajectory(path string) (*Trajectory, error) {
 		return nil, fmt.Errorf("%s: no model calls", path)
 	}
 	return t, nil
+}
+
+// sweCallLimit reads agent.model.per_instance_call_limit from SWE-agent's replay_config (0 when
+// absent or unreadable).
+func sweCallLimit(raw json.RawMessage) int {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		raw = json.RawMessage(text)
+	}
+	var c struct {
+		Agent struct {
+			Model struct {
+				CallLimit int `json:"per_instance_call_limit"`
+			} `json:"model"`
+		} `json:"agent"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return 0
+	}
+	return c.Agent.Model.CallLimit
 }
 
 // replyAfter finds the reply to a call sent n messages: message n of the next request when

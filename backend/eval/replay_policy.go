@@ -48,14 +48,18 @@ func NewPolicy(name string) (Policy, error) {
 }
 
 // ConfigPolicy replays a compact.Config: L0 at entry (each tool output budgeted once, as it
-// would have entered the log), then L1 on every request with one State across the run. L2
-// never fires in replay.
+// would have entered the log), then L1 on every request with one State across the run, told
+// the calls left under the run's step limit when the file records one. L2 never fires in
+// replay.
 func ConfigPolicy(name string, cfg compact.Config) Policy {
 	return Policy{Name: name, run: func(t *Trajectory) policyRun {
 		var st compact.State
 		var r policyRun
 		var l0 entry
-		for _, req := range t.Reqs {
+		for k, req := range t.Reqs {
+			if t.StepLimit > 0 {
+				st.Left = max(t.StepLimit-k, 1) // as the live agent bounds a move's payback
+			}
 			msgs, rep := compact.Build(l0.entered(req, cfg), &st, cfg)
 			if rep.Moved {
 				r.moves++

@@ -113,6 +113,11 @@ func TestReplayPolicies(t *testing.T) {
 	if err != nil || len(skipped) > 0 {
 		t.Fatal(err, skipped)
 	}
+	// The step limits the runs had (mini-swe-agent's step_limit, SWE-agent's call limit in its
+	// replay_config string) bound L1's payback in replay as the turn's does in the live agent.
+	if trajs[0].StepLimit != 250 || trajs[1].StepLimit != 150 {
+		t.Fatalf("step limits %d, %d", trajs[0].StepLimit, trajs[1].StepLimit)
+	}
 	var ps []Policy
 	for _, n := range PolicyNames {
 		p, err := NewPolicy(n)
