@@ -1,9 +1,11 @@
 package compact
 
 import (
+	"hash/maphash"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -18,19 +20,53 @@ import (
 // uncaught exception line.
 var failMarker = regexp.MustCompile(`(?m)^(Traceback \(most recent call last\):|FAILED |ERROR |E {3}|=+ .*\b\d+ (failed|errors?)\b|[A-Za-z_.]*(Error|Exception): )`)
 
-// statusCode finds the exit status an output states: a bash-only observation's <returncode>
-// line or run_command's final "[exit N · …]" line.
-var statusCode = regexp.MustCompile(`^<returncode>(-?\d+)</returncode>|\n\[exit (-?\d+) · [^\]\n]*\]$`)
+// exitCode finds run_command's final status line, "[exit N · duration]".
+var exitCode = regexp.MustCompile(`^\[exit (-?\d+) · [^\]]*\]$`)
 
 // Failed reports whether a command output is a failed run: a non-zero exit status where the
-// output states one, else the signs of a failure in the text.
+// output states one (a bash-only observation's <returncode> line, run_command's final
+// "[exit N · …]" line), else the signs of a failure in the text. Memoised: the same outputs
+// are judged on every request of a session.
 func Failed(text string) bool {
-	if m := statusCode.FindStringSubmatch(text); m != nil {
-		code := m[1] + m[2]
+	key := maphash.String(tokSeed, text)
+	failMemo.Lock()
+	f, ok := failMemo.m[key]
+	failMemo.Unlock()
+	if ok {
+		return f
+	}
+	f = failed(text)
+	failMemo.Lock()
+	if len(failMemo.m) >= 1<<13 {
+		clear(failMemo.m)
+	}
+	failMemo.m[key] = f
+	failMemo.Unlock()
+	return f
+}
+
+var failMemo = struct {
+	sync.Mutex
+	m map[uint64]bool
+}{m: map[uint64]bool{}}
+
+func failed(text string) bool {
+	code, found := "", false
+	if rest, ok := strings.CutPrefix(text, "<returncode>"); ok {
+		code, _, found = strings.Cut(rest, "</returncode>")
+	} else if m := exitCode.FindStringSubmatch(lastLine(text)); m != nil {
+		code, found = m[1], true
+	}
+	if found {
 		n, err := strconv.Atoi(code)
 		return err == nil && n != 0
 	}
 	return failMarker.MatchString(text)
+}
+
+// lastLine is the text after the last line break.
+func lastLine(text string) string {
+	return text[strings.LastIndexByte(text, '\n')+1:]
 }
 
 // latestFailing returns the latest failing command output before mark that the session is
@@ -42,7 +78,7 @@ func latestFailing(conv []llm.Message, mark int, c L1Config) int {
 		return -1
 	}
 	for i := mark - 1; i >= 0; i-- {
-		if !IsToolResult(conv[i]) || KindAt(conv, i) != KindCommand || !Failed(conv[i].Content) {
+		if !IsToolResult(conv[i]) || !Failed(conv[i].Content) || KindAt(conv, i) != KindCommand {
 			continue
 		}
 		if i < hotStart(conv[:mark], max(c.FileHotResults, c.HotResults), c.HotTokens) {

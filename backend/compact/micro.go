@@ -257,7 +257,7 @@ func formAt(conv []llm.Message, i int, level uint8, c L1Config) (llm.Message, bo
 	changed := false
 	switch {
 	case IsToolResult(m):
-		if len(m.Content) > minChars(conv, i, c) && !IsPlaceholder(m.Content) {
+		if over(conv, i, c) && !IsPlaceholder(m.Content) {
 			m.Content = Placeholder(ToolNameAt(conv, i), m.Content, c.PreviewChars)
 			if n := namesLine(conv[i].Content, m.Content, c.Names); n != "" {
 				m.Content += "\n" + n
@@ -364,12 +364,17 @@ func countMessages(msgs []llm.Message) int {
 	return n
 }
 
-// minChars is the size under which a cold tool result stays verbatim: SpentMinChars for spent
-// outputs (a run, a script, a listing: acted on by the time they are cold, so they shrink
-// first), MinChars for the rest (file reads and searches are re-read when lost).
-func minChars(conv []llm.Message, i int, c L1Config) int {
-	if c.SpentMinChars > 0 && Spent(conv, i) {
-		return c.SpentMinChars
+// over reports whether a cold tool result is longer than the size under which it stays
+// verbatim: SpentMinChars for spent outputs (a run, a script, a listing: acted on by the time
+// they are cold, so they shrink first), MinChars for the rest (file reads and searches are
+// re-read when lost). What produced it is only looked at when the size is between the two.
+func over(conv []llm.Message, i int, c L1Config) bool {
+	n := len(conv[i].Content)
+	switch {
+	case n > c.MinChars:
+		return true
+	case c.SpentMinChars <= 0 || n <= c.SpentMinChars:
+		return false
 	}
-	return c.MinChars
+	return Spent(conv, i)
 }

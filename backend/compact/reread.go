@@ -76,7 +76,17 @@ func (r *rereads) note(conv []llm.Message, i int, f llm.Message) {
 
 // exitLine is the status line Tofu's run_command ends an output with; its duration differs on
 // every run, so two runs with the same output are compared without it.
-var exitLine = regexp.MustCompile(`\n\[(exit -?\d+|stopped with [^·\]]+) · [^\]\n]*\]$`)
+var exitLine = regexp.MustCompile(`^\[(exit -?\d+|stopped with [^·\]]+) · [^\]]*\]$`)
+
+// statusLine returns the output without its final run_command status line, and that line
+// ("" when there is none).
+func statusLine(text string) (body, status string) {
+	i := strings.LastIndexByte(text, '\n')
+	if i < 0 || !exitLine.MatchString(text[i+1:]) {
+		return text, ""
+	}
+	return text[:i], text[i+1:]
+}
 
 // outputKey is the hash two outputs share when they say the same thing (0: too short to be
 // worth a reference).
@@ -84,8 +94,8 @@ func outputKey(text string) uint64 {
 	if len(text) < 64 {
 		return 0
 	}
-	if loc := exitLine.FindStringSubmatchIndex(text); loc != nil {
-		text = text[:loc[0]] + "\n[" + text[loc[2]:loc[3]] + "]"
+	if body, status := statusLine(text); status != "" {
+		text = body + "\n[" + exitLine.FindStringSubmatch(status)[1] + "]"
 	}
 	return maphash.String(tokSeed, text) | 1
 }
@@ -104,9 +114,9 @@ func splitHead(text string) (head, body string) {
 // line and run_command's status line.
 func sameText(conv []llm.Message, e int, text string, num int, sameCall bool) string {
 	head, _ := splitHead(text)
-	status := ""
-	if loc := exitLine.FindStringIndex(text); loc != nil {
-		status = "\n" + text[loc[0]+1:]
+	_, status := statusLine(text)
+	if status != "" {
+		status = "\n" + status
 	}
 	if sameCall {
 		return fmt.Sprintf("%s[unchanged: the same output as this call's earlier result #%d above]%s", head, num, status)
