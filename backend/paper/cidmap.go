@@ -1,13 +1,6 @@
 package paper
 
-import (
-	"bytes"
-	"compress/flate"
-	"embed"
-	"encoding/binary"
-	"fmt"
-	"sync"
-)
+import _ "embed" // the CID tables
 
 // CJK fonts without a ToUnicode map name glyphs by CID in a registered
 // collection (Adobe-Japan1, -GB1, -CNS1, -Korea1). Their CID-to-Unicode tables
@@ -16,70 +9,46 @@ import (
 // without any system package.
 //
 //go:generate go run ./cmd/gen-cidmaps -out cidmaps
-//go:embed cidmaps/*.bin
-var cidMapFiles embed.FS
+var (
+	//go:embed cidmaps/Adobe-Japan1.bin
+	japan1 string
+	//go:embed cidmaps/Adobe-GB1.bin
+	gb1 string
+	//go:embed cidmaps/Adobe-CNS1.bin
+	cns1 string
+	//go:embed cidmaps/Adobe-Korea1.bin
+	korea1 string
+)
 
-// cidTables decodes each table once, on first use: most papers need none.
-var cidTables = map[string]func() []rune{
-	"Adobe-Japan1": sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-Japan1") }),
-	"Adobe-GB1":    sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-GB1") }),
-	"Adobe-CNS1":   sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-CNS1") }),
-	"Adobe-Korea1": sync.OnceValue(func() []rune { return mustLoadCIDMap("Adobe-Korea1") }),
+// cidTable is a collection's table as embedded: the code point of CID i is the
+// little-endian uint32 at 4i. It is read in place; inflating and decoding a whole
+// table (the format before) was a twentieth of extracting a one-page Japanese paper.
+type cidTable string
+
+// at returns the code point of a CID, 0 when it has none or is out of the table.
+func (t cidTable) at(cid int) rune {
+	i := 4 * cid
+	if cid < 0 || i+4 > len(t) {
+		return 0
+	}
+	return rune(uint32(t[i]) | uint32(t[i+1])<<8 | uint32(t[i+2])<<16 | uint32(t[i+3])<<24)
 }
 
-// cidToUnicode returns the table of a collection, indexed by CID (0 where a
-// CID has no Unicode value), or nil for a collection Tofu does not know.
-func cidToUnicode(collection string) []rune {
-	if load, ok := cidTables[collection]; ok {
-		return load()
-	}
-	return nil
-}
+// len is the number of CIDs in the table.
+func (t cidTable) len() int { return len(t) / 4 }
 
-// mustLoadCIDMap panics on a table that does not decode: the tables are
-// compiled in, so that is a build defect that TestCIDMaps catches.
-func mustLoadCIDMap(collection string) []rune {
-	t, err := loadCIDMap(collection)
-	if err != nil {
-		panic(err)
+// cidToUnicode returns the table of a collection, or "" for a collection Tofu
+// does not know.
+func cidToUnicode(collection string) cidTable {
+	switch collection {
+	case "Adobe-Japan1":
+		return cidTable(japan1)
+	case "Adobe-GB1":
+		return cidTable(gb1)
+	case "Adobe-CNS1":
+		return cidTable(cns1)
+	case "Adobe-Korea1":
+		return cidTable(korea1)
 	}
-	return t
-}
-
-// loadCIDMap inflates a table written by cmd/gen-cidmaps: zigzag varint deltas
-// between the code points of consecutive CIDs.
-func loadCIDMap(collection string) ([]rune, error) {
-	raw, err := cidMapFiles.ReadFile("cidmaps/" + collection + ".bin")
-	if err != nil {
-		return nil, fmt.Errorf("cid map %s: %w", collection, err)
-	}
-	// Sized up front: growing the buffers by doubling touched three times the memory, a
-	// good part of extracting a one-page Japanese paper.
-	var buf bytes.Buffer
-	buf.Grow(2*len(raw) + 1024) // the tables inflate to 1.2-2 times their size
-	if _, err := buf.ReadFrom(flate.NewReader(bytes.NewReader(raw))); err != nil {
-		return nil, fmt.Errorf("cid map %s: inflate: %w", collection, err)
-	}
-	data := buf.Bytes()
-	n := 0
-	for _, c := range data {
-		if c < 0x80 { // the last byte of a varint
-			n++
-		}
-	}
-	table := make([]rune, 0, n)
-	var prev int64
-	for len(data) > 0 {
-		d, n := binary.Varint(data)
-		if n <= 0 {
-			return nil, fmt.Errorf("cid map %s: bad varint at CID %d", collection, len(table))
-		}
-		data = data[n:]
-		prev += d
-		if prev < 0 || prev > 0x10FFFF {
-			return nil, fmt.Errorf("cid map %s: CID %d maps outside Unicode (%d)", collection, len(table), prev)
-		}
-		table = append(table, rune(prev))
-	}
-	return table, nil
+	return ""
 }

@@ -1,8 +1,11 @@
 package paper
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
-// The embedded tables decode, and known CIDs of each collection map to the
+// The embedded tables hold only code points, and known CIDs of each collection map to the
 // characters Adobe's CMaps give them (spot checks against the UCS2 CMaps).
 func TestCIDMaps(t *testing.T) {
 	t.Parallel()
@@ -21,22 +24,24 @@ func TestCIDMaps(t *testing.T) {
 		{"Adobe-CNS1", 19156, 595, '一'},
 		{"Adobe-Korea1", 18352, 1086, '가'},
 	} {
-		table, err := loadCIDMap(tc.collection)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(table) < tc.minCIDs {
-			t.Errorf("%s: %d CIDs, want at least %d", tc.collection, len(table), tc.minCIDs)
+		table := cidToUnicode(tc.collection)
+		if table.len() < tc.minCIDs {
+			t.Errorf("%s: %d CIDs, want at least %d", tc.collection, table.len(), tc.minCIDs)
 			continue
 		}
-		if got := table[tc.cid]; got != tc.want {
+		if got := table.at(tc.cid); got != tc.want {
 			t.Errorf("%s CID %d = %q, want %q", tc.collection, tc.cid, got, tc.want)
 		}
-		if got := cidToUnicode(tc.collection); len(got) != len(table) {
-			t.Errorf("cidToUnicode(%s) has %d CIDs, want %d", tc.collection, len(got), len(table))
+		for cid := range table.len() {
+			if r := table.at(cid); r < 0 || r > unicode.MaxRune {
+				t.Fatalf("%s CID %d maps outside Unicode (%d)", tc.collection, cid, r)
+			}
+		}
+		if table.at(-1) != 0 || table.at(table.len()) != 0 {
+			t.Errorf("%s: a CID out of the table has a code point", tc.collection)
 		}
 	}
-	if cidToUnicode("Adobe-Identity") != nil {
+	if cidToUnicode("Adobe-Identity") != "" {
 		t.Error("an unknown collection has a table")
 	}
 }

@@ -25,7 +25,7 @@ type fontData struct {
 	dw       float64
 	scale    float64 // Type3 FontMatrix scale relative to 1/1000
 	toUni    map[string]string
-	cidUni   []rune // CID to Unicode for Identity-encoded CJK fonts
+	cidUni   cidTable // CID to Unicode for Identity-encoded CJK fonts
 	enc      pdf.TextEncoding
 }
 
@@ -211,9 +211,9 @@ func (f *fontInfo) decode(code []byte) string {
 		switch {
 		case f.ucs2:
 			s = decodeUTF16(string(code))
-		case len(f.cidUni) > 0 && len(code) == 2:
-			if cid := int(code[0])<<8 | int(code[1]); cid < len(f.cidUni) && f.cidUni[cid] != 0 {
-				s = string(f.cidUni[cid])
+		case f.cidUni != "" && len(code) == 2:
+			if r := f.cidUni.at(int(code[0])<<8 | int(code[1])); r != 0 {
+				s = string(r)
 			}
 		}
 	} else if f.enc != nil {
