@@ -428,4 +428,3 @@ func TestDownloadsAreSavedIntoTheWorkspaceOnRequest(t *testing.T) {
 	_, err = m.Act(ctx, "s", []Action{{Do: "save", Text: "nope.csv", Values: []string{ws}}})
 	mustContain(t, fmtErr(err), `no download called "nope.csv"`)
 }
-
