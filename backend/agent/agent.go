@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Log is what the agent needs of the store: a batch of appends is durable (one sync) before
@@ -437,7 +438,7 @@ func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (ll
 		if th := compact.Threshold(window, l2); first && retry == 0 && l2.Enabled && th > 0 && est*10 >= th*9 {
 			t.j.later(store.EventNotice, store.Notice{Text: fmt.Sprintf(
 				"Context is at %d%% of the compaction threshold (%s of %s tokens): past it, earlier turns are summarized.",
-				est*100/th, thousands(est), thousands(th))})
+				est*100/th, wording.Thousands(est), wording.Thousands(th))})
 		}
 		return req, rc, nil
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // L2 in the loop: near the window a cheap model summarizes earlier turns; the summary is a
@@ -155,19 +155,7 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, est, window int,
 	}
 	notice := store.Notice{Text: fmt.Sprintf(
 		"Context compacted%s: %d earlier messages summarized (%s → %s tokens); undo in the transcript.",
-		why, c.To-c.From, thousands(c.TokensBefore), thousands(c.TokensAfter))}
+		why, c.To-c.From, wording.Thousands(c.TokensBefore), wording.Thousands(c.TokensAfter))}
 	_, err = t.j.record(store.Entry{Type: store.EventCompaction, Payload: c}, store.Entry{Type: store.EventNotice, Payload: notice})
 	return err == nil
-}
-
-// thousands writes n with comma separators.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

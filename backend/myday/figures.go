@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Log is what the report reads of the store.
@@ -223,11 +224,11 @@ func extractiveSummary(r Report) string {
 		return "Nothing was done in Tofu this day."
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d conversation(s)", len(r.Sessions))
+	b.WriteString(wording.Plural(len(r.Sessions), "conversation"))
 	if len(r.Papers) > 0 {
-		fmt.Fprintf(&b, " and %d paper(s)", len(r.Papers))
+		b.WriteString(" and " + wording.Plural(len(r.Papers), "paper"))
 	}
-	fmt.Fprintf(&b, "; %s tokens over %d model call(s).", thousands(r.Total.Input+r.Total.Output), r.Total.Calls)
+	fmt.Fprintf(&b, "; %s tokens over %s.", wording.Thousands(r.Total.Input+r.Total.Output), wording.Plural(r.Total.Calls, "model call"))
 	for i, s := range r.Sessions {
 		if i == 5 {
 			fmt.Fprintf(&b, "\n- and %d more", len(r.Sessions)-5)
@@ -259,14 +260,6 @@ func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

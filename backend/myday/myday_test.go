@@ -143,7 +143,7 @@ func TestReportFiguresFromTheLog(t *testing.T) {
 	if r.Total.Calls != 5 || r.Total.Input != 5000 || r.Total.CostUSD != 0.0125 {
 		t.Fatalf("total: %+v", r.Total)
 	}
-	if !strings.Contains(r.Summary, "Parser fix: Fix the CSV parser.") || !strings.Contains(r.Summary, "5,250 tokens over 5 model call(s)") {
+	if !strings.Contains(r.Summary, "Parser fix: Fix the CSV parser.") || !strings.Contains(r.Summary, "5,250 tokens over 5 model calls") {
 		t.Fatalf("summary: %s", r.Summary)
 	}
 	// Stored, and listed among the past days.

@@ -3,8 +3,9 @@ package paper
 import (
 	"errors"
 	"os/exec"
-	"strconv"
 	"strings"
+
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Sentinel errors the UI can switch on with errors.Is.
@@ -77,14 +78,7 @@ func noText(pages int) error {
 	}
 	reason := "no page has extractable text"
 	if pages > 0 {
-		reason = plural(pages, "page") + " without extractable text"
+		reason = wording.Plural(pages, "page") + " without extractable text"
 	}
 	return &Error{Kind: ErrNoText, Reason: reason, Hint: hint}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -39,7 +39,7 @@ await runScript('desk e2e', { browser, page, pageErrors }, async () => {
     await tid('myday-generate').click()
     await tid('myday-summary').waitFor()
     const summary = await tid('myday-summary').innerText()
-    check(summary.includes('2 conversation(s)'), `summary: ${summary}`)
+    check(summary.includes('2 conversations'), `summary: ${summary}`)
     check((await tid('myday-todos').innerText()).includes('add a test for quoted commas'), 'the TODO line is missing')
     const usage = await tid('myday-usage').innerText()
     check(usage.includes('qwen3:8b') && usage.includes('$0.01'), `usage: ${usage}`)

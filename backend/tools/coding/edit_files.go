@@ -12,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/udiff"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // MaxEdits bounds one edit_files call.
@@ -109,7 +110,7 @@ func runEditFiles(ctx context.Context, call tools.Call, p EditParams) (tools.Res
 			if fc.Created {
 				verb = "created"
 			}
-			fmt.Fprintf(&out, "%s: %s (%s, +%d -%d)%s\n", shown, verb, plural(len(g.edits), "edit"), fc.Added, fc.Removed, note)
+			fmt.Fprintf(&out, "%s: %s (%s, +%d -%d)%s\n", shown, verb, wording.Plural(len(g.edits), "edit"), fc.Added, fc.Removed, note)
 		}
 		meta.Files = append(meta.Files, fc)
 	}
@@ -239,15 +240,4 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// plural renders a count with its noun: "1 edit", "2 edits"; many overrides the plural.
-func plural(n int, word string, many ...string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if len(many) > 0 {
-		return fmt.Sprintf("%d %s", n, many[0])
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Limits of grep, from ToFu's grep_search (read_tools.py): batches of 20, a 100k-character
@@ -157,7 +158,7 @@ func runGrep(ctx context.Context, call tools.Call, p GrepParams, engine grepEngi
 			fmt.Fprintf(&out, "## %s: %s\n", shownPattern(s.Pattern), err)
 		} else if out.Len()+len(text) > GrepBatchChars {
 			sm.Truncated = true
-			fmt.Fprintf(&out, "## %s: %s, not shown: this call's output limit (%d chars) is used up; search again separately\n", shownPattern(s.Pattern), plural(sm.Matches, "match", "matches"), GrepBatchChars)
+			fmt.Fprintf(&out, "## %s: %s, not shown: this call's output limit (%d chars) is used up; search again separately\n", shownPattern(s.Pattern), wording.Plural(sm.Matches, "match", "matches"), GrepBatchChars)
 		} else {
 			out.WriteString(text)
 		}
@@ -227,7 +228,7 @@ func grepOne(ctx context.Context, ws string, s GrepSearch, engine grepEngine, sm
 		fmt.Fprintf(&b, "## %s%s: no matches\n", shownPattern(s.Pattern), where)
 		return b.String(), nil
 	}
-	fmt.Fprintf(&b, "## %s%s: %s in %s\n", shownPattern(s.Pattern), where, plural(matches, "match", "matches"), plural(files, "file"))
+	fmt.Fprintf(&b, "## %s%s: %s in %s\n", shownPattern(s.Pattern), where, wording.Plural(matches, "match", "matches"), wording.Plural(files, "file"))
 	b.WriteString(body.String())
 	if truncated {
 		fmt.Fprintf(&b, "[truncated at %d matches; narrow the pattern, path or glob, or raise max]\n", j.max)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // A missed old_string is most often right but for its whitespace: read_files prints
@@ -132,11 +134,11 @@ func describeIndent(s string) string {
 	tabs, spaces := strings.Count(s, "\t"), strings.Count(s, " ")
 	switch {
 	case spaces == 0:
-		return plural(tabs, "tab")
+		return wording.Plural(tabs, "tab")
 	case tabs == 0:
-		return plural(spaces, "space")
+		return wording.Plural(spaces, "space")
 	case strings.TrimLeft(s, "\t") == strings.Repeat(" ", spaces):
-		return plural(tabs, "tab") + " then " + plural(spaces, "space")
+		return wording.Plural(tabs, "tab") + " then " + wording.Plural(spaces, "space")
 	}
 	return fmt.Sprintf("%q", s)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // WriteParams are write_file's arguments.
@@ -63,7 +64,7 @@ func runWriteFile(_ context.Context, call tools.Call, p WriteParams) (tools.Resu
 		lines++
 	}
 	return tools.Result{
-		Text:  fmt.Sprintf("%s: %s (%s, +%d -%d)", shown, verb, plural(lines, "line"), fc.Added, fc.Removed),
+		Text:  fmt.Sprintf("%s: %s (%s, +%d -%d)", shown, verb, wording.Plural(lines, "line"), fc.Added, fc.Removed),
 		Meta:  EditMeta{Files: []FileChange{fc}},
 		Files: []string{abs},
 	}, nil
