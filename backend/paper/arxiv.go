@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -36,8 +37,8 @@ type ArxivMeta struct {
 var ErrOffline = errors.New("arXiv cannot be reached")
 
 var (
-	newStyleID = regexp.MustCompile(`^(\d{4}\.\d{4,5})(v\d+)?$`)
-	oldStyleID = regexp.MustCompile(`^([a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$`)
+	newStyleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}\.\d{4,5})(v\d+)?$`) })
+	oldStyleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$`) })
 )
 
 // ParseArxivID accepts an arXiv id ("2401.12345", "2401.12345v2", "arXiv:2401.12345",
@@ -54,7 +55,7 @@ func ParseArxivID(s string) (string, error) {
 			s = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".pdf")
 		}
 	}
-	if newStyleID.MatchString(s) || oldStyleID.MatchString(s) {
+	if newStyleID().MatchString(s) || oldStyleID().MatchString(s) {
 		return s, nil
 	}
 	return "", fmt.Errorf("%q is not an arXiv id or URL (e.g. 2401.12345 or https://arxiv.org/abs/2401.12345)", s)

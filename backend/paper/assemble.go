@@ -4,15 +4,22 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 var (
-	numberedHeading = regexp.MustCompile(`^((\d{1,2}|[A-H])(\.\d{1,2}){0,3})\.?\s+\p{Lu}`)
-	namedHeading    = regexp.MustCompile(`(?i)^(abstract|introduction|references|bibliography|acknowledge?ments?|conclusions?|related work|appendix|discussion|summary|statement of need|background|limitations|future work|contents)$`)
-	captionStart    = regexp.MustCompile(`^(Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]`)
-	pageNumber      = regexp.MustCompile(`(?i)^(page\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlc]{1,6})\s*[-–—)]?(\s*(of|/)\s*[0-9]{1,4})?$`)
-	digitsRun       = regexp.MustCompile(`[0-9]+`)
+	numberedHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^((\d{1,2}|[A-H])(\.\d{1,2}){0,3})\.?\s+\p{Lu}`) })
+	namedHeading    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(abstract|introduction|references|bibliography|acknowledge?ments?|conclusions?|related work|appendix|discussion|summary|statement of need|background|limitations|future work|contents)$`)
+	})
+	captionStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]`)
+	})
+	pageNumber = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(page\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlc]{1,6})\s*[-–—)]?(\s*(of|/)\s*[0-9]{1,4})?$`)
+	})
+	digitsRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })
 )
 
 // assemble cleans running headers and footers across pages, groups lines
@@ -26,7 +33,7 @@ func assemble(doc *Document, raws []rawPage) {
 		for _, bl := range blocksOf(rp.lines, body, rp.number == raws[0].number && rp.number == 1) {
 			if bl.Kind == KindHeading || bl.Kind == KindTitle {
 				sec := Section{Title: bl.Text, Level: headingLevel(bl.Text), Page: rp.number}
-				lower := strings.ToLower(strings.TrimSpace(numberedHeading.ReplaceAllString(bl.Text, "")))
+				lower := strings.ToLower(strings.TrimSpace(numberedHeading().ReplaceAllString(bl.Text, "")))
 				switch {
 				case bl.Kind == KindTitle:
 					sec.Level, sec.Kind = 0, "title"
@@ -79,7 +86,7 @@ func dropRunning(raws []rawPage, body float64) {
 		return l.box.Y0 > box.Y0+0.9*h || l.box.Y1 < box.Y0+0.1*h
 	}
 	key := func(l line) string {
-		return strings.ToLower(digitsRun.ReplaceAllString(l.text, "#"))
+		return strings.ToLower(digitsRun().ReplaceAllString(l.text, "#"))
 	}
 	seen := map[string]int{}
 	for _, rp := range raws {
@@ -99,7 +106,7 @@ func dropRunning(raws []rawPage, body float64) {
 		out := rp.lines[:0]
 		for _, l := range rp.lines {
 			if inMargin(l, rp.box) && !l.vertical {
-				if pageNumber.MatchString(l.text) {
+				if pageNumber().MatchString(l.text) {
 					continue
 				}
 				if len(raws) >= 3 && seen[key(l)] >= threshold && l.size <= body*1.15 {
@@ -175,14 +182,14 @@ func isHeadingLine(l line, body float64) bool {
 		return false
 	}
 	emphasised := l.bold || l.size > body*1.08
-	if namedHeading.MatchString(strings.TrimRight(t, ".:")) {
+	if namedHeading().MatchString(strings.TrimRight(t, ".:")) {
 		return emphasised || strings.EqualFold(t, "abstract") || strings.EqualFold(t, "references")
 	}
-	if numberedHeading.MatchString(t) && emphasised && !strings.HasSuffix(t, ".") {
+	if numberedHeading().MatchString(t) && emphasised && !strings.HasSuffix(t, ".") {
 		return true
 	}
-	m := numberedHeading.FindStringSubmatch(t)
-	return m != nil && emphasised && namedHeading.MatchString(strings.TrimSpace(t[len(m[1]):]))
+	m := numberedHeading().FindStringSubmatch(t)
+	return m != nil && emphasised && namedHeading().MatchString(strings.TrimSpace(t[len(m[1]):]))
 }
 
 func breaksBlock(cur []line, l line, body float64, edge [2]float64, titleSize float64) bool {
@@ -200,7 +207,7 @@ func breaksBlock(cur []line, l line, body float64, edge [2]float64, titleSize fl
 		return true
 	case isHeadingLine(l, body), isHeadingLine(prev, body) && !isTitle(prev):
 		return true
-	case captionStart.MatchString(l.text):
+	case captionStart().MatchString(l.text):
 		return true
 	case prev.box.Y0-l.box.Y1 > 0.9*size:
 		return true
@@ -244,7 +251,7 @@ func makeBlock(lines []line, body, titleSize float64) Block {
 		b.Kind = KindTitle
 	case len(lines) <= 2 && isHeadingLine(lines[0], body):
 		b.Kind = KindHeading
-	case captionStart.MatchString(b.Text):
+	case captionStart().MatchString(b.Text):
 		b.Kind = KindCaption
 	}
 	return b
@@ -266,7 +273,7 @@ func joinLine(prev, next string) (string, string) {
 
 // headingLevel counts the parts of a heading's number: "2.1 Setup" is 2.
 func headingLevel(text string) int {
-	m := numberedHeading.FindStringSubmatch(text)
+	m := numberedHeading().FindStringSubmatch(text)
 	if m == nil {
 		return 1
 	}

@@ -4,11 +4,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
 
-var authorSep = regexp.MustCompile(`\s*(?:;|,|\band\b|&)\s*`)
+// The patterns of backend/paper compile on first use: package init runs at every start of
+// tofu, whatever the command.
+var authorSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*(?:;|,|\band\b|&)\s*`) })
 
 // readMeta takes title, authors and year from the Info dictionary; the title
 // falls back to the largest text on page one (set by assemble).
@@ -18,7 +21,7 @@ func readMeta(rd *pdf.Reader, pages int) (m Meta) {
 	info := rd.Trailer().Key("Info")
 	m.Title = cleanMeta(info.Key("Title").Text())
 	m.Producer = cleanMeta(info.Key("Producer").Text())
-	for _, a := range authorSep.Split(cleanMeta(info.Key("Author").Text()), -1) {
+	for _, a := range authorSep().Split(cleanMeta(info.Key("Author").Text()), -1) {
 		if a = strings.TrimSpace(a); a != "" {
 			m.Authors = append(m.Authors, a)
 		}
