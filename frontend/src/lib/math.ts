@@ -2,7 +2,7 @@
 // KaTeX. KaTeX's HTML needs inline styles (the page's sanitizer forbids them), so math is
 // rendered apart: the Markdown keeps a placeholder carrying a per-render nonce, the page's
 // HTML is sanitized, then each placeholder becomes KaTeX's output, itself sanitized with a
-// profile that allows KaTeX's styles and MathML but nothing that loads or runs.
+// profile that allows KaTeX's styles, MathML and drawn SVG but nothing that loads or runs.
 //
 // KaTeX (about 270 kB, the largest part of the page's code) is its own chunk, loaded just after
 // the first paint (loadMath) instead of being parsed before it. A formula met before it arrives
@@ -50,14 +50,25 @@ const KATEX_OPTIONS: KatexOptions = {
 // Longer math than this is shown as its source: a pasted document is not an equation.
 const MAX_TEX = 4000
 
-// The second pass allows what KaTeX writes (spans, MathML, inline styles) and nothing else.
+// The second pass allows what KaTeX writes (spans, MathML, inline styles, and the SVG it draws
+// radicals, stretchy arrows, wide accents, braces and \cancel with) and nothing else.
 const KATEX_PURIFY = {
   USE_PROFILES: { html: true, mathMl: true },
-  FORBID_TAGS: ['a', 'img', 'svg', 'style', 'script', 'iframe', 'object', 'embed', 'form', 'input', 'link', 'meta', 'base', 'maction', 'annotation-xml'],
+  FORBID_TAGS: ['a', 'img', 'style', 'script', 'iframe', 'object', 'embed', 'form', 'input', 'link', 'meta', 'base', 'maction', 'annotation-xml'],
   FORBID_ATTR: ['href', 'xlink:href', 'src', 'srcset', 'action', 'formaction', 'background'],
-  ADD_TAGS: ['semantics', 'annotation'],
-  ADD_ATTR: ['style', 'encoding', 'aria-hidden'],
+  ADD_TAGS: ['semantics', 'annotation', 'svg', 'path', 'line'],
+  ADD_ATTR: ['style', 'encoding', 'aria-hidden', 'xmlns', 'viewbox', 'preserveaspectratio', 'd', 'x1', 'y1', 'x2', 'y2', 'stroke-width'],
 }
+
+// Exactly the attributes KaTeX gives each SVG element (domTree.ts SvgNode, PathNode, LineNode).
+// Anything else on them (handlers, href, fill/mask/filter url()s) goes, and any other SVG
+// element is not allowed at all.
+const svgAttrs: Record<string, ReadonlySet<string>> = {
+  svg: new Set(['xmlns', 'width', 'height', 'viewbox', 'preserveaspectratio', 'style']),
+  path: new Set(['d']),
+  line: new Set(['x1', 'y1', 'x2', 'y2', 'stroke-width']),
+}
+const svgNS = 'http://www.w3.org/2000/svg'
 
 // A style that could load something (url(), @import, image-set) or escape its value is dropped.
 const unsafeStyle = /url\s*\(|@import|image-set|expression\s*\(|\\|<|javascript:/i
@@ -66,13 +77,23 @@ let hooked = false
 function ensureHook() {
   if (hooked) return
   hooked = true
-  DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+  // The page's sanitizer forbids svg, so the SVG rule only ever acts on KaTeX's output.
+  DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
     if (data.attrName === 'style' && unsafeStyle.test(data.attrValue)) data.keepAttr = false
+    if (node.namespaceURI === svgNS && !svgAttrs[node.localName]?.has(data.attrName)) data.keepAttr = false
+    // xmlns may only say what the parser already decided; another namespace is no SVG of KaTeX's.
+    if (data.attrName === 'xmlns' && data.attrValue !== svgNS) data.keepAttr = false
   })
 }
 
 function escapeAttr(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+}
+
+/** KaTeX's HTML with everything but what KaTeX writes removed (exported for its attack tests). */
+export function sanitizeKatex(html: string): string {
+  ensureHook()
+  return DOMPurify.sanitize(html, KATEX_PURIFY) as unknown as string
 }
 
 /** Typesets one formula to sanitized HTML, with its source kept for copy-as-LaTeX. */
@@ -93,7 +114,7 @@ export function renderMath(tex: string, display: boolean): string {
     } catch {
       body = `<code>${escapeAttr(src)}</code>`
     }
-    body = DOMPurify.sanitize(body, KATEX_PURIFY) as unknown as string
+    body = sanitizeKatex(body)
   }
   const latex = escapeAttr(display ? `$$${src}$$` : `$${src}$`)
   if (!display) return `<span class="math math-inline" data-latex="${latex}">${body}</span>`
