@@ -182,3 +182,7 @@ replace github.com/ledongthuc/pdf => ./backend/third_party/pdf
 // whatlanggo built its trigram profiles (350 KB) at package init on every start of tofu; the
 // copy builds them on first use (backend/third_party/README.md).
 replace github.com/abadojack/whatlanggo => ./backend/third_party/whatlanggo
+
+// go-readability compiled its 26 regular expressions at package init on every start of tofu;
+// the copy compiles each on first use (backend/third_party/README.md).
+replace codeberg.org/readeck/go-readability/v2 => ./backend/third_party/readability
