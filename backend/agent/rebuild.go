@@ -76,6 +76,9 @@ func (r *Rebuilder) Rebuild(b *router.Built) (llm.Request, error) {
 		}
 		return nil
 	}
+	if b.Summary != nil {
+		return rebuildSummary(path, msgs, b, text, decode)
+	}
 	if b.L2 {
 		instructions, err := text(b.Instructions, "instruction files")
 		if err != nil {
@@ -110,6 +113,37 @@ func (r *Rebuilder) Rebuild(b *router.Built) (llm.Request, error) {
 			st = compact.State{Mark: l.Mark, Prev: l.Prev, Epoch: l.Epoch, Base: l.Base, Lag: l.Lag, Left: l.Left}
 		}
 		compact.View(&req, &st, cfg)
+	}
+	b.Settings.Apply(&req)
+	return req, nil
+}
+
+// rebuildSummary builds again an L2 summariser's request, as summarize made it: from the view
+// the turn had at b.Upto (msgs, the projection of path, with the compaction in force applied
+// without the instruction files), the context config and window it was sized for, and the
+// summariser's prompt the call recorded.
+func rebuildSummary(path []store.Event, msgs []llm.Message, b *router.Built,
+	text func(key, what string) (string, error), decode func(key, what string, v any) error) (llm.Request, error) {
+	var cfg compact.Config
+	if b.Context == "" {
+		return llm.Request{}, fmt.Errorf("the summary call recorded no context config")
+	}
+	if err := decode(b.Context, "context manager's config", &cfg); err != nil {
+		return llm.Request{}, err
+	}
+	prompt, err := text(b.System, "summariser's prompt")
+	if err != nil {
+		return llm.Request{}, err
+	}
+	if active, _ := ActiveCompaction(path, msgs); active != nil {
+		msgs = compact.Apply(msgs, active, "")
+	}
+	req, _, _, err := compact.SummaryRequest("", msgs, b.Summary.Window, cfg)
+	if err != nil {
+		return llm.Request{}, fmt.Errorf("the summary request: %w", err)
+	}
+	if prompt != "" {
+		req.Messages[0].Content = prompt
 	}
 	b.Settings.Apply(&req)
 	return req, nil

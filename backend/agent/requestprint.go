@@ -35,6 +35,8 @@ type recipe struct {
 	augmented    []llm.Message   // what the turn's Augment gave; nil without one
 	context      *compact.Config // the context manager's config; nil without one
 	from         compact.State   // the L1 state the view was built from
+	// summary marks an L2 summariser's request (system is then its prompt, context its config).
+	summary *router.SummaryCall
 }
 
 // tapRequests returns a context whose provider calls report their requests, and a function
@@ -68,7 +70,7 @@ func (a *Agent) tapRequests(ctx context.Context) (context.Context, func(rc *reci
 
 // keep stores rc's parts and returns what the request s was built from.
 func (rc *recipe) keep(k partKeeper, s llm.Sent) (*router.Built, error) {
-	b := &router.Built{Upto: rc.upto, Phase: rc.phase, L2: rc.l2,
+	b := &router.Built{Upto: rc.upto, Phase: rc.phase, L2: rc.l2, Summary: rc.summary,
 		Settings: router.SettingsOf(s.Request), Params: s.Params}
 	var err error
 	put := func(dst *string, what string, v any) {
@@ -103,6 +105,8 @@ func (rc *recipe) keep(k partKeeper, s llm.Sent) (*router.Built, error) {
 	}
 	if rc.context != nil {
 		put(&b.Context, "context config", *rc.context)
+	}
+	if rc.context != nil && rc.summary == nil {
 		f := rc.from
 		b.L1 = &router.ViewState{Mark: f.Mark, Prev: f.Prev, Epoch: f.Epoch, Base: f.Base, Lag: f.Lag, Left: f.Left}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/wording"
@@ -101,11 +102,14 @@ const (
 	minSummaryInput = 4_000
 )
 
-// summarize runs L2 on the view v of a request of est tokens: it asks the summary model for a
-// compaction of the earlier turns, records it with a notice, and reports whether it did. With
-// nothing to summarize it does nothing; a failure is a notice, not the turn's error (the
-// request goes out without the summary, and the turn does not try again).
-func (a *Agent) summarize(ctx context.Context, t *Turn, v view, est, window int, cfg compact.Config, trigger string) bool {
+// summarize runs L2 on the view v (built from the log up to upto) of a request of est tokens:
+// it asks the summary model for a compaction of the earlier turns, records it with a notice,
+// and reports whether it did. The summariser's call is a model call of the session like the
+// others: its report and fingerprint are recorded before the compaction, with what its request
+// was built from, so a trace builds it again. With nothing to summarize it does nothing; a
+// failure is a notice, not the turn's error (the request goes out without the summary, and
+// the turn does not try again).
+func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est, window int, cfg compact.Config, trigger string) bool {
 	model, sw := t.SummaryModel, t.SummaryWindow
 	if model == "" {
 		model, sw = t.Model, window
@@ -124,9 +128,17 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, est, window int,
 	if v.active != nil {
 		conv = compact.Apply(v.raw, v.active, "")
 	}
+	var report *router.CallReport
+	ctx = router.ReportTo(ctx, func(r router.CallReport) { report = &r })
+	ctx, printed := a.tapRequests(ctx)
 	c, err := compact.Summarize(ctx, a.Provider, model, conv, window, cfg, trigger)
 	if errors.Is(err, compact.ErrNothingToSummarize) {
 		return false
+	}
+	if report != nil {
+		report.Request = printed(&recipe{upto: upto, system: compact.SummaryPrompt, context: &cfg,
+			summary: &router.SummaryCall{Window: window}})
+		t.j.later(store.EventModelCall, report)
 	}
 	if err == nil && v.active != nil {
 		var ok bool

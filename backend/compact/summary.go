@@ -92,15 +92,10 @@ Always keep user instructions, decisions, files, errors and next steps. Aim for 
 // kept whole, as are the newest turns within PreserveRatio of the usable window (at most
 // MaxPreserveTurns).
 func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Message, window int, cfg Config, trigger string) (Compaction, error) {
-	from, to, err := summaryRange(conv, window, cfg.L2)
+	req, from, to, err := SummaryRequest(model, conv, window, cfg)
 	if err != nil {
 		return Compaction{}, err
 	}
-	req := llm.Request{Model: model, MaxTokens: cfg.L2.MaxSummaryTokens, Temperature: new(float64),
-		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: SummaryPrompt},
-			{Role: llm.RoleUser, Content: summaryInput(conv, from, to, cfg.L2)},
-		}}
 	var text strings.Builder
 	for ev, err := range p.Stream(ctx, req) {
 		if err != nil {
@@ -123,6 +118,20 @@ func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Mes
 	c.TokensAfter = countMessages(Apply(conv, &c, ""))
 	c.ThresholdTokens = Threshold(window, cfg.L2)
 	return c, nil
+}
+
+// SummaryRequest is the request Summarize sends the summariser for conv, and the range of conv
+// it summarizes: a trace builds it again from the log to check the call's fingerprint.
+func SummaryRequest(model string, conv []llm.Message, window int, cfg Config) (req llm.Request, from, to int, err error) {
+	if from, to, err = summaryRange(conv, window, cfg.L2); err != nil {
+		return llm.Request{}, 0, 0, err
+	}
+	req = llm.Request{Model: model, MaxTokens: cfg.L2.MaxSummaryTokens, Temperature: new(float64),
+		Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: SummaryPrompt},
+			{Role: llm.RoleUser, Content: summaryInput(conv, from, to, cfg.L2)},
+		}}
+	return req, from, to, nil
 }
 
 // Matches reports whether c still describes conv: its range exists and holds the messages it

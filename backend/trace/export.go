@@ -97,6 +97,9 @@ func openAIMessages(events []store.Event, calls []Call) []map[string]any {
 
 func lastSystem(calls []Call) string {
 	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].IsSummary() {
+			continue // the summariser's prompt, not the conversation's
+		}
 		if w, err := decodeWire(calls[i].Body); err == nil {
 			if s := w.systemText(); s != "" {
 				return s

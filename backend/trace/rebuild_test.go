@@ -112,7 +112,12 @@ func editSystemPrompt(t *testing.T, dir, id string) {
 	if err != nil || len(calls) == 0 || calls[0].Report.Request.Built == nil {
 		t.Fatalf("calls: %v", err)
 	}
-	key := calls[0].Report.Request.Built.System
+	editPart(t, dir, calls[0].Report.Request.Built.System, "Tofu", "Tofo")
+}
+
+// editPart replaces the first old in the request part key with new, behind the store's back.
+func editPart(t *testing.T, dir, key, old, new string) {
+	t.Helper()
 	db, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +133,10 @@ func editSystemPrompt(t *testing.T, dir, id string) {
 		if err != nil {
 			return err
 		}
-		return txn.Set(chunk, bytes.Replace(v, []byte("Tofu"), []byte("Tofo"), 1))
+		if !bytes.Contains(v, []byte(old)) {
+			return fmt.Errorf("%s does not hold %q", key, old)
+		}
+		return txn.Set(chunk, bytes.Replace(v, []byte(old), []byte(new), 1))
 	})
 	if err != nil {
 		t.Fatal(err)

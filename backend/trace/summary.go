@@ -13,6 +13,11 @@ func (r Result) Summary() []string {
 			"with its L2 summaries and the context manager's L1 view computed again, encoded again by the %s client)",
 			calls(r.Rebuilt), strings.Join(r.Formats, ", ")))
 	}
+	if len(r.Summaries) > 0 {
+		out = append(out, fmt.Sprintf("L2 summariser's requests rebuilt from the view up to their compaction: %s "+
+			"(its prompt and the context config taken from the blobs the call recorded, checked against their hash)",
+			calls(r.Summaries)))
+	}
 	for _, p := range []struct {
 		list []int
 		what string

@@ -100,6 +100,12 @@ func TestVerifyARealSession(t *testing.T) {
 // tamper rewrites the first event of type typ in the session's log, behind the store's back.
 func tamper(t *testing.T, dir, id string, typ store.EventType, edit func(ev *store.Event)) {
 	t.Helper()
+	tamperWhere(t, dir, id, func(ev store.Event) bool { return ev.Type == typ }, edit)
+}
+
+// tamperWhere edits the first event of the session that is, behind the store's back.
+func tamperWhere(t *testing.T, dir, id string, is func(store.Event) bool, edit func(ev *store.Event)) {
+	t.Helper()
 	db, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +120,7 @@ func tamper(t *testing.T, dir, id string, typ store.EventType, edit func(ev *sto
 			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &ev) }); err != nil {
 				return err
 			}
-			if ev.Type != typ {
+			if !is(ev) {
 				continue
 			}
 			edit(&ev)

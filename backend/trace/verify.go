@@ -33,6 +33,13 @@ type Call struct {
 	Err     error
 }
 
+// IsSummary says c is a call of the L2 summariser (its request is the summary request, not the
+// conversation's).
+func (c Call) IsSummary() bool {
+	p := c.Report.Request
+	return p != nil && p.Built != nil && p.Built.Summary != nil
+}
+
 // Mismatch is the first call whose request does not agree with the log.
 type Mismatch struct {
 	Call int
@@ -55,7 +62,11 @@ type Result struct {
 	// (each checked to hash to its blob's name): the system prompt, tool specs, the context
 	// manager's config, a paper reader's passages.
 	FromSystem, FromTools, FromContext, FromAugmented []int
-	Formats                                           []string // the wire formats encoded again
+	// Summaries are the rebuilt calls of the L2 summariser: each request built again from the
+	// view up to its compaction, with the summariser's prompt and the context config taken
+	// from their blobs.
+	Summaries []int
+	Formats   []string // the wire formats encoded again
 }
 
 // Calls reads a session's model calls with their request bodies: rebuilt from the log when the
@@ -158,6 +169,13 @@ func Verify(log Log, session string) (Result, error) {
 func (r *Result) note(n int, p *router.RequestPrint) {
 	b := p.Built
 	r.Rebuilt = append(r.Rebuilt, n)
+	if !slices.Contains(r.Formats, p.Format) {
+		r.Formats = append(r.Formats, p.Format)
+	}
+	if b.Summary != nil {
+		r.Summaries = append(r.Summaries, n)
+		return
+	}
 	for _, x := range []struct {
 		set  bool
 		list *[]int
@@ -166,9 +184,6 @@ func (r *Result) note(n int, p *router.RequestPrint) {
 		if x.set {
 			*x.list = append(*x.list, n)
 		}
-	}
-	if !slices.Contains(r.Formats, p.Format) {
-		r.Formats = append(r.Formats, p.Format)
 	}
 }
 

@@ -321,11 +321,20 @@ type Built struct {
 	Augmented string `json:"augmented,omitempty"`
 	// Context is the blob of the context manager's config (JSON); L1 the state its view was
 	// built from. Without Context the log was sent as it is.
-	Context  string          `json:"context,omitempty"`
-	L1       *ViewState      `json:"l1,omitempty"`
+	Context string     `json:"context,omitempty"`
+	L1      *ViewState `json:"l1,omitempty"`
+	// Summary marks the call of an L2 summariser: its request is the summary request of the
+	// view at Upto (the compaction in force applied), under the config in Context, with the
+	// summariser's prompt in System.
+	Summary  *SummaryCall    `json:"summary,omitempty"`
 	Settings RequestSettings `json:"settings"`
 	// Params are the provider client's own inputs to the encoding (llm.Sent.Params).
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// SummaryCall is what an L2 summary request depends on besides the view and the config.
+type SummaryCall struct {
+	Window int `json:"window"` // the context window the summary was sized for (0: unknown)
 }
 
 // ViewState is the context manager's L1 state (compact.State without its informational cost

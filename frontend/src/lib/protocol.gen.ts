@@ -487,6 +487,7 @@ export interface Built {
   augmented?: string
   context?: string
   l1?: ViewState
+  summary?: SummaryCall
   settings: RequestSettings
   params?: unknown
 }
@@ -498,6 +499,12 @@ export interface ViewState {
   epoch: number
   base?: string
   lag?: number
+  left?: number
+}
+
+/** router.SummaryCall */
+export interface SummaryCall {
+  window: number
 }
 
 /** router.RequestSettings */
@@ -567,6 +574,7 @@ export interface ContextState {
   base?: string
   lag?: number
   last?: Move
+  left?: number
 }
 
 /** compact.Move */
