@@ -126,6 +126,11 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
+		if t.awaitCommit(ctx, commitWait) {
+			url, _ := t.pendingNavigation()
+			rep = Report{Text: t.stillLoading(), URL: url, Tab: t.ID}
+			return nil
+		}
 		s, err := take(ctx, t)
 		if err != nil {
 			return err
@@ -170,6 +175,9 @@ func (m *Manager) Act(ctx context.Context, session string, actions []Action) (Re
 					return &UserError{prefix + err.Error()}
 				}
 				if ctx.Err() != nil {
+					if _, waiting := t.pendingNavigation(); waiting {
+						return &loadingError{prefix + "timed out: " + t.stillLoading()}
+					}
 					return &UserError{prefix + "timed out: the page did not respond in time"}
 				}
 				return fmt.Errorf("%s%w", prefix, err)
@@ -571,13 +579,18 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 	if m.awaitQuestions(ctx, session, t) {
 		settle(ctx, t.page)
 	}
-	s, err := take(ctx, t)
-	if err != nil {
-		return Report{}, err
+	var s *Snapshot
+	if !t.awaitCommit(ctx, commitWait) {
+		var err error
+		if s, err = take(ctx, t); err != nil {
+			return Report{}, err
+		}
 	}
 	t.mu.Lock()
 	old := t.last
-	t.last = s
+	if s != nil {
+		t.last = s
+	}
 	dialogs := t.dialogs
 	t.dialogs = nil
 	t.mu.Unlock()
@@ -598,6 +611,11 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 	cancel()
 	for _, id := range m.takeOpened(session) {
 		fmt.Fprintf(&b, "a new tab %s opened (browser_tabs to switch to it)\n", id)
+	}
+	if s == nil {
+		b.WriteString(t.stillLoading())
+		url, _ := t.pendingNavigation()
+		return Report{Text: b.String(), URL: url, Tab: t.ID}, nil
 	}
 	diff, ok := "", false
 	if !full {

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ type Tab struct {
 	// a navigation of it go on after a question, so the report waits for the new page.
 	loading, resumed bool
 	loadCh           chan struct{}
+	// navigating is set while a navigation of the main frame waits for its commit (to navURL
+	// when known): nothing can be evaluated in the page meanwhile (loading.go).
+	navigating bool
+	navURL     string
 	// frames are the cross-origin frames its snapshots went into, numbered from 1 (frames.go).
 	frames []frame
 }
@@ -173,6 +178,17 @@ func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error
 		m.stopLocked()
 		return fmt.Errorf("the browser crashed (%v); the next call starts a fresh one", err)
 	}
+	// A page whose server did not answer in time holds every call: it is loading, not dead
+	// (a navigation that failed, a crash among them, says so with an error of its own).
+	if _, waiting := t.pendingNavigation(); waiting && !t.isCrashed() {
+		var loading *loadingError
+		if errors.As(err, &loading) {
+			return err
+		}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return &UserError{fmt.Sprintf("%v; %s", err, t.stillLoading())}
+		}
+	}
 	// A failed load may be a renderer that died: the page would hang every later call.
 	if t.isCrashed() || !pageAlive(t.page) {
 		m.dropLocked(s, t)
@@ -235,12 +251,26 @@ func (m *Manager) attachLocked(t *Tab) {
 		t.dialogs = append(t.dialogs, msg)
 		t.mu.Unlock()
 		go func() { _ = proto.PageHandleJavaScriptDialog{Accept: a.Accept, PromptText: a.Text}.Call(t.page) }()
+	}, func(e *proto.PageFrameRequestedNavigation) {
+		if e.FrameID == proto.PageFrameID(t.target) && e.Disposition == proto.PageClientNavigationDispositionCurrentTab {
+			t.setNavURL(e.URL)
+		}
+	}, func(e *proto.PageNavigatedWithinDocument) {
+		if e.FrameID == proto.PageFrameID(t.target) {
+			t.setNavURL("") // a fragment or history.pushState: nothing to wait for
+		}
 	}, func(e *proto.PageFrameStartedLoading) {
 		if e.FrameID == proto.PageFrameID(t.target) {
 			t.setLoading(true)
+			t.setNavigating(true)
+		}
+	}, func(e *proto.PageFrameNavigated) {
+		if e.Frame.ID == proto.PageFrameID(t.target) {
+			t.setNavigating(false) // committed: the new document answers calls
 		}
 	}, func(e *proto.PageFrameStoppedLoading) {
 		if e.FrameID == proto.PageFrameID(t.target) {
+			t.setNavigating(false) // also a navigation that failed or was cancelled
 			t.setLoading(false)
 		}
 	}, func(e *proto.InspectorTargetCrashed) {
