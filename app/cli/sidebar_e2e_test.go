@@ -9,8 +9,9 @@ import (
 
 // TestSidebarEndToEnd drives the sidebar in headless Chromium against `tofu serve`
 // (frontend/e2e/sidebar.e2e.mjs): folders, drag and drop, pin and duplicate by keyboard, a
-// reference, delete with Undo, math. The store then holds what the page did: the deleted
-// conversation in the trash with its log, the copy linked to its source, no folder left.
+// reference, delete with Undo, math (a radical's SVG drawn). The store then holds what the
+// page did: the deleted conversation in the trash with its log, the copy linked to its source,
+// no folder left.
 func TestSidebarEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	model := llmtest.New(t, llmtest.DemoModel())
@@ -20,7 +21,7 @@ func TestSidebarEndToEnd(t *testing.T) {
 	for _, c := range []struct{ title, user, reply string }{
 		{"Quokkas", "where do quokkas live", "On Rottnest Island, off Perth."},
 		{"Tides", "when is high tide", "Twice a day, about 12 h 25 min apart."},
-		{"Math", "the area of a circle", "It is $A = \\pi r^2$, and\n\n$$\\int_0^r 2\\pi s\\,ds = \\pi r^2$$\n\nA pizza costs $5 and a drink $3."},
+		{"Math", "the area of a circle", "It is $A = \\pi r^2$, and\n\n$$\\int_0^r 2\\pi s\\,ds = \\pi r^2$$\n\nand a hypotenuse\n\n$$\\sqrt{x^2+1}$$\n\nA pizza costs $5 and a drink $3."},
 	} {
 		info, err := st.CreateSession(c.title)
 		if err != nil {

@@ -1,7 +1,8 @@
 // End-to-end check of the sidebar against `tofu serve` (TestSidebarEndToEnd), with three
 // conversations made beforehand ("Quokkas", "Tides", "Math"): folders (create, drag a
 // conversation in, rename), pin and duplicate from a conversation's menu by keyboard,
-// reference one conversation in another, delete with Undo, delete for good, math rendered.
+// reference one conversation in another, delete with Undo, delete for good, math rendered
+// (a radical's SVG included).
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/sidebar.e2e.mjs
 import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
@@ -85,7 +86,11 @@ await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
     await row('Math').locator('.pick').click()
     await page.locator('.math-display .katex-display').first().waitFor()
     check((await page.locator('.math-inline .katex').count()) >= 1, 'no inline math')
-    check((await page.locator('.math').count()) === 2, 'prices were typeset as math')
+    check((await page.locator('.math').count()) === 3, 'prices were typeset as math')
+    // KaTeX draws a radical sign as SVG: the math sanitizer must keep it.
+    const radical = page.locator('.math-display .katex .hide-tail svg path')
+    check((await radical.count()) === 1, 'the radical sign of \\sqrt was not drawn')
+    check((await radical.evaluate((p) => p.getBoundingClientRect().width)) > 0, 'the radical sign has no width')
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-math.png') })
   })
 
