@@ -105,8 +105,8 @@ const (
 // summarize runs L2 on the view v (built from the log up to upto) of a request of est tokens:
 // it asks the summary model for a compaction of the earlier turns, records it with a notice,
 // and reports whether it did. The summariser's call is a model call of the session like the
-// others: its report and fingerprint are recorded before the compaction, with what its request
-// was built from, so a trace builds it again. With nothing to summarize it does nothing; a
+// others: its usage, report and fingerprint are recorded before the compaction, with what its
+// request was built from, so a trace builds it again. With nothing to summarize it does nothing; a
 // failure is a notice, not the turn's error (the request goes out without the summary, and
 // the turn does not try again).
 func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est, window int, cfg compact.Config, trigger string) bool {
@@ -131,9 +131,18 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est
 	var report *router.CallReport
 	ctx = router.ReportTo(ctx, func(r router.CallReport) { report = &r })
 	ctx, printed := a.tapRequests(ctx)
-	c, err := compact.Summarize(ctx, a.Provider, model, conv, window, cfg, trigger)
+	c, usage, err := compact.Summarize(ctx, a.Provider, model, conv, window, cfg, trigger)
 	if errors.Is(err, compact.ErrNothingToSummarize) {
 		return false
+	}
+	if usage != nil {
+		// Its tokens and cost count like the turn's own calls (the token panel, the session's
+		// totals, My Day, the evals); its purpose keeps it out of the context meter and L2's
+		// size of the conversation.
+		if t.Price != nil {
+			usage.CostUSD = t.Price(usage.Model, *usage)
+		}
+		t.j.later(store.EventUsage, *usage)
 	}
 	if report != nil {
 		report.Request = printed(&recipe{upto: upto, system: compact.SummaryPrompt, context: &cfg,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
@@ -86,38 +87,78 @@ Step 3. Output these sections:
 
 Always keep user instructions, decisions, files, errors and next steps. Aim for 30-50% of the original length. Tool outputs were clipped; the agent can re-run tools or call read_result with a ref to see them again.`
 
+// SummaryPurpose marks the usage of the summariser's call (llm.Usage.Purpose): it costs like
+// the turn's own calls, but its input is the summarized history, not the conversation's context.
+const SummaryPurpose = "context_summary"
+
 // Summarize asks model (the cheap one) for a query-aware summary of the turns of conv that do
 // not fit the preserve budget, and returns the Compaction to record. conv is the raw view (with
 // its leading system messages); the in-flight turn (from the last user message) is always
 // kept whole, as are the newest turns within PreserveRatio of the usable window (at most
 // MaxPreserveTurns).
-func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Message, window int, cfg Config, trigger string) (Compaction, error) {
+//
+// The call's usage (marked SummaryPurpose, with Tofu's own counts beside the provider's) is
+// returned whenever the call completed or the provider reported one, also with an error, for
+// the caller to price and log like any call's; it is nil when nothing was asked.
+func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Message, window int, cfg Config, trigger string) (Compaction, *llm.Usage, error) {
 	req, from, to, err := SummaryRequest(model, conv, window, cfg)
 	if err != nil {
-		return Compaction{}, err
+		return Compaction{}, nil, err
 	}
 	var text strings.Builder
+	var reported *llm.Usage
+	served := model // the model that answered (a fallback's, when the router fell back)
+	start := time.Now()
+	var failure error
 	for ev, err := range p.Stream(ctx, req) {
 		if err != nil {
-			return Compaction{}, err
+			failure = err
+			break
 		}
 		switch ev.Kind {
 		case llm.EventText:
 			text.WriteString(ev.Text)
+		case llm.EventUsage:
+			reported = ev.Usage
+		case llm.EventFallback:
+			served = ev.Text
 		case llm.EventRetry:
 			text.Reset()
+			reported = nil
 		}
+	}
+	var usage *llm.Usage
+	if reported != nil || failure == nil {
+		u := llm.Usage{}
+		if reported != nil {
+			u = *reported
+		}
+		if u.Model == "" {
+			u.Model = served
+		}
+		u.LocalInputTokens, u.LocalOutputTokens = tokens.CountRequest(req), tokens.Count(text.String())
+		// The window the summariser ran with is not the conversation's: a context meter or
+		// L2 reading the last call's window must not take it.
+		u.ContextWindow = 0
+		if u.DurationMS == 0 {
+			u.DurationMS = time.Since(start).Milliseconds()
+		}
+		u.Purpose = SummaryPurpose
+		usage = &u
+	}
+	if failure != nil {
+		return Compaction{}, usage, failure
 	}
 	summary := strings.TrimSpace(analysisBlock.ReplaceAllString(text.String(), ""))
 	if summary == "" {
-		return Compaction{}, errors.New("compact: the summariser returned nothing")
+		return Compaction{}, usage, errors.New("compact: the summariser returned nothing")
 	}
 	c := Compaction{From: from, To: to, Hash: Ref(joinMessages(conv[from:to])), Summary: summary,
 		Model: model, Trigger: trigger, TokensBefore: countMessages(conv)}
 	c.ID = Ref(c.Hash + "\x00" + summary)
 	c.TokensAfter = countMessages(Apply(conv, &c, ""))
 	c.ThresholdTokens = Threshold(window, cfg.L2)
-	return c, nil
+	return c, usage, nil
 }
 
 // SummaryRequest is the request Summarize sends the summariser for conv, and the range of conv

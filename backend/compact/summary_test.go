@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/tokens"
 )
 
 // turns returns a conversation of n user turns, each with a tool step; the last turn is the
@@ -38,7 +39,7 @@ func TestSummarize(t *testing.T) {
 	conv := turns(8)
 	cfg := Defaults()
 	window := 32_000 // usable 20k (32k less 8k and 4k reserves): the preserve budget (30%) holds about one turn
-	c, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, window, cfg, "auto")
+	c, usage, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, window, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +56,14 @@ func TestSummarize(t *testing.T) {
 	if !strings.Contains(req.Messages[1].Content, "## Current User Query\nRequest 7") ||
 		!strings.Contains(req.Messages[1].Content, "Request 0: fix bug_0") {
 		t.Fatalf("summariser input:\n%s", clip(req.Messages[1].Content, 600))
+	}
+	// The call's usage is returned to be logged like a turn's call, marked as the summary's,
+	// with the provider's figures and Tofu's own count of what was sent, and no window.
+	sent, _, _, _ := SummaryRequest(llmtest.DemoModelName, conv, window, cfg)
+	if usage == nil || usage.Purpose != SummaryPurpose || usage.InputTokens <= 0 || usage.OutputTokens <= 0 ||
+		usage.LocalInputTokens != tokens.CountRequest(sent) || usage.LocalOutputTokens <= 0 ||
+		usage.ContextWindow != 0 || usage.Model != llmtest.DemoModelName {
+		t.Fatalf("summary usage: %+v", usage)
 	}
 	if strings.Contains(c.Summary, "<analysis>") || !strings.HasPrefix(c.Summary, "1. Primary Request") {
 		t.Fatalf("summary: %q", c.Summary)
@@ -88,8 +97,8 @@ func TestSummarize(t *testing.T) {
 	if ShouldSummarize(17_000, window, cfg.L2) || !ShouldSummarize(18_500, window, cfg.L2) {
 		t.Fatal("trigger at 90% of usable")
 	}
-	if _, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv[:5], window, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
-		t.Fatalf("one turn: %v", err)
+	if _, u, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv[:5], window, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) || u != nil {
+		t.Fatalf("one turn: %v (usage %v)", err, u)
 	}
 }
 
@@ -188,7 +197,7 @@ func TestSecondSummaryCoversTheFirst(t *testing.T) {
 	p := ollama.New(srv.URL)
 	cfg := Defaults()
 	conv := turns(6)
-	first, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, 32_000, cfg, "auto")
+	first, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, 32_000, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +205,7 @@ func TestSecondSummaryCoversTheFirst(t *testing.T) {
 	// mapped back onto the raw conversation.
 	conv = append(conv, turns(5)[1:]...)
 	view := Apply(conv, &first, "")
-	second, err := Summarize(context.Background(), p, llmtest.DemoModelName, view, 32_000, cfg, "auto")
+	second, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, view, 32_000, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +224,7 @@ func TestSecondSummaryCoversTheFirst(t *testing.T) {
 	// A summary alone in the range is not summarized again.
 	alone := []llm.Message{got[1], {Role: llm.RoleUser, Content: "now"}}
 	cfg.L2.MaxPreserveTurns = 0
-	if _, err := Summarize(context.Background(), p, llmtest.DemoModelName, alone, 32_000, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
+	if _, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, alone, 32_000, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -19,8 +19,8 @@ import (
 // summarySession records a plain conversation long enough for the context manager's L2 to
 // summarize its earlier turns (over Ollama's format, whose window is known: the demo model's
 // 8,192 tokens), each reply naming its turn. It returns the store's folder, the session and
-// the bodies the model server received, in order.
-func summarySession(t *testing.T) (dir, id string, bodies [][]byte) {
+// the bodies the model server received, in order. more adjusts the runner's options.
+func summarySession(t *testing.T, more ...func(*session.Options)) (dir, id string, bodies [][]byte) {
 	t.Helper()
 	dir = t.TempDir()
 	st, err := store.Open(dir)
@@ -37,7 +37,7 @@ func summarySession(t *testing.T) (dir, id string, bodies [][]byte) {
 			return last.Role == llm.RoleUser && strings.HasPrefix(last.Content, fmt.Sprintf("Notes on topic %d:", turn))
 		}).Reply(llmtest.Reply{Text: fmt.Sprintf("Noted topic %d.", turn)})
 	}
-	r := runner(t, st, srv, llm.WireOllama)
+	r := runner(t, st, srv, llm.WireOllama, more...)
 	info, err := st.CreateSession("")
 	if err != nil {
 		t.Fatal(err)

@@ -109,6 +109,26 @@ describe('tokenReport', () => {
     expect(r.turns[0].totals.calls).toBe(2)
   })
 
+  it('counts the context summary like the turn\'s calls, but the meter skips it', () => {
+    seq = 0
+    const r = tokenReport([
+      ev('user', { text: 'q' }),
+      ev('assistant', { text: 'a' }),
+      usage(9000, 30),
+      call(1),
+      ev('user', { text: 'more' }),
+      usage(7000, 400, { purpose: 'context_summary', context_window: 0, cost_usd: 0.01 }),
+      call(1),
+      ev('compaction', { summary: 's' }),
+    ])
+    expect(r.calls.map((c) => c.role)).toEqual(['', 'context summary'])
+    expect(r.totals).toMatchObject({ calls: 2, input: 16000, output: 430, cost: 0.01 })
+    expect(r.calls[1]).toMatchObject({ purpose: 'context_summary', attempts: 1 })
+    // Before the next call completes, the meter still shows the conversation's last call.
+    expect(meterOf(r.calls)!.used).toBe(9010)
+    expect(meterOf([r.calls[1]])).toBeNull()
+  })
+
   it('reads a usage nested under "usage" and an empty log', () => {
     seq = 0
     expect(tokenReport([]).calls).toEqual([])

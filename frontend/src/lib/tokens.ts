@@ -14,6 +14,11 @@ export type CallRow = {
   model: string
   /** The autonomous run's phase the call ran in (planner, worker, critic), if any. */
   role: string
+  /**
+   * A side call made for the turn rather than the conversation's own call (`memory_rerank`,
+   * `context_summary`): it costs like any call, but its input is not the conversation's context.
+   */
+  purpose?: string
   /** The provider's input tokens; they include the cached ones. */
   input: number
   cached: number
@@ -95,7 +100,7 @@ export function callRowOf(e: Event): CallRow | null {
     turn: 0,
     step: 0,
     model: str(d.model),
-    // A side call (the memory rerank) is labelled with its purpose.
+    // A side call (the memory rerank, the context summary) is labelled with its purpose.
     role: str(d.purpose).replace('_', ' '),
     input,
     cached,
@@ -109,6 +114,7 @@ export function callRowOf(e: Event): CallRow | null {
     durationMs: count(d.duration_ms),
   }
   if (typeof d.cost_usd === 'number' && Number.isFinite(d.cost_usd) && d.cost_usd > 0) row.cost = d.cost_usd
+  if (str(d.purpose)) row.purpose = str(d.purpose)
   return row
 }
 
@@ -191,11 +197,13 @@ export const WARN_AT = 0.8
 export const FULL_AT = 0.95
 
 /**
- * The context meter for the last call, or null when the session has no usage yet. `windowOf`
- * gives a model's window when the usage event did not report one.
+ * The context meter for the last call of the conversation, or null when the session has no
+ * such usage yet. A side call (a rerank, the context summary, whose input is the history it
+ * summarized) is not the conversation's context and is skipped. `windowOf` gives a model's
+ * window when the usage event did not report one.
  */
 export function meterOf(calls: readonly CallRow[], windowOf?: (model: string) => number): Meter | null {
-  const c = calls[calls.length - 1]
+  const c = calls.findLast((x) => !x.purpose)
   if (!c) return null
   const window = c.window || (windowOf ? count(windowOf(c.model)) : 0)
   const used = c.context

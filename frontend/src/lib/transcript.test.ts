@@ -69,6 +69,20 @@ describe('project', () => {
     expect(items).toHaveLength(1)
   })
 
+  it('keeps a side call\'s usage (the context summary before a step) off the reply before it', () => {
+    seq = 0
+    const items = project(
+      withEvents(emptyTranscript, [
+        ev('user', { text: 'a' }),
+        ev('assistant', { text: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{}' }] }),
+        ev('usage', { input_tokens: 900, output_tokens: 2 }),
+        ev('tool_result', { call_id: 'c1', name: 'read_file', text: 'x' }),
+        ev('usage', { input_tokens: 800, output_tokens: 300, purpose: 'context_summary' }),
+      ]),
+    )
+    expect((items[1] as AssistantItem).usage).toMatchObject({ input_tokens: 900, output_tokens: 2 })
+  })
+
   it('ignores duplicate events and keeps seq order', () => {
     seq = 0
     const a = ev('user', { text: 'one' })

@@ -628,7 +628,8 @@ export function project(state: TranscriptState): Item[] {
       }
       case 'usage': {
         const u = usageOf(e.data)
-        if (u && turnAssistant) turnAssistant.usage = u
+        // A side call's usage (the rerank, the context summary) is not the reply's.
+        if (u && turnAssistant && !str(u.purpose)) turnAssistant.usage = u
         if (u) {
           segTokens.input += u.input_tokens ?? 0
           segTokens.output += u.output_tokens ?? 0
