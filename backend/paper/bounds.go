@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+
+	"github.com/ledongthuc/pdf"
 )
 
 // Resource bounds of one extraction. A PDF is mostly compressed streams, and a small file can
@@ -83,6 +85,14 @@ func defaultBounds(size int64) *bounds {
 		repair:  maxRepairSize,
 		read:    min(size, maxInflate)*readRatio + readFloor,
 	}
+}
+
+// libraryLimits bound what ledongthuc/pdf itself decodes, whatever a stream's dictionary
+// says (the pre-scan goes by labels, which name escapes or indirect values can disguise):
+// each stream to maxStreamInflate, each object stream to maxObjStmInflate, and all of them,
+// re-reads included, to the content budget plus as much again for everything else.
+func libraryLimits(inflate int64) pdf.Limits {
+	return pdf.Limits{Stream: maxStreamInflate, ObjStm: maxObjStmInflate, Total: 2 * inflate}
 }
 
 // overLimit is the error for a file refused by a bound: its kind is ErrTooLarge, and
@@ -239,12 +249,51 @@ func streamKind(r io.ReaderAt, kw int64, buf []byte) (objStm, unread bool) {
 	if o := bytes.LastIndex(buf, []byte(" obj")); o >= 0 {
 		buf = buf[o:]
 	}
+	// Names are matched as the library reads them: /Obj#53tm is /ObjStm, /#49mage /Image.
+	buf = unescapeNames(buf)
 	objStm = bytes.Contains(buf, []byte("/ObjStm"))
 	unread = !objStm && !bytes.Contains(buf, []byte("/XRef")) &&
 		(bytes.Contains(buf, []byte("/Subtype/Image")) || bytes.Contains(buf, []byte("/Subtype /Image")) ||
 			bytes.Contains(buf, []byte("/Length1")) || bytes.Contains(buf, []byte("/Type1C")) ||
 			bytes.Contains(buf, []byte("/CIDFontType0C")) || bytes.Contains(buf, []byte("/OpenType")))
 	return objStm, unread
+}
+
+// unescapeNames decodes the #xx escapes of PDF names in buf, in place (a decoded name is
+// never longer); text without '#' is returned as it is. It is the library's decoding
+// (lex.go readName) applied to the whole dictionary text, strings too: a label that only
+// appears after decoding a string was as easy to write literally, and whatever the label,
+// the library bounds what it inflates itself (libraryLimits).
+func unescapeNames(buf []byte) []byte {
+	i := bytes.IndexByte(buf, '#')
+	if i < 0 {
+		return buf
+	}
+	out := buf[:i]
+	for ; i < len(buf); i++ {
+		c := buf[i]
+		if c == '#' && i+2 < len(buf) {
+			if h, l := hexDigit(buf[i+1]), hexDigit(buf[i+2]); h >= 0 && l >= 0 {
+				out = append(out, byte(h<<4|l))
+				i += 2
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func hexDigit(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // countingReaderAt reads r from its start, counting the bytes.

@@ -105,6 +105,11 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 	if reads.spent() {
 		return nil, reads.err()
 	}
+	// A bound of the content budget names what it refused; past it, the library's own bound
+	// (a stream read whatever its label) refuses the file rather than the pages it broke.
+	if lerr := file.rd.InflateError(); lerr != nil && !errors.Is(err, ErrTooLarge) {
+		return nil, overLimit(lerr.Error())
+	}
 	return doc, err
 }
 
@@ -112,9 +117,13 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 // decrypt or rebuild it in memory when the direct read fails; what the library
 // reads counts against reads.
 func openReader(r io.ReaderAt, size int64, password string, repairable error, inflate int64, reads *readBudget) (*opened, error) {
-	rd, err := newReader(reads.on(r), size, password)
+	limits := libraryLimits(inflate)
+	rd, err := newReader(reads.on(r), size, password, limits)
 	if err == nil {
 		pages, terr := readable(rd)
+		if lerr := rd.InflateError(); lerr != nil {
+			return nil, overLimit(lerr.Error())
+		}
 		if len(pages) > 0 {
 			return &opened{rd: rd, pages: pages}, nil
 		}
@@ -153,11 +162,14 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, in
 		}
 		return nil, corrupt(shortReason(direct, ferr.Error()))
 	}
-	rd, err = newReader(reads.on(bytes.NewReader(fixed)), int64(len(fixed)), "")
+	rd, err = newReader(reads.on(bytes.NewReader(fixed)), int64(len(fixed)), "", limits)
 	if err != nil {
 		return nil, corrupt(shortReason(direct, err.Error()))
 	}
 	pages, terr := readable(rd)
+	if lerr := rd.InflateError(); lerr != nil {
+		return nil, overLimit(lerr.Error())
+	}
 	if len(pages) == 0 {
 		reason := "unreadable after repair"
 		if terr != nil {
@@ -175,20 +187,20 @@ type opened struct {
 	repaired bool // by pdfcpu
 }
 
-func newReader(r io.ReaderAt, size int64, password string) (rd *pdf.Reader, err error) {
+func newReader(r io.ReaderAt, size int64, password string, limits pdf.Limits) (rd *pdf.Reader, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			rd, err = nil, fmt.Errorf("malformed PDF: %v", p)
 		}
 	}()
 	tried := false
-	return pdf.NewReaderEncrypted(r, size, func() string {
+	return pdf.NewReaderLimited(r, size, func() string {
 		if tried {
 			return ""
 		}
 		tried = true
 		return password
-	})
+	}, limits)
 }
 
 // readable returns the pages when the page tree can be walked; err says why a tree that

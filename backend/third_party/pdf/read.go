@@ -67,6 +67,7 @@ import (
 	"crypto/md5"
 	"crypto/rc4"
 	"encoding/ascii85"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,10 +94,12 @@ type Reader struct {
 	objStmMu    sync.Mutex
 	objStms     map[objptr][]byte
 	objStmBytes int64
+
+	limitState
 }
 
-// Bounds of the inflated object streams a Reader keeps: past them a stream is read from the
-// file again each time, as before the patch.
+// Bounds of the inflated object streams a Reader keeps: past the total a stream is read from
+// the file again each time, as before the patch, and counts against Limits.Total each time.
 const (
 	maxKeptObjStm      = 4 << 20
 	maxKeptObjStmTotal = 64 << 20
@@ -114,11 +117,18 @@ func (r *Reader) objStmData(strm Value) io.Reader {
 	if ok {
 		return bytes.NewReader(data)
 	}
-	rd := strm.Reader()
-	data, err := io.ReadAll(io.LimitReader(rd, maxKeptObjStm+1))
-	if err != nil || len(data) > maxKeptObjStm {
-		// Too large to keep, or damaged: the caller reads what there is, as before.
-		return io.MultiReader(bytes.NewReader(data), rd)
+	// Read whole, within Limits.ObjStm: past it the stream is refused, not streamed again
+	// for every object read from it.
+	rd := strm.reader(r.limits.ObjStm, "an object stream")
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		if errors.Is(err, ErrInflateLimit) {
+			return &errorReadCloser{err}
+		}
+		return bytes.NewReader(data) // damaged: the caller reads what there is, as before
+	}
+	if int64(len(data)) > maxKeptObjStm {
+		return bytes.NewReader(data)
 	}
 	rd.Close()
 	r.objStmMu.Lock()
@@ -172,6 +182,12 @@ func NewReader(f io.ReaderAt, size int64) (*Reader, error) {
 // to try. If pw returns the empty string, NewReaderEncrypted stops trying to decrypt
 // the file and returns an error.
 func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader, err error) {
+	return NewReaderLimited(f, size, pw, DefaultLimits)
+}
+
+// NewReaderLimited is NewReaderEncrypted with the bounds of what the Reader may decode
+// (patched for Tofu, limits.go).
+func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits) (r *Reader, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = nil
@@ -208,6 +224,7 @@ func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader,
 		f:   f,
 		end: end,
 	}
+	r.limits = limits
 	pos := end - endChunk + int64(i)
 	b := newBuffer(io.NewSectionReader(f, pos, end-pos), pos)
 	if b.readToken() != keyword("startxref") {
@@ -874,6 +891,11 @@ func (e *errorReadCloser) Close() error {
 // If v.Kind() != Stream, Reader returns a ReadCloser that
 // responds to all reads with a “stream not present” error.
 func (v Value) Reader() io.ReadCloser {
+	return v.reader(v.r.limits.Stream, "a stream")
+}
+
+// reader is Reader with the decoded data bounded to limit (Patched for Tofu, limits.go).
+func (v Value) reader(limit int64, what string) io.ReadCloser {
 	x, ok := v.data.(stream)
 	if !ok {
 		return &errorReadCloser{fmt.Errorf("stream not present")}
@@ -904,7 +926,7 @@ func (v Value) Reader() io.ReadCloser {
 		}
 	}
 
-	return io.NopCloser(rd)
+	return io.NopCloser(&limitedReader{rd: rd, r: v.r, cap: limit, what: what})
 }
 
 func applyFilter(rd io.Reader, name string, param Value) io.Reader {

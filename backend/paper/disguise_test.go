@@ -1,0 +1,105 @@
+package paper
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/paper/papertest"
+)
+
+// An object stream labelled an image with an escaped name (/Obj#53tm /Subtype /Image) and
+// a gigabyte of padding after its font: the pre-scan reads the names as the library does,
+// sees an object stream and refuses it; and the library, reached without the pre-scan,
+// stops at its own bound of an object stream, having inflated about 2 MB.
+func TestEscapedObjStmBombIsRefused(t *testing.T) {
+	t.Parallel()
+	data := hostilePDF(t, "escaped-objstm", func(w io.Writer) error { return papertest.EscapedObjStmBomb(w, 1<<30) })
+	_, err := extractBytes(data, Options{})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "an object stream at byte") {
+		t.Errorf("escaped object stream bomb: %v, want the pre-scan's refusal of an object stream", err)
+	}
+
+	// Past the pre-scan: the library's bound alone.
+	rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", libraryLimits(minInflate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := readable(rd)
+	if len(pages) == 1 {
+		extractPages(context.Background(), &opened{rd: rd, pages: pages}, Options{}, newBudget(minInflate), newBudget(maxDocGlyphs), nil)
+	}
+	lerr := rd.InflateError()
+	if lerr == nil || !strings.Contains(lerr.Error(), "an object stream inflates to more than 2 MB") {
+		t.Errorf("library bound: %v", lerr)
+	}
+	if got := rd.Inflated(); got > maxObjStmInflate+64<<10 {
+		t.Errorf("inflated %d bytes, over the 2 MB bound of an object stream", got)
+	}
+	t.Logf("the library inflated %d bytes of a 1 GB object stream", rd.Inflated())
+}
+
+// Thirty-six object streams of 1.9 MB whose labels do not say so (an indirect /Type,
+// /Subtype /Image: the pre-scan skips them as images), each holding a font every page uses.
+// The library keeps 64 MB of them and inflates the others again each time a page looks a
+// font up (one page: 67 MB; each further page about 8 MB more). With a content budget of
+// 64 MB its total bound is 128 MB: one page fits, twenty (some 220 MB, which extracted
+// before the bound) are refused.
+func TestObjStmRereadsAreRefusedPastTotal(t *testing.T) {
+	t.Parallel()
+	const pad = 1900 << 10
+	shrunk := func(data []byte) Options {
+		b := defaultBounds(int64(len(data)))
+		b.inflate = 64 << 20
+		return Options{bounds: b}
+	}
+	fits := hostilePDF(t, "objstm-rereads-1", func(w io.Writer) error { return papertest.ObjStmRereads(w, 36, 1, pad) })
+	if doc, err := extractBytes(fits, shrunk(fits)); err != nil || len(doc.Pages) != 1 {
+		t.Fatalf("1 page of fonts in disguised object streams: %v", err)
+	}
+	data := hostilePDF(t, "objstm-rereads-20", func(w io.Writer) error { return papertest.ObjStmRereads(w, 36, 20, pad) })
+	_, err := extractBytes(data, shrunk(data))
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "its streams inflate to more than 128 MB in all") {
+		t.Fatalf("20 pages: %v, want the library's total bound", err)
+	}
+	limits := libraryLimits(64 << 20)
+	rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := readable(rd)
+	extractPages(context.Background(), &opened{rd: rd, pages: pages}, Options{}, newBudget(64<<20), newBudget(maxDocGlyphs), nil)
+	// Each of at most 8 page workers overshoots by at most one object stream.
+	if got := rd.Inflated(); rd.InflateError() == nil || got > limits.Total+8*maxObjStmInflate {
+		t.Errorf("inflated %d MB (%v), past the total bound of %d MB", got>>20, rd.InflateError(), limits.Total>>20)
+	}
+	t.Logf("%d KB file: the library inflated %d MB before refusing it", len(data)>>10, rd.Inflated()>>20)
+}
+
+// The pre-scan reads a dictionary's names as the library does: escaped labels are what they
+// decode to, in both directions (an object stream is scanned, an image is not).
+func TestStreamKindDecodesNameEscapes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dict           string
+		objStm, unread bool
+	}{
+		{"<< /Type /ObjStm /Subtype /Image /N 1 >>", true, false},
+		{"<< /Type /Obj#53tm /Subtype /Image /N 1 >>", true, false},
+		{"<< /Type /#4f#62#6a#53#74#6d /Subtype /Image >>", true, false},
+		{"<< /Subtype /#49mage /Width 10 >>", false, true},
+		{"<< /Subt#79pe /Image >>", false, true},
+		{"<< /Len#67th1 10 >>", false, true},
+		{"<< /Type /XRef /Subtype /Im#61ge >>", false, false},
+		{"<< /Subtype /Form /Name (#zz#4) >>", false, false},
+	} {
+		file := "7 0 obj\n" + tc.dict + "\nstream\n"
+		objStm, unread := streamKind(strings.NewReader(file), int64(strings.LastIndex(file, "stream")), make([]byte, 512))
+		if objStm != tc.objStm || unread != tc.unread {
+			t.Errorf("%s: object stream %v, unread %v; want %v, %v", tc.dict, objStm, unread, tc.objStm, tc.unread)
+		}
+	}
+}
