@@ -25,6 +25,7 @@ import (
 
 type config struct {
 	tofu, papers, doc string
+	frontend, only    string
 	replay            []string
 	runs              int
 }
@@ -36,6 +37,8 @@ func main() {
 	flag.StringVar(&c.papers, "papers", "../shared/data/papers", "the papers with ground truth")
 	flag.StringVar(&replay, "replay", "../shared/data/trajectories", "trajectory folders to replay, comma-separated")
 	flag.IntVar(&c.runs, "runs", 9, "counted runs of each timed command")
+	flag.StringVar(&c.frontend, "frontend", "frontend", "the front end, with its node_modules, for the UI streaming benchmark")
+	flag.StringVar(&c.only, "only", "", "measure one part only: ui (the UI streaming benchmark)")
 	flag.StringVar(&c.doc, "doc", "", "write the table into this page's generated section (docs/PERFORMANCE.md)")
 	flag.Parse()
 	for _, d := range strings.Split(replay, ",") {
@@ -52,15 +55,25 @@ func main() {
 func mainErr(ctx context.Context, c config) error {
 	machine := bench.Machine()
 	started := time.Now().UTC()
-	var rows []bench.Row
-	for _, dir := range c.replay {
-		rows = append(rows, replayRows(dir)...)
+	if c.only != "" && c.doc != "" {
+		return errors.New("-doc writes the whole table: drop -only")
 	}
-	rows = append(rows, startupRows(ctx, c)...)
-	rows = append(rows, paperRows(ctx, c)...)
-	rows = append(rows, windowRows(ctx, c)...)
-	rows = append(rows, agentStepRow(ctx))
-	rows = append(rows, bench.NotMeasured("UI streaming", "—", "—", errors.New("the front end has no benchmark of a streamed reply yet")))
+	var rows []bench.Row
+	switch c.only {
+	case "":
+		for _, dir := range c.replay {
+			rows = append(rows, replayRows(dir)...)
+		}
+		rows = append(rows, startupRows(ctx, c)...)
+		rows = append(rows, paperRows(ctx, c)...)
+		rows = append(rows, windowRows(ctx, c)...)
+		rows = append(rows, agentStepRow(ctx))
+		rows = append(rows, uiStreamingRow(ctx, c.frontend))
+	case "ui":
+		rows = append(rows, uiStreamingRow(ctx, c.frontend))
+	default:
+		return fmt.Errorf("-only %q: the parts are: ui", c.only)
+	}
 	section := fmt.Sprintf("Measured %s on %s; whole-process figures are medians of %d runs, each paired with its anchor run in turn.\n\n%s",
 		started.Format("2006-01-02 15:04 UTC"), machine, c.runs, bench.Markdown(rows))
 	fmt.Println(section)
