@@ -926,7 +926,7 @@ func (v Value) reader(limit int64, what string) io.ReadCloser {
 		}
 	}
 
-	return io.NopCloser(&limitedReader{rd: rd, r: v.r, cap: limit, what: what})
+	return &limitedReader{rd: rd, r: v.r, cap: limit, what: what}
 }
 
 func applyFilter(rd io.Reader, name string, param Value) io.Reader {
