@@ -17,11 +17,11 @@ import (
 )
 
 // Kinds names the generators WriteKind knows, for the command line.
-var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "cyclic-kids", "parent-loop", "dag-kids"}
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids"}
 
 // WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
-// and the page count for "pages", "text-pages", "objstm" (0: 1 GB, 20,000 pages) and "dense"
-// (0: 50).
+// and "escaped-objstm", the page count for "pages", "text-pages", "objstm", "objstm-rereads"
+// (0: 1 GB, 20,000 pages, 1,000 for objstm-rereads) and "dense" (0: 50).
 func WriteKind(w io.Writer, kind string, n int64) error {
 	switch kind {
 	case "bomb":
@@ -44,6 +44,16 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 			n = 20000
 		}
 		return ObjStmFont(w, int(n), 1900<<10) // just under the 2 MB bound of an object stream
+	case "escaped-objstm":
+		if n <= 0 {
+			n = 1 << 30
+		}
+		return EscapedObjStmBomb(w, n)
+	case "objstm-rereads":
+		if n <= 0 {
+			n = 1000
+		}
+		return ObjStmRereads(w, 36, int(n), 1900<<10) // 36 × 1.9 MB: past the 64 MB the library keeps
 	case "cyclic-kids":
 		return CyclicKids(w)
 	case "parent-loop":
