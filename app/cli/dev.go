@@ -92,8 +92,11 @@ func newHostilePDFCmd() *cobra.Command {
 		Use:   "hostile-pdf KIND FILE",
 		Short: "Write a hostile PDF (" + strings.Join(papertest.Kinds, ", ") + ") to measure extraction on",
 		Long: "Writes a PDF made to exhaust a reader: bomb (a stream inflating to --size bytes, 1 GB by\n" +
-			"default), pages and text-pages (--size pages, 20,000 by default), cyclic-kids, dag-kids,\n" +
-			"parent-loop. Measure with: /usr/bin/time -v tofu paper extract FILE",
+			"default), pages and text-pages (--size pages, 20,000 by default), objstm (--size pages),\n" +
+			"escaped-objstm (a font in an object stream labelled /Obj#53tm /Subtype /Image, --size\n" +
+			"bytes of padding after it), objstm-rereads (--size pages, 1,000 by default, using fonts in\n" +
+			"36 disguised 1.9 MB object streams), dense, cyclic-kids, dag-kids, parent-loop.\n" +
+			"Measure with: /usr/bin/time -v tofu paper extract FILE",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := os.Create(args[1])
@@ -107,6 +110,6 @@ func newHostilePDFCmd() *cobra.Command {
 			return f.Close()
 		},
 	}
-	cmd.Flags().Int64Var(&size, "size", 0, "inflated bytes (bomb) or pages (pages, text-pages); 0: the default")
+	cmd.Flags().Int64Var(&size, "size", 0, "inflated bytes (bomb, escaped-objstm) or pages (pages, text-pages, objstm, objstm-rereads, dense); 0: the default")
 	return cmd
 }
