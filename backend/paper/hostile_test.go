@@ -282,51 +282,37 @@ func TestScanContent(t *testing.T) {
 
 func checkContentBytes(s string) error { return scanContent(strings.NewReader(s)) }
 
-// An embedded font program is not inflated for the text either, unless the file goes to
-// pdfcpu for repair.
-func TestFontProgramBombSkippedUnlessRepaired(t *testing.T) {
-	data := hostilePDF(t, "font-bomb", func(w io.Writer) error { return papertest.FontBomb(w, 1<<30, false) })
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	doc, err := extractBytes(data, Options{})
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatalf("a gigabyte font program: %v", err)
-	}
-	if got := doc.Text(); !strings.Contains(got, "embedded font") {
-		t.Fatalf("text %q", got)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-		t.Errorf("extracting beside a gigabyte font program allocated %d MB", alloc>>20)
-	}
-	broken := hostilePDF(t, "font-bomb-broken", func(w io.Writer) error { return papertest.FontBomb(w, 1<<30, true) })
-	if _, err := extractBytes(broken, Options{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "inflates to more than 256 MB") {
-		t.Fatalf("the same font program in a file to repair: %v", err)
-	}
-}
-
-// A figure's image data is never inflated for the text: a gigabyte image extracts, in
-// little memory. A file that needs repair goes to pdfcpu, which decodes streams in memory,
-// only after its images are checked too: the same image then refuses it.
-func TestImageBombSkippedUnlessRepaired(t *testing.T) {
-	data := hostilePDF(t, "image-bomb", func(w io.Writer) error { return papertest.ImageBomb(w, 1<<30, false) })
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	doc, err := extractBytes(data, Options{})
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatalf("a gigabyte image beside the text: %v", err)
-	}
-	if got := doc.Text(); !strings.Contains(got, "figure below") {
-		t.Fatalf("text %q", got)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-		t.Errorf("extracting beside a gigabyte image allocated %d MB", alloc>>20)
-	}
-	broken := hostilePDF(t, "image-bomb-broken", func(w io.Writer) error { return papertest.ImageBomb(w, 1<<30, true) })
-	if _, err := extractBytes(broken, Options{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "inflates to more than 256 MB") {
-		t.Fatalf("the same image in a file to repair: %v", err)
+// A figure's image data and an embedded font program are never inflated for the text: a
+// gigabyte of either extracts, in little memory. A file that needs repair goes to pdfcpu, which
+// decodes streams in memory, only after they are checked too: the same stream then refuses it.
+func TestBombsSkippedUnlessRepaired(t *testing.T) {
+	for _, c := range []struct {
+		name, what, text string
+		gen              func(io.Writer, int64, bool) error
+	}{
+		{"font-bomb", "font program", "embedded font", papertest.FontBomb},
+		{"image-bomb", "image", "figure below", papertest.ImageBomb},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := hostilePDF(t, c.name, func(w io.Writer) error { return c.gen(w, 1<<30, false) })
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			doc, err := extractBytes(data, Options{})
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatalf("a gigabyte %s beside the text: %v", c.what, err)
+			}
+			if got := doc.Text(); !strings.Contains(got, c.text) {
+				t.Fatalf("text %q", got)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("extracting beside a gigabyte %s allocated %d MB", c.what, alloc>>20)
+			}
+			broken := hostilePDF(t, c.name+"-broken", func(w io.Writer) error { return c.gen(w, 1<<30, true) })
+			if _, err := extractBytes(broken, Options{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "inflates to more than 256 MB") {
+				t.Fatalf("the same %s in a file to repair: %v", c.what, err)
+			}
+		})
 	}
 }

@@ -15,15 +15,7 @@ import (
 // "database in use" when a parallel test's exec came at that moment.
 func TestLockReleasedWhileAChildHoldsTheDescriptor(t *testing.T) {
 	dir := t.TempDir()
-	lock, ok := lockDir(dir)
-	if !ok {
-		t.Fatal("a fresh directory is locked")
-	}
-	child := exec.Command("sleep", "60")
-	child.ExtraFiles = []*os.File{lock.f}
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	lock, child := lockedWithChild(t, dir)
 	defer func() { child.Process.Kill(); child.Wait() }()
 	lock.unlock()
 	again, ok := lockDir(dir)
@@ -43,15 +35,7 @@ func TestLockReleasedWhileAChildHoldsTheDescriptor(t *testing.T) {
 // calling the database in use.
 func TestOpenWaitsOutAChildsLock(t *testing.T) {
 	dir := t.TempDir()
-	lock, ok := lockDir(dir)
-	if !ok {
-		t.Fatal("a fresh directory is locked")
-	}
-	child := exec.Command("sleep", "60")
-	child.ExtraFiles = []*os.File{lock.f}
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	lock, child := lockedWithChild(t, dir)
 	lock.f.Close() // as Badger's release does: the child's copy keeps the lock
 	defer func(d time.Duration) { lockedRetry = d }(lockedRetry)
 	lockedRetry = time.Minute // the child is killed below; no wait on time is judged
@@ -68,4 +52,20 @@ func TestOpenWaitsOutAChildsLock(t *testing.T) {
 	if err := <-opened; err != nil {
 		t.Fatalf("Open after the child let go: %v", err)
 	}
+}
+
+// lockedWithChild locks the fresh dir and starts a child that holds a copy of the lock's
+// descriptor, as a child forked while it is held does until it execs.
+func lockedWithChild(t *testing.T, dir string) (*dirLock, *exec.Cmd) {
+	t.Helper()
+	lock, ok := lockDir(dir)
+	if !ok {
+		t.Fatal("a fresh directory is locked")
+	}
+	child := exec.Command("sleep", "60")
+	child.ExtraFiles = []*os.File{lock.f}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return lock, child
 }
