@@ -16,6 +16,10 @@ const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height:
 const row = (title) => page.locator('[data-testid="session-item"]', { has: page.locator('.title', { hasText: new RegExp(`^${title}$`) }) })
 const folder = (name) => page.locator(`[data-testid="folder"][data-folder="${name}"]`)
 const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))
+// The chunks of KaTeX and highlight.js the page has fetched (file names): each is loaded by the
+// first formula or code block shown (lib/math.ts, lib/highlight.ts).
+const chunks = () => page.evaluate(() =>
+  performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).filter((n) => /^(katex|hljs)-.*\.(js|css)/.test(n)))
 
 
 await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
@@ -24,6 +28,14 @@ await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
     await page.waitForSelector('[data-testid="session-item"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-item"]').length === 3)
+  })
+
+  await step('highlight.js waits for the first code block', async () => {
+    // The page opens on "Math" (the latest): it shows formulas and no code. Frames after its
+    // first paint it has fetched KaTeX, which the formulas asked for, and not highlight.js.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 500))))
+    const loaded = await chunks()
+    check(!loaded.some((n) => n.startsWith('hljs-')), `highlight.js was fetched with no code on screen: ${loaded.join(', ')}`)
   })
 
   await step('create a folder and drag a conversation into it', async () => {
@@ -91,6 +103,7 @@ await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
     const radical = page.locator('.math-display .katex .hide-tail svg path')
     check((await radical.count()) === 1, 'the radical sign of \\sqrt was not drawn')
     check((await radical.evaluate((p) => p.getBoundingClientRect().width)) > 0, 'the radical sign has no width')
+    check((await chunks()).some((n) => n.startsWith('katex-')), 'the formulas typeset without fetching KaTeX')
     if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-math.png') })
   })
 

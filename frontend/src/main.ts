@@ -3,20 +3,13 @@ import './app.css'
 // Math (lib/math.ts): copying a selection gives its LaTeX. KaTeX's stylesheet loads with KaTeX.
 import 'katex/contrib/copy-tex'
 import App from './App.svelte'
-import { loadHighlight } from './lib/highlight'
-import { loadMath } from './lib/math'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('no #app element')
 
+// KaTeX and highlight.js are not loaded here: the first formula or code block on screen loads
+// them (lib/math.ts, lib/highlight.ts), showing its source or plain text for the moment until
+// then. A window that shows neither never pays for them (about 6 MB of the web process).
 const app = mount(App, { target })
-// KaTeX and highlight.js are fetched and parsed after the first frame, not before it (a formula
-// met earlier shows its source, code its plain text, until then).
-requestAnimationFrame(() =>
-  setTimeout(() => {
-    void loadHighlight().catch(() => {})
-    void loadMath().catch(() => {})
-  }, 0),
-)
 
 export default app

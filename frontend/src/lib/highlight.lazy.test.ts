@@ -1,15 +1,15 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { flushSync } from 'svelte'
 import { codeState } from './codeState.svelte'
-import { loadHighlight } from './highlight'
 import { IncrementalMarkdown, renderBlock, renderMarkdown } from './markdown'
 
 const goCode = '```go\nfunc main() {}\n```\n'
 
 // A module instance of its own (vitest isolates test files): highlight.js is not loaded at first,
-// as in the window before its first paint.
+// as in a window that has shown no code yet. Nothing else loads it: the first code block rendered
+// does.
 describe('code before highlight.js has loaded', () => {
-  it('shows the code plain, then highlighted once highlight.js arrives, cached blocks included', async () => {
+  it('shows the code plain, loads highlight.js itself, then highlights, cached blocks included', async () => {
     expect(codeState.ready).toBe(false)
     const before = renderMarkdown(goCode)
     expect(before).toContain('<code class="hljs">func main() {}</code>')
@@ -18,7 +18,7 @@ describe('code before highlight.js has loaded', () => {
     const md = new IncrementalMarkdown()
     expect(md.update(goCode, false).map((b) => b.html).join('')).not.toContain('hljs-keyword')
 
-    await loadHighlight()
+    await vi.waitFor(() => expect(codeState.ready).toBe(true), { timeout: 15_000 })
     flushSync()
     expect(codeState.ready).toBe(true)
     const after = renderMarkdown(goCode)
@@ -26,5 +26,5 @@ describe('code before highlight.js has loaded', () => {
     expect(after).toContain('<span class="hljs-keyword">func</span>')
     expect(renderBlock(goCode)).toContain('hljs-keyword')
     expect(md.update(goCode, false).map((b) => b.html).join('')).toContain('hljs-keyword')
-  })
+  }, 20_000)
 })

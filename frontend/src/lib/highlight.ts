@@ -1,7 +1,7 @@
-// Code highlighting in model output. highlight.js is its own chunk (hljs.ts), loaded just after
-// the first paint (loadHighlight, main.ts) like KaTeX (math.ts), instead of being parsed before
-// it. Code met before it arrives is shown escaped, without colours; codeState.ready then renders
-// the messages again (markdown.ts drops its block cache).
+// Code highlighting in model output. highlight.js is its own chunk (hljs.ts), loaded by the first
+// code block rendered (knownLanguage calls loadHighlight), like KaTeX (math.ts), not with the
+// page. Code met before it arrives is shown escaped, without colours; codeState.ready then
+// renders the messages again (markdown.ts drops its block cache).
 import type { HLJSApi } from 'highlight.js'
 import { codeState } from './codeState.svelte'
 

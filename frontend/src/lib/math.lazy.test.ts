@@ -1,13 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { flushSync } from 'svelte'
 import { renderBlock, renderMarkdown } from './markdown'
-import { loadMath } from './math'
 import { mathState } from './mathState.svelte'
 
 // A module instance of its own (vitest isolates test files): KaTeX is not loaded at first, as in
-// the window before its first paint.
+// a window that has shown no formula yet. Nothing else loads it: the first formula rendered does.
 describe('math before KaTeX has loaded', () => {
-  it('shows the source, then typesets once KaTeX arrives, cached blocks included', async () => {
+  it('shows the source, loads KaTeX itself, then typesets, cached blocks included', async () => {
     expect(mathState.ready).toBe(false)
     const before = renderMarkdown('Euler: $e^{i\\pi}+1=0$')
     expect(before).toContain('<code>e^{i\\pi}+1=0</code>')
@@ -15,10 +14,10 @@ describe('math before KaTeX has loaded', () => {
     expect(before).not.toContain('katex')
     expect(renderBlock('$$x^2$$')).not.toContain('katex')
 
-    await loadMath()
+    await vi.waitFor(() => expect(mathState.ready).toBe(true), { timeout: 15_000 })
     flushSync()
     expect(mathState.ready).toBe(true)
     expect(renderMarkdown('Euler: $e^{i\\pi}+1=0$')).toContain('class="katex"')
     expect(renderBlock('$$x^2$$')).toContain('katex-display')
-  })
+  }, 20_000)
 })

@@ -4,9 +4,9 @@
 // HTML is sanitized, then each placeholder becomes KaTeX's output, itself sanitized with a
 // profile that allows KaTeX's styles, MathML and drawn SVG but nothing that loads or runs.
 //
-// KaTeX (about 270 kB, the largest part of the page's code) is its own chunk, loaded just after
-// the first paint (loadMath) instead of being parsed before it. A formula met before it arrives
-// shows its source; mathState.ready then re-renders the messages (markdown.ts, Message.svelte).
+// KaTeX (about 270 kB, the largest part of the page's code) is its own chunk, loaded by the first
+// formula rendered (loadMath), not with the page. That formula shows its source until KaTeX
+// arrives; mathState.ready then re-renders the messages (markdown.ts, Message.svelte).
 import DOMPurify from 'dompurify'
 import type Katex from 'katex'
 import type { KatexOptions } from 'katex'
