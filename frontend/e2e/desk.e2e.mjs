@@ -6,7 +6,7 @@
 // job.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_SHOT=myday.png TOFU_E2E_SHOT2=schedule.png node e2e/desk.e2e.mjs
-import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
+import { check, checkValue, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
@@ -24,7 +24,7 @@ await runScript('desk e2e', { browser, page, pageErrors }, async () => {
   await step('My Day: the time missed while closed was written at start', async () => {
     await tid('myday-open').click()
     await tid('myday-panel').waitFor()
-    check((await tid('myday-at').inputValue()) === missedAt, `time shown: ${await tid('myday-at').inputValue()}`)
+    await checkValue(tid('myday-at'), missedAt, 'time shown')
     await page.locator('[data-testid="myday-at-status"]', { hasText: 'written at the next start' }).waitFor({ timeout: 10000 })
     const line = await tid('myday-at-status').innerText()
     check(line.includes(`Written every day at ${missedAt}`) && line.includes(`${missedAt} was missed (Tofu was closed)`), `status: ${line}`)
@@ -49,8 +49,7 @@ await runScript('desk e2e', { browser, page, pageErrors }, async () => {
   await step('Settings: My Day\'s time as set in the panel', async () => {
     await tid('settings-open').click()
     await tid('settings-dialog').waitFor()
-    const v = await tid('settings-myday-at').inputValue()
-    check(v === '07:30', `settings time: ${v}`)
+    await checkValue(tid('settings-myday-at'), '07:30', 'settings time')
     if (shot3) {
       await tid('settings-myday-at').scrollIntoViewIfNeeded()
       await page.screenshot({ path: shot3.replace(/\.png$/, '-settings.png') })

@@ -9,6 +9,25 @@ export function check(cond, msg) {
   if (!cond) throw new Failure(msg)
 }
 
+/**
+ * Waits until a form field shows want (a string, or a RegExp it matches), within the page's
+ * timeout; fails with msg and what the field shows. A panel or dialog often appears before the
+ * data call that fills its fields has answered: reading the value at once races that call.
+ */
+export async function checkValue(locator, want, msg) {
+  const matches = (v) => (want instanceof RegExp ? want.test(v) : v === want)
+  const el = await locator.elementHandle()
+  try {
+    await locator.page().waitForFunction(
+      ({ el, src, flags, text }) => (src === null ? el.value === text : new RegExp(src, flags).test(el.value)),
+      { el, src: want instanceof RegExp ? want.source : null, flags: want instanceof RegExp ? want.flags : '', text: want instanceof RegExp ? '' : want },
+    )
+  } catch {
+    const v = await locator.inputValue()
+    if (!matches(v)) throw new Failure(`${msg}: ${JSON.stringify(v)}`)
+  }
+}
+
 /** Runs one named step, printing "ok   name (N ms)"; any error becomes a Failure naming the step. */
 export async function step(name, fn) {
   const t0 = Date.now()

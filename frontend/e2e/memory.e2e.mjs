@@ -3,7 +3,7 @@
 // the session and the files first and checks the files afterwards.
 //
 //   TOFU_URL=http://127.0.0.1:PORT/?token=T  node e2e/memory.e2e.mjs
-import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
+import { check, checkValue, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 requireEnv('TOFU_URL')
@@ -26,7 +26,7 @@ await runScript('memory e2e', { browser, page, pageErrors }, async () => {
   })
   await step('a record opens with the turn that used it', async () => {
     await tid('memory-item').first().click()
-    check((await tid('memory-body').inputValue()).includes('kubectl rollout'), 'body not shown')
+    await checkValue(tid('memory-body'), /kubectl rollout/, 'body not shown')
     await tid('memory-use').first().waitFor()
   })
   await step('switch it off and save', async () => {

@@ -6,7 +6,7 @@
 // keys show masked only, and nowhere in full on the page.
 //
 //   TOFU_URL=… TOFU_E2E_IMAGES_URL=http://127.0.0.1:P [TOFU_E2E_SHOT=shot.png] node e2e/toolsettings.e2e.mjs
-import { check, step, openPage } from './lib.mjs'
+import { check, checkValue, step, openPage } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const imagesURL = process.env.TOFU_E2E_IMAGES_URL
@@ -59,8 +59,8 @@ try {
     const images = await tid('settings-images-key-status').innerText()
     const brave = await tid('settings-brave-key-status').innerText()
     check(images.includes('sk-…6789') && brave.includes('BSA…4242'), `key status: ${images} / ${brave}`)
-    check((await tid('settings-images-url').inputValue()) === imagesURL, 'the images URL was not kept')
-    check((await tid('settings-allow-hosts').inputValue()) === 'nas.local, wiki.lan', 'the hosts were not kept')
+    await checkValue(tid('settings-images-url'), imagesURL, 'the images URL was not kept')
+    await checkValue(tid('settings-allow-hosts'), 'nas.local, wiki.lan', 'the hosts were not kept')
     const html = await page.content()
     check(!html.includes(IMAGES_KEY) && !html.includes(BRAVE_KEY), 'a key is on the page in full')
     if (shot) await tid('settings-tools').screenshot({ path: shot })
