@@ -112,6 +112,9 @@ await runScript('reader e2e', { browser, page, pageErrors }, async () => {
 
   let cited = 0
   await step('ask and get a cited answer', async () => {
+    const page1 = page.locator('[data-testid="pdf-page"][data-page="1"]')
+    const firstDraw = await page1.getAttribute('data-drawn')
+    check(firstDraw, 'page 1 has not been drawn')
     await page.getByTestId('tab-qa').click()
     await page.getByTestId('qa-input').fill(question)
     await page.getByTestId('qa-input').press('Enter')
@@ -121,6 +124,10 @@ await runScript('reader e2e', { browser, page, pageErrors }, async () => {
     cited = Number(await answer.getByTestId('citation').first().getAttribute('data-page'))
     check(cited > 1, `citation names page ${cited}`)
     await answer.getByTestId('qa-sources').waitFor()
+    // The question gave the paper its Q&A session (a new view of the paper, shown before the
+    // answer): the PDF was not loaded and drawn again for it.
+    const draw = await page1.getAttribute('data-drawn')
+    check(draw === firstDraw, `page 1 was drawn again for the question (draw ${firstDraw} → ${draw})`)
   })
 
   let drawnBefore = 0
@@ -182,8 +189,12 @@ await runScript('reader e2e', { browser, page, pageErrors }, async () => {
     const { inView } = await pageBoxAndView(page)
     const before = await lastDrawn(page)
     const width = await page.locator(`[data-testid="pdf-page"][data-page="${inView}"] canvas`).evaluate((c) => c.width)
+    const t0 = Date.now()
     await page.getByTestId('zoom-in').click()
-    await drawnFirst(page, inView, before, Date.now())
+    // The page was drawn before the zoom: wait for its new draw (drawnFirst would take the old
+    // one for it), whose canvas has the new size.
+    await page.waitForFunction(({ n, from }) => Number(document.querySelector(`[data-testid="pdf-page"][data-page="${n}"]`)?.dataset.drawn ?? 0) > from, { n: inView, from: before })
+    await drawnFirst(page, inView, before, t0)
     const after = await page.locator(`[data-testid="pdf-page"][data-page="${inView}"] canvas`).evaluate((c) => c.width)
     check(after > width, `the canvas of page ${inView} is ${after}px wide after zooming in (was ${width})`)
     await settled(page)
