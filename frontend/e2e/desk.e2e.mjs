@@ -37,6 +37,9 @@ await runScript('desk e2e', { browser, page, pageErrors }, async () => {
   })
   await step('My Day: write today\'s report', async () => {
     await tid('myday-generate').click()
+    // The report written at start may be shown already: read the panel once this one is back
+    // (the button says "Writing…" until then).
+    await page.locator('[data-testid="myday-generate"]:not([disabled])', { hasText: 'Write again' }).waitFor()
     await tid('myday-summary').waitFor()
     const summary = await tid('myday-summary').innerText()
     check(summary.includes('2 conversations'), `summary: ${summary}`)

@@ -95,3 +95,24 @@ export async function setWorkspace(page, workspace) {
   await page.getByTestId('workspace-input').press('Enter')
   await page.locator(`[data-testid="workspace-chip"][data-workspace="${workspace}"]`).waitFor()
 }
+
+/**
+ * Starts a new conversation with the sidebar's button and waits until it is the open one (the
+ * open conversation must not be an empty new one, which the button keeps). The click only asks
+ * Go to create it, and Go announces the new list before it answers: an action on the open
+ * conversation in between acts on the one open before, or on none.
+ */
+export async function newConversation(page) {
+  const active = '[data-testid="session-item"].active'
+  await page.getByTestId('new-conversation').waitFor()
+  const before = await page.evaluate((sel) => document.querySelector(sel)?.getAttribute('data-session-id') ?? '', active)
+  await page.getByTestId('new-conversation').click()
+  const id = await page.waitForFunction(
+    ({ sel, before }) => {
+      const id = document.querySelector(sel)?.getAttribute('data-session-id')
+      return id && id !== before ? id : null
+    },
+    { sel: active, before },
+  )
+  return id.jsonValue()
+}

@@ -12,7 +12,7 @@
 // operation: its running tool card shows the progress bar and "n/8", then the call ends.
 // Screenshots: TOFU_E2E_SHOT plus -settings, -resource and -progress. Exit 0 on success, 1
 // with a message on failure.
-import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
+import { check, newConversation, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 
 const url = process.env.TOFU_URL
 const shot = process.env.TOFU_E2E_SHOT
@@ -79,15 +79,20 @@ await runScript('mcp e2e', { browser, page, pageErrors }, async () => {
   })
   if (workspace) {
     await step('a long call shows its progress live on the card', async () => {
-      await tid('new-conversation').click()
+      await newConversation(page)
       await setWorkspace(page, workspace)
       await tid('composer').fill('run the long operation')
       await tid('composer').press('Enter')
       const card = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__trigger-long-running-operation"]')
       await card.locator('[data-testid="tool-progress"]').waitFor()
-      await page.waitForFunction(() => /^[2-7]\/8/.test(document.querySelector('[data-testid="tool-progress"]')?.textContent?.trim() ?? ''))
-      check((await card.getAttribute('data-status')) === 'running', 'the card is not running')
-      check((await card.locator('[role="progressbar"]').count()) === 1, 'no progress bar')
+      // One look at the card while it says 2/8 to 7/8 (a second look could come after its end).
+      const seen = await (await page.waitForFunction(() => {
+        const card = document.querySelector('[data-testid="tool-card"][data-tool="mcp__everything__trigger-long-running-operation"]')
+        const progress = card?.querySelector('[data-testid="tool-progress"]')?.textContent?.trim() ?? ''
+        return /^[2-7]\/8/.test(progress) && { status: card.getAttribute('data-status'), bars: card.querySelectorAll('[role="progressbar"]').length }
+      })).jsonValue()
+      check(seen.status === 'running', `the card is ${seen.status}, not running`)
+      check(seen.bars === 1, `${seen.bars} progress bars`)
       if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-progress.png') })
       await page.getByText('The long operation finished.').first().waitFor({ timeout: 60000 })
       check((await card.getAttribute('data-status')) === 'ok', 'the call did not end ok')
