@@ -5,6 +5,7 @@ import {
   defaultBaseURL,
   fromForm,
   hasHints,
+  hasKeyEdits,
   keyChanges,
   keyStatus,
   keysStoreLabel,
@@ -157,6 +158,27 @@ describe('API keys', () => {
     // "Replace" with nothing typed keeps what is stored.
     f.providers[1]!.keyAction = 'replace'
     expect(keyChanges(f).map((c) => c.provider)).toEqual(['openai'])
+  })
+
+  it('knows when a key was typed or marked for removal, which fromForm leaves out', () => {
+    // Settings reads config.json again as it opens and resets the form unless the user has
+    // edited it: a key typed in that moment (a provider's, the images or Brave key) counts.
+    const f = toForm(saved)
+    expect(hasKeyEdits(f)).toBe(false)
+    expect(hasKeyEdits(toForm(null))).toBe(false) // a first run's new provider row
+    const typed = (edit: (g: ReturnType<typeof toForm>) => void) => {
+      const g = toForm(saved)
+      const before = JSON.stringify(fromForm(g))
+      edit(g)
+      expect(JSON.stringify(fromForm(g))).toBe(before)
+      return hasKeyEdits(g)
+    }
+    expect(typed((g) => (g.providers[1]!.keyInput = 'sk-new'))).toBe(true)
+    expect(typed((g) => (g.providers[1]!.keyAction = 'remove'))).toBe(true)
+    expect(typed((g) => (g.tools.imagesKey.input = 'sk-img'))).toBe(true)
+    expect(typed((g) => (g.tools.braveKey.input = 'BSA-1'))).toBe(true)
+    expect(typed((g) => (g.tools.imagesKey.action = 'remove'))).toBe(true)
+    expect(typed((g) => (g.tools.braveKey.input = '   '))).toBe(false)
   })
 
   it('describes stored keys and where they live', () => {

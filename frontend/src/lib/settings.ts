@@ -184,6 +184,18 @@ export function keyChanges(f: SettingsForm): { provider: string; keys: string[] 
   return out
 }
 
+/** Whether a key has been typed or marked for removal in the form: provider keys and the tools'
+ *  keys (images, Brave). fromForm leaves keys out (they are saved apart, never sent back), so a
+ *  form that equals what it was read from may still hold a key the user typed. */
+export function hasKeyEdits(f: SettingsForm): boolean {
+  const edited = (action: string, input: string) => action === 'remove' || input.trim() !== ''
+  return (
+    f.providers.some((p) => edited(p.keyAction, p.keyInput)) ||
+    edited(f.tools.imagesKey.action, f.tools.imagesKey.input) ||
+    edited(f.tools.braveKey.action, f.tools.braveKey.input)
+  )
+}
+
 /** The arguments of ModelService.TestProvider for a row as edited: the keys typed in, else
  *  the keys stored under its saved name (none when they are about to be removed). */
 export function connectionRequest(p: ProviderRow): { provider: ProviderConfig; saved: string; keys: string[] } {
