@@ -1,12 +1,13 @@
 // Model output is untrusted: Markdown is rendered by marked, code highlighted by highlight.js
-// (highlight.ts, loaded after the first paint), and the HTML always goes through DOMPurify
+// (highlight.ts, loaded by the first code block), and the HTML always goes through DOMPurify
 // before it reaches the DOM.
 import DOMPurify from 'dompurify'
-import { Marked, type Tokens } from 'marked'
+import { Marked, type Tokens, type TokensList } from 'marked'
 import { mathExtensions, renderMath } from './math'
 import { mathState } from './mathState.svelte'
 import { codeState } from './codeState.svelte'
 import { escapeHtml, highlight, knownLanguage } from './highlight'
+import { blocksStandAlone } from './blocksStandAlone'
 
 // While a reply streams, the fence at its end is usually still open and grows every frame:
 // highlighting it each time would be quadratic, so it is shown escaped until it closes.
@@ -111,11 +112,16 @@ const BLOCK_CACHE_SIZE = 2000
 
 let cachedWith = ''
 
+/** Whether KaTeX and highlight.js have loaded: rendered HTML depends on it. */
+function loadedState(): string {
+  return `${mathState.ready}/${codeState.ready}`
+}
+
 /** renderMarkdown with a bounded cache: for complete top-level blocks. */
 export function renderBlock(src: string): string {
   // Blocks rendered before KaTeX or highlight.js loaded show formulas as source and code without
   // colours: drop them once either has.
-  const loaded = `${mathState.ready}/${codeState.ready}`
+  const loaded = loadedState()
   if (cachedWith !== loaded) {
     blockCache.clear()
     cachedWith = loaded
@@ -150,13 +156,20 @@ export type Block = { key: string; html: string }
 
 /**
  * How IncrementalMarkdown turns Markdown into HTML: a finished block, the in-progress tail, and a
- * whole text. The app always uses the sanitizing defaults. Tests of where text is cut into blocks
- * may pass plain marked renderers: under jsdom DOMPurify costs 1-5 ms a call (a new Document and
- * a walk through jsdom's DOM), which thousands of cut positions turn into tens of seconds.
+ * whole text, and the lexer whose tokens `block` and `full` render (the final update compares
+ * tokens to know whether the blocks stand for the whole, blocksStandAlone.ts). The app always
+ * uses the sanitizing defaults. Tests of where text is cut into blocks may pass plain marked
+ * renderers with that marked's lexer: under jsdom DOMPurify costs 1-5 ms a call (a new Document
+ * and a walk through jsdom's DOM), which thousands of cut positions turn into tens of seconds.
  */
-export type Renderers = { block: (src: string) => string; tail: (src: string) => string; full: (src: string) => string }
+export type Renderers = {
+  block: (src: string) => string
+  tail: (src: string) => string
+  full: (src: string) => string
+  lex: (src: string) => TokensList
+}
 
-const sanitizing: Renderers = { block: renderBlock, tail: renderTail, full: renderMarkdown }
+const sanitizing: Renderers = { block: renderBlock, tail: renderTail, full: renderMarkdown, lex: (src) => marked.lexer(src) }
 
 const blankLineAtEnd = /\n[ \t]*\n[ \t\n]*$/
 
@@ -175,13 +188,20 @@ const blankLineAtEnd = /\n[ \t]*\n[ \t\n]*$/
  *
  * The final update (`streaming` false) returns blocks whose HTML joined equals
  * renderMarkdown(src), or else renderMarkdown(src) as a single block (Markdown where blocks
- * interact: a link reference defined further down, raw HTML left open across blocks).
+ * interact: a link reference defined further down, raw HTML left open across blocks). Whether
+ * they can interact is read from one lex of the whole text (blocksStandAlone.ts); only when they
+ * can is the whole rendered again and compared, so the end of a plain long reply costs about
+ * what a streaming update costs.
  */
 export class IncrementalMarkdown {
   /** Finished blocks cover src[0, stableEnd) of the text they were cut from. */
   private stable = ''
   private finished: Block[] = []
+  /** The Markdown source of each finished block. */
+  private sources: string[] = []
   private next = 0
+  /** What had loaded (loadedState) when the finished blocks were rendered. */
+  private renderedWith = ''
 
   private readonly render: Renderers
 
@@ -191,7 +211,11 @@ export class IncrementalMarkdown {
 
   update(text: string, streaming: boolean): Block[] {
     const src = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text
-    if (!src.startsWith(this.stable)) this.reset()
+    // Blocks rendered before KaTeX or highlight.js loaded show formulas as their source and code
+    // without colours: render them again now, as the one-shot render would.
+    const loaded = loadedState()
+    if (!src.startsWith(this.stable) || loaded !== this.renderedWith) this.reset()
+    this.renderedWith = loaded
     if (!streaming && this.finished.length === 0) {
       // Nothing streamed here (a stored message): one plain render.
       return src ? [{ key: `all${this.next++}`, html: this.render.full(src) }] : []
@@ -201,8 +225,10 @@ export class IncrementalMarkdown {
     if (streaming) {
       return rest ? [...this.finished, { key: 'tail', html: this.render.tail(rest) }] : [...this.finished]
     }
-    // Final: the rest is finished too, and the whole must match a one-shot render.
+    // Final: the rest is finished too, and the whole must match a one-shot render: known from
+    // the tokens when the blocks cannot interact, else by rendering the whole and comparing.
     const blocks = [...this.finished]
+    if (this.stable === src && blocksStandAlone(this.render.lex(src), this.sources, this.render.lex)) return blocks
     const full = this.render.full(src)
     if (blocks.map((b) => b.html).join('') === full) return blocks
     this.reset()
@@ -212,6 +238,7 @@ export class IncrementalMarkdown {
   private reset() {
     this.stable = ''
     this.finished = []
+    this.sources = []
   }
 
   /** Moves finished blocks out of the part of src after `stable` (all of it when final). */
@@ -252,6 +279,7 @@ export class IncrementalMarkdown {
       const g = groups[i]!
       const blockSrc = tail.slice(g.from, g.to)
       this.finished.push({ key: `b${this.next++}`, html: this.render.block(blockSrc) })
+      this.sources.push(blockSrc)
       end = g.to
     }
     if (end > 0) this.stable = src.slice(0, start + end)
