@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,8 @@ var versionArgs = map[string][]string{
 }
 
 // versionTimeout bounds one version query; a toolchain that does not answer in time is listed
-// without its version.
+// without its version this time and asked again at the next block (a start slowed by a busy
+// machine or a cold disk says nothing lasting about the program).
 const versionTimeout = 2 * time.Second
 
 // versionNumber finds a version's major and minor numbers: the patch level changes nothing a
@@ -38,8 +40,9 @@ var versionNumber = regexp.MustCompile(`\d+(?:\.\d+)?`)
 
 // toolVersions caches version answers by program path, size and modification time.
 type toolVersions struct {
-	mu sync.Mutex
-	m  map[string]toolVersion
+	timeout time.Duration // of one query
+	mu      sync.Mutex
+	m       map[string]toolVersion
 }
 
 type toolVersion struct {
@@ -48,7 +51,9 @@ type toolVersion struct {
 	version string
 }
 
-func newToolVersions() *toolVersions { return &toolVersions{m: map[string]toolVersion{}} }
+func newToolVersions() *toolVersions {
+	return &toolVersions{timeout: versionTimeout, m: map[string]toolVersion{}}
+}
 
 // versions returns the version of each named tool that has one (in versionArgs), is found on
 // PATH outside workspace, and answers in time; the queries run in parallel, and a program
@@ -96,9 +101,9 @@ func (v *toolVersions) versions(ctx context.Context, workspace string, names []s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ver := queryVersion(ctx, path, args)
-			if ctx.Err() != nil {
-				return // a stopped turn says nothing about the program: ask again next time
+			ver, late := queryVersion(ctx, path, args, v.timeout)
+			if ctx.Err() != nil || late {
+				return // a stopped turn or a slow start says nothing about the program: ask again next time
 			}
 			v.mu.Lock()
 			v.m[real] = toolVersion{fi.Size(), fi.ModTime(), ver}
@@ -130,18 +135,24 @@ func goRootVersion(real string) string {
 
 // queryVersion runs path with args from the root directory, so that no project file (a
 // go.mod's toolchain line, a .python-version read by a shim, a rust-toolchain file) can make
-// it pick another toolchain, and returns the first version number it prints.
-func queryVersion(ctx context.Context, path string, args []string) string {
-	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+// it pick another toolchain, and returns the first version number it prints; late is true when
+// it did not answer within timeout. A child it leaves holding the output open (a shim's) is not
+// waited for past the timeout.
+func queryVersion(ctx context.Context, path string, args []string, timeout time.Duration) (version string, late bool) {
+	qctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
+	cmd := exec.CommandContext(qctx, path, args...)
 	cmd.Dir = string(filepath.Separator)
+	cmd.WaitDelay = timeout
 	b, err := cmd.CombinedOutput() // some print their version on stderr
+	if errors.Is(qctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		return "", true
+	}
 	if err != nil && len(b) == 0 {
-		return ""
+		return "", false
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return versionNumber.FindString(first)
+	return versionNumber.FindString(first), false
 }
 
 // within reports whether path is dir or inside it.

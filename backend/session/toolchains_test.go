@@ -79,4 +79,24 @@ func TestToolchainVersions(t *testing.T) {
 	if !strings.Contains(facts, "Installed: go 1.99, python3, node 31.0, npm, cargo, java, gcc 14.2.") {
 		t.Fatalf("environment: %s", facts)
 	}
+
+	// One that answers too late (a busy machine) is listed without its version this time and
+	// asked again the next: a slow start is not remembered as "no version". (PATH holds only the
+	// test's programs: sleep is named by its path.)
+	slow := filepath.Join(t.TempDir(), "slow")
+	if err := os.WriteFile(slow, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script(bin, "node", "[ -e "+slow+" ] && exec /bin/sleep 30\necho v32.0.0")
+	later = later.Add(time.Minute)
+	os.Chtimes(filepath.Join(bin, "node"), later, later)
+	v.timeout = 100 * time.Millisecond
+	if got := ask(); got["node"] != "" || got["gcc"] != "14.2" {
+		t.Fatalf("with node answering late: %v", got)
+	}
+	os.Remove(slow)
+	v.timeout = versionTimeout
+	if got := ask(); got["node"] != "32.0" {
+		t.Fatalf("node asked again after a late answer: %v, want node 32.0", got)
+	}
 }
