@@ -90,7 +90,8 @@ test-ollama:
 
 # Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
 # tests that wait on time or on output that can appear early. Not part of `make test` (it takes
-# long); STRESS_COUNT, STRESS_CPU, STRESS_FRONT, STRESS_BURN and STRESS_RACE tune it (build/stress.sh).
+# long); STRESS_COUNT, STRESS_CPU, STRESS_FRONT, STRESS_BURN, STRESS_RACE and STRESS_OUT (keep the
+# logs) tune it (build/stress.sh).
 test-stress: setup-test
 	build/stress.sh
 

@@ -6,6 +6,7 @@
 #   STRESS_FRONT  runs of the front-end unit tests (default 3)
 #   STRESS_BURN   busy processes beside the tests (default: one per core)
 #   STRESS_RACE   1: the Go tests under the race detector, as `make test-go` runs most of them
+#   STRESS_OUT    folder to keep the logs in (go.log, front1.log…); default a temporary one, removed
 # Prints "stress: N passed, N failed" (runs of a test) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,8 +14,14 @@ count=${STRESS_COUNT:-2}
 cpu=${STRESS_CPU:-1,2,4}
 front=${STRESS_FRONT:-3}
 burn=${STRESS_BURN:-$(nproc)}
-out=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$out"' EXIT
+if [ -n "${STRESS_OUT:-}" ]; then
+  out=$STRESS_OUT
+  mkdir -p "$out" || exit 1
+  trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null' EXIT
+else
+  out=$(mktemp -d)
+  trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$out"' EXIT
+fi
 
 # The load: stress-ng when installed, else shell loops (one busy process each).
 if command -v stress-ng >/dev/null; then
