@@ -125,7 +125,7 @@ func (m *ModelService) TestImages(p config.Images, key string) ImagesCheck {
 	defer cancel()
 	ids, err := images.Provider{BaseURL: strings.TrimSpace(p.BaseURL), Key: strings.TrimSpace(key)}.Check(ctx)
 	if err != nil {
-		return ImagesCheck{Error: err.Error()}
+		return ImagesCheck{Error: images.Explain(err)}
 	}
 	return ImagesCheck{Models: len(ids), Listed: slices.Contains(ids, strings.TrimSpace(p.Model))}
 }

@@ -100,7 +100,7 @@ func TestImagesConnection(t *testing.T) {
 	if c := f.app.Models.TestImages(p, "sk-good"); c.Error != "" || c.Models != 2 || !c.Listed {
 		t.Fatalf("typed key: %+v", c)
 	}
-	if c := f.app.Models.TestImages(p, ""); !strings.Contains(c.Error, "HTTP 401") {
+	if c := f.app.Models.TestImages(p, ""); c.Error != "images: Incorrect API key. Check the images API key in Settings → Images and web search." {
 		t.Fatalf("no key stored: %+v", c)
 	}
 	if _, err := f.app.Settings.SetToolKey("images", "sk-good"); err != nil {

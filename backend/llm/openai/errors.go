@@ -80,14 +80,26 @@ func parseErrorBody(body []byte) apiError {
 
 // statusError maps an HTTP error answer to a typed error with a hint.
 func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
+	return StatusError(resp, p.name, p.BaseURL(), model)
+}
+
+// StatusError maps the error answer of an OpenAI-compatible server (provider is its name in
+// messages, baseURL its address, model the model asked for or "") to a typed error with a
+// hint: the same reading a chat provider gives, for the other APIs such servers offer
+// (images, the model list).
+func StatusError(resp *http.Response, provider, baseURL, model string) *llm.Error {
 	return llm.StatusError(resp, func(status int, body []byte) *llm.Error {
-		return p.classify(status, parseErrorBody(body), model)
+		return classify(provider, baseURL, status, parseErrorBody(body), model)
 	})
 }
 
 // classify maps a status and an error object (status 0: an error inside the stream).
 func (p *Provider) classify(status int, ae apiError, model string) *llm.Error {
-	e := &llm.Error{Provider: p.name, StatusCode: status, Message: ae.Message}
+	return classify(p.name, p.BaseURL(), status, ae, model)
+}
+
+func classify(provider, baseURL string, status int, ae apiError, model string) *llm.Error {
+	e := &llm.Error{Provider: provider, StatusCode: status, Message: ae.Message}
 	low := strings.ToLower(ae.Message + " " + ae.Type + " " + fmt.Sprint(ae.Code))
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -96,7 +108,7 @@ func (p *Provider) classify(status int, ae apiError, model string) *llm.Error {
 		e.Kind, e.Hint = llm.ErrContextOverflow, hintOverflow
 	case status == http.StatusNotFound && (model != "" && strings.Contains(low, "model")):
 		e.Kind = llm.ErrModelNotFound
-		e.Message = fmt.Sprintf("model %q is not available at %s: %s", model, p.BaseURL(), ae.Message)
+		e.Message = fmt.Sprintf("model %q is not available at %s: %s", model, baseURL, ae.Message)
 		e.Hint = "Choose a model the server lists in Settings, or load it on the server."
 	case status == http.StatusNotFound:
 		e.Kind = llm.ErrUnreachable

@@ -68,7 +68,7 @@ func Add(reg *tools.Registry, p Provider, blobs Blobs) error {
 			}
 			img, err := p.generate(ctx, a)
 			if err != nil {
-				return tools.Result{Text: "The images provider failed: " + err.Error(), IsError: true}, nil
+				return tools.Result{Text: "The images provider failed: " + Explain(err), IsError: true}, nil
 			}
 			where, err := save(c.Workspace, a, img, blobs)
 			if err != nil {
@@ -99,17 +99,14 @@ func (p Provider) generate(ctx context.Context, a params) ([]byte, error) {
 	if p.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+p.Key)
 	}
-	resp, err := p.Client.Do(req)
+	resp, err := p.send(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxImage*2))
 	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(raw[:min(len(raw), 300)])))
+		return nil, fmt.Errorf("read the answer: %w", err)
 	}
 	var out struct {
 		Data []struct {
@@ -182,7 +179,8 @@ func save(ws string, a params, img []byte, blobs Blobs) (string, error) {
 }
 
 // Check asks the provider for its models (GET {base_url}/v1/models), as Settings' "Test
-// connection" does: nothing is generated, nothing is paid. It returns the model ids listed.
+// connection" does: nothing is generated, nothing is paid. It returns the model ids listed;
+// its error says what to do (Explain).
 func (p Provider) Check(ctx context.Context) ([]string, error) {
 	if p.Client == nil {
 		p.Client = &http.Client{Timeout: 10 * time.Second}
@@ -194,17 +192,14 @@ func (p Provider) Check(ctx context.Context) ([]string, error) {
 	if p.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+p.Key)
 	}
-	resp, err := p.Client.Do(req)
+	resp, err := p.send(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(raw[:min(len(raw), 300)])))
+		return nil, fmt.Errorf("read the model list: %w", err)
 	}
 	var out struct {
 		Data []struct {

@@ -102,12 +102,36 @@ func TestGenerateImageIntoBlobs(t *testing.T) {
 	}
 }
 
+// A provider's failure reaches the model as its message and what to do, not as a raw body:
+// a refused key, a server error, a model the provider lacks, a server that is not there.
 func TestProviderErrorsAreToldToTheModel(t *testing.T) {
 	t.Parallel()
-	srv, _, _ := fakeImages(t)
-	reg := tools.NewRegistry()
-	Add(reg, Provider{BaseURL: srv.URL, Key: "wrong"}, nil)
-	if res := call(t, reg, t.TempDir(), `{"prompt":"x"}`); !res.IsError || !strings.Contains(res.Text, "HTTP 400") {
-		t.Fatalf("result: %+v", res)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("Authorization") {
+		case "Bearer wrong":
+			http.Error(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`, http.StatusUnauthorized)
+		case "Bearer busy":
+			http.Error(w, `{"error":"the GPU fell over"}`, http.StatusInternalServerError)
+		default:
+			http.Error(w, `{"error":{"message":"The model 'sdxl' does not exist"}}`, http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	for _, tc := range []struct {
+		p    Provider
+		want string
+	}{
+		{Provider{BaseURL: srv.URL, Key: "wrong"}, "The images provider failed: images: Incorrect API key provided. Check the images API key in Settings"},
+		{Provider{BaseURL: srv.URL, Key: "busy"}, "images: the GPU fell over. The images provider failed; try again."},
+		{Provider{BaseURL: srv.URL, Model: "sdxl"}, `images: model "sdxl" is not available at ` + srv.URL + `: The model 'sdxl' does not exist. Choose a model`},
+		{Provider{BaseURL: gone.URL}, "images: cannot reach " + gone.URL},
+	} {
+		reg := tools.NewRegistry()
+		Add(reg, tc.p, nil)
+		if res := call(t, reg, t.TempDir(), `{"prompt":"x"}`); !res.IsError || !strings.Contains(res.Text, tc.want) {
+			t.Errorf("key %q: %q, want it to say %q", tc.p.Key, res.Text, tc.want)
+		}
 	}
 }
