@@ -95,7 +95,8 @@ func newHostilePDFCmd() *cobra.Command {
 			"default), pages and text-pages (--size pages, 20,000 by default), objstm (--size pages),\n" +
 			"escaped-objstm (a font in an object stream labelled /Obj#53tm /Subtype /Image, --size\n" +
 			"bytes of padding after it), objstm-rereads (--size pages, 1,000 by default, using fonts in\n" +
-			"36 disguised 1.9 MB object streams), dense, cyclic-kids, dag-kids, parent-loop.\n" +
+			"36 disguised object streams, each behind 1.9 MB of padding), dense, cyclic-kids, dag-kids,\n" +
+			"parent-loop.\n" +
 			"Measure with: /usr/bin/time -v tofu paper extract FILE",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -53,7 +53,7 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 		if n <= 0 {
 			n = 1000
 		}
-		return ObjStmRereads(w, 36, int(n), 1900<<10) // 36 × 1.9 MB: past the 64 MB the library keeps
+		return ObjStmRereads(w, 36, int(n), 1900<<10, true) // 36 × 1.9 MB: past the 64 MB the library keeps
 	case "cyclic-kids":
 		return CyclicKids(w)
 	case "parent-loop":
@@ -122,6 +122,37 @@ func (b *builder) finish(root int) error {
 		b.printf("%010d 00000 n \n", o)
 	}
 	b.printf("trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(b.offs)+1, root, xref)
+	if b.err != nil {
+		return b.err
+	}
+	return b.w.Flush()
+}
+
+// finishXRef ends the file with a cross-reference stream, as object streams require: each
+// object at its offset, or, for an offset of -1, first in the object stream streamOf(its
+// number).
+func (b *builder) finishXRef(streamOf func(obj int) int) error {
+	xref := b.n
+	size := len(b.offs) + 2
+	var entries bytes.Buffer
+	entries.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
+	for i, off := range b.offs {
+		if off < 0 {
+			entries.WriteByte(2) // in an object stream, at index 0
+			binary.Write(&entries, binary.BigEndian, uint32(streamOf(i+1)))
+			entries.Write([]byte{0, 0})
+			continue
+		}
+		entries.WriteByte(1)
+		binary.Write(&entries, binary.BigEndian, uint32(off))
+		entries.Write([]byte{0, 0})
+	}
+	entries.WriteByte(1)
+	binary.Write(&entries, binary.BigEndian, uint32(xref))
+	entries.Write([]byte{0, 0})
+	b.printf("%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, entries.Len())
+	b.Write(entries.Bytes())
+	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
 	if b.err != nil {
 		return b.err
 	}
@@ -445,28 +476,5 @@ func ObjStmFont(w io.Writer, n, pad int) error {
 	for range n {
 		b.obj("<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
 	}
-	// The cross-reference stream: type 1 (offset) or type 2 (in object stream 3, index 0).
-	xref := b.n
-	size := len(b.offs) + 2
-	var entries bytes.Buffer
-	entries.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
-	for _, off := range b.offs {
-		if off < 0 {
-			entries.Write([]byte{2, 0, 0, 0, 3, 0, 0})
-			continue
-		}
-		entries.WriteByte(1)
-		binary.Write(&entries, binary.BigEndian, uint32(off))
-		entries.Write([]byte{0, 0})
-	}
-	entries.WriteByte(1)
-	binary.Write(&entries, binary.BigEndian, uint32(xref))
-	entries.Write([]byte{0, 0})
-	b.printf("%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, entries.Len())
-	b.Write(entries.Bytes())
-	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
-	if b.err != nil {
-		return b.err
-	}
-	return b.w.Flush()
+	return b.finishXRef(func(int) int { return 3 })
 }

@@ -2,7 +2,7 @@ package papertest
 
 import (
 	"bytes"
-	"encoding/binary"
+	"compress/zlib"
 	"fmt"
 	"io"
 	"strings"
@@ -13,21 +13,23 @@ import (
 // matching the literal text sees an image it need not inflate. After the font the stream
 // inflates to inflated bytes (rounded up to 64 KB) of spaces.
 func EscapedObjStmBomb(w io.Writer, inflated int64) error {
-	return disguisedObjStms(w, "/Type /Obj#53tm /Subtype /Image", 1, 1, inflated)
+	return disguisedObjStms(w, "/Type /Obj#53tm /Subtype /Image", 1, 1, inflated, false)
 }
 
 // ObjStmRereads writes pages pages that each show a line in each of streams fonts, every
-// font in an object stream of its own padded to inflated bytes (rounded up to 64 KB) of
-// spaces. The streams' /Type is an indirect reference to the name /ObjStm and their
-// /Subtype is /Image, so that no label on the stream says what it is. Past what the library
-// keeps of object streams (64 MB), each page inflates the rest again.
-func ObjStmRereads(w io.Writer, streams, pages int, inflated int64) error {
-	return disguisedObjStms(w, "/Type 3 0 R /Subtype /Image", streams, pages, inflated)
+// font in an object stream of its own padded with inflated bytes (rounded up to 64 KB) of
+// spaces: behind the padding when behind is set (to reach the font, a reader inflates it all),
+// else in front of it. The streams' /Type is an indirect reference to the name /ObjStm and
+// their /Subtype is /Image, so that no label on the stream says what it is. Past what the
+// library keeps of object streams (64 MB), each page inflates the rest again.
+func ObjStmRereads(w io.Writer, streams, pages int, inflated int64, behind bool) error {
+	return disguisedObjStms(w, "/Type 3 0 R /Subtype /Image", streams, pages, inflated, behind)
 }
 
 // disguisedObjStms writes the files of EscapedObjStmBomb and ObjStmRereads; label is the
-// object streams' /Type and /Subtype (object 3 is the name /ObjStm).
-func disguisedObjStms(w io.Writer, label string, streams, pages int, inflated int64) error {
+// object streams' /Type and /Subtype (object 3 is the name /ObjStm). Padding in front of the
+// fonts may be gigabytes (deflateRepeat); behind them it is compressed whole.
+func disguisedObjStms(w io.Writer, label string, streams, pages int, inflated int64, behind bool) error {
 	b := newBuilder(w)
 	// Objects: 1 catalog, 2 pages, 3 the name /ObjStm, 4 content, 5 its length, then per
 	// stream the object stream and the font in it, then the pages and the cross-reference
@@ -54,10 +56,20 @@ func disguisedObjStms(w io.Writer, label string, streams, pages int, inflated in
 	})
 	inStream := map[int]int{} // object number → its object stream
 	for k := range streams {
+		chunk := bytes.Repeat([]byte{' '}, 64<<10)
+		chunks := (inflated + int64(len(chunk)) - 1) / int64(len(chunk))
 		head := fmt.Sprintf("%d 0\n", fontID(k))
 		var data bytes.Buffer
-		chunk := bytes.Repeat([]byte{' '}, 64<<10)
-		if err := deflateRepeat(&data, []byte(head+font+"\n"), chunk, (inflated+int64(len(chunk))-1)/int64(len(chunk))); err != nil {
+		if behind {
+			head = fmt.Sprintf("%d %d\n", fontID(k), chunks*int64(len(chunk)))
+			zw := zlib.NewWriter(&data)
+			zw.Write([]byte(head))
+			for range chunks {
+				zw.Write(chunk)
+			}
+			zw.Write([]byte(font + "\n"))
+			zw.Close()
+		} else if err := deflateRepeat(&data, []byte(head+font+"\n"), chunk, chunks); err != nil {
 			return err
 		}
 		b.offs = append(b.offs, b.n)
@@ -71,30 +83,5 @@ func disguisedObjStms(w io.Writer, label string, streams, pages int, inflated in
 	for range pages {
 		b.obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /Resources << /Font << %s>> >> /Contents 4 0 R >>", fonts.String()))
 	}
-	// The cross-reference stream: type 1 (offset) or type 2 (in an object stream, index 0).
-	xref := b.n
-	size := len(b.offs) + 2
-	var entries bytes.Buffer
-	entries.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
-	for i, off := range b.offs {
-		if off < 0 {
-			entries.WriteByte(2)
-			binary.Write(&entries, binary.BigEndian, uint32(inStream[i+1]))
-			entries.Write([]byte{0, 0})
-			continue
-		}
-		entries.WriteByte(1)
-		binary.Write(&entries, binary.BigEndian, uint32(off))
-		entries.Write([]byte{0, 0})
-	}
-	entries.WriteByte(1)
-	binary.Write(&entries, binary.BigEndian, uint32(xref))
-	entries.Write([]byte{0, 0})
-	b.printf("%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, entries.Len())
-	b.Write(entries.Bytes())
-	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
-	if b.err != nil {
-		return b.err
-	}
-	return b.w.Flush()
+	return b.finishXRef(func(obj int) int { return inStream[obj] })
 }

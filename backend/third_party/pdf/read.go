@@ -98,8 +98,9 @@ type Reader struct {
 	limitState
 }
 
-// Bounds of the inflated object streams a Reader keeps: past the total a stream is read from
-// the file again each time, as before the patch, and counts against Limits.Total each time.
+// Bounds of the inflated object streams a Reader keeps: once the total cannot take another
+// stream, one is inflated from the file again for each object read from it, as before the
+// patch, but only as far as that object; each time counts against Limits.Total.
 const (
 	maxKeptObjStm      = 4 << 20
 	maxKeptObjStmTotal = 64 << 20
@@ -113,13 +114,19 @@ func (r *Reader) objStmData(strm Value) io.Reader {
 	}
 	r.objStmMu.Lock()
 	data, ok := r.objStms[strm.ptr]
+	full := r.objStmBytes > maxKeptObjStmTotal-maxKeptObjStm
 	r.objStmMu.Unlock()
 	if ok {
 		return bytes.NewReader(data)
 	}
+	rd := strm.reader(r.limits.ObjStm, "an object stream")
+	if full {
+		// Nothing more can be kept: inflate only as far as the object (the lexer stops after
+		// it), not the whole stream into memory to drop it after one lookup.
+		return rd
+	}
 	// Read whole, within Limits.ObjStm: past it the stream is refused, not streamed again
 	// for every object read from it.
-	rd := strm.reader(r.limits.ObjStm, "an object stream")
 	data, err := io.ReadAll(rd)
 	if err != nil {
 		if errors.Is(err, ErrInflateLimit) {
@@ -832,6 +839,10 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 				}
 				b := newBuffer(r.objStmData(strm), 0)
 				b.allowEOF = true
+				// Patched for Tofu: an object stream holds no streams (PDF 32000-1 7.5.7), so
+				// the token after an object is not read to look for "stream": what follows it
+				// (another object, or megabytes of padding) is not lexed at every lookup.
+				b.allowStream = false
 				for i := 0; i < n; i++ {
 					id, _ := b.readToken().(int64)
 					off, _ := b.readToken().(int64)
