@@ -96,7 +96,8 @@ func newHostilePDFCmd() *cobra.Command {
 			"escaped-objstm (a font in an object stream labelled /Obj#53tm /Subtype /Image, --size\n" +
 			"bytes of padding after it), objstm-rereads (--size pages, 1,000 by default, using fonts in\n" +
 			"36 disguised object streams, each behind 1.9 MB of padding), dense, cyclic-kids, dag-kids,\n" +
-			"parent-loop.\n" +
+			"parent-loop, xref-size, xref-index and xref-table (a cross-reference naming object 2·10^8\n" +
+			"or 10^9).\n" +
 			"Measure with: /usr/bin/time -v tofu paper extract FILE",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

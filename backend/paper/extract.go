@@ -119,6 +119,9 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 func openReader(r io.ReaderAt, size int64, password string, repairable error, inflate int64, reads *readBudget) (*opened, error) {
 	limits := libraryLimits(inflate)
 	rd, err := newReader(reads.on(r), size, password, limits)
+	if errors.Is(err, pdf.ErrInflateLimit) {
+		return nil, overLimit(err.Error()) // refused, not damaged: nothing to repair
+	}
 	if err == nil {
 		pages, terr := readable(rd)
 		if lerr := rd.InflateError(); lerr != nil {
@@ -152,6 +155,9 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, in
 	} else {
 		data = data[:n]
 	}
+	if err := checkClaims(data); err != nil {
+		return nil, err
+	}
 	fixed, ferr := rewrite(data, password)
 	if ferr != nil {
 		switch {
@@ -163,6 +169,9 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, in
 		return nil, corrupt(shortReason(direct, ferr.Error()))
 	}
 	rd, err = newReader(reads.on(bytes.NewReader(fixed)), int64(len(fixed)), "", limits)
+	if errors.Is(err, pdf.ErrInflateLimit) {
+		return nil, overLimit(err.Error())
+	}
 	if err != nil {
 		return nil, corrupt(shortReason(direct, err.Error()))
 	}

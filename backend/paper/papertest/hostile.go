@@ -17,7 +17,7 @@ import (
 )
 
 // Kinds names the generators WriteKind knows, for the command line.
-var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids"}
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids", "xref-size", "xref-index", "xref-table"}
 
 // WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
 // and "escaped-objstm", the page count for "pages", "text-pages", "objstm", "objstm-rereads"
@@ -60,6 +60,8 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 		return ParentLoop(w)
 	case "dag-kids":
 		return DAGKids(w, 64)
+	case "xref-size", "xref-index", "xref-table":
+		return ClaimedObjects(w, strings.TrimPrefix(kind, "xref-"))
 	}
 	return fmt.Errorf("unknown hostile PDF %q (one of %s)", kind, strings.Join(Kinds, ", "))
 }
@@ -115,13 +117,16 @@ func (b *builder) stream(dict string, fill func(w io.Writer) error) int {
 }
 
 // finish writes the cross-reference table and trailer for the catalog object root.
-func (b *builder) finish(root int) error {
+func (b *builder) finish(root int) error { return b.finishTable(root, "") }
+
+// finishTable is finish with more subsections after the objects' (claim, lines of the table).
+func (b *builder) finishTable(root int, claim string) error {
 	xref := b.n
 	b.printf("xref\n0 %d\n0000000000 65535 f \n", len(b.offs)+1)
 	for _, o := range b.offs {
 		b.printf("%010d 00000 n \n", o)
 	}
-	b.printf("trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(b.offs)+1, root, xref)
+	b.printf("%strailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", claim, len(b.offs)+1, root, xref)
 	if b.err != nil {
 		return b.err
 	}
@@ -130,8 +135,8 @@ func (b *builder) finish(root int) error {
 
 // finishXRef ends the file with a cross-reference stream, as object streams require: each
 // object at its offset, or, for an offset of -1, first in the object stream streamOf(its
-// number).
-func (b *builder) finishXRef(streamOf func(obj int) int) error {
+// number). claim is more of the stream's dictionary, after its /Size (a second /Size wins).
+func (b *builder) finishXRef(streamOf func(obj int) int, claim string) error {
 	xref := b.n
 	size := len(b.offs) + 2
 	var entries bytes.Buffer
@@ -150,7 +155,7 @@ func (b *builder) finishXRef(streamOf func(obj int) int) error {
 	entries.WriteByte(1)
 	binary.Write(&entries, binary.BigEndian, uint32(xref))
 	entries.Write([]byte{0, 0})
-	b.printf("%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, entries.Len())
+	b.printf("%d 0 obj\n<< /Type /XRef /Size %d %s /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, claim, entries.Len())
 	b.Write(entries.Bytes())
 	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
 	if b.err != nil {
@@ -476,5 +481,5 @@ func ObjStmFont(w io.Writer, n, pad int) error {
 	for range n {
 		b.obj("<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
 	}
-	return b.finishXRef(func(int) int { return 3 })
+	return b.finishXRef(func(int) int { return 3 }, "")
 }

@@ -83,5 +83,5 @@ func disguisedObjStms(w io.Writer, label string, streams, pages int, inflated in
 	for range pages {
 		b.obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /Resources << /Font << %s>> >> /Contents 4 0 R >>", fonts.String()))
 	}
-	return b.finishXRef(func(obj int) int { return inStream[obj] })
+	return b.finishXRef(func(obj int) int { return inStream[obj] }, "")
 }

@@ -79,6 +79,30 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// A cross-reference table is a slice indexed by object number, sized by the file's /Size and
+// grown to every number a section names: both are claims, and a 1 KB file claiming 200,000,000
+// objects made the Reader allocate 6.4 GB (a fatal out-of-memory, which no recover catches).
+// Object numbers are bounded by the file's size: half its bytes (an object takes more than two,
+// even compressed in an object stream), at least minObjects, never past the 8,388,607 indirect
+// objects PDF 32000-1 (annex C) allows. The table then costs at most 16 bytes a file byte.
+const (
+	minObjects = 1 << 16
+	maxObjects = 8_388_607
+)
+
+// MaxObjects is how many objects a file of size bytes can hold: the bound of its object
+// numbers (for a caller that hands the file to another reader, too).
+func MaxObjects(size int64) int64 { return min(maxObjects, max(minObjects, size/2)) }
+
+// checkObjectNumber refuses an object number past what the file can hold.
+func (r *Reader) checkObjectNumber(n int64) error {
+	limit := MaxObjects(r.end)
+	if n < 0 || n >= limit {
+		return r.fail(fmt.Sprintf("its cross-reference table numbers an object %d, past the %d objects a file of %d KB can hold", n, limit, max(1, r.end>>10)))
+	}
+	return nil
+}
+
 // limitState is the part of a Reader that counts against its Limits.
 type limitState struct {
 	limits    Limits

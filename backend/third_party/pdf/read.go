@@ -197,11 +197,18 @@ func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader,
 func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits) (r *Reader, err error) {
 	defer func() {
 		if x := recover(); x != nil {
+			var lerr error
+			if r != nil {
+				lerr = r.InflateError()
+			}
 			r = nil
 			if e, ok := x.(error); ok {
 				err = e
 			} else {
 				err = fmt.Errorf("malformed PDF: %v", x)
+			}
+			if lerr != nil {
+				err = lerr // a bound, not damage (patched for Tofu)
 			}
 		}
 	}()
@@ -244,6 +251,9 @@ func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits
 	b = newBuffer(io.NewSectionReader(r.f, startxref, r.end-startxref), startxref)
 	xref, trailerptr, trailer, err := readXref(r, b)
 	if err != nil {
+		if lerr := r.InflateError(); lerr != nil {
+			return nil, lerr // a bound, not damage (patched for Tofu)
+		}
 		return nil, err
 	}
 	r.xref = xref
@@ -325,6 +335,9 @@ func readXrefStream(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	size, ok := strm.hdr["Size"].(int64)
 	if !ok {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: xref stream missing Size")
+	}
+	if err := r.checkObjectNumber(size - 1); err != nil {
+		return nil, objptr{}, nil, err
 	}
 	table := make([]xref, size)
 
@@ -419,6 +432,9 @@ func readXrefStreamData(r *Reader, strm stream, table []xref, size int64) ([]xre
 			v2 := decodeInt(buf[w[0] : w[0]+w[1]])
 			v3 := decodeInt(buf[w[0]+w[1] : w[0]+w[1]+w[2]])
 			x := int(start) + i
+			if err := r.checkObjectNumber(int64(x)); err != nil {
+				return nil, err
+			}
 			table = ensureXrefLen(table, x)
 			if table[x].ptr != (objptr{}) {
 				continue
@@ -461,7 +477,7 @@ func ensureXrefLen(table []xref, x int) []xref {
 func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	var table []xref
 
-	table, err := readXrefTableData(b, table)
+	table, err := readXrefTableData(r, b, table)
 	if err != nil {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: %v", err)
 	}
@@ -476,7 +492,7 @@ func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 			return nil, fmt.Errorf("malformed PDF: xref Prev does not point to xref")
 		}
 		var dataErr error
-		table, dataErr = readXrefTableData(b, table)
+		table, dataErr = readXrefTableData(r, b, table)
 		if dataErr != nil {
 			return nil, fmt.Errorf("malformed PDF: %v", dataErr)
 		}
@@ -502,7 +518,7 @@ func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	return table, objptr{}, trailer, nil
 }
 
-func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
+func readXrefTableData(r *Reader, b *buffer, table []xref) ([]xref, error) {
 	for {
 		tok := b.readToken()
 		if tok == keyword("trailer") {
@@ -521,6 +537,9 @@ func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
 				return nil, fmt.Errorf("malformed xref table")
 			}
 			x := int(start) + i
+			if err := r.checkObjectNumber(int64(x)); err != nil {
+				return nil, err
+			}
 			table = ensureXrefLen(table, x)
 			if alloc == "n" && table[x].offset == 0 {
 				table[x] = xref{ptr: objptr{uint32(x), uint16(gen)}, offset: int64(off)}
