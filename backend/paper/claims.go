@@ -10,9 +10,10 @@ import (
 )
 
 // pdfcpu sizes its cross-reference table by the largest object number a file names, and lists
-// every number below it that has no object: a 700-byte PDF 2.0 file (the library refuses its
-// header, so it goes to repair) naming object 1,000,000,000 in a table's subsection took 2 GB
-// and ended in a fatal out-of-memory, which takes the window down with it. Before a file goes
+// every number below it that has no object: a 700-byte file naming object 1,000,000,000 in a
+// table's subsection, sent to repair because the library refused it (a %PDF-2.0 header then,
+// bytes after %%EOF still), took 2 GB and ended in a fatal out-of-memory, which takes the
+// window down with it. Before a file goes
 // to pdfcpu, the numbers its cross-reference tables, streams and trailers name are read from
 // its bytes and bounded as the patched library bounds its own (pdf.MaxObjects).
 

@@ -89,6 +89,25 @@ func TestTruncatedPaper(t *testing.T) {
 	}
 }
 
+// A PDF 2.0 file is read as it is: its syntax is 1.7's. The library refused its header ("not
+// a PDF file"), and pdfcpu's repair kept it, so no 2.0 file could be read at all.
+func TestPDF20IsRead(t *testing.T) {
+	t.Parallel()
+	real, err := os.ReadFile(paperPath(t, "naacl2006_shinyama"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := extractBytes(real, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v20 := bytes.Replace(real, []byte("%PDF-1.2"), []byte("%PDF-2.0"), 1) // the same length: offsets hold
+	doc, err := extractBytes(v20, Options{})
+	if err != nil || doc.Meta.Repaired || doc.Text() != want.Text() {
+		t.Fatalf("the paper headed %%PDF-2.0: %v (repaired %v), want its text read directly", err, doc != nil && doc.Meta.Repaired)
+	}
+}
+
 func TestEncrypted(t *testing.T) {
 	t.Parallel()
 	var enc bytes.Buffer

@@ -215,7 +215,10 @@ func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits
 
 	buf := make([]byte, 10)
 	f.ReadAt(buf, 0)
-	if !bytes.HasPrefix(buf, []byte("%PDF-1.")) || buf[7] < '0' || buf[7] > '7' || buf[8] != '\r' && buf[8] != '\n' {
+	// Patched for Tofu: PDF 2.0 (ISO 32000-2) is read too; its syntax is 1.7's. It was refused
+	// as "not a PDF file", and pdfcpu's repair keeps the header, so no 2.0 file could be read.
+	pdf1 := bytes.HasPrefix(buf, []byte("%PDF-1.")) && buf[7] >= '0' && buf[7] <= '7'
+	if !pdf1 && !bytes.HasPrefix(buf, []byte("%PDF-2.0")) || buf[8] != '\r' && buf[8] != '\n' {
 		return nil, fmt.Errorf("not a PDF file: invalid header")
 	}
 	end := size
