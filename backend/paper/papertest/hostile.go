@@ -17,11 +17,12 @@ import (
 )
 
 // Kinds names the generators WriteKind knows, for the command line.
-var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids", "xref-size", "xref-index", "xref-table"}
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids", "xref-size", "xref-index", "xref-table", "xref-width", "xref-columns", "content-columns"}
 
 // WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
 // and "escaped-objstm", the page count for "pages", "text-pages", "objstm", "objstm-rereads"
-// (0: 1 GB, 20,000 pages, 1,000 for objstm-rereads) and "dense" (0: 50).
+// (0: 1 GB, 20,000 pages, 1,000 for objstm-rereads), "dense" (0: 50), and the claimed
+// buffer size for "xref-width", "xref-columns" and "content-columns" (0: 4,000,000,000).
 func WriteKind(w io.Writer, kind string, n int64) error {
 	switch kind {
 	case "bomb":
@@ -62,6 +63,11 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 		return DAGKids(w, 64)
 	case "xref-size", "xref-index", "xref-table":
 		return ClaimedObjects(w, strings.TrimPrefix(kind, "xref-"))
+	case "xref-width", "xref-columns", "content-columns":
+		if n <= 0 {
+			n = 4_000_000_000
+		}
+		return ClaimedBuffer(w, kind, n)
 	}
 	return fmt.Errorf("unknown hostile PDF %q (one of %s)", kind, strings.Join(Kinds, ", "))
 }
@@ -139,6 +145,19 @@ func (b *builder) finishTable(root int, claim string) error {
 func (b *builder) finishXRef(streamOf func(obj int) int, claim string) error {
 	xref := b.n
 	size := len(b.offs) + 2
+	entries := b.xrefEntries(streamOf, xref)
+	b.printf("%d 0 obj\n<< /Type /XRef /Size %d %s /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, claim, entries.Len())
+	b.Write(entries.Bytes())
+	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
+	if b.err != nil {
+		return b.err
+	}
+	return b.w.Flush()
+}
+
+// xrefEntries are the rows of a cross-reference stream of /W [1 4 2] for the objects written
+// and the stream itself, at offset xref (see finishXRef).
+func (b *builder) xrefEntries(streamOf func(obj int) int, xref int64) *bytes.Buffer {
 	var entries bytes.Buffer
 	entries.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
 	for i, off := range b.offs {
@@ -155,13 +174,7 @@ func (b *builder) finishXRef(streamOf func(obj int) int, claim string) error {
 	entries.WriteByte(1)
 	binary.Write(&entries, binary.BigEndian, uint32(xref))
 	entries.Write([]byte{0, 0})
-	b.printf("%d 0 obj\n<< /Type /XRef /Size %d %s /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n", size-1, size, claim, entries.Len())
-	b.Write(entries.Bytes())
-	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
-	if b.err != nil {
-		return b.err
-	}
-	return b.w.Flush()
+	return &entries
 }
 
 // text writes a content stream that shows line at the top of the page in font F1.

@@ -109,3 +109,18 @@ type limitState struct {
 	inflated  atomic.Int64
 	overLimit atomic.Pointer[limitError]
 }
+
+// Two more claims size a buffer before anything is read, so they are bounded by what a real
+// file can need (Patched for Tofu, in read.go):
+//   - maxXrefFieldWidth: a cross-reference stream's /W gives each field's width in bytes. A
+//     field holds an offset, an object number or a generation, all of which fit in 8 bytes
+//     (writers use 1 to 4; decodeInt reads into an int, which a wider field overflows anyway).
+//   - maxPredictorColumns: a PNG predictor's /Columns is a row's width; the row is read into
+//     two buffers of that size. This library applies it as bytes a row (it ignores /Colors and
+//     /BitsPerComponent), and reads it only for cross-reference streams (rows of the sum of
+//     /W, under 30 bytes) and page content, never images; 1 MB a row is past any of them
+//     (and past a 40,000-pixel CMYK scan line, 160 KB), and costs 2 MB.
+const (
+	maxXrefFieldWidth   = 8
+	maxPredictorColumns = 1 << 20
+)

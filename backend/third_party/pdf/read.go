@@ -400,7 +400,9 @@ func readXrefStreamData(r *Reader, strm stream, table []xref, size int64) ([]xre
 	var w []int
 	for _, x := range ww {
 		i, ok := x.(int64)
-		if !ok || int64(int(i)) != i {
+		// Patched for Tofu (limits.go): widths past maxXrefFieldWidth sized one entry's
+		// buffer by the claim (/W [1 4000000000 2] in a 600-byte file: a fatal out-of-memory).
+		if !ok || i < 0 || i > maxXrefFieldWidth {
 			return nil, fmt.Errorf("invalid W array %v", objfmt(ww))
 		}
 		w = append(w, int(i))
@@ -976,6 +978,12 @@ func applyFilter(rd io.Reader, name string, param Value) io.Reader {
 			return zr
 		}
 		columns := param.Key("Columns").Int64()
+		// Patched for Tofu (limits.go): a row's two buffers are allocated before any data is
+		// read, sized by the claim alone; a 600-byte file with /Columns 4000000000 asked for
+		// 8 GB (a fatal out-of-memory, which no recover catches).
+		if columns < 1 || columns > maxPredictorColumns {
+			return &errorReadCloser{fmt.Errorf("malformed PDF: predictor /Columns %d is not within 1 to %d", columns, maxPredictorColumns)}
+		}
 		switch pred.Int64() {
 		default:
 			if DebugOn {

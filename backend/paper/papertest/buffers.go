@@ -1,0 +1,61 @@
+package papertest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+)
+
+// ClaimedBuffer writes a one-page PDF of a few hundred bytes in which a number sizes a buffer
+// a reader allocates before reading anything: how is "xref-width" (a cross-reference stream's
+// /W [1 claim 2], the bytes of one entry), "xref-columns" (its PNG predictor's /Columns, the
+// bytes of a row) or "content-columns" (the same predictor on the page's content stream).
+// The page says "Claimed buffer." in a font, F1.
+func ClaimedBuffer(w io.Writer, how string, claim int64) error {
+	b := newBuilder(w)
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj(font)
+	switch how {
+	case "xref-width":
+		b.text("Claimed buffer.")
+		return b.finishXRefFlate("", fmt.Sprintf("/W [1 %d 2]", claim))
+	case "xref-columns":
+		b.text("Claimed buffer.")
+		return b.finishXRefFlate(fmt.Sprintf("/DecodeParms << /Predictor 12 /Columns %d >>", claim), "/W [1 4 2]")
+	case "content-columns":
+		// One row of the PNG "Up" predictor: its tag, then the content.
+		content := deflate(append([]byte{2}, "BT /F1 12 Tf 72 720 Td (Claimed buffer.) Tj ET"...))
+		b.stream(fmt.Sprintf("/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns %d >>", claim), func(w io.Writer) error {
+			_, err := w.Write(content)
+			return err
+		})
+		return b.finish(1)
+	}
+	return fmt.Errorf("claimed buffer: %q is not xref-width, xref-columns or content-columns", how)
+}
+
+// finishXRefFlate is finishXRef with the entries deflated (a predictor is read only after
+// the zlib header) and parms, w in the stream's dictionary.
+func (b *builder) finishXRefFlate(parms, w string) error {
+	xref := b.n
+	size := len(b.offs) + 2
+	entries := deflate(b.xrefEntries(nil, xref).Bytes())
+	b.printf("%d 0 obj\n<< /Type /XRef /Size %d %s /Root 1 0 R /Filter /FlateDecode %s /Length %d >>\nstream\n", size-1, size, w, parms, len(entries))
+	b.Write(entries)
+	b.printf("\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xref)
+	if b.err != nil {
+		return b.err
+	}
+	return b.w.Flush()
+}
+
+func deflate(p []byte) []byte {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(p) // a bytes.Buffer does not fail
+	zw.Close()
+	return z.Bytes()
+}
