@@ -121,24 +121,37 @@ func TestXLSXFarCellRefused(t *testing.T) {
 	}
 }
 
-// A cell far right in each of many rows would allocate the whole width of every row (18,278
-// cells, 292 KB, for 35 bytes of XML): a 2.5 MB file of them ran the process out of memory, a
-// fatal error no recover catches. The grid is refused as it grows past what could be kept.
-func TestXLSXWideRowsRefused(t *testing.T) {
+// A shared string is stored once and shown in every cell naming it: one of 10 MB named by
+// 2,000 cells (a 16 KB file) made 20 GB of text, a fatal out-of-memory. The text is bounded
+// as the XML it comes from (64 MB): here 1 MB named by 100 cells.
+func TestXLSXSharedStringAmplificationRefused(t *testing.T) {
 	t.Parallel()
 	var sheet strings.Builder
-	sheet.WriteString(`<worksheet><sheetData><c r="A300" t="str"><v>x</v></c>`)
-	for i := 1; i <= 300; i++ {
-		fmt.Fprintf(&sheet, `<c r="ZZZ%d" t="str"><v>x</v></c>`, i)
+	sheet.WriteString(`<worksheet><sheetData>`)
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&sheet, `<c r="A%d" t="s"><v>0</v></c>`, i)
 	}
 	sheet.WriteString(`</sheetData></worksheet>`)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range map[string]string{
+	zr := xlsxZip(t, sheet.String(), `<sst><si><t>`+strings.Repeat("a", 1<<20)+`</t></si></sst>`)
+	if _, err := xlsxText(zr); err == nil || !strings.Contains(err.Error(), "its text passes 64.0 MB") {
+		t.Fatalf("got %v, want the text bound", err)
+	}
+}
+
+// xlsxZip is a workbook of one sheet, S, and shared strings when shared is not empty.
+func xlsxZip(t *testing.T, sheet, shared string) *zip.Reader {
+	t.Helper()
+	parts := map[string]string{
 		"xl/workbook.xml":            `<workbook><sheets><sheet name="S" id="r1"/></sheets></workbook>`,
 		"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="r1" Target="worksheets/sheet1.xml"/></Relationships>`,
-		"xl/worksheets/sheet1.xml":   sheet.String(),
-	} {
+		"xl/worksheets/sheet1.xml":   sheet,
+	}
+	if shared != "" {
+		parts["xl/sharedStrings.xml"] = shared
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range parts {
 		w, err := zw.Create(name)
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +165,21 @@ func TestXLSXWideRowsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := xlsxText(zr); err == nil || !strings.Contains(err.Error(), "spread past the sheet bound") {
+	return zr
+}
+
+// A cell far right in each of many rows would allocate the whole width of every row (18,278
+// cells, 292 KB, for 35 bytes of XML): a 2.5 MB file of them ran the process out of memory, a
+// fatal error no recover catches. The grid is refused as it grows past what could be kept.
+func TestXLSXWideRowsRefused(t *testing.T) {
+	t.Parallel()
+	var sheet strings.Builder
+	sheet.WriteString(`<worksheet><sheetData><c r="A300" t="str"><v>x</v></c>`)
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&sheet, `<c r="ZZZ%d" t="str"><v>x</v></c>`, i)
+	}
+	sheet.WriteString(`</sheetData></worksheet>`)
+	if _, err := xlsxText(xlsxZip(t, sheet.String(), "")); err == nil || !strings.Contains(err.Error(), "spread past the sheet bound") {
 		t.Fatalf("got %v, want the grid refused as it grows", err)
 	}
 }
