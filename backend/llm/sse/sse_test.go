@@ -28,3 +28,38 @@ func TestReader(t *testing.T) {
 		t.Fatalf("events = %d: %+v", len(got), got[:min(2, len(got))])
 	}
 }
+
+// A server that sends bytes without end, no newline, made the reader grow one line until the
+// process ran out of memory (fatal). An event is refused past MaxEvent, its lines together.
+func TestEventPastTheBound(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]io.Reader{
+		"one line":   io.LimitReader(repeat('a'), MaxEvent+1<<20),
+		"many lines": io.LimitReader(repeat('\n', "data: "+strings.Repeat("a", 1<<20)), MaxEvent+2<<20),
+	} {
+		if _, err := NewReader(body).Next(); !errors.Is(err, ErrEventTooLarge) {
+			t.Errorf("%s: %v, want ErrEventTooLarge", name, err)
+		}
+	}
+	// Just under the bound is read.
+	ev, err := NewReader(strings.NewReader("data: " + strings.Repeat("a", MaxEvent-8) + "\n\n")).Next()
+	if err != nil || len(ev.Data) != MaxEvent-8 {
+		t.Fatalf("an event under the bound: %d bytes, %v", len(ev.Data), err)
+	}
+}
+
+// repeat reads as line, then c, without end.
+func repeat(c byte, line ...string) io.Reader {
+	return &repeater{unit: []byte(strings.Join(line, "") + string(c))}
+}
+
+type repeater struct {
+	unit []byte
+	at   int
+}
+
+func (r *repeater) Read(p []byte) (int, error) {
+	n := copy(p, r.unit[r.at:])
+	r.at = (r.at + n) % len(r.unit)
+	return n, nil
+}
