@@ -196,17 +196,32 @@ func (t *tail) String() string {
 	return string(t.buf)
 }
 
-// junkWatch passes a server's stdout through and copies the lines that are not JSON objects
-// into junk.
+// maxMessage bounds one line of a server's stdout, one JSON-RPC message. The transport reads
+// a line whole before it parses it, so a server writing without a newline (a binary, a
+// runaway log) grew it until the process ran out of memory: a fatal error that takes the
+// window down (`cat /dev/zero` as a server: 4 GB in seconds). Messages carry tool results and
+// resources, images among them, a few MB; 64 MB is far past them.
+const maxMessage = 64 << 20
+
+// errMessageTooLarge ends the transport's reading of a server past maxMessage.
+var errMessageTooLarge = errors.New("a line on stdout passed 64 MB")
+
+// junkWatch passes a server's stdout through, copies the lines that are not JSON objects
+// into junk and ends the stream at a line past maxMessage.
 type junkWatch struct {
-	r    *os.File
-	junk *tail
-	line []byte
-	eof  chan struct{} // closed once the end was read
-	once sync.Once
+	r       *os.File
+	junk    *tail
+	line    []byte
+	lineLen int           // bytes of the line being read
+	err     error         // errMessageTooLarge once a line passed maxMessage
+	eof     chan struct{} // closed once the end was read
+	once    sync.Once
 }
 
 func (w *junkWatch) Read(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
 	n, err := w.r.Read(p)
 	if err != nil {
 		defer w.once.Do(func() { close(w.eof) })
@@ -218,10 +233,16 @@ func (w *junkWatch) Read(p []byte) (int, error) {
 			if len(w.line) < 512 {
 				w.line = append(w.line, data...)
 			}
+			if w.lineLen += len(data); w.lineLen > maxMessage {
+				_, _ = w.junk.Write([]byte("(a line longer than 64 MB, not read)\n"))
+				w.err = errMessageTooLarge
+				w.once.Do(func() { close(w.eof) })
+				return 0, w.err
+			}
 			break
 		}
 		w.check(append(w.line, data[:i]...))
-		w.line = w.line[:0]
+		w.line, w.lineLen = w.line[:0], 0
 		data = data[i+1:]
 	}
 	return n, err
