@@ -63,13 +63,13 @@ func dial(ctx context.Context, name string, s config.MCPServer, spawner *procgro
 		}
 		c.proc, tr = p, io
 	case config.MCPSSE:
-		t, err := transport.NewSSE(s.URL, transport.WithHeaders(s.Headers), transport.WithHTTPClient(&http.Client{}))
+		t, err := transport.NewSSE(s.URL, transport.WithHeaders(s.Headers), transport.WithHTTPClient(&http.Client{Transport: boundedBodies{http.DefaultTransport}}))
 		if err != nil {
 			return nil, fmt.Errorf("MCP server %s: %w", name, err)
 		}
 		tr = t
 	default:
-		t, err := transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(s.Headers))
+		t, err := transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(s.Headers), transport.WithHTTPBasicClient(&http.Client{Transport: boundedBodies{http.DefaultTransport}}))
 		if err != nil {
 			return nil, fmt.Errorf("MCP server %s: %w", name, err)
 		}
