@@ -50,3 +50,26 @@ func TestClaimedBuffersAreBounded(t *testing.T) {
 		t.Errorf("xref-width: %v, want the page read after repair", err)
 	}
 }
+
+// Columns are found by measuring the text's width point by point: one glyph at a font size of
+// 10^9 (a 900-byte file) asked for a 4 GB table, a fatal out-of-memory. Text wider than any
+// page is not looked at for columns. The size here is 10^7 (a 38 MB table), so that without
+// the bound the test fails on what was allocated. Not parallel: it measures allocations.
+func TestGiantGlyphIsNotMeasured(t *testing.T) {
+	var b bytes.Buffer
+	if err := papertest.GiantGlyph(&b, 10_000_000); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	doc, err := extractBytes(b.Bytes(), Options{})
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes: %.1f MB allocated", b.Len(), float64(alloc)/(1<<20))
+	if err != nil || !strings.Contains(doc.Text(), "Line 20 of the text") {
+		t.Fatalf("%v, want the page read", err)
+	}
+	if alloc > 16<<20 {
+		t.Errorf("a glyph at a font size of 10^7 allocated %d MB", alloc>>20)
+	}
+}

@@ -388,12 +388,18 @@ func bodyEdges(frags []frag) (float64, float64) {
 
 type gutterPos struct{ x0, x1, size float64 }
 
+const maxPageWidth = 14400
+
 // findGutter looks for the vertical strip between two columns: a run of x
 // positions in the middle of the text that few fragments cross, with full
 // lines of text on both sides.
 func findGutter(frags []frag) (gutterPos, bool) {
 	lo, hi := bodyEdges(frags)
-	if !(hi-lo > 100) {
+	// The strip is looked for point by point, so the text's width sizes a table: one glyph at
+	// a font size of 10^9 (a 900-byte file) asked for 4 GB, a fatal out-of-memory. Text wider
+	// than the largest page PDF allows (14,400 units, PDF 32000-1 annex C) is not two columns
+	// on a page.
+	if !(hi-lo > 100) || hi-lo > maxPageWidth {
 		return gutterPos{}, false
 	}
 	width := int(hi-lo) + 1

@@ -59,3 +59,23 @@ func deflate(p []byte) []byte {
 	zw.Close()
 	return z.Bytes()
 }
+
+// GiantGlyph writes a one-page PDF of twenty lines of text and one glyph at a font size of
+// size: a layout that measures the text's width point by point sizes a table by it.
+func GiantGlyph(w io.Writer, size int64) error {
+	b := newBuilder(w)
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj(font)
+	b.stream("", func(w io.Writer) error {
+		for i := range 20 {
+			if _, err := fmt.Fprintf(w, "BT /F1 10 Tf 72 %d Td (Line %d of the text on this page.) Tj ET\n", 700-12*i, i+1); err != nil {
+				return err
+			}
+		}
+		_, err := fmt.Fprintf(w, "BT /F1 %d Tf 0 100 Td (W) Tj ET", size)
+		return err
+	})
+	return b.finish(1)
+}
