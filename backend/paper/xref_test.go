@@ -74,3 +74,22 @@ func TestAnXRefStreamPastTheBoundIsTooLarge(t *testing.T) {
 		t.Fatalf("the same file within the bounds: %v", err)
 	}
 }
+
+// An object stream's /N is a claim: a stream of one object claiming 10^9 made each lookup of
+// an object not in it read a billion pairs past the header's end (19 s of CPU, a 700-byte
+// file). The search ends with the header. Here /N is 2^62: without the bound this test does
+// not end. One that /Extends itself is stopped by the read budget.
+func TestObjStmSearchEndsWithItsHeader(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"n", "extends"} {
+		var b bytes.Buffer
+		if err := papertest.ObjStmSearch(&b, how, 1<<62); err != nil {
+			t.Fatal(err)
+		}
+		_, err := extractBytes(b.Bytes(), Options{})
+		want := map[string]string{"n": "cannot find object in stream", "extends": "reading it takes more than"}[how]
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", how, err, want)
+		}
+	}
+}
