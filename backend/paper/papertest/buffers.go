@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ClaimedBuffer writes a one-page PDF of a few hundred bytes in which a number sizes a buffer
@@ -75,6 +76,23 @@ func GiantGlyph(w io.Writer, size int64) error {
 			}
 		}
 		_, err := fmt.Fprintf(w, "BT /F1 %d Tf 0 100 Td (W) Tj ET", size)
+		return err
+	})
+	return b.finish(1)
+}
+
+// CIDWidths writes a one-page PDF whose Type0 font's /W array repeats the range
+// "0 65535 500" ranges times, each setting all 65,536 widths again, then gives CID 70000 a
+// width of 7 alone.
+func CIDWidths(w io.Writer, ranges int) error {
+	b := newBuilder(w)
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X " +
+		"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /W [" + strings.Repeat("0 65535 500 ", ranges) + "70000 [7]] >>] >>")
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, "BT /F1 12 Tf 72 720 Td <00410042> Tj ET")
 		return err
 	})
 	return b.finish(1)
