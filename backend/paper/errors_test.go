@@ -91,7 +91,7 @@ func TestTruncatedPaper(t *testing.T) {
 
 // A PDF 2.0 file is read as it is: its syntax is 1.7's. The library refused its header ("not
 // a PDF file"), and pdfcpu's repair kept it, so no 2.0 file could be read at all.
-func TestPDF20IsRead(t *testing.T) {
+func TestPDF20AndTrailingBytesAreReadDirectly(t *testing.T) {
 	t.Parallel()
 	real, err := os.ReadFile(paperPath(t, "naacl2006_shinyama"))
 	if err != nil {
@@ -105,6 +105,14 @@ func TestPDF20IsRead(t *testing.T) {
 	doc, err := extractBytes(v20, Options{})
 	if err != nil || doc.Meta.Repaired || doc.Text() != want.Text() {
 		t.Fatalf("the paper headed %%PDF-2.0: %v (repaired %v), want its text read directly", err, doc != nil && doc.Meta.Repaired)
+	}
+	// Bytes after %%EOF (a server's, a gateway's) within the last 1024: read as it is, where
+	// it went to an in-memory repair (refused past 128 MB).
+	for _, junk := range []string{strings.Repeat("\x00", 700), "\n<html><body>Download complete</body></html>\n"} {
+		doc, err := extractBytes(append(bytes.Clone(real), junk...), Options{})
+		if err != nil || doc.Meta.Repaired || doc.Text() != want.Text() {
+			t.Errorf("the paper with %d bytes after %%%%EOF: %v (repaired %v), want its text read directly", len(junk), err, doc != nil && doc.Meta.Repaired)
+		}
 	}
 }
 

@@ -29,11 +29,11 @@ func TestClaimedObjectsAreRefused(t *testing.T) {
 		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "numbers an object") {
 			t.Errorf("%s: %v, want the object numbers refused as too large", how, err)
 		}
-		// The library wants %%EOF in the last 100 bytes; pdfcpu reads past trailing bytes.
-		repair := append(b.Bytes(), bytes.Repeat([]byte("%\n"), 100)...)
+		// The library wants %%EOF in the last 1024 bytes; pdfcpu reads past trailing bytes.
+		repair := append(b.Bytes(), bytes.Repeat([]byte("%\n"), 600)...)
 		_, err = extractBytes(repair, Options{})
 		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "it is not repaired") {
-			t.Errorf("%s, with 200 bytes after %%%%EOF (to repair): %v, want it refused before pdfcpu", how, err)
+			t.Errorf("%s, with 1,200 bytes after %%%%EOF (to repair): %v, want it refused before pdfcpu", how, err)
 		}
 	}
 }

@@ -222,16 +222,18 @@ func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits
 		return nil, fmt.Errorf("not a PDF file: invalid header")
 	}
 	end := size
-	const endChunk = 100
-	buf = make([]byte, endChunk)
-	f.ReadAt(buf, end-endChunk)
-	for len(buf) > 0 && buf[len(buf)-1] == '\n' || buf[len(buf)-1] == '\r' {
-		buf = buf[:len(buf)-1]
-	}
-	buf = bytes.TrimRight(buf, "\r\n\t ")
-	if !bytes.HasSuffix(buf, []byte("%%EOF")) {
+	// Patched for Tofu: the end is looked for in the last 1024 bytes, as PDF readers do (it
+	// was the last 100, and had to end the file): bytes a server or a mail gateway appended
+	// after %%EOF sent the file to an in-memory repair, refused past 128 MB.
+	const endChunk = 1024
+	chunkAt := max(0, end-endChunk)
+	buf = make([]byte, end-chunkAt)
+	f.ReadAt(buf, chunkAt)
+	eof := bytes.LastIndex(buf, []byte("%%EOF"))
+	if eof < 0 {
 		return nil, fmt.Errorf("not a PDF file: missing %%%%EOF")
 	}
+	buf = buf[:eof+5]
 	i := findLastLine(buf, "startxref")
 	if i < 0 {
 		return nil, fmt.Errorf("malformed PDF file: missing final startxref")
@@ -242,7 +244,7 @@ func NewReaderLimited(f io.ReaderAt, size int64, pw func() string, limits Limits
 		end: end,
 	}
 	r.limits = limits
-	pos := end - endChunk + int64(i)
+	pos := chunkAt + int64(i)
 	b := newBuffer(io.NewSectionReader(f, pos, end-pos), pos)
 	if b.readToken() != keyword("startxref") {
 		return nil, fmt.Errorf("malformed PDF file: missing startxref")
