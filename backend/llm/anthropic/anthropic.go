@@ -4,7 +4,6 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -175,7 +174,7 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+	if err := llm.DecodeBounded(resp.Body, llm.MaxListBody, &list); err != nil {
 		return nil, p.wrap(ctx, fmt.Errorf("decode model list: %w", err))
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))

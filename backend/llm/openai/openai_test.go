@@ -3,7 +3,9 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -417,5 +419,24 @@ func TestRetryAfter(t *testing.T) {
 		if got := llm.RetryAfter(tt.h, now); got != tt.want {
 			t.Errorf("%v: %v, want %v", tt.h, got, tt.want)
 		}
+	}
+}
+
+// A model list without end was held whole by the decoder until the process ran out of memory
+// (fatal): a list past llm.MaxListBody is refused. This one ends 8 MB past the bound.
+func TestModelListIsBounded(t *testing.T) {
+	t.Parallel()
+	chunk := strings.Repeat("a", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"data":[{"id":"`)
+		for range (llm.MaxListBody >> 20) + 8 {
+			io.WriteString(w, chunk)
+		}
+		io.WriteString(w, `"}]}`)
+	}))
+	defer srv.Close()
+	_, err := New(srv.URL+"/v1", "").Models(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "the answer is over 32 MB") {
+		t.Fatalf("%v, want the list refused", err)
 	}
 }
