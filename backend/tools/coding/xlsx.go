@@ -230,7 +230,7 @@ func cellFormats(data []byte) ([]string, error) {
 			switch t.Name.Local {
 			case "numFmt":
 				if id, err := strconv.Atoi(attr(t, "numFmtId")); err == nil {
-					custom[id] = attr(t, "formatCode")
+					custom[id] = clipFormat(attr(t, "formatCode"))
 				}
 			case "cellXfs":
 				inXfs = true
