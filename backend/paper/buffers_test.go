@@ -72,6 +72,16 @@ func TestGiantGlyphIsNotMeasured(t *testing.T) {
 	if alloc > 16<<20 {
 		t.Errorf("a glyph at a font size of 10^7 allocated %d MB", alloc>>20)
 	}
+	// At 10^16 the table's make panicked ("len out of range") on a page worker, where no
+	// recover reached: the process ended. The page is now read either way, and a panic in
+	// its layout would be the page's error (readPage).
+	b.Reset()
+	if err := papertest.GiantGlyph(&b, 10_000_000_000_000_000); err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := extractBytes(b.Bytes(), Options{}); err != nil || !strings.Contains(doc.Text(), "Line 20 of the text") {
+		t.Fatalf("a glyph at a font size of 10^16: %v, want the page read", err)
+	}
 }
 
 // A CID font's /W ranges each set up to 65,536 widths, and may set the same ones again:

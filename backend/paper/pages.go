@@ -187,26 +187,34 @@ type worker struct {
 	glyphs []glyph
 }
 
-// readPage interprets one page; a panic in the parser becomes the page's error (a limit
-// reached stays recognisable with errors.Is(err, ErrTooLarge)).
+// readPage interprets one page and lays it out; a panic in either becomes the page's error (a
+// limit reached stays recognisable with errors.Is(err, ErrTooLarge)). Pages are read on
+// worker goroutines, where Extract's recover does not reach: a panic left here ended the
+// process (a glyph 10^16 points wide made the layout's make panic, and the window went down).
 func readPage(ref pageRef, number int, w *worker, spent, chars *budget) (rp rawPage) {
 	rp.number = number
 	rp.box = ref.box
 	in := &interpreter{fonts: w.fonts, lexers: w.lexers, glyphs: w.glyphs[:0], spent: spent, chars: chars}
 	defer func() { w.lexers, w.glyphs = in.lexers, in.glyphs[:0] }()
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				if err, ok := p.(error); ok && errors.Is(err, ErrTooLarge) {
-					rp.err = err
-					return
-				}
-				rp.err = fmt.Errorf("page %d: %v", number, p)
-			}
-		}()
-		in.run(ref)
-	}()
+	rp.err = recovered(number, func() { in.run(ref) }) // the glyphs read before it stay
 	rp.glyphs = len(in.glyphs)
-	rp.lines = layoutPage(in.glyphs, rp.box)
+	if err := recovered(number, func() { rp.lines = layoutPage(in.glyphs, rp.box) }); err != nil {
+		rp.err = err
+	}
 	return rp
+}
+
+// recovered runs f and returns its panic as the page's error.
+func recovered(number int, f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if perr, ok := p.(error); ok && errors.Is(perr, ErrTooLarge) {
+				err = perr
+				return
+			}
+			err = fmt.Errorf("page %d: %v", number, p)
+		}
+	}()
+	f()
+	return nil
 }
