@@ -97,10 +97,9 @@ func libraryLimits(inflate int64) pdf.Limits {
 
 // overLimit is the error for a file refused by a bound: its kind is ErrTooLarge, and
 // errors.Is finds ErrCorrupt too (the kind the UI already knows).
-func overLimit(reason string) error {
-	return &Error{Kind: ErrTooLarge, Reason: reason, cause: ErrCorrupt,
-		Hint: "the file may be made to exhaust memory; if it is genuine, re-export or split it (qpdf --pages) and import the parts"}
-}
+func overLimit(reason string) error { return NewError(ErrTooLarge, reason, "") }
+
+const tooLargeHint = "the file may be made to exhaust memory; if it is genuine, re-export or split it (qpdf --pages) and import the parts"
 
 // budget counts bytes against a limit shared by the page workers.
 type budget struct {

@@ -50,9 +50,28 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind}
 }
 
-func corrupt(reason string) error {
-	return &Error{Kind: ErrCorrupt, Reason: reason, Hint: "re-download the file or re-export it from its source"}
+// NewError is an *Error of kind (one of the sentinels) as Extract returns it (ErrTooLarge is
+// an ErrCorrupt too; with no hint, the kind's own if it has one), for a caller that carries an
+// extraction's error across a process boundary or extracts by other means.
+func NewError(kind error, reason, hint string) *Error {
+	e := &Error{Kind: kind, Reason: reason, Hint: hint}
+	if kind == ErrTooLarge {
+		e.cause = ErrCorrupt
+	}
+	if hint == "" {
+		switch kind {
+		case ErrTooLarge:
+			e.Hint = tooLargeHint
+		case ErrCorrupt:
+			e.Hint = corruptHint
+		}
+	}
+	return e
 }
+
+const corruptHint = "re-download the file or re-export it from its source"
+
+func corrupt(reason string) error { return NewError(ErrCorrupt, reason, "") }
 
 func encrypted(withPassword bool) error {
 	if withPassword {

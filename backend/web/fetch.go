@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/paper"
+	"github.com/tofu-research/tofu/backend/paper/worker"
 )
 
 // Fetcher fetches pages under the guard, without cookies, within caps.
@@ -132,7 +133,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		if p.Truncated {
 			return p, fmt.Errorf("fetch %s: the PDF is larger than %d bytes", p.URL, limit)
 		}
-		doc, err := paper.Extract(ctx, bytes.NewReader(body), int64(len(body)), paper.Options{})
+		doc, err := worker.Extract(ctx, bytes.NewReader(body), int64(len(body)), paper.Options{}) // a page's PDF, in a child
 		if err != nil {
 			return p, fmt.Errorf("fetch %s: %w", p.URL, err)
 		}

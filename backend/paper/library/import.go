@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/paper"
+	"github.com/tofu-research/tofu/backend/paper/worker"
 )
 
 // Import extracts the PDF in r (size bytes, named name) and adds it to the library. The same
@@ -29,7 +30,8 @@ func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size i
 	if info, err := l.Info(id); err == nil {
 		return info, nil // already in the library
 	}
-	doc, err := paper.Extract(ctx, r, size, paper.Options{Password: password, Progress: func(done, total int) {
+	// In a child process: a file that takes the extractor down takes only the child.
+	doc, err := worker.Extract(ctx, r, size, paper.Options{Password: password, Progress: func(done, total int) {
 		l.opts.Emit.Emit(TopicPapers, map[string]any{"kind": "progress", "name": name, "done": done, "total": total})
 	}})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/paper"
+	"github.com/tofu-research/tofu/backend/paper/worker"
 )
 
 // Documents read_files turns into text: PDFs through the paper extractor (ranges are pages),
@@ -40,7 +41,7 @@ func readPDF(ctx context.Context, abs, shown string, e ReadEntry, limit int, em 
 	if e.Start > 0 || e.End > 0 {
 		opts.Pages = paper.PageRange{{From: max(e.Start, 1), To: max(e.End, 0)}}
 	}
-	doc, err := paper.OpenContext(ctx, abs, opts)
+	doc, err := worker.Open(ctx, abs, opts) // a workspace's PDF, in a child
 	if err != nil {
 		return "", nil, documentError("PDF", err)
 	}
