@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -741,5 +744,26 @@ func TestRequestOptionsAndHistory(t *testing.T) {
 	}
 	if raw["truncate"] != false || raw["shift"] != false {
 		t.Errorf("truncate = %v, shift = %v; want both false so Ollama never drops context silently", raw["truncate"], raw["shift"])
+	}
+}
+
+// An answer without end to the model list was read whole by the client until the process ran
+// out of memory (fatal): answers read whole are refused past llm.MaxListBody. This one ends
+// 8 MB past the bound.
+func TestModelListIsBounded(t *testing.T) {
+	t.Parallel()
+	chunk := strings.Repeat("a", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"models":[{"name":"`)
+		for range (llm.MaxListBody >> 20) + 8 {
+			io.WriteString(w, chunk)
+		}
+		io.WriteString(w, `"}]}`)
+	}))
+	defer srv.Close()
+	_, err := ollama.New(srv.URL).Models(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "the answer is over 32 MB") {
+		t.Fatalf("%v, want the list refused", err)
 	}
 }

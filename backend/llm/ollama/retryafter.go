@@ -41,14 +41,14 @@ func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return resp, err
 }
 
-// withRetryAfterTransport returns a copy of c whose transport records Retry-After; c itself
-// (perhaps the caller's) is left as it is.
+// withRetryAfterTransport returns a copy of c whose transport records Retry-After (and bounds
+// the answers read whole, bounded.go); c itself (perhaps the caller's) is left as it is.
 func withRetryAfterTransport(c *http.Client) *http.Client {
 	cp := *c
 	next := c.Transport
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	cp.Transport = retryAfterTransport{next: next}
+	cp.Transport = retryAfterTransport{next: boundedAnswers{next: next}}
 	return &cp
 }
