@@ -22,13 +22,14 @@ const maxSheetCells = 2_000_000
 // xlsxText writes each sheet as a Markdown table, cells as Excel shows them (number formats
 // applied, dates in ISO form).
 func xlsxText(zr *zip.Reader) (string, error) {
-	wb, err := readWorkbook(zr)
+	z := newOfficeZip(zr)
+	wb, err := readWorkbook(z)
 	if err != nil {
 		return "", err
 	}
 	var out strings.Builder
 	for _, sh := range wb.sheets {
-		data, err := zipFile(zr, sh.part)
+		data, err := z.file(sh.part)
 		if err != nil {
 			return "", err
 		}
@@ -84,13 +85,13 @@ type sheetRef struct{ name, part string }
 
 // readWorkbook reads the sheet list in workbook order, the shared strings and the styles'
 // number formats.
-func readWorkbook(zr *zip.Reader) (*workbook, error) {
+func readWorkbook(z *officeZip) (*workbook, error) {
 	wb := &workbook{}
-	data, err := zipFile(zr, "xl/workbook.xml")
+	data, err := z.file("xl/workbook.xml")
 	if err != nil {
 		return nil, err
 	}
-	relsData, err := zipFile(zr, "xl/_rels/workbook.xml.rels")
+	relsData, err := z.file("xl/_rels/workbook.xml.rels")
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +123,8 @@ func readWorkbook(zr *zip.Reader) (*workbook, error) {
 		return nil, fmt.Errorf("%w: xl/workbook.xml: %v", errCorruptOffice, err)
 	}
 	// The shared strings and the styles are optional parts.
-	if hasZipFile(zr, "xl/sharedStrings.xml") {
-		data, err := zipFile(zr, "xl/sharedStrings.xml")
+	if z.has("xl/sharedStrings.xml") {
+		data, err := z.file("xl/sharedStrings.xml")
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +132,8 @@ func readWorkbook(zr *zip.Reader) (*workbook, error) {
 			return nil, fmt.Errorf("%w: xl/sharedStrings.xml: %v", errCorruptOffice, err)
 		}
 	}
-	if hasZipFile(zr, "xl/styles.xml") {
-		data, err := zipFile(zr, "xl/styles.xml")
+	if z.has("xl/styles.xml") {
+		data, err := z.file("xl/styles.xml")
 		if err != nil {
 			return nil, err
 		}
@@ -141,15 +142,6 @@ func readWorkbook(zr *zip.Reader) (*workbook, error) {
 		}
 	}
 	return wb, nil
-}
-
-func hasZipFile(zr *zip.Reader, name string) bool {
-	for _, f := range zr.File {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // eachToken calls fn on every token of an XML document, until fn returns an error.

@@ -3,7 +3,9 @@ package coding
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"testing"
 	"time"
@@ -204,5 +206,62 @@ func TestXLSXWideRowsRefused(t *testing.T) {
 	sheet.WriteString(`</sheetData></worksheet>`)
 	if _, err := xlsxText(xlsxZip(t, sheet.String(), "")); err == nil || !strings.Contains(err.Error(), "spread past the sheet bound") {
 		t.Fatalf("got %v, want the grid refused as it grows", err)
+	}
+}
+
+// A workbook may name one part for any number of sheets: 200 sheets naming one part of 60 MB
+// (a 62 KB file) parsed 12 GB of XML, minutes of CPU. Each part is read once, and all of them
+// within maxOfficeXMLTotal.
+func TestOfficePartsAreReadOnceWithinATotal(t *testing.T) {
+	t.Parallel()
+	sheet := `<worksheet><sheetData><c r="A1" t="str"><v>x</v></c></sheetData></worksheet>`
+	zr := xlsxZip(t, sheet, "")
+	// Two sheets naming the same part.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range map[string]string{
+		"xl/workbook.xml":            `<workbook><sheets><sheet name="A" id="r1"/><sheet name="B" id="r1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="r1" Target="worksheets/sheet1.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml":   sheet,
+	} {
+		w, _ := zw.Create(name)
+		w.Write([]byte(body))
+	}
+	zw.Close()
+	if zr2, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+		t.Fatal(err)
+	} else if _, err := xlsxText(zr2); err == nil || !strings.Contains(err.Error(), "is named twice") {
+		t.Fatalf("two sheets naming one part: %v", err)
+	}
+	if _, err := xlsxText(zr); err != nil {
+		t.Fatalf("one sheet: %v", err)
+	}
+	// Five parts of maxOfficeXML each: the fifth passes the total.
+	var z bytes.Buffer
+	fw, _ := flate.NewWriter(&z, flate.BestSpeed)
+	zeros := make([]byte, maxOfficeXML)
+	fw.Write(zeros)
+	fw.Close()
+	buf.Reset()
+	zw = zip.NewWriter(&buf)
+	for i := range 5 {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("p%d", i), Method: zip.Deflate,
+			CRC32: crc32.ChecksumIEEE(zeros), CompressedSize64: uint64(z.Len()), UncompressedSize64: maxOfficeXML})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(z.Bytes())
+	}
+	zw.Close()
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := newOfficeZip(zr)
+	for i := range 5 {
+		_, err := parts.file(fmt.Sprintf("p%d", i))
+		if want := i == 4; (err != nil) != want || want && !strings.Contains(err.Error(), "in all") {
+			t.Fatalf("part %d: %v", i, err)
+		}
 	}
 }
