@@ -78,16 +78,21 @@ func program() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find Tofu's program for the PDF worker: %w", err)
 	}
+	return programFor(self), nil
+}
+
+// programFor is program for the executable self.
+func programFor(self string) string {
 	if strings.HasPrefix(filepath.Base(self), "tofu-window") {
 		exe := ""
 		if runtime.GOOS == "windows" {
 			exe = ".exe"
 		}
 		if cli := filepath.Join(filepath.Dir(self), "tofu"+exe); isFile(cli) {
-			return cli, nil
+			return cli
 		}
 	}
-	return self, nil
+	return self
 }
 
 func isFile(path string) bool {

@@ -131,6 +131,32 @@ func TestCancelKillsTheChild(t *testing.T) {
 	}
 }
 
+// The window's child is the `tofu` beside it (no GTK and WebKit loaded to read a PDF); any
+// other program, or a window without it, is its own child.
+func TestProgram(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	window, cli := filepath.Join(dir, "tofu-window"), filepath.Join(dir, "tofu")
+	if runtime.GOOS == "windows" {
+		window, cli = window+".exe", cli+".exe"
+	}
+	if got := programFor(window); got != window {
+		t.Errorf("a window alone: %s, want itself", got)
+	}
+	os.WriteFile(cli, []byte("x"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "sub", "tofu"), 0o755)
+	for self, want := range map[string]string{
+		window:                                   cli,
+		cli:                                      cli,
+		filepath.Join(dir, "worker.test"):        filepath.Join(dir, "worker.test"),
+		filepath.Join(dir, "sub", "tofu-window"): filepath.Join(dir, "sub", "tofu-window"), // a folder named tofu is not it
+	} {
+		if got := programFor(self); got != want {
+			t.Errorf("%s: %s, want %s", self, got, want)
+		}
+	}
+}
+
 // BenchmarkChild is the cost of the boundary: a paper extracted here and in a child.
 func BenchmarkChild(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(shareddata.Require(b, "papers"), "naacl2006_shinyama", "paper.pdf"))
