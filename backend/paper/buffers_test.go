@@ -111,3 +111,31 @@ func TestCIDWidthsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// A ToUnicode range copies its destination for every code it spans: one of 1 MB over 65,536
+// codes (a 1 MB file) asked for 65 GB of text. A destination is at most 512 bytes (Adobe
+// TN 5411); a longer one is left out. A one-byte range to <FF> went round past it 256 times,
+// spending the steps of the ranges after it: here the last range, <41> to "X", is read.
+func TestCMapRangesAreBounded(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := papertest.CMapRange(&b, 4096); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := newReader(bytes.NewReader(b.Bytes()), int64(b.Len()), "", libraryLimits(64<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := pageTree(rd)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("%d pages, %v", len(pages), err)
+	}
+	m := parseToUnicode(pages[0].resources.Key("Font").Key("F1").Key("ToUnicode"), newBudget(64<<20))
+	long := 0
+	for _, s := range m {
+		long = max(long, len(s))
+	}
+	if long > 512 || m["A"] != "X" || m["\x00"] != "A" {
+		t.Errorf("%d codes, the longest text %d bytes; <41> is %q, <00> %q", len(m), long, m["A"], m["\x00"])
+	}
+}

@@ -247,6 +247,11 @@ func decodeUTF16(b string) string {
 // largest real fonts map some tens of thousands of codes.
 const maxCMapEntries = 1 << 18
 
+// maxCMapDst is the longest destination string a CMap maps a code to (512 bytes, Adobe
+// Technical Note 5411); a longer one is left out. A range copies its destination for every
+// code it spans: one of 1 MB over 65,536 codes (a 1 MB file) asked for 65 GB of text.
+const maxCMapDst = 512
+
 // parseToUnicode reads bfchar and bfrange entries of a ToUnicode CMap.
 func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 	rc := v.Reader()
@@ -262,7 +267,9 @@ func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 		switch toks[i].kw {
 		case "beginbfchar":
 			for i++; i+1 < len(toks) && toks[i].kw == ""; i += 2 {
-				m[toks[i].hex] = decodeUTF16(toks[i+1].hex)
+				if len(toks[i+1].hex) <= maxCMapDst {
+					m[toks[i].hex] = decodeUTF16(toks[i+1].hex)
+				}
 			}
 			i--
 		case "beginbfrange":
@@ -272,7 +279,9 @@ func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 				if toks[i].kw == "[" {
 					j := 0
 					for i++; i < len(toks) && toks[i].kw == ""; i++ {
-						m[addCode(lo, j)] = decodeUTF16(toks[i].hex)
+						if len(toks[i].hex) <= maxCMapDst {
+							m[addCode(lo, j)] = decodeUTF16(toks[i].hex)
+						}
 						j++
 					}
 					i++ // "]"
@@ -280,15 +289,19 @@ func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 				}
 				dst := toks[i].hex
 				i++
-				if len(lo) != len(hi) || len(lo) == 0 {
+				if len(lo) != len(hi) || len(lo) == 0 || len(dst) > maxCMapDst {
 					continue
 				}
+				prev := ""
 				for j := 0; j < 65536 && steps < maxCMapEntries; j++ {
 					steps++
 					code := addCode(lo, j)
-					if code > hi {
+					// Past the last code of its width it wraps to the first: a one-byte range
+					// to <FF> went round 256 times, spending the steps of the ranges after it.
+					if code > hi || j > 0 && code <= prev {
 						break
 					}
+					prev = code
 					m[code] = decodeUTF16(addCode(dst, j))
 				}
 			}

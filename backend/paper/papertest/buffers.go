@@ -97,3 +97,26 @@ func CIDWidths(w io.Writer, ranges int) error {
 	})
 	return b.finish(1)
 }
+
+// CMapRange writes a one-page PDF whose font's ToUnicode CMap maps the two-byte codes <0000>
+// to <FFFF> with one range to a destination of dst bytes (UTF-16 "A"s): a reader copying the
+// destination for each code holds 65,536 copies. After it come more ranges for the one-byte
+// codes: four of <00> to <FF> and then <41> to <41>, mapped to "X", which a reader whose
+// ranges wrap past <FF> never reaches.
+func CMapRange(w io.Writer, dst int) error {
+	b := newBuilder(w)
+	b.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	b.obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	b.obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>")
+	b.obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>")
+	b.text("CMap ranges.")
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 2 begincodespacerange <00> <FF> <0000> <FFFF> endcodespacerange\n" +
+		"1 beginbfrange <0000> <FFFF> <" + strings.Repeat("0041", dst/2) + "> endbfrange\n" +
+		"5 beginbfrange <00> <FF> <0041> <00> <FF> <0041> <00> <FF> <0041> <00> <FF> <0041> <41> <41> <0058> endbfrange\n" +
+		"endcmap CMapName currentdict /CMap defineresource pop end end"
+	b.stream("", func(w io.Writer) error {
+		_, err := io.WriteString(w, cmap)
+		return err
+	})
+	return b.finish(1)
+}

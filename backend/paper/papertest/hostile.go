@@ -17,14 +17,14 @@ import (
 )
 
 // Kinds names the generators WriteKind knows, for the command line.
-var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids", "xref-size", "xref-index", "xref-table", "xref-width", "xref-columns", "content-columns", "giant-glyph", "objstm-n", "objstm-extends", "cid-widths"}
+var Kinds = []string{"bomb", "pages", "text-pages", "dense", "objstm", "escaped-objstm", "objstm-rereads", "cyclic-kids", "parent-loop", "dag-kids", "xref-size", "xref-index", "xref-table", "xref-width", "xref-columns", "content-columns", "giant-glyph", "objstm-n", "objstm-extends", "cid-widths", "cmap-range"}
 
 // WriteKind writes the hostile PDF named kind; n is the inflated size in bytes for "bomb"
 // and "escaped-objstm", the page count for "pages", "text-pages", "objstm", "objstm-rereads"
 // (0: 1 GB, 20,000 pages, 1,000 for objstm-rereads), "dense" (0: 50), and the claimed
 // buffer size for "xref-width", "xref-columns" and "content-columns" (0: 4,000,000,000), the
-// font size for "giant-glyph" (0: 10^9), the /N of "objstm-n" (0: 10^9) and the ranges of
-// "cid-widths" (0: 100,000).
+// font size for "giant-glyph" (0: 10^9), the /N of "objstm-n" (0: 10^9), the ranges of
+// "cid-widths" (0: 100,000) and the destination bytes of "cmap-range" (0: 1 MB).
 func WriteKind(w io.Writer, kind string, n int64) error {
 	switch kind {
 	case "bomb":
@@ -85,6 +85,11 @@ func WriteKind(w io.Writer, kind string, n int64) error {
 			n = 100_000
 		}
 		return CIDWidths(w, int(n))
+	case "cmap-range":
+		if n <= 0 {
+			n = 1 << 20
+		}
+		return CMapRange(w, int(n))
 	}
 	return fmt.Errorf("unknown hostile PDF %q (one of %s)", kind, strings.Join(Kinds, ", "))
 }
