@@ -6,15 +6,13 @@ import (
 	"github.com/tofu-research/tofu/backend/paper"
 )
 
-// The child's standard input: a request (one JSON line), then the PDF's bytes. Its standard
-// output: messages, one JSON value each: progress as it goes, then a document or an error.
+// The child's request is followed by the PDF's bytes; it answers with messages: progress as it
+// goes, then a document or an error.
 
 type request struct {
 	Size     int64           `json:"size"`
 	Pages    paper.PageRange `json:"pages,omitempty"`
 	Password string          `json:"password,omitempty"`
-	Memory   int64           `json:"memory"`
-	CPU      int64           `json:"cpu_seconds"`
 }
 
 type message struct {

@@ -1,60 +1,32 @@
-// Package worker extracts PDFs in a child process of Tofu's own program, under bounds of
-// memory and CPU, so that a file which takes the extractor down takes down only the child.
-//
-// Go recovers panics, and backend/paper turns them into errors, but not a fatal error: an
-// allocation sized by a number in the file ("out of memory"), recursion as deep as the file
-// nests (a stack past its limit), a loop that never ends. Each was found in the PDF path
-// (docs/PAPER.md) and each killed the whole process, the window with every session in it, or
-// hung an import for good. Bounds in the extractor stop the ones found; the process boundary
-// is for the class. The window, `tofu serve`, fetch_url and read_files extract through here;
-// `tofu paper extract` is its own process already and calls backend/paper directly.
-//
-// The child is this program run again with TOFU_PAPER_WORKER set: the package's init serves
-// one extraction and exits before main runs, so every program that links the package (a
-// test binary too) can be its own worker.
+// Package worker extracts PDFs in a child process (backend/child), so that a file which takes
+// the extractor down takes down only the child: the library's import, fetch_url and
+// read_files extract through here. `tofu paper extract` is its own process already and calls
+// backend/paper directly.
 package worker
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"time"
 
+	"github.com/tofu-research/tofu/backend/child"
 	"github.com/tofu-research/tofu/backend/paper"
 )
 
-// envChild marks the child; its value is unused.
-const envChild = "TOFU_PAPER_WORKER"
+// work names the extraction among a child's kinds of work.
+const work = "pdf"
 
-func init() {
-	if os.Getenv(envChild) != "" {
-		os.Exit(serve(os.Stdin, os.Stdout))
-	}
-}
+func init() { child.Serve(work, serve) }
 
-// Limits bound one extraction's child.
-type Limits struct {
-	// Memory is the address space the child may add to what it has at start: past it an
-	// allocation fails, fatally, in the child. The extractor's own bounds keep any input
-	// under ~512 MB (docs/PAPER.md); this is for what they miss.
-	Memory int64
-	// CPU is the processor time the child may use; past it the kernel stops it. The largest
-	// real inputs take seconds (20,000 pages: 2 s).
-	CPU time.Duration
-}
-
-// DefaultLimits are Extract's.
-var DefaultLimits = Limits{Memory: 2 << 30, CPU: 5 * time.Minute}
-
-// Extract is paper.Extract in a child process under DefaultLimits: the same document or the
-// same errors (errors.Is finds paper's sentinels), and paper.ErrTooLarge when the child went
-// past a limit or died.
+// Extract is paper.Extract in a child process under child.DefaultLimits: the same document or
+// the same errors (errors.Is finds paper's sentinels), and paper.ErrTooLarge when the child
+// went past a limit.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, opts paper.Options) (*paper.Document, error) {
-	return ExtractLimited(ctx, r, size, opts, DefaultLimits)
+	return ExtractLimited(ctx, r, size, opts, child.DefaultLimits)
 }
 
 // Open is paper.OpenContext in a child process: the PDF file at path.
@@ -71,31 +43,60 @@ func Open(ctx context.Context, path string, opts paper.Options) (*paper.Document
 	return Extract(ctx, f, st.Size(), opts)
 }
 
-// program is the executable the child runs: this one, or, from the window (a cgo program
-// that would load GTK and WebKit for nothing), the `tofu` beside it.
-func program() (string, error) {
-	self, err := os.Executable()
+// ExtractLimited is Extract under lim.
+func ExtractLimited(ctx context.Context, r io.ReaderAt, size int64, opts paper.Options, lim child.Limits) (*paper.Document, error) {
+	var doc *paper.Document
+	var failed *wireError
+	err := child.Run(ctx, work, request{Size: size, Pages: opts.Pages, Password: opts.Password},
+		io.NewSectionReader(r, 0, size), lim, func(raw json.RawMessage) error {
+			var m message
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return fmt.Errorf("the PDF worker's answer: %w", err)
+			}
+			switch {
+			case len(m.Progress) == 2 && opts.Progress != nil:
+				opts.Progress(m.Progress[0], m.Progress[1])
+			case m.Doc != nil:
+				doc = m.Doc
+			case m.Error != nil:
+				failed = m.Error
+			}
+			return nil
+		})
+	var died *child.Died
+	switch {
+	case errors.As(err, &died) && died.Limit:
+		return nil, paper.NewError(paper.ErrTooLarge, "extracting it "+died.Reason, "")
+	case errors.As(err, &died):
+		return nil, paper.NewError(paper.ErrCorrupt, "the extractor "+died.Reason, "")
+	case err != nil:
+		return nil, err
+	case failed != nil:
+		return nil, failed.err()
+	case doc == nil:
+		return nil, paper.NewError(paper.ErrCorrupt, "the extractor gave no answer", "")
+	}
+	return doc, nil
+}
+
+// serve is the child's side: it extracts the PDF that follows the request.
+func serve(raw json.RawMessage, in io.Reader, send func(any)) error {
+	var req request
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return fmt.Errorf("read the request: %w", err)
+	}
+	data := make([]byte, req.Size)
+	if _, err := io.ReadFull(in, data); err != nil {
+		return fmt.Errorf("read the PDF: %w", err)
+	}
+	opts := paper.Options{Pages: req.Pages, Password: req.Password, Progress: func(done, total int) {
+		send(message{Progress: []int{done, total}}) // the page workers call it one at a time
+	}}
+	doc, err := paper.Extract(context.Background(), bytes.NewReader(data), req.Size, opts)
 	if err != nil {
-		return "", fmt.Errorf("find Tofu's program for the PDF worker: %w", err)
+		send(message{Error: toWire(err)})
+		return nil
 	}
-	return programFor(self), nil
-}
-
-// programFor is program for the executable self.
-func programFor(self string) string {
-	if strings.HasPrefix(filepath.Base(self), "tofu-window") {
-		exe := ""
-		if runtime.GOOS == "windows" {
-			exe = ".exe"
-		}
-		if cli := filepath.Join(filepath.Dir(self), "tofu"+exe); isFile(cli) {
-			return cli
-		}
-	}
-	return self
-}
-
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
+	send(message{Doc: doc})
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/child"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/paper/papertest"
 	"github.com/tofu-research/tofu/backend/shareddata"
@@ -92,27 +93,9 @@ func TestAChildPastItsMemoryDiesAlone(t *testing.T) {
 	if _, err := Extract(ctx, bytes.NewReader(b.Bytes()), int64(b.Len()), paper.Options{}); err != nil {
 		t.Fatalf("within the default bounds: %v", err)
 	}
-	_, err := ExtractLimited(ctx, bytes.NewReader(b.Bytes()), int64(b.Len()), paper.Options{}, Limits{Memory: 16 << 20, CPU: time.Minute})
-	if !errors.Is(err, paper.ErrTooLarge) || !strings.Contains(err.Error(), "needed more than 16 MB of memory") {
+	_, err := ExtractLimited(ctx, bytes.NewReader(b.Bytes()), int64(b.Len()), paper.Options{}, child.Limits{Memory: 16 << 20, CPU: time.Minute})
+	if !errors.Is(err, paper.ErrTooLarge) || !strings.Contains(err.Error(), "extracting it needed more than 16 MB of memory") {
 		t.Fatalf("with 16 MB: %v, want the memory bound", err)
-	}
-}
-
-// A child past its processor time is stopped by the kernel: 200 dense pages take about 2.5 s of
-// CPU here (8,000,000 glyphs, where the extractor's glyph bound refuses them), and the child
-// gets 1 s.
-func TestAChildPastItsCPUIsStopped(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the child bounds its processor time on Linux")
-	}
-	t.Parallel()
-	var b bytes.Buffer
-	if err := papertest.Dense(&b, 200); err != nil {
-		t.Fatal(err)
-	}
-	_, err := ExtractLimited(context.Background(), bytes.NewReader(b.Bytes()), int64(b.Len()), paper.Options{}, Limits{Memory: 2 << 30, CPU: time.Second})
-	if !errors.Is(err, paper.ErrTooLarge) || !strings.Contains(err.Error(), "took more than 1s of processor time") {
-		t.Fatalf("with 1 s of CPU: %v, want the CPU bound", err)
 	}
 }
 
@@ -128,32 +111,6 @@ func TestCancelKillsTheChild(t *testing.T) {
 	_, err := Extract(ctx, bytes.NewReader(b.Bytes()), int64(b.Len()), paper.Options{Progress: func(int, int) { cancel() }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled at the first page: %v", err)
-	}
-}
-
-// The window's child is the `tofu` beside it (no GTK and WebKit loaded to read a PDF); any
-// other program, or a window without it, is its own child.
-func TestProgram(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	window, cli := filepath.Join(dir, "tofu-window"), filepath.Join(dir, "tofu")
-	if runtime.GOOS == "windows" {
-		window, cli = window+".exe", cli+".exe"
-	}
-	if got := programFor(window); got != window {
-		t.Errorf("a window alone: %s, want itself", got)
-	}
-	os.WriteFile(cli, []byte("x"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "sub", "tofu"), 0o755)
-	for self, want := range map[string]string{
-		window:                                   cli,
-		cli:                                      cli,
-		filepath.Join(dir, "worker.test"):        filepath.Join(dir, "worker.test"),
-		filepath.Join(dir, "sub", "tofu-window"): filepath.Join(dir, "sub", "tofu-window"), // a folder named tofu is not it
-	} {
-		if got := programFor(self); got != want {
-			t.Errorf("%s: %s, want %s", self, got, want)
-		}
 	}
 }
 

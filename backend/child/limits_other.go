@@ -1,6 +1,6 @@
 //go:build !linux
 
-package worker
+package child
 
 // setLimits: elsewhere the child runs without bounds of its own; the process boundary still
 // keeps a fatal error of the extractor out of the window's process.

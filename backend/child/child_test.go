@@ -1,0 +1,172 @@
+package child
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The works this test binary serves as its own child.
+func init() {
+	// echo sends the request back, then the input in two halves.
+	Serve("test-echo", func(req json.RawMessage, in io.Reader, send func(any)) error {
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return err
+		}
+		send(req)
+		send(string(data[:len(data)/2]))
+		send(string(data[len(data)/2:]))
+		return nil
+	})
+	// grow allocates and keeps 1 MB after 1 MB, touched, until it cannot.
+	Serve("test-grow", func(json.RawMessage, io.Reader, func(any)) error {
+		var kept [][]byte
+		for {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			kept = append(kept, b)
+		}
+	})
+	// spin uses the processor until it is stopped.
+	Serve("test-spin", func(json.RawMessage, io.Reader, func(any)) error {
+		n := 0
+		for {
+			n++
+		}
+	})
+	// recurse recurses without end.
+	Serve("test-recurse", func(json.RawMessage, io.Reader, func(any)) error {
+		return recurse(0)
+	})
+	// fail says why it cannot do the work.
+	Serve("test-fail", func(json.RawMessage, io.Reader, func(any)) error {
+		return errors.New("the input is not what it should be")
+	})
+	// wait reads nothing and answers nothing until it is killed.
+	Serve("test-wait", func(json.RawMessage, io.Reader, func(any)) error {
+		select {}
+	})
+}
+
+func recurse(n int) error {
+	var pad [256]byte
+	if n < 0 {
+		return errors.New(string(pad[:]))
+	}
+	return recurse(n + 1)
+}
+
+func run(t *testing.T, ctx context.Context, name string, in io.Reader, lim Limits) ([]string, error) {
+	t.Helper()
+	var got []string
+	err := Run(ctx, name, map[string]int{"n": 7}, in, lim, func(m json.RawMessage) error {
+		got = append(got, string(m))
+		return nil
+	})
+	return got, err
+}
+
+// A child gets the request and the input, and its answers arrive in order.
+func TestRequestInputAndAnswers(t *testing.T) {
+	t.Parallel()
+	got, err := run(t, context.Background(), "test-echo", strings.NewReader("abcdef"), DefaultLimits)
+	if err != nil || strings.Join(got, " ") != `{"n":7} "abc" "def"` {
+		t.Fatalf("answers %q, %v", got, err)
+	}
+}
+
+// A child past a limit dies alone, and says which: memory, processor time, stack.
+func TestLimits(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a child bounds itself on Linux")
+	}
+	t.Parallel()
+	for _, tc := range []struct {
+		work string
+		lim  Limits
+		want string
+	}{
+		{"test-grow", Limits{Memory: 64 << 20, CPU: time.Minute}, "needed more than 64 MB of memory"},
+		{"test-spin", Limits{Memory: 1 << 30, CPU: time.Second}, "took more than 1s of processor time"},
+		{"test-recurse", Limits{Memory: 4 << 30, CPU: time.Minute}, "nested deeper than its stack allows"},
+	} {
+		if tc.work == "test-grow" && raceBuild {
+			continue // the race detector's shadow memory needs the room
+		}
+		_, err := run(t, context.Background(), tc.work, nil, tc.lim)
+		var d *Died
+		if !errors.As(err, &d) || !d.Limit || d.Reason != tc.want {
+			t.Errorf("%s: %v, want it dead past a limit: %q", tc.work, err, tc.want)
+		}
+	}
+}
+
+// A child that fails says why; one killed by a signal says so.
+func TestDeathsThatAreNotLimits(t *testing.T) {
+	t.Parallel()
+	_, err := run(t, context.Background(), "test-fail", nil, DefaultLimits)
+	var d *Died
+	if !errors.As(err, &d) || d.Limit || d.Reason != "stopped: tofu child: the input is not what it should be" {
+		t.Errorf("a failing child: %v", err)
+	}
+	if err == nil || err.Error() != "the child process stopped: tofu child: the input is not what it should be" {
+		t.Errorf("its text: %v", err)
+	}
+}
+
+// Cancelled, a child is killed and the caller gets the cancellation at once; an answer the
+// caller refuses kills it too.
+func TestCancelAndRefusal(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := run(t, ctx, "test-wait", nil, DefaultLimits)
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	refused := errors.New("not that")
+	err := Run(context.Background(), "test-echo", 1, strings.NewReader("x"), DefaultLimits, func(json.RawMessage) error { return refused })
+	if !errors.Is(err, refused) {
+		t.Fatalf("a refused answer: %v", err)
+	}
+}
+
+// The window's child is the `tofu` beside it (no GTK and WebKit loaded to read a file); any
+// other program, or a window without it, is its own child.
+func TestProgram(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	window, cli := filepath.Join(dir, "tofu-window"), filepath.Join(dir, "tofu")
+	if runtime.GOOS == "windows" {
+		window, cli = window+".exe", cli+".exe"
+	}
+	if got := programFor(window); got != window {
+		t.Errorf("a window alone: %s, want itself", got)
+	}
+	os.WriteFile(cli, []byte("x"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "sub", "tofu"), 0o755)
+	for self, want := range map[string]string{
+		window:                                   cli,
+		cli:                                      cli,
+		filepath.Join(dir, "child.test"):         filepath.Join(dir, "child.test"),
+		filepath.Join(dir, "sub", "tofu-window"): filepath.Join(dir, "sub", "tofu-window"), // a folder named tofu is not it
+	} {
+		if got := programFor(self); got != want {
+			t.Errorf("%s: %s, want %s", self, got, want)
+		}
+	}
+}

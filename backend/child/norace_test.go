@@ -1,0 +1,5 @@
+//go:build !race
+
+package child
+
+const raceBuild = false
