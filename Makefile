@@ -49,7 +49,7 @@ vet:
 # backend/eval starts no goroutine; backend/paper reads pages in parallel, so the extraction
 # tests that cross pages, ranges and cancellation run under -race and the rest without. The
 # attack suite (docs/SECURITY.md) checks decisions through 514 turns: it runs without -race.
-# backend/paper/worker runs both ways: its child's memory bound leaves -race no room.
+# The child processes' memory bounds leave -race no room: those tests run without it too.
 NORACE     := /backend/eval|/backend/paper$$
 # go test's default 10-minute limit per package is too tight for app/cli on a loaded machine
 # (the attack suite alone runs ~280 cases in two modes); CI's own limit is 90 minutes.
@@ -60,7 +60,8 @@ test-go:
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
 	CGO_ENABLED=0 $(GO) test -count=1 -run '^$$' ./backend/... ./assets/... >/dev/null
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
-	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./backend/eval/... ./backend/paper/ ./backend/paper/worker/
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./backend/eval/... ./backend/paper/ ./backend/paper/worker/ ./backend/child/
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestOfficeReaderInAChild$$' ./backend/tools/coding/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 ./app/...
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestAttackSuite$$' ./app/cli/

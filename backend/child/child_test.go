@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // The works this test binary serves as its own child.
@@ -100,7 +102,7 @@ func TestLimits(t *testing.T) {
 		{"test-spin", Limits{Memory: 1 << 30, CPU: time.Second}, "took more than 1s of processor time"},
 		{"test-recurse", Limits{Memory: 4 << 30, CPU: time.Minute}, "nested deeper than its stack allows"},
 	} {
-		if tc.work == "test-grow" && raceBuild {
+		if tc.work == "test-grow" && testtools.Race {
 			continue // the race detector's shadow memory needs the room
 		}
 		_, err := run(t, context.Background(), tc.work, nil, tc.lim)

@@ -15,6 +15,8 @@ import (
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/paper/papertest"
 	"github.com/tofu-research/tofu/backend/shareddata"
+
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // A paper extracted in a child is the paper extracted here: the same text, metadata and
@@ -81,7 +83,7 @@ func TestAChildPastItsMemoryDiesAlone(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the child bounds its memory on Linux")
 	}
-	if raceBuild {
+	if testtools.Race {
 		t.Skip("a 16 MB address space leaves the race detector no room (make test-go runs this package without -race too)")
 	}
 	t.Parallel()

@@ -99,6 +99,8 @@ func documentError(kind string, err error) string {
 		return "the PDF has no text layer (a scan?): nothing to read"
 	case errors.Is(err, paper.ErrTooLarge):
 		return "the PDF goes past the extractor's limits: read a page range"
+	case errors.Is(err, errTooLargeOffice):
+		return fmt.Sprintf("the %s goes past the reader's limits%s (it cannot be read)", kind, after(err, errTooLargeOffice))
 	case errors.Is(err, paper.ErrCorrupt), errors.Is(err, zip.ErrFormat), errors.Is(err, errCorruptOffice):
 		return fmt.Sprintf("the %s is damaged or not in its format: %s", kind, trimErr(err))
 	}

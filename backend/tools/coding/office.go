@@ -20,6 +20,7 @@ var officeNames = map[string]string{"docx": "Word file", "xlsx": "Excel file", "
 var (
 	errEncryptedOffice = errors.New("encrypted")
 	errCorruptOffice   = errors.New("damaged")
+	errTooLargeOffice  = errors.New("past the reader's limits") // its child died past one
 )
 
 // cfbMagic starts a Compound File: an encrypted Office file (or a legacy .doc/.xls/.ppt

@@ -147,7 +147,7 @@ func readEntry(ctx context.Context, abs, shown string, e ReadEntry, limit int, e
 		if kind == "pdf" {
 			return readPDF(ctx, abs, shown, e, limit, em)
 		}
-		text, err := officeText(kind, abs)
+		text, err := officeTextInChild(ctx, kind, abs)
 		if err != nil {
 			return "", nil, documentError(officeNames[kind], err)
 		}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package child
-
-const raceBuild = false
