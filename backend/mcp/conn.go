@@ -34,6 +34,8 @@ type conn struct {
 	calls   []*flight // in flight, oldest first
 	token   atomic.Int64
 	onTools func() // the tool list changed
+
+	toolsList, promptsList relist // re-listing on list_changed notifications
 }
 
 // flight is a call in progress.
@@ -200,7 +202,7 @@ func (c *conn) Tools() []mcp.Tool {
 func (c *conn) notified(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):
-		go func() {
+		c.toolsList.run(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 			defer cancel()
 			if c.listTools(ctx) == nil {
@@ -211,13 +213,13 @@ func (c *conn) notified(n mcp.JSONRPCNotification) {
 					f()
 				}
 			}
-		}()
+		})
 	case string(mcp.MethodNotificationPromptsListChanged):
-		go func() {
+		c.promptsList.run(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 			defer cancel()
 			_ = c.listPrompts(ctx)
-		}()
+		})
 	case "notifications/progress":
 		f := n.Params.AdditionalFields
 		tok := fmt.Sprint(f["progressToken"])
