@@ -74,7 +74,7 @@ func fetchTool(f *web.Fetcher) tools.Tool {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					page, err := f.Fetch(ctx, u)
+					page, err := fetchOne(ctx, f, u)
 					if err != nil {
 						mu.Lock()
 						failed++
@@ -92,6 +92,18 @@ func fetchTool(f *web.Fetcher) tools.Tool {
 			return tools.Result{Text: strings.Join(texts, "\n"), IsError: failed == len(p.URLs)}, nil
 		},
 	})
+}
+
+// fetchOne fetches u; a panic while reading the page (a parser meeting a page it did not
+// expect) is that page's error. It runs on a goroutine of its own, where no recover of the
+// tool call's reaches, and a panic there would end the whole process.
+func fetchOne(ctx context.Context, f *web.Fetcher, u string) (page *web.Page, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			page, err = nil, fmt.Errorf("reading the page failed: %v", p)
+		}
+	}()
+	return f.Fetch(ctx, u)
 }
 
 // Untrusted renders a page for the model inside markers that say it is data from the web,

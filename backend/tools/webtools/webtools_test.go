@@ -3,6 +3,7 @@ package webtools
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -52,3 +53,29 @@ func TestFetchURLMarksPagesUntrusted(t *testing.T) {
 		t.Errorf("private address:\n%s", res.Text)
 	}
 }
+
+// A panic while one page is read is that page's error: the others still come, and the process
+// goes on (the fetches run on goroutines of their own, where no recover of the call's reaches).
+func TestFetchURLPanicIsThePagesError(t *testing.T) {
+	t.Parallel()
+	reg := tools.NewRegistry()
+	f := &web.Fetcher{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(r.URL.Path, "/boom") {
+			panic("a parser met a page it did not expect")
+		}
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}},
+			Body: io.NopCloser(strings.NewReader("plain words")), Request: r}, nil
+	})}
+	if err := Add(reg, f, &web.Searcher{Provider: web.DuckDuckGo{}, Fetcher: f}); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, reg, "fetch_url", `{"urls":["https://example.org/boom","https://example.org/fine"]}`)
+	if res.IsError || !strings.Contains(res.Text, "== https://example.org/boom: reading the page failed: a parser met a page it did not expect ==") ||
+		!strings.Contains(res.Text, "plain words") {
+		t.Fatalf("fetch_url:\n%s", res.Text)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
