@@ -29,6 +29,15 @@ type process struct {
 	out    *junkWatch    // stdout, as the transport reads it
 	exited chan struct{} // closed when the command exited; err is then set
 	err    error
+
+	mu   sync.Mutex
+	note string // why Tofu stopped it, if it did
+}
+
+func (p *process) setNote(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.note = s
 }
 
 // fixes says how to get the commands MCP servers are usually started with.
@@ -88,7 +97,11 @@ func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner) (
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
-	return p, transport.NewIO(p.out, stdin, nil), nil
+	in := &stallWriter{w: stdin, after: stdinStall, stalled: func() {
+		p.setNote(fmt.Sprintf("it stopped reading what Tofu sends it (a write waited %s), so Tofu stopped it", stdinStall))
+		_ = killGroup(cmd.Process.Pid)
+	}}
+	return p, transport.NewIO(p.out, in, nil), nil
 }
 
 // lookCommand finds s's command the way a shell would, on the PATH of s's environment when it
@@ -152,6 +165,11 @@ func (p *process) explain() string {
 	default:
 	}
 	var b strings.Builder
+	p.mu.Lock()
+	if p.note != "" {
+		fmt.Fprintf(&b, "; %s", p.note)
+	}
+	p.mu.Unlock()
 	if j := strings.TrimSpace(p.junk.String()); j != "" {
 		fmt.Fprintf(&b, "; it printed text that is not MCP on stdout (a server must write only JSON-RPC there, and its logs to stderr; check the command and its arguments): %s", firstLines(j, 3))
 	}
