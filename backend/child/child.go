@@ -33,6 +33,9 @@ const env = "TOFU_CHILD"
 // maxStack bounds a child's goroutine stacks.
 const maxStack = 64 << 20
 
+// cpuExceeded starts what a child past its processor time says on stderr before it exits.
+const cpuExceeded = "tofu child: past its processor time"
+
 // Limits bound one child.
 type Limits struct {
 	// Memory is the address space the child may add to what it has at start: past it an

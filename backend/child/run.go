@@ -106,7 +106,7 @@ func died(st *os.ProcessState, stderr string, lim Limits) *Died {
 		return &Died{Limit: true, Reason: fmt.Sprintf("needed more than %d MB of memory", lim.Memory>>20)}
 	case strings.Contains(stderr, "stack exceeds") || strings.Contains(stderr, "stack overflow"):
 		return &Died{Limit: true, Reason: "nested deeper than its stack allows"}
-	case lim.CPU > 0 && cpu >= lim.CPU-lim.CPU/10:
+	case strings.Contains(stderr, cpuExceeded) || lim.CPU > 0 && cpu >= lim.CPU-lim.CPU/10:
 		return &Died{Limit: true, Reason: fmt.Sprintf("took more than %s of processor time", lim.CPU)}
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
