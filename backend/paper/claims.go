@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -17,12 +18,14 @@ import (
 // to pdfcpu, the numbers its cross-reference tables, streams and trailers name are read from
 // its bytes and bounded as the patched library bounds its own (pdf.MaxObjects).
 
-var (
-	sizeClaim  = regexp.MustCompile(`/Size\s+(\d+)`)
-	indexClaim = regexp.MustCompile(`/Index\s*\[([\d\s]*)\]`)
+// The claims' patterns, compiled when a file first goes to repair, not at every start of tofu.
+var claimPatterns = sync.OnceValue(func() (p struct{ size, index, subsection *regexp.Regexp }) {
+	p.size = regexp.MustCompile(`/Size\s+(\d+)`)
+	p.index = regexp.MustCompile(`/Index\s*\[([\d\s]*)\]`)
 	// A subsection header in a table: a line of two numbers (an entry has three fields).
-	subsectionClaim = regexp.MustCompile(`(?m)^[ \t]*(\d+)[ \t]+(\d+)[ \t]*\r?$`)
-)
+	p.subsection = regexp.MustCompile(`(?m)^[ \t]*(\d+)[ \t]+(\d+)[ \t]*\r?$`)
+	return p
+})
 
 // checkClaims refuses, as too large for repair, a file that names an object number past what
 // its size can hold.
@@ -38,6 +41,7 @@ func checkClaims(data []byte) error {
 // (a /Size, an /Index pair's end, a table subsection's end), or a number past any bound when
 // one does not parse.
 func largestClaim(data []byte) int64 {
+	pat := claimPatterns()
 	var top int64
 	claim := func(start, count []byte) {
 		s, err1 := strconv.ParseInt(string(start), 10, 64)
@@ -48,10 +52,10 @@ func largestClaim(data []byte) int64 {
 		}
 		top = max(top, s+c-1)
 	}
-	for _, m := range sizeClaim.FindAllSubmatch(data, -1) {
+	for _, m := range pat.size.FindAllSubmatch(data, -1) {
 		claim([]byte("0"), m[1])
 	}
-	for _, m := range indexClaim.FindAllSubmatch(data, -1) {
+	for _, m := range pat.index.FindAllSubmatch(data, -1) {
 		f := bytes.Fields(m[1])
 		for i := 0; i+1 < len(f); i += 2 {
 			claim(f[i], f[i+1])
@@ -71,7 +75,7 @@ func largestClaim(data []byte) int64 {
 		if j := bytes.Index(table, []byte("trailer")); j >= 0 {
 			table = table[:j]
 		}
-		for _, m := range subsectionClaim.FindAllSubmatch(table, -1) {
+		for _, m := range pat.subsection.FindAllSubmatch(table, -1) {
 			claim(m[1], m[2])
 		}
 	}

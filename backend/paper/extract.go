@@ -49,6 +49,12 @@ func Open(path string) (*Document, error) {
 
 // OpenContext extracts the PDF file at path with options.
 func OpenContext(ctx context.Context, path string, opts Options) (*Document, error) {
+	return ExtractFile(path, func(r io.ReaderAt, size int64) (*Document, error) { return Extract(ctx, r, size, opts) })
+}
+
+// ExtractFile opens the file at path and hands it to extract with its size: OpenContext's
+// open for another way of extracting (backend/paper/worker's child).
+func ExtractFile(path string, extract func(r io.ReaderAt, size int64) (*Document, error)) (*Document, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open paper: %w", err)
@@ -58,7 +64,7 @@ func OpenContext(ctx context.Context, path string, opts Options) (*Document, err
 	if err != nil {
 		return nil, fmt.Errorf("open paper: %w", err)
 	}
-	return Extract(ctx, f, st.Size(), opts)
+	return extract(f, st.Size())
 }
 
 // Extract reads the PDF in r (size bytes) and returns its text in reading

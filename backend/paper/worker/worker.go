@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tofu-research/tofu/backend/child"
 	"github.com/tofu-research/tofu/backend/paper"
@@ -31,16 +30,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts paper.Options)
 
 // Open is paper.OpenContext in a child process: the PDF file at path.
 func Open(ctx context.Context, path string, opts paper.Options) (*paper.Document, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open paper: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("open paper: %w", err)
-	}
-	return Extract(ctx, f, st.Size(), opts)
+	return paper.ExtractFile(path, func(r io.ReaderAt, size int64) (*paper.Document, error) { return Extract(ctx, r, size, opts) })
 }
 
 // ExtractLimited is Extract under lim.

@@ -73,6 +73,14 @@ func TestReadFilesEncryptedPDF(t *testing.T) {
 // writeZip writes an Office file from its parts, as Word and PowerPoint lay them out.
 func writeZip(t *testing.T, path string, parts map[string]string) {
 	t.Helper()
+	if err := os.WriteFile(path, zipData(t, parts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// zipData is a zip archive of parts (name → content).
+func zipData(t *testing.T, parts map[string]string) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for name, body := range parts {
@@ -85,9 +93,7 @@ func writeZip(t *testing.T, path string, parts map[string]string) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return buf.Bytes()
 }
 
 const wordNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`

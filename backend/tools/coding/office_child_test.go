@@ -3,7 +3,6 @@ package coding
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,20 +19,8 @@ import (
 // and the model reads why. An encrypted file's error crosses as its sentinel.
 func TestOfficeReaderInAChild(t *testing.T) {
 	t.Parallel()
-	var sheet strings.Builder
-	sheet.WriteString(`<worksheet><sheetData>`)
-	for i := 1; i <= 100; i++ {
-		fmt.Fprintf(&sheet, `<c r="A%d" t="s"><v>0</v></c>`, i)
-	}
-	sheet.WriteString(`</sheetData></worksheet>`)
-	ws := t.TempDir()
-	big := filepath.Join(ws, "big.xlsx")
-	writeZip(t, big, map[string]string{
-		"xl/workbook.xml":            `<workbook><sheets><sheet name="S" id="r1"/></sheets></workbook>`,
-		"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="r1" Target="worksheets/sheet1.xml"/></Relationships>`,
-		"xl/worksheets/sheet1.xml":   sheet.String(),
-		"xl/sharedStrings.xml":       `<sst><si><t>` + strings.Repeat("a", 1<<20) + `</t></si></sst>`,
-	})
+	big := filepath.Join(t.TempDir(), "big.xlsx")
+	writeZip(t, big, xlsxParts(sharedStringAmplification()))
 	ctx := context.Background()
 	if _, err := officeTextInChild(ctx, "xlsx", big); !errors.Is(err, errCorruptOffice) || !strings.Contains(err.Error(), "its text passes 64.0 MB") {
 		t.Fatalf("within the default limits: %v, want the reader's own bound", err)

@@ -139,21 +139,28 @@ func TestXLSXFarCellRefused(t *testing.T) {
 // as the XML it comes from (64 MB): here 1 MB named by 100 cells.
 func TestXLSXSharedStringAmplificationRefused(t *testing.T) {
 	t.Parallel()
-	var sheet strings.Builder
-	sheet.WriteString(`<worksheet><sheetData>`)
-	for i := 1; i <= 100; i++ {
-		fmt.Fprintf(&sheet, `<c r="A%d" t="s"><v>0</v></c>`, i)
-	}
-	sheet.WriteString(`</sheetData></worksheet>`)
-	zr := xlsxZip(t, sheet.String(), `<sst><si><t>`+strings.Repeat("a", 1<<20)+`</t></si></sst>`)
+	sheet, shared := sharedStringAmplification()
+	zr := xlsxZip(t, sheet, shared)
 	if _, err := xlsxText(zr); err == nil || !strings.Contains(err.Error(), "its text passes 64.0 MB") {
 		t.Fatalf("got %v, want the text bound", err)
 	}
 }
 
-// xlsxZip is a workbook of one sheet, S, and shared strings when shared is not empty.
-func xlsxZip(t *testing.T, sheet, shared string) *zip.Reader {
-	t.Helper()
+// sharedStringAmplification is a sheet of 100 cells naming one shared string of 1 MB: 100 MB
+// of text from a small file, past the 64 MB bound.
+func sharedStringAmplification() (sheet, shared string) {
+	var b strings.Builder
+	b.WriteString(`<worksheet><sheetData>`)
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&b, `<c r="A%d" t="s"><v>0</v></c>`, i)
+	}
+	b.WriteString(`</sheetData></worksheet>`)
+	return b.String(), `<sst><si><t>` + strings.Repeat("a", 1<<20) + `</t></si></sst>`
+}
+
+// xlsxParts are the parts of a workbook of one sheet, S, with shared strings when shared is
+// not empty.
+func xlsxParts(sheet, shared string) map[string]string {
 	parts := map[string]string{
 		"xl/workbook.xml":            `<workbook><sheets><sheet name="S" id="r1"/></sheets></workbook>`,
 		"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="r1" Target="worksheets/sheet1.xml"/></Relationships>`,
@@ -162,19 +169,14 @@ func xlsxZip(t *testing.T, sheet, shared string) *zip.Reader {
 	if shared != "" {
 		parts["xl/sharedStrings.xml"] = shared
 	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range parts {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	return parts
+}
+
+// xlsxZip is the workbook of xlsxParts, open.
+func xlsxZip(t *testing.T, sheet, shared string) *zip.Reader {
+	t.Helper()
+	data := zipData(t, xlsxParts(sheet, shared))
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
