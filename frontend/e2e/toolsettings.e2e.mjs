@@ -27,9 +27,18 @@ try {
     await dialog().waitFor({ state: 'visible' })
     await tid('settings-tools').scrollIntoViewIfNeeded()
   })
-  await step('the images provider: Test connection with the key typed', async () => {
+  await step('the images provider: a wrong key is told with what to do, not as a raw body', async () => {
     await tid('settings-images-url').fill(imagesURL)
     await tid('settings-images-model').fill('gpt-image-1')
+    await tid('settings-images-key').fill('sk-wrong')
+    await tid('settings-images-test').click()
+    const r = page.locator('[data-testid="settings-images-result"]')
+    await r.waitFor()
+    const want = 'images: bad request or key. Check the images API key in Settings → Images and web search.'
+    check((await r.innerText()) === want, `a refused key: ${await r.innerText()}`)
+    if (shot) await tid('settings-tools').screenshot({ path: shot.replace(/\.png$/, '-wrong-key.png') })
+  })
+  await step('the images provider: Test connection with the key typed', async () => {
     await tid('settings-images-key').fill(IMAGES_KEY)
     await tid('settings-images-test').click()
     const r = page.locator('[data-testid="settings-images-result"]')
