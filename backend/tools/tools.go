@@ -49,7 +49,21 @@ type Call struct {
 	// on the call's own card. It returns whether the tool may go on and, if not, why (for
 	// the model). Unset: nobody can approve anything more, so the tool must refuse.
 	Permit func(ctx context.Context, access []Access) (ok bool, why string)
+	// Crossing is what a person (or the approval mode) allowed this call beyond the sandbox's
+	// boundary; the zero value allows nothing more.
+	Crossing Crossing
 }
+
+// Crossing is what a call may reach beyond the sandbox every command runs in: places to
+// write outside the workspace, and secret places to read. The policy names it in its
+// decision; an approved call carries it to the tool that starts the process.
+type Crossing struct {
+	Writable []string `json:"writable,omitempty"`
+	Reveal   []string `json:"reveal,omitempty"`
+}
+
+// Empty reports whether c crosses nothing.
+func (c Crossing) Empty() bool { return len(c.Writable) == 0 && len(c.Reveal) == 0 }
 
 // Progress is one report of a running call: Done out of Total (Total 0: unknown), and what
 // the tool is doing.

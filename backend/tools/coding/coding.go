@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -36,6 +37,10 @@ type Options struct {
 	// SpoolDir receives a copy of each recorded foreground command's output while it runs,
 	// for a Tofu restarted after a crash (default: the system's temporary directory).
 	SpoolDir string
+	// Sandbox is the boundary commands run inside (its Workspace and Temp are filled in per
+	// call and per session); nil runs them unconfined, which only a person's choice in the
+	// settings, or a machine with no sandbox where every command asks, may lead to.
+	Sandbox *sandbox.Boundary
 }
 
 func (o Options) withDefaults() Options {

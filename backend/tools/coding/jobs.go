@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
@@ -23,6 +24,7 @@ type Jobs struct {
 	next    int
 	jobs    map[string]*job
 	git     gitEnv // every command of the table runs with git hardened
+	temp    sessionTemp
 }
 
 type job struct {
@@ -38,7 +40,7 @@ func NewJobs(opts Options) *Jobs {
 }
 
 // start runs command in dir as a background job; launched records its process group.
-func (js *Jobs) start(command, dir string, launched func(procgroup.Group) error) (*job, error) {
+func (js *Jobs) start(command, dir string, box *sandbox.Boundary, launched func(procgroup.Group) error) (*job, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	running := 0
@@ -51,7 +53,7 @@ func (js *Jobs) start(command, dir string, launched func(procgroup.Group) error)
 		return nil, fmt.Errorf("%d background jobs are running, the limit; stop one with job_kill first", running)
 	}
 	id := "j" + strconv.Itoa(js.next+1)
-	proc, err := startProcess(js.spawner, launch{command: command, dir: dir, job: id, launched: launched, env: js.git.env()})
+	proc, err := startProcess(js.spawner, launch{command: command, dir: dir, job: id, launched: launched, env: js.git.env(), box: box})
 	if err != nil {
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -118,6 +120,7 @@ func (js *Jobs) Close() {
 	wg.Wait()
 	js.spawner.Close()
 	js.git.close()
+	js.temp.remove()
 }
 
 // unread returns the job's output since the last call (at most limit bytes) and advances.

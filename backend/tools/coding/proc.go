@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
@@ -48,6 +49,7 @@ type launch struct {
 	launched     func(procgroup.Group) error // records the group before it runs; nil: nobody does
 	spoolDir     string                      // where the output copy goes (only when recorded)
 	env          []string                    // appended to the environment (gitenv.go's hardening)
+	box          *sandbox.Boundary           // the boundary it runs inside; nil: unconfined
 }
 
 // gate holds a command until its group is recorded: bash waits for "go" on fd 3, then replaces
@@ -66,6 +68,11 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 		cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+owner)
 	}
 	cmd.Env = append(cmd.Env, l.env...)
+	if l.box != nil {
+		if err := l.box.Wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
 	procgroup.Prepare(cmd)
 	gateR, gateW, err := os.Pipe()
 	if err != nil {

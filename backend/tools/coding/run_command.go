@@ -55,8 +55,12 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		return tools.Errorf(fmt.Sprintf("dir %s is not a directory", tools.Rel(call.Workspace, dir))), nil
 	}
 	meta := RunMeta{Command: p.Command, Dir: dir}
+	box, err := jobs.boundary(call)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("run_command: %w", err)
+	}
 	if p.Background {
-		j, err := jobs.start(p.Command, dir, call.Launched)
+		j, err := jobs.start(p.Command, dir, box, call.Launched)
 		if err != nil {
 			return tools.Errorf(err.Error()), nil
 		}
@@ -72,7 +76,7 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		timeout = opts.MaxTimeout
 		note = fmt.Sprintf("[timeout lowered to the maximum, %s]\n", opts.MaxTimeout)
 	}
-	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env()})
+	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env(), box: box})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("run_command: start bash: %w", err)
 	}

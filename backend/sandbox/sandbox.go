@@ -1,0 +1,168 @@
+// Package sandbox is the boundary every process the agent starts runs inside: the workspace
+// and the session's temporary folder writable, the rest of the file system read-only, the
+// places holding secrets not there at all, no network but what Tofu's proxy lets through, and
+// every descendant in one PID namespace that dies with the call, with a stop and with Tofu.
+// The kernel enforces it (bubblewrap: mount, PID, network, IPC and UTS namespaces); the
+// approval policy only decides what crosses it (docs/SECURITY.md).
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Boundary is what a sandboxed process may reach. The zero value is not usable: Workspace
+// and Temp are required.
+type Boundary struct {
+	// Workspace is writable, at its own path.
+	Workspace string
+	// Temp is the session's temporary folder, writable, seen inside as /tmp (and TMPDIR):
+	// commands of one session share it, other sessions' and the host's /tmp are not there.
+	Temp string
+	// Cache is a writable folder for the toolchains' caches (GOCACHE, XDG_CACHE_HOME, npm's
+	// and pip's): the user's own caches stay read-only, so nothing a command writes there can
+	// change what runs outside the sandbox. "" for none.
+	Cache string
+	// Hidden are the places holding secrets (absolute): inside, a folder is empty and a file
+	// is empty, and neither can be written.
+	Hidden []string
+	// Expose are files or folders shown read-only at their own path even where a mount above
+	// hid them (the clean git config in the host's /tmp; the program itself).
+	Expose []string
+	// Writable are more places a person allowed one call to write (a crossing).
+	Writable []string
+	// Network is how the network is reached; nil: not at all (loopback inside only).
+	Network *Network
+}
+
+// ErrUnavailable is returned by Wrap where no sandbox can be had (see Detect).
+var ErrUnavailable = errors.New("no sandbox on this machine")
+
+// Extend returns a copy of b that also lets one call write writable and read reveal (a
+// person's approval of a crossing).
+func (b Boundary) Extend(writable, reveal []string) Boundary {
+	b.Writable = append(slices.Clip(b.Writable), writable...)
+	if len(reveal) > 0 {
+		var keep []string
+		for _, h := range b.Hidden {
+			if !slices.ContainsFunc(reveal, func(r string) bool { return within(h, r) || within(r, h) }) {
+				keep = append(keep, h)
+			}
+		}
+		b.Hidden = keep
+	}
+	return b
+}
+
+// Wrap rewrites cmd to run inside the boundary: the program becomes bubblewrap, which sets
+// up the namespaces and runs cmd's program in cmd.Dir with cmd's environment less Tofu's
+// secrets (keep names variables the caller put there on purpose, such as an external agent's
+// API key). Call it before cmd starts and before anything sets cmd.SysProcAttr's namespaces.
+func (b Boundary) Wrap(cmd *exec.Cmd, keep ...string) error {
+	st := Detect()
+	if !st.Available {
+		return fmt.Errorf("%w: %s", ErrUnavailable, st.Why)
+	}
+	if !filepath.IsAbs(b.Workspace) || !filepath.IsAbs(b.Temp) {
+		return fmt.Errorf("sandbox: workspace %q and temporary folder %q must be absolute", b.Workspace, b.Temp)
+	}
+	if cmd.Path == "" || cmd.Process != nil {
+		return errors.New("sandbox: wrap a command before it starts")
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		dir = b.Workspace
+	}
+	args, err := b.args(dir)
+	if err != nil {
+		return err
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = b.environ(env, keep)
+	if b.Network != nil {
+		var pre []string
+		pre, env = b.Network.inside(env)
+		args = append(args, pre...)
+	}
+	prog := cmd.Path
+	args = append(append(args, "--", prog), cmd.Args[1:]...)
+	cmd.Path = st.bwrap
+	cmd.Args = append([]string{"bwrap"}, args...)
+	cmd.Env = env
+	cmd.Dir = ""
+	return nil
+}
+
+// args are bubblewrap's arguments for a command run in dir. Later mounts go over earlier
+// ones: the read-only root, then the writable places, then the hidden ones over all of them
+// (a secret inside the workspace stays hidden).
+func (b Boundary) args(dir string) ([]string, error) {
+	a := []string{
+		"--unshare-all", // user (when not root), mount, PID, network, IPC, UTS, cgroup
+		"--die-with-parent",
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/run", // session buses, agent sockets, the container engines' sockets
+		"--bind", b.Temp, "/tmp",
+	}
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		a = append(a, "--tmpfs", "/dev/shm")
+	}
+	for _, p := range b.Expose {
+		if _, err := os.Stat(p); err == nil {
+			a = append(a, "--ro-bind", p, p)
+		}
+	}
+	dirs := []string{b.Workspace}
+	if b.Cache != "" {
+		dirs = append(dirs, b.Cache)
+	}
+	for _, p := range dirs {
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			return nil, fmt.Errorf("sandbox: writable folder %s: %w", p, err)
+		}
+		a = append(a, "--bind", p, p)
+	}
+	for _, p := range b.Writable {
+		// A file that does not exist yet is created in its folder: that folder is bound.
+		if !exists(p) {
+			p = filepath.Dir(p)
+		}
+		if exists(p) {
+			a = append(a, "--bind", p, p)
+		}
+	}
+	for _, h := range b.Hidden {
+		st, err := os.Stat(h)
+		switch {
+		case err != nil:
+			continue // not there: nothing to hide (and the home around it is read-only)
+		case st.IsDir():
+			a = append(a, "--tmpfs", h, "--remount-ro", h)
+		default:
+			a = append(a, "--ro-bind", os.DevNull, h)
+		}
+	}
+	return append(a, "--chdir", dir), nil
+}
+
+// exists reports whether p exists.
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// within reports whether p is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}

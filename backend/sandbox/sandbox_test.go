@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// boxFor returns a boundary around a fresh workspace, with a home holding a secret key and a
+// secret file, and the places a test checks.
+type fixture struct {
+	b                       Boundary
+	ws, home, outside, temp string
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	if st := Detect(); !st.Available {
+		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
+	}
+	root := outsideTmp(t)
+	f := fixture{ws: filepath.Join(root, "ws"), home: filepath.Join(root, "home"),
+		outside: filepath.Join(root, "outside"), temp: filepath.Join(root, "tmp")}
+	for _, d := range []string{f.ws, f.home + "/.ssh", f.outside, f.temp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, f.home+"/.ssh/id_rsa", "TOFU-CANARY key")
+	write(t, f.home+"/.netrc", "TOFU-CANARY netrc")
+	write(t, f.outside+"/notes.txt", "readable")
+	f.b = Boundary{Workspace: f.ws, Temp: f.temp, Cache: filepath.Join(root, "cache"),
+		Hidden: []string{f.home + "/.ssh", f.home + "/.netrc", f.home + "/.aws"}}
+	return f
+}
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run runs script with bash inside b and returns its combined output and error.
+func run(t *testing.T, b Boundary, dir, script string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if err := b.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func TestBoundary(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		name, script string
+		ok           bool   // the script exits 0
+		want         string // in its output
+	}{
+		{"writes in the workspace", "echo hi > made.txt && cat made.txt", true, "hi"},
+		{"reads outside", "cat " + f.outside + "/notes.txt", true, "readable"},
+		{"no write outside", "echo x > " + f.outside + "/new.txt", false, "Read-only file system"},
+		{"no append to a file outside", "echo x >> " + f.outside + "/notes.txt", false, "Read-only file system"},
+		{"a hidden folder is empty", "ls -A " + f.home + "/.ssh | wc -l; cat " + f.home + "/.ssh/id_rsa", false, "No such file"},
+		{"a hidden file is empty", "cat " + f.home + "/.netrc; echo end", true, "end"},
+		{"nothing written into a hidden folder", "echo k > " + f.home + "/.ssh/k", false, "Read-only file system"},
+		{"/tmp is the session's", "echo t > /tmp/t && echo $TMPDIR", true, "/tmp"},
+		{"no network", "exec 3<>/dev/tcp/127.0.0.1/" + listen(t) + " && echo connected", false, "refused"},
+		{"its own processes only", "ls /proc | grep -c '^[0-9]'", true, ""},
+		{"no secret in the environment", "echo key=${OPENAI_API_KEY:-none} agent=${SSH_AUTH_SOCK:-none}", true, "key=none agent=none"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := run(t, f.b, f.ws, c.script, "OPENAI_API_KEY=sk-TOFU-CANARY", "SSH_AUTH_SOCK=/run/user/0/agent")
+			if (err == nil) != c.ok || !strings.Contains(out, c.want) {
+				t.Fatalf("exit ok=%v (want %v), output %q, want it to hold %q", err == nil, c.ok, out, c.want)
+			}
+			if strings.Contains(out, "TOFU-CANARY") {
+				t.Fatalf("a secret came through: %q", out)
+			}
+		})
+	}
+	if b, err := os.ReadFile(filepath.Join(f.temp, "t")); err != nil || string(b) != "t\n" {
+		t.Fatalf("the session's /tmp is %s on the host: %q %v", f.temp, b, err)
+	}
+	if _, err := os.Stat(filepath.Join(f.outside, "new.txt")); err == nil {
+		t.Fatal("a file was written outside the workspace")
+	}
+}
+
+// listen returns the port of a loopback listener on the host, which a sandboxed process must
+// not reach.
+func listen(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
+}
+
+func TestSecretInsideTheWorkspaceStaysHidden(t *testing.T) {
+	f := newFixture(t)
+	f.b.Workspace = f.home // the home as the workspace
+	out, err := run(t, f.b, f.home, "cat .ssh/id_rsa .netrc; echo > .ssh/x")
+	if err == nil || strings.Contains(out, "TOFU-CANARY") {
+		t.Fatalf("the home as workspace showed a secret or let one be written: %q %v", out, err)
+	}
+}
+
+func TestExtend(t *testing.T) {
+	f := newFixture(t)
+	target := filepath.Join(f.outside, "approved.txt")
+	b := f.b.Extend([]string{target}, []string{f.home + "/.netrc"})
+	out, err := run(t, b, f.ws, "echo yes > "+target+" && cat "+f.home+"/.netrc && cat "+f.home+"/.ssh/id_rsa")
+	if err == nil || !strings.Contains(out, "netrc") || strings.Contains(out, "key") {
+		t.Fatalf("approved write and reveal: %q %v", out, err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "yes\n" {
+		t.Fatalf("the approved write outside did not land: %q", b)
+	}
+	if len(f.b.Hidden) != 3 {
+		t.Fatal("Extend changed the boundary it was called on")
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	b := Boundary{Cache: "/c"}
+	got := b.environ([]string{"PATH=/bin", "GITHUB_TOKEN=x", "AWS_SECRET_ACCESS_KEY=x", "ANTHROPIC_API_KEY=x",
+		"PGPASSWORD=x", "GIT_AUTHOR_NAME=me", "TOKENIZERS_PARALLELISM=false", "HTTPS_PROXY=http://corp", "DBUS_SESSION_BUS_ADDRESS=x"},
+		[]string{"ANTHROPIC_API_KEY"})
+	want := "PATH=/bin ANTHROPIC_API_KEY=x GIT_AUTHOR_NAME=me TOKENIZERS_PARALLELISM=false TMPDIR=/tmp XDG_CACHE_HOME=/c GOCACHE=/c/go-build npm_config_cache=/c/npm PIP_CACHE_DIR=/c/pip"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("environ:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+// outsideTmp is a temporary folder outside /tmp, which a sandbox replaces by the session's:
+// the places a test shows unreachable must be so because of the boundary, not because /tmp is
+// another folder inside.
+func outsideTmp(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/var/tmp", "tofu-sandbox-test-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
