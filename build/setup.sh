@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config)
+# bubblewrap: the sandbox every command of the agent runs in (backend/sandbox).
+need=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config bubblewrap)
 if [ "${1:-run}" = test ]; then
   # gcc: the Go tests run with the race detector, which needs cgo. ripgrep: the grep tool's
   # faster engine, whose agreement with the built-in one is tested. Not poppler-data: the CJK

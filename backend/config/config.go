@@ -61,6 +61,12 @@ type Images struct {
 	Model   string `json:"model,omitempty"`
 }
 
+// Where the agent's commands run (Config.Commands).
+const (
+	CommandsSandbox    = "sandbox"
+	CommandsUnconfined = "unconfined"
+)
+
 // Config is everything in config.json.
 type Config struct {
 	Providers []Provider `json:"providers"`
@@ -108,6 +114,10 @@ type Config struct {
 	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: 2 for
 	// a local Ollama, 4 for a remote one, 8 for hosted APIs).
 	SwarmParallel int `json:"swarm_parallel,omitempty"`
+	// Commands says where the agent's commands run: "" or "sandbox" (the default) inside the
+	// sandbox (backend/sandbox), "unconfined" outside it, a person's explicit choice, with
+	// only the approval policy between them and the machine (docs/SECURITY.md).
+	Commands string `json:"commands,omitempty"`
 	// Permissions are the approval rules (rules.go); "Always allow" adds to them.
 	Permissions Permissions `json:"permissions,omitzero"`
 	// MCPServers are the MCP servers whose tools Tofu offers (mcp.go), by name.
@@ -166,6 +176,11 @@ func (c Config) Validate() error {
 	}
 	if err := CheckThinking(c.Thinking); err != nil {
 		return err
+	}
+	switch c.Commands {
+	case "", CommandsSandbox, CommandsUnconfined:
+	default:
+		return fmt.Errorf("commands must be sandbox or unconfined, not %q", c.Commands)
 	}
 	if c.SwarmParallel < 0 || c.SwarmParallel > 64 {
 		return fmt.Errorf("swarm_parallel must be 0 (from the provider) to 64, not %d", c.SwarmParallel)

@@ -1,0 +1,26 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/tools/permission"
+)
+
+// CommandSandbox is the boundary the settings and this machine give the agent's commands:
+// the sandbox, with the secret places of the user's home hidden and a cache of its own for
+// the toolchains; nil when the settings run commands unconfined or no sandbox can be had
+// (then the approval policy asks about every command: see CommandBoundary).
+func CommandSandbox(cfg config.Config) *sandbox.Boundary {
+	if cfg.Commands == config.CommandsUnconfined || !sandbox.Detect().Available {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	b := &sandbox.Boundary{Hidden: permission.SecretPlaces(home)}
+	if dir, err := os.UserCacheDir(); err == nil {
+		b.Cache = filepath.Join(dir, "tofu", "sandbox")
+	}
+	return b
+}
