@@ -87,13 +87,19 @@ func (b Boundary) Wrap(cmd *exec.Cmd, keep ...string) error {
 		env = os.Environ()
 	}
 	env = b.environ(env, keep)
+	var pre []string
 	if b.Network != nil {
-		var pre []string
-		pre, env = b.Network.inside(env)
-		args = append(args, pre...)
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("sandbox: the forwarder is this program: %w", err)
+		}
+		var bind []string
+		bind, pre, env = b.Network.inside(exe, env)
+		// Before --chdir, the last argument args ends with.
+		args = append(args[:len(args)-2:len(args)-2], append(bind, args[len(args)-2:]...)...)
 	}
-	prog := cmd.Path
-	args = append(append(args, "--", prog), cmd.Args[1:]...)
+	args = append(append(append(args, "--"), pre...), cmd.Path)
+	args = append(args, cmd.Args[1:]...)
 	cmd.Path = st.bwrap
 	cmd.Args = append([]string{"bwrap"}, args...)
 	cmd.Env = env
