@@ -49,6 +49,9 @@ type Verdict struct {
 	Once bool
 	// Detail is the policy's own record of the decision, handed back to the Approver.
 	Detail any
+	// Crossing is what the call needs beyond the sandbox its commands run in: once the call
+	// is allowed (by the policy, the approval mode or a person), the tool receives it.
+	Crossing tools.Crossing
 }
 
 // Policy decides whether a call may run, from the call and what it would touch only: nothing

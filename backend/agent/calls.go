@@ -81,7 +81,7 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		res.Text, res.IsError, res.Meta = r.Text, true, r.Meta
 		return res
 	}
-	if ok, why := a.permit(ctx, t, call, access); !ok {
+	if ok, why := a.permit(ctx, t, &call, access); !ok {
 		if ctx.Err() != nil || t.j.err() != nil {
 			return store.ToolResult{} // stopped, or the log failed: the turn ends
 		}
@@ -96,7 +96,8 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 		}
 	}
 	call.Permit = func(ctx context.Context, access []tools.Access) (bool, string) {
-		ok, why := a.permit(ctx, t, call, access)
+		asked := call // a question from inside the running call: its crossing is set
+		ok, why := a.permit(ctx, t, &asked, access)
 		if !ok && why == "" {
 			why = "the turn was stopped before the user answered"
 		}
@@ -143,16 +144,18 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 }
 
 // permit applies the policy; an "ask" is recorded, put to the approver, and its answer
-// recorded. It returns whether the call may run and, if not, what the model reads. A call
-// whose approval could not be recorded does not run (the turn then ends on t.j.err).
-func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []tools.Access) (bool, string) {
+// recorded. It returns whether the call may run and, if not, what the model reads; a call
+// allowed carries the verdict's crossing of the sandbox. A call whose approval could not be
+// recorded does not run (the turn then ends on t.j.err).
+func (a *Agent) permit(ctx context.Context, t *Turn, call *tools.Call, access []tools.Access) (bool, string) {
 	if t.Policy == nil {
 		return true, ""
 	}
-	v := t.Policy.Check(call, access)
+	v := t.Policy.Check(*call, access)
 	ap := store.Approval{CallID: call.ID, Name: call.Name, Subject: v.Subject, Reason: v.Reason}
 	switch v.Action {
 	case Allow:
+		call.Crossing = v.Crossing
 		return true, ""
 	case Deny:
 		ap.Decision, ap.By = store.DecisionDeny, store.ByPolicy
@@ -181,6 +184,7 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call tools.Call, access []t
 	if decision == "deny" {
 		return false, "The user denied this call (" + v.Subject + "). Do not retry it; ask the user how to proceed if needed."
 	}
+	call.Crossing = v.Crossing
 	return true, ""
 }
 

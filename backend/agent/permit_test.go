@@ -72,3 +72,51 @@ func TestPermitFromInsideACall(t *testing.T) {
 		})
 	}
 }
+
+// crossingTools records the crossing each call it runs carries.
+type crossingTools struct {
+	*fakeTools
+	got chan tools.Crossing
+}
+
+func (c crossingTools) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	c.got <- call.Crossing
+	return tools.Result{Text: "ran"}, nil
+}
+
+// TestAllowedCallCarriesItsCrossing: a call allowed by the policy, the mode or a person runs
+// with the crossing of the sandbox its verdict named (the places the tool must bind in).
+func TestAllowedCallCarriesItsCrossing(t *testing.T) {
+	t.Parallel()
+	crossing := tools.Crossing{Writable: []string{"/etc/x"}}
+	for _, tc := range []struct {
+		name   string
+		action Action
+	}{{"allowed", Allow}, {"approved by a person", Ask}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+				ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"/etc/x"}`)},
+			})
+			e.model.Default(llmtest.Reply{Text: "ok"})
+			ct := crossingTools{&fakeTools{}, make(chan tools.Crossing, 1)}
+			e.say(t, "go")
+			e.agent.Run(context.Background(), Turn{
+				Session: e.sess, Model: llmtest.DemoModelName, Tools: ct,
+				Policy: policyFunc(func(tools.Call, []tools.Access) Verdict {
+					return Verdict{Action: tc.action, Subject: "/etc/x", Reason: "writes outside", Once: true, Crossing: crossing}
+				}),
+				Approver: approverFunc(func(store.Approval) (string, error) { return "allow", nil }),
+			})
+			select {
+			case got := <-ct.got:
+				if len(got.Writable) != 1 || got.Writable[0] != "/etc/x" {
+					t.Fatalf("the call ran with crossing %+v", got)
+				}
+			default:
+				t.Fatal("the call did not run")
+			}
+		})
+	}
+}

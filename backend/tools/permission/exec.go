@@ -15,26 +15,10 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 	scan := scanShell(command, dir, p.home)
 	rules := p.rules(tool, tools.AccessExec)
 
-	// Deny first, everywhere: in substitutions, nested shells and sudo/xargs too.
-	for _, c := range scan.cmds {
-		if why := p.dangerous(c); why != "" {
-			v.action, v.reason = Deny, why
-			return v
-		}
-		if r, ok := denyRule(rules, c); ok {
-			v.action, v.rule = Deny, r.String()
-			v.reason = fmt.Sprintf("`%s` is denied by the rule %q", c.text(), r.String())
-			return v
-		}
+	if d, ok := p.denied(scan, rules, command); ok {
+		return d
 	}
 	if scan.parseErr != nil {
-		for _, r := range rules {
-			if r.Action == Deny && matchText(r.Pattern, command) {
-				v.action, v.rule = Deny, r.String()
-				v.reason = fmt.Sprintf("the command is denied by the rule %q", r.String())
-				return v
-			}
-		}
 		v.action = Ask
 		v.reason = "the command could not be parsed (" + scan.parseErr.Error() + ")"
 		return v
@@ -109,6 +93,34 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		v.remember = remember
 	}
 	return v
+}
+
+// denied is the verdict on a line that a deny rule or a built-in dangerous command refuses,
+// checked first and everywhere: in substitutions, nested shells and sudo/xargs too, and on
+// the whole text of a line that does not parse.
+func (p *Policy) denied(scan *shellScan, rules []keyedRule, command string) (verdict, bool) {
+	v := verdict{subject: command, action: Deny}
+	for _, c := range scan.cmds {
+		if why := p.dangerous(c); why != "" {
+			v.reason = why
+			return v, true
+		}
+		if r, ok := denyRule(rules, c); ok {
+			v.rule = r.String()
+			v.reason = fmt.Sprintf("`%s` is denied by the rule %q", c.text(), r.String())
+			return v, true
+		}
+	}
+	if scan.parseErr != nil {
+		for _, r := range rules {
+			if r.Action == Deny && matchText(r.Pattern, command) {
+				v.rule = r.String()
+				v.reason = fmt.Sprintf("the command is denied by the rule %q", r.String())
+				return v, true
+			}
+		}
+	}
+	return verdict{}, false
 }
 
 // command judges one simple command of a line: why it asks ("" when it may run), whether

@@ -26,6 +26,15 @@ type Config struct {
 	// the built-in ones under Home (keys, credentials, keyrings, browser profiles, Tofu's
 	// own settings).
 	Secrets []string `json:"-"`
+	// Commands is how run_command's commands run: unconfined (the zero value: the static
+	// policy decides every command), inside the kernel's sandbox (only what would cross it
+	// asks), or on a machine with no sandbox (every command asks). boundary.go.
+	Commands Boundary `json:"-"`
+	// NoSandbox says why no sandbox could be had, for the reasons under BoundaryNone.
+	NoSandbox string `json:"-"`
+	// SandboxWritable are the places besides the workspace a sandboxed command writes
+	// without crossing anything; nil: the sandbox's own (DefaultSandboxWritable).
+	SandboxWritable []string `json:"-"`
 }
 
 // Decision is the policy's answer for one call.
@@ -51,6 +60,13 @@ type Decision struct {
 	Secret bool `json:"secret,omitempty"`
 	// ReadOnly is true when the call only reads.
 	ReadOnly bool `json:"read_only"`
+	// Crossing is what the call needs beyond the sandbox its commands run in (places to
+	// write, secret places to show); an approved call carries it to the tool.
+	Crossing tools.Crossing `json:"crossing,omitzero"`
+	// Crosses names the boundary the call would cross, in a few words for the approval card
+	// and `tofu run` ("writes outside the workspace", "reads secrets", "runs unconfined");
+	// "" when it crosses none.
+	Crosses string `json:"crosses,omitempty"`
 }
 
 // Policy decides calls for one workspace. It is immutable and safe for concurrent use.
@@ -108,6 +124,9 @@ type verdict struct {
 	remember map[string][]Rule // for an ask that a rule could allow
 	once     bool              // an ask that must never be remembered
 	secret   bool              // an ask about a place holding secrets
+	readOnly bool              // a command line judged to only read (under the sandbox)
+	crossing tools.Crossing    // what it needs beyond the sandbox
+	crosses  string            // the boundary it crosses, in a few words
 }
 
 // Decide combines the verdicts on each access of a call to tool: any deny denies, else any
@@ -121,15 +140,20 @@ func (p *Policy) Decide(tool string, accesses []tools.Access) Decision {
 	var asks, allows []verdict
 	var subjects []string
 	for _, a := range accesses {
-		if a.Kind != tools.AccessRead && !(a.Kind == tools.AccessMCP && a.ReadOnly) {
+		v := p.access(tool, a)
+		if a.Kind != tools.AccessRead && !(a.Kind == tools.AccessMCP && a.ReadOnly) && !v.readOnly {
 			d.ReadOnly = false
 		}
-		v := p.access(tool, a)
 		v.subject, v.reason = Escape(v.subject), Escape(v.reason)
 		subjects = append(subjects, v.subject)
+		d.Crossing = joinCrossing(d.Crossing, v.crossing)
+		if d.Crosses == "" {
+			d.Crosses = v.crosses
+		}
 		switch v.action {
 		case Deny:
 			d.Action, d.Reason, d.Rule, d.Subject = Deny, v.reason, v.rule, v.subject
+			d.Crossing, d.Crosses = tools.Crossing{}, ""
 			return d
 		case Ask:
 			asks = append(asks, v)
@@ -169,7 +193,7 @@ func (p *Policy) access(tool string, a tools.Access) verdict {
 	case tools.AccessRead, tools.AccessWrite:
 		return p.path(tool, a.Kind, tools.AbsPath(p.ws, a.Path))
 	case tools.AccessExec:
-		return p.exec(tool, a.Command, tools.AbsPath(p.ws, a.Dir))
+		return p.commandLine(tool, a.Command, tools.AbsPath(p.ws, a.Dir))
 	case tools.AccessNetwork:
 		return p.network(tool, a.Target)
 	case tools.AccessMCP:

@@ -17,6 +17,8 @@ type simpleCmd struct {
 	args []string // words with quotes removed; a dynamic word keeps its source text
 	// globs marks the words with unquoted glob characters: expanded before they are judged.
 	globs []bool
+	// dyns marks the words only known when they run.
+	dyns []bool
 	// unknown says why some word is only known when it runs ($VAR, $(…), $((…)), {a,b},
 	// ~user, $'…'); "" when every word is known.
 	unknown string
@@ -338,6 +340,7 @@ func (s *shellScan) command(words []shellWord, dir *string, nested bool) {
 	for _, w := range words {
 		c.args = append(c.args, w.text)
 		c.globs = append(c.globs, w.glob)
+		c.dyns = append(c.dyns, w.unknown != "")
 		if w.unknown != "" && c.unknown == "" {
 			c.unknown = w.unknown
 		}
