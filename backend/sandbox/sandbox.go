@@ -38,6 +38,11 @@ type Boundary struct {
 	Writable []string
 	// Network is how the network is reached; nil: not at all (loopback inside only).
 	Network *Network
+	// HostNetwork shares Tofu's own network (bubblewrap's --share-net): every host and
+	// every port on loopback, as Tofu reaches them. Only for a program whose work is talking
+	// to a model whose address is its own setting (an external agent: docs/SECURITY.md,
+	// "What runs inside the sandbox"); the files stay confined all the same.
+	HostNetwork bool
 }
 
 // ErrUnavailable is returned by Wrap where no sandbox can be had (see Detect).
@@ -119,6 +124,14 @@ func (b Boundary) args(dir string) ([]string, error) {
 		"--proc", "/proc",
 		"--tmpfs", "/run", // session buses, agent sockets, the container engines' sockets
 		"--bind", b.Temp, "/tmp",
+	}
+	if b.HostNetwork {
+		a = slices.Insert(a, 1, "--share-net")
+		// Names resolve through /etc/resolv.conf, often a link into the hidden /run
+		// (systemd-resolved's stub, NetworkManager's): its target is shown again.
+		if r, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && r != "/etc/resolv.conf" {
+			a = append(a, "--ro-bind", r, r)
+		}
 	}
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		a = append(a, "--tmpfs", "/dev/shm")

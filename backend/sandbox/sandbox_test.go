@@ -167,3 +167,40 @@ func outsideTmp(t *testing.T) string {
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }
+
+// TestHostNetwork: a boundary sharing Tofu's network reaches a loopback port of the host
+// (an external agent's model server), and its files stay confined.
+func TestHostNetwork(t *testing.T) {
+	f := newFixture(t)
+	f.b.HostNetwork = true
+	out, err := run(t, f.b, f.ws, "exec 3<>/dev/tcp/127.0.0.1/"+listen(t)+" && echo connected; cat "+f.home+"/.ssh/id_rsa; echo x > "+f.outside+"/new.txt")
+	if err == nil || !strings.Contains(out, "connected") || strings.Contains(out, "TOFU-CANARY") || !strings.Contains(out, "Read-only") {
+		t.Fatalf("shared network: %q %v", out, err)
+	}
+}
+
+func TestTemp(t *testing.T) {
+	var tmp Temp
+	p, err := tmp.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := tmp.Path(); again != p {
+		t.Fatalf("a second Path made another folder: %s %s", p, again)
+	}
+	write(t, filepath.Join(p, "left"), "x")
+	tmp.Remove()
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Fatalf("Remove left %s: %v", p, err)
+	}
+	b := Boundary{Hidden: make([]string, 1, 4)}
+	c := b.Around("/ws", "/t")
+	c.Hidden = append(c.Hidden, "/x")
+	if d := b.Around("/ws", "/t"); len(d.Hidden) != 1 || c.Workspace != "/ws" || c.Temp != "/t" {
+		t.Fatal("Around shares its lists with the template")
+	}
+	c.Hidden[0] = "/changed"
+	if b.Hidden[0] != "" {
+		t.Fatal("Around shares its lists with the template")
+	}
+}
