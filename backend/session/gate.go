@@ -35,7 +35,7 @@ func NewGate(svc *permission.Service, session, workspace, approve string, prompt
 // Check is the agent's Policy.
 func (g *Gate) Check(call tools.Call, access []tools.Access) agent.Verdict {
 	d := g.svc.Check(g.session, g.workspace, g.mode, call.Name, access)
-	return agent.Verdict{Action: agent.Action(d.Action), Subject: d.Subject, Reason: d.Reason, Once: !d.Rememberable(), Detail: d}
+	return agent.Verdict{Action: agent.Action(d.Action), Subject: d.Subject, Reason: d.Reason, Once: !d.Rememberable(), Detail: d, Crossing: d.Crossing}
 }
 
 // Approve is the agent's Approver: the request is pending in the service from before the asked
