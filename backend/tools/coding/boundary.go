@@ -1,8 +1,11 @@
 package coding
 
 import (
+	"context"
 	"os"
-	"sync"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -15,42 +18,72 @@ func (js *Jobs) boundary(call tools.Call) (*sandbox.Boundary, error) {
 	if js.opts.Sandbox == nil {
 		return nil, nil
 	}
-	temp, err := js.temp.path()
+	temp, err := js.temp.Path()
 	if err != nil {
 		return nil, err
 	}
-	b := js.opts.Sandbox.Extend(call.Crossing.Writable, call.Crossing.Reveal)
-	b.Workspace, b.Temp = call.Workspace, temp
+	b := js.opts.Sandbox.Extend(call.Crossing.Writable, call.Crossing.Reveal).Around(call.Workspace, temp)
 	// The clean git config lives in the host's /tmp, which the session's replaces.
-	b.Expose = append(append([]string(nil), b.Expose...), js.git.globalFile())
+	b.Expose = append(b.Expose, js.git.globalFile())
 	return &b, nil
 }
 
-// sessionTemp is the folder a session's sandboxed commands see as /tmp, made on first use and
-// removed when the session's toolbox closes.
-type sessionTemp struct {
-	mu  sync.Mutex
-	dir string
-}
-
-func (t *sessionTemp) path() (string, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.dir == "" {
-		d, err := os.MkdirTemp("", "tofu-session-*")
-		if err != nil {
-			return "", err
+// network starts the proxy a sandboxed foreground command reaches hosts through, when the
+// settings allow the network: each host is decided by the approval service from inside the
+// call (tools.Call.Permit), as fetch_url's are. nil (and no network) otherwise.
+func (js *Jobs) network(ctx context.Context, call tools.Call, box *sandbox.Boundary) (*commandProxy, error) {
+	if box == nil || !js.opts.Network {
+		return nil, nil
+	}
+	temp, err := js.temp.Path()
+	if err != nil {
+		return nil, err
+	}
+	sock, err := os.CreateTemp(filepath.Dir(temp), "tofu-proxy-*.sock")
+	if err != nil {
+		return nil, err
+	}
+	sock.Close()
+	p, err := sandbox.StartProxy(ctx, sock.Name(), func(ctx context.Context, hostport string) (bool, string) {
+		if call.Permit == nil {
+			return false, "nobody can approve a host for this command"
 		}
-		t.dir = d
+		return call.Permit(ctx, []tools.Access{{Kind: tools.AccessNetwork, Target: hostport}})
+	})
+	if err != nil {
+		return nil, err
 	}
-	return t.dir, nil
+	box.Network = p.Network()
+	return &commandProxy{p}, nil
 }
 
-func (t *sessionTemp) remove() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.dir != "" {
-		_ = os.RemoveAll(t.dir)
-		t.dir = ""
+// commandProxy is a call's proxy; a nil one is no proxy.
+type commandProxy struct{ *sandbox.Proxy }
+
+func (c *commandProxy) Close() {
+	if c != nil {
+		c.Proxy.Close()
 	}
+}
+
+// networkFailure matches what programs print when they find no network.
+var networkFailure = regexp.MustCompile(`(?i)temporary failure in name resolution|name or service not known|could not resolve host|network is unreachable|no address associated with hostname|getaddrinfo|dial tcp: lookup|ENOTFOUND|EAI_AGAIN|Failed to establish a new connection|Tofu's sandbox refused`)
+
+// networkNote tells the model, after a failed sandboxed command, which hosts the boundary
+// refused, or that commands have no network at all, so that it asks instead of retrying.
+func networkNote(box *sandbox.Boundary, proxy *commandProxy, exit int, out string) string {
+	if box == nil || exit == 0 {
+		return ""
+	}
+	if proxy != nil {
+		if r := proxy.Refused(); len(r) > 0 {
+			return "\n[the sandbox refused the network for this command: " + strings.Join(r, "; ") + "]"
+		}
+		return ""
+	}
+	if networkFailure.MatchString(out) {
+		return "\n[commands run in a sandbox with no network: web access is off in the settings. " +
+			"Ask the user to turn it on if this needs a host; do not retry]"
+	}
+	return ""
 }

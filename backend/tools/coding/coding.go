@@ -41,6 +41,10 @@ type Options struct {
 	// call and per session); nil runs them unconfined, which only a person's choice in the
 	// settings, or a machine with no sandbox where every command asks, may lead to.
 	Sandbox *sandbox.Boundary
+	// Network lets sandboxed foreground commands reach hosts through Tofu's proxy, each host
+	// decided by the approval service as the call runs (web access on in the settings). Off,
+	// commands have no network at all.
+	Network bool
 }
 
 func (o Options) withDefaults() Options {

@@ -76,6 +76,11 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		timeout = opts.MaxTimeout
 		note = fmt.Sprintf("[timeout lowered to the maximum, %s]\n", opts.MaxTimeout)
 	}
+	proxy, err := jobs.network(ctx, call, box)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("run_command: %w", err)
+	}
+	defer proxy.Close()
 	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env(), box: box})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("run_command: start bash: %w", err)
@@ -112,6 +117,7 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 	default:
 		fmt.Fprintf(&b, "[%s]", proc.status())
 	}
+	b.WriteString(networkNote(box, proxy, proc.exit, out))
 	res.Text = b.String()
 	if meta.Canceled {
 		return res, ctx.Err()
