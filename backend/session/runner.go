@@ -95,6 +95,13 @@ func New(o Options) *Runner {
 	if o.Approvals == nil {
 		o.Approvals = permission.NewService(nil)
 	}
+	o.Approvals.SetCommands(func() (permission.Boundary, string) {
+		var cfg config.Config
+		if o.Config != nil {
+			cfg, _ = o.Config() // unreadable settings: the default, the sandbox
+		}
+		return CommandBoundary(cfg)
+	})
 	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{},
 		versions: newToolVersions()}
 }

@@ -24,3 +24,18 @@ func CommandSandbox(cfg config.Config) *sandbox.Boundary {
 	}
 	return b
 }
+
+// CommandBoundary is what the approval policy must decide about commands under cfg on this
+// machine: inside the sandbox only crossings ask; with no sandbox every command asks; a
+// person's choice of unconfined commands keeps the static policy.
+// The string says why there is no sandbox, for BoundaryNone.
+func CommandBoundary(cfg config.Config) (permission.Boundary, string) {
+	st := sandbox.Detect()
+	switch {
+	case cfg.Commands == config.CommandsUnconfined:
+		return permission.BoundaryUnconfined, ""
+	case st.Available:
+		return permission.BoundarySandbox, ""
+	}
+	return permission.BoundaryNone, st.Why
+}

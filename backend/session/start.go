@@ -267,6 +267,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		return err
 	}
 	opts := toolset.Options{Results: r.results(), Active: agent.UsedTools(events)}
+	opts.Coding.Sandbox = CommandSandbox(p.cfg)
 	if req.Questions {
 		opts.Asker = t
 	}
@@ -326,7 +327,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	// The families this conversation turned off go last, whoever added their tools.
 	dropFamilies(ts.Registry, p.toolsOff)
 	offerFamilies(ts.Registry, p.toolsOn)
-	instr := agent.Instructions(workspace, r.o.ConfigDir)
+	instr := agent.Instructions(workspace, r.o.ConfigDir, gate.Secret)
 	if instr != "" {
 		system += "\n\n" + instr
 	}

@@ -39,6 +39,9 @@ type Service struct {
 	rules RuleBook
 	home  string           // what "~" means in path rules; empty: the user's home
 	now   func() time.Time // dates the rules "Always allow" writes
+	// commands says how run_command's commands run (nil: unconfined); read at every check,
+	// since the settings may change it.
+	commands func() (Boundary, string)
 
 	mu        sync.Mutex
 	pending   map[requestKey]*request
@@ -88,6 +91,9 @@ func (s *Service) policy(workspace string, mode Mode) (*Policy, error) {
 		}
 	}
 	cfg := Config{Workspace: workspace, Rules: RulesFor(rules, workspace), Home: s.home}
+	if s.commands != nil {
+		cfg.Commands, cfg.NoSandbox = s.commands()
+	}
 	if mode == ModeSuite {
 		cfg = suiteConfig(cfg)
 	}
@@ -115,6 +121,11 @@ func RulesFor(rules []config.PermissionRule, workspace string) map[string]Rules 
 	}
 	return out
 }
+
+// SetCommands tells the service how commands run (the settings' choice and whether this
+// machine has a sandbox, and if not why: session.CommandBoundary), asked at every check.
+// Call it before use.
+func (s *Service) SetCommands(f func() (Boundary, string)) { s.commands = f }
 
 func (s *Service) granted(session, workspace, subject string) bool {
 	s.mu.Lock()
