@@ -7,9 +7,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/mcp"
 	"github.com/tofu-research/tofu/backend/mcp/serve"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -37,7 +39,7 @@ func newMCPService(settings *SettingsService, providers *providerCache, emit Emi
 		if s.emit != nil {
 			s.emit.Emit(MCPTopic, s.views())
 		}
-	}})
+	}, Sandbox: func() *sandbox.Boundary { return commandSandbox(settings) }})
 	settings.onUpdate(func() {
 		s.mu.Lock()
 		on := s.started
@@ -47,6 +49,16 @@ func newMCPService(settings *SettingsService, providers *providerCache, emit Emi
 		}
 	})
 	return s
+}
+
+// commandSandbox is the boundary the settings give the processes the agent starts (MCP
+// servers, external agents); settings that cannot be read give the default, the sandbox.
+func commandSandbox(settings *SettingsService) *sandbox.Boundary {
+	cfg, err := settings.config()
+	if err != nil {
+		cfg = config.Config{}
+	}
+	return session.CommandSandbox(cfg)
 }
 
 // Manager is the client that runs the servers (`tofu mcp` uses it directly).

@@ -14,6 +14,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/mcp"
+	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -103,7 +105,8 @@ func startMCP() (*mcp.Manager, error) {
 	if len(cfg.MCPServers) == 0 {
 		return nil, fmt.Errorf(`no MCP servers in %s: add them under "mcpServers" (the shape Claude Desktop uses)`, config.Open(dir).Path())
 	}
-	m := mcp.NewManager(mcp.Options{})
+	box := session.CommandSandbox(cfg)
+	m := mcp.NewManager(mcp.Options{Sandbox: func() *sandbox.Boundary { return box }})
 	m.Apply(cfg.MCPServers)
 	return m, nil
 }

@@ -32,6 +32,10 @@ type MCPServer struct {
 	Timeout int `json:"timeout,omitempty"`
 	// DisabledTools are the server's tools not offered to the model.
 	DisabledTools []string `json:"disabledTools,omitempty"`
+	// Sandbox false runs a stdio server outside the sandbox (a person's explicit choice for a
+	// server that needs the network or writes outside its cwd); absent or true: inside it,
+	// when the agent's commands run in one (docs/MCP.md).
+	Sandbox *bool `json:"sandbox,omitempty"`
 }
 
 // MCP transports.
@@ -40,6 +44,9 @@ const (
 	MCPHTTP  = "http"
 	MCPSSE   = "sse"
 )
+
+// Sandboxed reports whether the server's command runs in the sandbox, when there is one.
+func (s MCPServer) Sandboxed() bool { return s.Sandbox == nil || *s.Sandbox }
 
 // On reports whether the server is switched on.
 func (s MCPServer) On() bool { return s.Enabled == nil || *s.Enabled }

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
@@ -53,13 +54,14 @@ type Progress struct {
 }
 
 // dial connects to s and completes the handshake under ctx (bounded by the startup timeout).
-func dial(ctx context.Context, name string, s config.MCPServer, spawner *procgroup.Spawner, handlers *handlers) (*conn, error) {
+// A stdio server's command runs inside box when it is not nil.
+func dial(ctx context.Context, name string, s config.MCPServer, spawner *procgroup.Spawner, box *sandbox.Boundary, handlers *handlers) (*conn, error) {
 	c := &conn{name: name}
 	handlers.conn = c
 	var tr transport.Interface
 	switch s.Transport() {
 	case config.MCPStdio:
-		p, io, err := startProcess(name, s, spawner)
+		p, io, err := startProcess(name, s, spawner, box)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -26,6 +27,10 @@ type Options struct {
 	Requests Requests
 	// OnChange is called after any server's state changed (connected, failed, tools listed).
 	OnChange func()
+	// Sandbox returns, as a stdio server starts, the boundary its command runs inside (the
+	// settings' template: session.CommandSandbox); nil, or a nil result, runs it unconfined,
+	// as does a server whose settings say "sandbox": false.
+	Sandbox func() *sandbox.Boundary
 }
 
 // Manager runs the configured servers. It is safe for concurrent use; there is one per process.
@@ -41,6 +46,14 @@ type Manager struct {
 // NewManager returns a manager with no servers; Apply gives it the settings'.
 func NewManager(o Options) *Manager {
 	return &Manager{o: o, servers: map[string]*server{}}
+}
+
+// boundary is the template s's command runs inside, or nil for none.
+func (m *Manager) boundary(s config.MCPServer) *sandbox.Boundary {
+	if m.o.Sandbox == nil || !s.Sandboxed() || s.Transport() != config.MCPStdio {
+		return nil
+	}
+	return m.o.Sandbox()
 }
 
 func (m *Manager) notify() {

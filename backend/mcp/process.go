@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
@@ -32,6 +33,9 @@ type process struct {
 
 	mu   sync.Mutex
 	note string // why Tofu stopped it, if it did
+
+	boxed bool          // it runs inside the sandbox
+	temp  *sandbox.Temp // its /tmp there, removed once it exited (nil: unconfined)
 }
 
 func (p *process) setNote(s string) {
@@ -54,8 +58,9 @@ var fixes = map[string]string{
 	"bunx":    "install Bun (it provides bunx): https://bun.sh",
 }
 
-// startProcess starts s's command from spawner and returns the transport over its pipes.
-func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner) (*process, *transport.Stdio, error) {
+// startProcess starts s's command from spawner, inside box when it is not nil, and returns
+// the transport over its pipes.
+func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner, box *sandbox.Boundary) (*process, *transport.Stdio, error) {
 	path, err := lookCommand(s)
 	if err != nil {
 		fix := fixes[filepath.Base(s.Command)]
@@ -71,6 +76,10 @@ func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner) (
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+procgroup.OwnerValue(), procgroup.MarkerEnv+"="+procgroup.NewMarker())
+	temp, err := confine(cmd, s, box)
+	if err != nil {
+		return nil, nil, fmt.Errorf("MCP server %s: %w", name, err)
+	}
 	procgroup.Prepare(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -84,17 +93,19 @@ func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner) (
 	}
 	cmd.Stdout = w
 	p := &process{cmd: cmd, stderr: newTail(8 << 10), junk: newTail(2 << 10), exited: make(chan struct{}),
-		out: &junkWatch{r: stdout, eof: make(chan struct{})}}
+		out: &junkWatch{r: stdout, eof: make(chan struct{})}, boxed: temp != nil, temp: temp}
 	p.out.junk = p.junk
 	cmd.Stderr = p.stderr
 	err = spawner.Start(cmd)
 	w.Close()
 	if err != nil {
 		stdout.Close()
+		p.removeTemp()
 		return nil, nil, fmt.Errorf("MCP server %s: start %s: %w", name, s.Command, err)
 	}
 	go func() {
 		p.err = cmd.Wait()
+		p.removeTemp()
 		close(p.exited)
 	}()
 	in := &stallWriter{w: stdin, after: stdinStall, stalled: func() {
@@ -102,6 +113,45 @@ func startProcess(name string, s config.MCPServer, spawner *procgroup.Spawner) (
 		_ = killGroup(cmd.Process.Pid)
 	}}
 	return p, transport.NewIO(p.out, in, nil), nil
+}
+
+// confine rewrites cmd to run inside box, around s's working folder: the server reads what
+// any command may, and writes only in its cwd (when the settings give one) and in a /tmp of
+// its own, returned to be removed once it exited. The variables of s's env are the user's
+// for this server (a token it needs), so they pass; no network. A nil box changes nothing.
+func confine(cmd *exec.Cmd, s config.MCPServer, box *sandbox.Boundary) (*sandbox.Temp, error) {
+	if box == nil {
+		return nil, nil
+	}
+	temp := &sandbox.Temp{}
+	dir, err := temp.Path()
+	if err != nil {
+		return nil, err
+	}
+	workspace := dir // no cwd: nothing writable but its /tmp
+	if s.Cwd != "" && filepath.IsAbs(s.Cwd) {
+		workspace = s.Cwd
+	}
+	if cmd.Dir == "" {
+		cmd.Dir, _ = os.Getwd() // where it ran before: Tofu's own folder, read-only
+	}
+	b := box.Around(workspace, dir)
+	b.Expose = append(b.Expose, cmd.Path) // a program under the host's /tmp is still found
+	keep := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keep = append(keep, k)
+	}
+	if err := b.Wrap(cmd, keep...); err != nil {
+		temp.Remove()
+		return nil, err
+	}
+	return temp, nil
+}
+
+func (p *process) removeTemp() {
+	if p.temp != nil {
+		p.temp.Remove()
+	}
 }
 
 // lookCommand finds s's command the way a shell would, on the PATH of s's environment when it
@@ -149,6 +199,10 @@ func (p *process) exitError(name string) error {
 	}
 	if p.cmd.ProcessState != nil && p.cmd.ProcessState.ExitCode() == 127 {
 		msg += " (a program it runs was not found: is Node.js, uv or Python installed and on its PATH?)"
+	}
+	if p.boxed {
+		msg += ` (it runs in the sandbox: no network, and it writes only in its cwd and its own /tmp; ` +
+			`a server that needs more can be run outside it with "sandbox": false in its settings, docs/MCP.md)`
 	}
 	return fmt.Errorf("MCP server %s %s%s", name, msg, p.explain())
 }

@@ -115,7 +115,8 @@ func (s *server) run(ctx context.Context) {
 	backoff := firstBackoff
 	for {
 		h := &handlers{server: s.name, fallback: s.m.o.Requests}
-		c, err := dial(ctx, s.name, s.config(), &s.m.spawner, h)
+		cfg := s.config()
+		c, err := dial(ctx, s.name, cfg, &s.m.spawner, s.m.boundary(cfg), h)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
