@@ -400,10 +400,12 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	ws := repo(t)
 	script(srv, "Resumed and done.",
 		[]llm.ToolCall{tc("a", "read_files", map[string]any{"reads": []map[string]any{{"path": "test.sh"}}})},
-		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "echo half way; echo run >> runs; sleep 1000 & echo $! > child.pid; wait"})},
+		[]llm.ToolCall{tc("b", "run_command", map[string]any{"command": "export TOFU_SURVIVE=" + filepath.Base(ws) + "; echo half way; echo run >> runs; sleep 1000 & echo started > child.started; wait"})},
 	)
 	cmd := startRun(t, dataDir, "--cwd", ws, "--approve", "all", "run the tests")
-	child := waitPIDFile(t, filepath.Join(ws, "child.pid"))
+	// The child's pid inside the sandbox is not its pid here: it is found by its environment.
+	waitFile(t, filepath.Join(ws, "child.started"))
+	token := "TOFU_SURVIVE=" + filepath.Base(ws)
 	st2 := killAndReopen(t, cmd, dataDir)
 	session := onlySession(t, st2)
 	if got := eventTypes(t, st2, session); got != "user,environment,assistant,usage,model_call,tool_result,assistant,usage,model_call,tool_start,process" {
@@ -417,8 +419,8 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, "runs")); string(b) != "run\n" {
 		t.Fatalf("the command ran %q", b)
 	}
-	if alive(child) {
-		t.Fatalf("the command's child %d outlived the continue", child)
+	if left := withEnv(token); len(left) > 0 {
+		t.Fatalf("the command's child outlived the continue: %v", left)
 	}
 	evs, _ := st2.Events(session)
 	reads, runs := 0, 0
