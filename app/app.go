@@ -105,7 +105,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents), browserTools(a.Browser, webAccess), webTools(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
+		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents, settings), browserTools(a.Browser, webAccess), webTools(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
 			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
 			}, func(reg *tools.Registry, spec session.Spec) (func(), error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/delegate"
@@ -157,8 +158,14 @@ func (r *Runner) runExternal(ctx context.Context, t *externalTurn, req Request) 
 		text.Reset()
 	}
 	var done *delegate.Done
+	var cfg config.Config // unreadable settings: their default, the sandbox
+	if r.o.Config != nil {
+		if c, err := r.o.Config(); err == nil {
+			cfg = c
+		}
+	}
 	out, err := delegate.Run(ctx, t.agent, delegate.RunOptions{Path: t.path, Task: t.task, Session: t.resume, Dir: t.dir,
-		Env: r.o.Agents.Env, Spawner: r.o.Agents.Spawner,
+		Env: r.o.Agents.Env, Spawner: r.o.Agents.Spawner, Sandbox: CommandSandbox(cfg),
 		Launched: func(g procgroup.Group) error { _, err := st.Append(t.session, store.EventProcess, g); return err },
 	}, func(ev delegate.Event) {
 		if ev.Session != "" {

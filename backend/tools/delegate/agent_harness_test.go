@@ -65,16 +65,22 @@ type agentRun struct {
 
 func newAgentRun(t *testing.T, ws, name, bin string, env []string) *agentRun {
 	t.Helper()
-	d := New(Options{LookPath: func(n string) (string, error) {
+	return &agentRun{t: t, ws: ws, reg: newAgentRunWith(t, Options{LookPath: func(n string) (string, error) {
 		if n != name {
 			return "", os.ErrNotExist
 		}
 		return bin, nil
-	}, Env: env})
+	}, Env: env})}
+}
+
+// newAgentRunWith is a registry holding the tool made with o.
+func newAgentRunWith(t *testing.T, o Options) *tools.Registry {
+	t.Helper()
+	d := New(o)
 	if d == nil {
 		t.Fatal("no agent found")
 	}
-	return &agentRun{t: t, reg: tools.NewRegistry(d), ws: ws}
+	return tools.NewRegistry(d)
 }
 
 // run calls the tool as the model would, after checking it asks to run a program (the

@@ -3,6 +3,7 @@ package delegate
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -12,11 +13,18 @@ type Agent struct {
 	Name    string // what the model passes as agent, and the picker shows
 	Label   string // its product name
 	Command string // the program
-	Args    func(task, session, dir string) []string
+	// Args are its arguments; boxed says Tofu's sandbox holds it (see Agent.State).
+	Args func(task, session, dir string, boxed bool) []string
 	// Env is added to its environment (after the user's, before Options.Env).
 	Env []string
 	// Parse reads one line of its output as zero or more events.
 	Parse func(line []byte) []Event
+	// Keys name the variables it reads its credentials from: inside the sandbox they pass,
+	// where other variables that look like secrets are dropped.
+	Keys []string
+	// State returns the folders and files it keeps its settings, login and sessions in, for
+	// its environment: inside the sandbox they are writable (a resumed session is read there).
+	State func(env []string) (dirs, files []string)
 }
 
 // Event is one thing an agent's stream said, in the shape Tofu logs: a block of its reply's
@@ -57,9 +65,59 @@ type Done struct {
 
 // agents are the agents Tofu knows how to drive, by name.
 var agents = map[string]Agent{
-	"claude":   {Name: "claude", Label: "Claude Code", Command: "claude", Args: claudeArgs, Parse: parseClaude},
-	"opencode": {Name: "opencode", Label: "OpenCode", Command: "opencode", Args: opencodeArgs, Parse: parseOpenCode, Env: opencodeEnv},
-	"codex":    {Name: "codex", Label: "Codex", Command: "codex", Args: codexArgs, Parse: parseCodex, Env: codexEnv},
+	"claude": {Name: "claude", Label: "Claude Code", Command: "claude", Args: claudeArgs, Parse: parseClaude,
+		Keys: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"}, State: claudeState},
+	"opencode": {Name: "opencode", Label: "OpenCode", Command: "opencode", Args: opencodeArgs, Parse: parseOpenCode, Env: opencodeEnv,
+		Keys: opencodeKeys, State: opencodeState},
+	"codex": {Name: "codex", Label: "Codex", Command: "codex", Args: codexArgs, Parse: parseCodex, Env: codexEnv,
+		Keys: []string{"OPENAI_API_KEY", "CODEX_API_KEY"}, State: codexState},
+}
+
+// claudeState: Claude Code's folder ($CLAUDE_CONFIG_DIR, else ~/.claude) and, without that
+// variable, the ~/.claude.json beside it.
+func claudeState(env []string) (dirs, files []string) {
+	if dir := lookup(env, "CLAUDE_CONFIG_DIR"); dir != "" {
+		return []string{dir}, nil
+	}
+	home := lookup(env, "HOME")
+	return []string{filepath.Join(home, ".claude")}, []string{filepath.Join(home, ".claude.json")}
+}
+
+// codexState: $CODEX_HOME, else ~/.codex.
+func codexState(env []string) (dirs, files []string) {
+	if dir := lookup(env, "CODEX_HOME"); dir != "" {
+		return []string{dir}, nil
+	}
+	return []string{filepath.Join(lookup(env, "HOME"), ".codex")}, nil
+}
+
+// opencodeState: OpenCode's folders under the XDG data, config and state homes (its cache
+// goes to the sandbox's).
+func opencodeState(env []string) (dirs, files []string) {
+	home := lookup(env, "HOME")
+	xdg := func(name, def string) string {
+		if d := lookup(env, name); d != "" {
+			return filepath.Join(d, "opencode")
+		}
+		return filepath.Join(home, def, "opencode")
+	}
+	return []string{xdg("XDG_DATA_HOME", ".local/share"), xdg("XDG_CONFIG_HOME", ".config"), xdg("XDG_STATE_HOME", ".local/state")}, nil
+}
+
+// opencodeKeys are the providers' keys OpenCode reads from its environment.
+var opencodeKeys = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY",
+	"GOOGLE_GENERATIVE_AI_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY",
+	"TOGETHER_API_KEY", "FIREWORKS_API_KEY", "CEREBRAS_API_KEY", "OPENCODE_API_KEY"}
+
+// lookup is the value of name in env, the last one set winning as with exec.Cmd.Env.
+func lookup(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }
 
 // Known returns the agent Tofu can drive by that name.
@@ -74,7 +132,7 @@ func Names() []string { return []string{"claude", "codex", "opencode"} }
 // claudeArgs runs Claude Code headless with its event stream (`claude -p`). The user approved
 // the delegation in this workspace, so its file edits there are accepted; its commands and
 // anything else that would ask are refused (nobody can answer in -p).
-func claudeArgs(task, session, _ string) []string {
+func claudeArgs(task, session, _ string, _ bool) []string {
 	a := []string{"-p", task, "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"}
 	if session != "" {
 		a = append(a, "--resume", session)
@@ -168,7 +226,7 @@ func blockText(raw json.RawMessage) string {
 
 // opencodeArgs runs OpenCode headless (`opencode run --format json`) in dir; --title skips the
 // title the small model would write.
-func opencodeArgs(task, session, dir string) []string {
+func opencodeArgs(task, session, dir string, _ bool) []string {
 	a := []string{"run", "--format", "json", "--title", clip(strings.Join(strings.Fields(task), " "), 60)}
 	if dir != "" {
 		a = append(a, "--dir", dir)

@@ -10,16 +10,22 @@ import (
 // commands refused: its shell tools are switched off (shell_tool, unified_exec), so the model is
 // not offered a command to run; the workspace-write sandbox (the workspace alone: not /tmp nor
 // $TMPDIR, which it would add) and the "never" approval policy refuse a write anywhere else
-// without asking anyone.
-func codexArgs(task, session, dir string) []string {
+// without asking anyone. Inside Tofu's sandbox (boxed), which holds the same line (the
+// workspace writable, its own /tmp), Codex's own is off: nested in Tofu's, it could not
+// write the workspace at all.
+func codexArgs(task, session, dir string, boxed bool) []string {
 	a := []string{"exec"}
 	if session != "" {
 		a = append(a, "resume")
 	}
 	a = append(a, "--json", "--skip-git-repo-check",
-		"--disable", "shell_tool", "--disable", "unified_exec",
-		"-c", `sandbox_mode="workspace-write"`, "-c", `approval_policy="never"`,
-		"-c", "sandbox_workspace_write.exclude_slash_tmp=true", "-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true")
+		"--disable", "shell_tool", "--disable", "unified_exec", "-c", `approval_policy="never"`)
+	if boxed {
+		a = append(a, "-c", `sandbox_mode="danger-full-access"`)
+	} else {
+		a = append(a, "-c", `sandbox_mode="workspace-write"`,
+			"-c", "sandbox_workspace_write.exclude_slash_tmp=true", "-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true")
+	}
 	if dir != "" && session == "" {
 		a = append(a, "--cd", dir) // a resumed session keeps its directory (exec resume has no --cd)
 	}

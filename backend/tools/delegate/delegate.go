@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -30,6 +31,9 @@ type Options struct {
 	Env []string
 	// Spawner starts the agents so that they die with Tofu (nil: a new one).
 	Spawner *procgroup.Spawner
+	// Sandbox is the boundary the agents run inside (the settings' template,
+	// session.CommandSandbox); nil runs them unconfined.
+	Sandbox *sandbox.Boundary
 }
 
 type params struct {
@@ -104,7 +108,7 @@ func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.R
 	}
 	r := &run{}
 	out, err := Run(ctx, a, RunOptions{Path: path, Task: p.Task, Session: p.Session, Dir: call.Workspace, Env: d.o.Env,
-		Spawner: d.o.Spawner, Launched: call.Launched}, func(ev Event) {
+		Spawner: d.o.Spawner, Launched: call.Launched, Sandbox: d.o.Sandbox}, func(ev Event) {
 		n := len(r.steps)
 		r.add(ev)
 		if call.Progress != nil && len(r.steps) > n {

@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
 
@@ -24,6 +28,8 @@ type RunOptions struct {
 	Spawner *procgroup.Spawner
 	// Launched records the agent's process group before it runs anything (tools.Call's).
 	Launched func(procgroup.Group) error
+	// Sandbox is the boundary template the agent runs inside (nil: unconfined); see confine.
+	Sandbox *sandbox.Boundary
 }
 
 // Outcome is how an agent's process ended.
@@ -36,12 +42,19 @@ type Outcome struct {
 // each event of its stream as it arrives. The error is for a run that could not start or be
 // recorded; how the process ended is in the Outcome.
 func Run(ctx context.Context, a Agent, o RunOptions, on func(Event)) (Outcome, error) {
-	cmd := exec.Command(o.Path, a.Args(o.Task, o.Session, o.Dir)...)
+	cmd := exec.Command(o.Path, a.Args(o.Task, o.Session, o.Dir, o.Sandbox != nil)...)
 	cmd.Dir = o.Dir
 	marker := procgroup.NewMarker()
 	cmd.Env = append(append(append(os.Environ(), a.Env...), o.Env...), procgroup.MarkerEnv+"="+marker, "PWD="+o.Dir)
 	if owner := procgroup.OwnerValue(); owner != "" {
 		cmd.Env = append(cmd.Env, procgroup.OwnerEnv+"="+owner)
+	}
+	if o.Sandbox != nil {
+		var temp sandbox.Temp
+		defer temp.Remove()
+		if err := confine(cmd, a, o, &temp); err != nil {
+			return Outcome{}, fmt.Errorf("sandbox %s: %w", a.Command, err)
+		}
 	}
 	procgroup.Prepare(cmd)
 	stdout, err := cmd.StdoutPipe()
@@ -75,6 +88,56 @@ func Run(ctx context.Context, a Agent, o RunOptions, on func(Event)) (Outcome, e
 	}
 	werr := cmd.Wait()
 	return Outcome{Stderr: stderr.String(), Exit: werr}, nil
+}
+
+// confine rewrites cmd to run the agent inside the boundary: the workspace writable, and its
+// own folders (Agent.State: its login, settings and sessions, made if missing so that a
+// folder is bound and never the home around it); a /tmp of its own for the run; the rest
+// read-only and the secret places hidden; its credential variables (Agent.Keys) and those
+// Tofu sets on purpose (Agent.Env, RunOptions.Env) passed. It shares Tofu's network: an
+// agent's work is reaching its model, whose address is its own setting (docs/SECURITY.md).
+func confine(cmd *exec.Cmd, a Agent, o RunOptions, temp *sandbox.Temp) error {
+	tmp, err := temp.Path()
+	if err != nil {
+		return err
+	}
+	b := o.Sandbox.Around(o.Dir, tmp)
+	b.HostNetwork = true
+	b.Expose = append(b.Expose, o.Path)
+	if a.State != nil {
+		dirs, files := a.State(cmd.Env)
+		for _, d := range dirs {
+			if filepath.IsAbs(d) {
+				if err := os.MkdirAll(d, 0o700); err != nil {
+					return err
+				}
+				b.Writable = append(b.Writable, d)
+			}
+		}
+		for _, f := range files {
+			if filepath.IsAbs(f) {
+				if err := touch(f); err != nil {
+					return err
+				}
+				b.Writable = append(b.Writable, f)
+			}
+		}
+	}
+	keep := slices.Clone(a.Keys)
+	for _, kv := range append(slices.Clone(a.Env), o.Env...) {
+		name, _, _ := strings.Cut(kv, "=")
+		keep = append(keep, name)
+	}
+	return b.Wrap(cmd, keep...)
+}
+
+// touch makes the file p if it does not exist (in a folder that must).
+func touch(p string) error {
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // tailBuf keeps the last 4 KB written.
