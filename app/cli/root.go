@@ -50,6 +50,7 @@ func Execute(frontend fs.FS) int {
 		newSkillsCmd(),
 		newDesktopCmd(),
 		newWebCmd(),
+		newSandboxCmd(),
 	)
 	return exitCode(root.Execute())
 }

@@ -68,15 +68,3 @@ func withEnv(kv string) []int {
 	}
 	return out
 }
-
-// waitFile polls for a file a command writes (a hung test fails after a minute).
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	for range 6000 {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never written", path)
-}
