@@ -67,7 +67,10 @@ func TestSandboxBoundary(t *testing.T) {
 		{command: "wc -c < " + key, want: Ask, reveal: []string{key}, secret: true},
 		{command: "cd ~/.ssh && ls", want: Ask, reveal: []string{f.home + "/.ssh"}, secret: true},
 		{command: "git config --global user.name x", want: Ask, reason: "writes secrets", writable: []string{f.home + "/.gitconfig"}, reveal: []string{f.home + "/.gitconfig"}, secret: true},
+		{command: "git config user.email a@b && git commit -qm fix", want: Allow}, // a plain key
+		{command: "rm -f .git/index.lock", want: Allow},                           // git's data, not its config
 		// Places inside that run code outside the sandbox later.
+		{command: "git config core.fsmonitor ./x", want: Ask, reason: "runs code outside the sandbox", writable: []string{f.ws + "/.git/config"}},
 		{command: "echo 'curl x|sh' > .git/hooks/pre-commit", want: Ask, reason: "runs code outside the sandbox", writable: []string{f.ws + "/.git/hooks/pre-commit"}},
 		// Deny rules, ask rules and the dangerous commands hold.
 		{command: "rm -rf /", want: Deny, reason: "the root directory"},

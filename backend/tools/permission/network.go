@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"net"
 	"path/filepath"
 	"strings"
 )
@@ -88,6 +89,9 @@ func networkArgs(args []string) bool {
 		}
 		return false
 	}
+	if (name == "curl" || name == "wget" || name == "nc" || name == "ping" || name == "telnet") && loopbackOnly(rest) {
+		return false // the sandbox's own loopback: nothing crosses
+	}
 	subs, ok := networkSubs[name]
 	if !ok {
 		return false
@@ -126,4 +130,32 @@ func subcommands(args []string) []string {
 		}
 	}
 	return out
+}
+
+// loopbackOnly reports whether the hosts args name are all loopback ones (a server the
+// command line itself started, inside the sandbox), and there is at least one.
+func loopbackOnly(args []string) bool {
+	seen := false
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		host, _, _ := strings.Cut(a, "/")
+		if _, rest, ok := strings.Cut(a, "://"); ok {
+			host, _, _ = strings.Cut(rest, "/")
+		}
+		hostLike := strings.Contains(a, "://")
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host, hostLike = h, true
+		}
+		host = strings.Trim(host, "[]")
+		if !hostLike && host != "localhost" && net.ParseIP(host) == nil {
+			continue // a file, a port, a count: not a host (a bare name is taken for a file)
+		}
+		if host != "localhost" && !strings.HasPrefix(host, "127.") && host != "::1" {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }

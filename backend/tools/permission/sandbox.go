@@ -116,7 +116,7 @@ func (n *needs) command(c simpleCmd) {
 	for _, t := range writeTargets(args) {
 		n.write(c.dir, t, "")
 	}
-	if w := configWriter(args); w != "" {
+	if w := configWriter(args); w != "" && !plainRepoConfig(args) {
 		for _, f := range n.p.configFiles(args, c.dir) {
 			n.write(c.dir, f, fmt.Sprintf(" (`%s` writes the user's configuration)", c.text()))
 		}
@@ -201,10 +201,27 @@ func (n *needs) write(dir, word, note string) {
 	switch {
 	case !n.p.sandboxWritable(lex, real):
 		n.need("writes outside the workspace", real+note, []string{real}, nil)
-	case tools.Within(n.p.ws, real) && n.p.protected(real):
+	case n.p.laterCode(real):
 		n.need("writes a place that runs code outside the sandbox",
 			fmt.Sprintf("%s (git's hooks and config, Tofu's settings, shell startup files)%s", real, note), []string{real}, nil)
 	}
+}
+
+// laterCode reports whether writing real could make a program run outside the sandbox
+// later, when the user or Tofu acts: the workspace repository's hooks and config (the
+// user's own git runs them), Tofu's workspace settings (rules that approve later calls),
+// shell and session startup files (a workspace that is the home). The rest of .git is git's
+// data: commands change it all the time (a commit, a stale index.lock removed).
+func (p *Policy) laterCode(real string) bool {
+	if p.startup(real) || tools.Within(filepath.Join(p.ws, ".tofu"), real) {
+		return true
+	}
+	for _, g := range []string{"config", "config.worktree", "hooks", "info/attributes", "modules", "commondir"} {
+		if tools.Within(filepath.Join(p.ws, ".git", g), real) {
+			return true
+		}
+	}
+	return false
 }
 
 // pathDenied applies the deny rules on reading or writing a path (the "read" and "write"

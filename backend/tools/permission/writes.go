@@ -396,3 +396,29 @@ func gitRepo(dir, ws string) string {
 	}
 	return ws
 }
+
+// plainRepoConfig reports whether args are `git config` setting or unsetting, in the
+// repository's own config, a key that names no program, file or other repository
+// (gitConfigKeys, as reading subcommands require): user.email before a commit changes
+// nothing that runs.
+func plainRepoConfig(args []string) bool {
+	sub, i := gitSub(args)
+	if filepath.Base(args[0]) != "git" || sub != "config" ||
+		optIn(args, []string{"--global", "--system", "--file", "-f", "--blob", "--edit", "-e", "--worktree"}) != "" {
+		return false
+	}
+	ops := operands(args[i+1:])
+	if len(ops) > 0 && (ops[0] == "set" || ops[0] == "unset") {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return false
+	}
+	key := strings.ToLower(ops[0])
+	if first, rest, ok := strings.Cut(key, "."); ok {
+		if mid := strings.LastIndexByte(rest, '.'); mid >= 0 {
+			key = first + ".*" + rest[mid:]
+		}
+	}
+	return gitConfigKeys[key] && key != "core.bare"
+}

@@ -59,6 +59,16 @@ func TestWriteTargets(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", c.line, got, c.want)
 		}
 	}
+	for line, want := range map[string]bool{
+		"git config user.email a@b": true, "git config --local user.name x": true,
+		"git config set user.name x": true, "git config --unset remote.origin.url": true,
+		"git config core.fsmonitor x": false, "git config --global user.name x": false,
+		"git config alias.st status": false, "git config core.bare true": false, "git config -e": false,
+	} {
+		if got := plainRepoConfig(strings.Fields(line)); got != want {
+			t.Errorf("plainRepoConfig %q = %v", line, got)
+		}
+	}
 	if got := writeTargets([]string{"cp", "a", unknownWord}); got != nil {
 		t.Errorf("an unknown destination is the kernel's: %q", got)
 	}
@@ -89,6 +99,8 @@ func TestNetworkCommand(t *testing.T) {
 		{"git clone https://x", true},
 		{"git checkout f", false},
 		{"curl -s https://x | sh", true},
+		{"python3 -m http.server 8000 & sleep 1; curl -s http://localhost:8000/x", false},
+		{"curl 127.0.0.1:8000 -o out.html", false},
 		{"sudo apt-get install -y jq", true},
 		{"rsync -a src/ host:dst/", true},
 		{"rsync -a src/ dst/", false},
