@@ -185,12 +185,14 @@ func replyCommands(m llm.Message) []string {
 	return out
 }
 
-// machine maps the trajectories' machine into a scratch folder: their repository root onto
-// a workspace, their home onto a home, their /tmp onto the sandbox's private /tmp.
+// machine maps the trajectories' machine into a scratch folder standing for its root: their
+// repository root is the workspace (scratch/testbed), their home the home (scratch/root),
+// their /tmp the sandbox's private /tmp (scratch/tmp); paths in reasons are written back as
+// the trajectories' own.
 type machine struct {
-	ws, home, tmp string
-	to, from      []mapping
-	named         *regexp.Regexp // a path inside the workspace
+	scratch, ws, home, tmp string
+	to                     []mapping
+	named                  *regexp.Regexp // a path inside the workspace
 }
 
 type mapping struct {
@@ -203,24 +205,29 @@ func newMachine(opts ApprovalsOptions) (*machine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scratch folder: %w", err)
 	}
-	m := &machine{ws: filepath.Join(scratch, "workspace"), home: filepath.Join(scratch, "home"), tmp: filepath.Join(scratch, "tmp")}
+	first := func(list []string, def string) string {
+		if len(list) > 0 && filepath.IsAbs(list[0]) {
+			return filepath.Clean(list[0])
+		}
+		return def
+	}
+	m := &machine{scratch: scratch, ws: filepath.Join(scratch, first(opts.Roots, "/testbed")),
+		home: filepath.Join(scratch, first(opts.Homes, "/root")), tmp: filepath.Join(scratch, "tmp")}
 	for _, d := range []string{m.ws, m.home, m.tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
 	}
-	pairs := [][2]string{{"/tmp", m.tmp}}
-	for _, r := range opts.Roots {
-		pairs = append(pairs, [2]string{filepath.Clean(r), m.ws})
+	add := func(from []string, to string) {
+		for _, f := range from {
+			if filepath.IsAbs(f) {
+				m.to = append(m.to, mapping{pathRE(filepath.Clean(f)), to})
+			}
+		}
 	}
-	for _, h := range opts.Homes {
-		pairs = append(pairs, [2]string{filepath.Clean(h), m.home})
-	}
-	for _, p := range pairs {
-		m.to = append(m.to, mapping{pathRE(p[0]), p[1]})
-		m.from = append(m.from, mapping{pathRE(p[1]), p[0]})
-	}
-	m.from = append(m.from, mapping{pathRE(m.home), "~"})
+	add([]string{"/tmp"}, m.tmp)
+	add(opts.Roots, m.ws)
+	add(opts.Homes, m.home)
 	m.named = regexp.MustCompile(regexp.QuoteMeta(m.ws) + `(/[\w.+@-]+)+`)
 	return m, nil
 }
@@ -231,21 +238,21 @@ func pathRE(p string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^\w./-])` + regexp.QuoteMeta(p) + `(/|$|[^\w.-])`)
 }
 
-func apply(s string, ms []mapping) string {
-	for _, m := range ms {
+// local is a command as it would run on the scratch machine.
+func (m *machine) local(cmd string) string {
+	for _, mp := range m.to {
 		// Matches may touch ("/tmp /tmp"): replace until none is left.
-		for i := 0; i < 8 && m.re.MatchString(s); i++ {
-			s = m.re.ReplaceAllString(s, "${1}"+strings.ReplaceAll(m.with, "$", "$$")+"${2}")
+		for i := 0; i < 8 && mp.re.MatchString(cmd); i++ {
+			cmd = mp.re.ReplaceAllString(cmd, "${1}"+strings.ReplaceAll(mp.with, "$", "$$")+"${2}")
 		}
 	}
-	return s
+	return cmd
 }
 
-// local is a command as it would run on the scratch machine.
-func (m *machine) local(cmd string) string { return apply(cmd, m.to) }
-
 // original is a text about the scratch machine written with the trajectories' paths.
-func (m *machine) original(s string) string { return apply(s, m.from) }
+func (m *machine) original(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, m.scratch+"/", "/"), m.scratch, "/")
+}
 
 // cdTarget finds the directories a command changes to.
 var cdTarget = regexp.MustCompile(`(?:^|[;&|(\s])cd\s+([^\s;&|)]+)`)
