@@ -16,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/eval"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
@@ -198,6 +199,12 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 		return runTask(ctx, st, a, o, t, ws)
 	}
 	more.Store, more.WorkDir, more.Keep, more.Parallel, more.TestCmd, more.MaxTime = st, o.WorkDir, o.Keep, o.Parallel, o.TestCmd, o.MaxTime
+	// The tests run the code the agent wrote: inside the boundary its commands had.
+	cfg, err := settings()
+	if err != nil {
+		return eval.TasksReport{}, err
+	}
+	more.Sandbox = session.CommandSandbox(cfg)
 	return eval.RunTasks(ctx, tasks, more)
 }
 

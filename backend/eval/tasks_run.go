@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -52,6 +53,9 @@ type TasksOptions struct {
 	MaxTimeUp func(workspace string) <-chan struct{}
 	// Run is what the report says it is a run of.
 	Run RunInfo
+	// Sandbox is the boundary the tests run inside (the settings' template; its Workspace
+	// and Temp are the task's): they run the code the agent wrote. nil: unconfined.
+	Sandbox *sandbox.Boundary
 }
 
 // errMaxTime ends a turn that ran past TasksOptions.MaxTime.
@@ -204,10 +208,22 @@ func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskRes
 	if t.TestTimeoutSec > 0 {
 		timeout = time.Duration(t.TestTimeoutSec) * time.Second
 	}
+	var box *sandbox.Boundary
+	if o.Sandbox != nil {
+		var temp sandbox.Temp // the task's /tmp, shared by its tests
+		defer temp.Remove()
+		tmp, err := temp.Path()
+		if err != nil {
+			r.Error = "tests: " + err.Error()
+			return r
+		}
+		b := o.Sandbox.Around(dir, tmp)
+		box = &b
+	}
 	grade := func(ids []string) []TestOutcome {
 		var outs []TestOutcome
 		for _, id := range ids {
-			out, err := runTest(ctx, cmd, id, dir, timeout)
+			out, err := runTest(ctx, cmd, id, dir, timeout, box)
 			to := TestOutcome{Test: id, Passed: err == nil}
 			if err != nil {
 				to.Output = tail(out + "\n" + err.Error())

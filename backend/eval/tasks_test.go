@@ -52,7 +52,7 @@ func TestLoadTasksRefusesBadSuites(t *testing.T) {
 }
 
 func TestShellQuoteKeepsTestIDsWhole(t *testing.T) {
-	out, err := runTest(t.Context(), `printf '%s|' {test}`, "t.py::test[a b'c]", t.TempDir(), 10e9)
+	out, err := runTest(t.Context(), `printf '%s|' {test}`, "t.py::test[a b'c]", t.TempDir(), 10e9, nil)
 	if err != nil || out != "t.py::test[a b'c]|" {
 		t.Fatalf("%q %v", out, err)
 	}

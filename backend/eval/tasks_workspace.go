@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
 // gitIdentity lets the workspace commit without the user's git configuration.
@@ -50,7 +52,9 @@ func prepareWorkspace(ctx context.Context, t Task, dir string) error {
 		}
 	}
 	if t.Setup != "" {
-		if out, err := shell(ctx, dir, t.Setup, 30*time.Minute); err != nil {
+		// The suite's own setup, before the agent touched anything: outside the sandbox (it
+		// may fetch the project's dependencies).
+		if out, err := shell(ctx, dir, t.Setup, 30*time.Minute, nil); err != nil {
 			return fmt.Errorf("setup: %w: %s", err, tail(out))
 		}
 	}
@@ -99,24 +103,30 @@ func applyTests(ctx context.Context, t Task, dir string) error {
 	return nil
 }
 
-// runTest runs one test id with the task's command; nil when it passed.
-func runTest(ctx context.Context, cmd, id, dir string, timeout time.Duration) (string, error) {
+// runTest runs one test id with the task's command, inside box when it is not nil; nil when
+// it passed.
+func runTest(ctx context.Context, cmd, id, dir string, timeout time.Duration, box *sandbox.Boundary) (string, error) {
 	q := shellQuote(id)
 	if strings.Contains(cmd, "{test}") {
 		cmd = strings.ReplaceAll(cmd, "{test}", q)
 	} else {
 		cmd += " " + q
 	}
-	return shell(ctx, dir, cmd, timeout)
+	return shell(ctx, dir, cmd, timeout, box)
 }
 
 // shell runs a command in its own process group, killed whole at the timeout (a test's
-// children included).
-func shell(ctx context.Context, dir, command string, timeout time.Duration) (string, error) {
+// children included); inside box when it is not nil (its Workspace and Temp filled).
+func shell(ctx context.Context, dir, command string, timeout time.Duration, box *sandbox.Boundary) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, "sh", "-c", command)
 	c.Dir = dir
+	if box != nil {
+		if err := box.Wrap(c); err != nil {
+			return "", err
+		}
+	}
 	ownGroup(c)
 	c.WaitDelay = 5 * time.Second
 	out, err := c.CombinedOutput()
