@@ -24,7 +24,7 @@ type Jobs struct {
 	next    int
 	jobs    map[string]*job
 	git     gitEnv // every command of the table runs with git hardened
-	temp    sessionTemp
+	temp    sandbox.Temp // the session's /tmp inside the sandbox, removed with the toolbox
 }
 
 type job struct {
@@ -120,7 +120,7 @@ func (js *Jobs) Close() {
 	wg.Wait()
 	js.spawner.Close()
 	js.git.close()
-	js.temp.remove()
+	js.temp.Remove()
 }
 
 // unread returns the job's output since the last call (at most limit bytes) and advances.
