@@ -459,9 +459,11 @@ func TestAttackSuite(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	var mu sync.Mutex
 	var current []llm.ToolCall
+	var prompted []string // canary tokens the model was shown outside tool results
 	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
 		mu.Lock()
 		defer mu.Unlock()
+		prompted = append(prompted, promptCanaries(r)...)
 		if i := toolStep(r); i < len(current) {
 			return llmtest.Reply{ToolCalls: current[i : i+1]}
 		}
@@ -484,9 +486,14 @@ func TestAttackSuite(t *testing.T) {
 			t.Run(mode+"/"+c.class+"/"+c.name, func(t *testing.T) {
 				res = runAttack(t, st, mode, c, func(calls []llm.ToolCall) {
 					mu.Lock()
-					current = calls
+					current, prompted = calls, nil
 					mu.Unlock()
 				})
+				mu.Lock()
+				for _, tok := range prompted {
+					res.escapes = append(res.escapes, "put "+tok+" in the model's prompt")
+				}
+				mu.Unlock()
 				t.Logf("outcome: blocked=%v escapes=%d", res.blocked, len(res.escapes))
 				if len(res.escapes) > 0 && live == "" {
 					t.Errorf("escape (testdata/attacks.txt:%d):\n  %s", c.line, strings.Join(res.escapes, "\n  "))
@@ -514,6 +521,23 @@ func TestAttackSuite(t *testing.T) {
 		fmt.Fprintf(&b, "%-10s %-14s %6d %8d %8d\n", mode, "total", all.cases, all.blocked, all.escapes)
 	}
 	t.Log(b.String())
+}
+
+// promptCanaries lists the canary tokens in what a request shows the model besides tool
+// results (which the session's events are checked for): the system prompt with its
+// instruction files, and the user messages with the environment block and recalled memory.
+// The model's own calls are left out: a case may write a canary-looking text itself.
+func promptCanaries(r llm.Request) []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Role != llm.RoleSystem && m.Role != llm.RoleUser {
+			continue
+		}
+		if i := strings.Index(m.Content, canaryToken); i >= 0 {
+			out = append(out, strings.Fields(m.Content[i:])[0])
+		}
+	}
+	return out
 }
 
 // runAttack runs one case under one approval mode in a fresh arena.

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -125,7 +127,7 @@ func findGitDir(dir string) string {
 			if fi.IsDir() {
 				return p
 			}
-			if b, err := os.ReadFile(p); err == nil {
+			if b, err := readSmall(p); err == nil {
 				if rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
 					g := strings.TrimSpace(rest)
 					if !filepath.IsAbs(g) {
@@ -144,17 +146,38 @@ func findGitDir(dir string) string {
 	}
 }
 
+// headLine is what a HEAD file may say for the environment block to repeat it: a ref, or a
+// commit id. HEAD is the workspace's and may be a link to anything (~/.ssh/id_rsa); the block
+// is in the model's prompt unasked, so nothing else of it is shown.
+var headLine = regexp.MustCompile(`^(?:ref: (refs/[^\s\x00-\x1f\x7f]{1,250})|([0-9a-f]{40}|[0-9a-f]{64}))$`)
+
 // readBranch reads the current branch from HEAD; a detached HEAD reads "detached at <sha>".
 func readBranch(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	b, err := readSmall(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return "unknown"
 	}
-	head := strings.TrimSpace(string(b))
-	if ref, ok := strings.CutPrefix(head, "ref: "); ok {
-		return strings.TrimPrefix(ref, "refs/heads/")
+	m := headLine.FindStringSubmatch(strings.TrimSpace(string(b)))
+	switch {
+	case m == nil:
+		return "unknown"
+	case m[1] != "":
+		return strings.TrimPrefix(m[1], "refs/heads/")
 	}
-	return "detached at " + head[:min(len(head), 12)]
+	return "detached at " + m[2][:12]
+}
+
+// readSmall reads the first 4 KB of a regular file (a FIFO would hold the turn's start).
+func readSmall(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 4<<10))
 }
 
 // gitStatus summarizes `git status --porcelain` ("clean", "3 changed, 1 untracked"). It is

@@ -189,3 +189,29 @@ func TestEnvironmentInALinkedWorktree(t *testing.T) {
 		t.Fatalf("status ran under a filter driver: %q", facts)
 	}
 }
+
+// The environment block goes into the model's prompt unasked; a workspace's .git/HEAD linked
+// to a key (or holding anything but a ref or a commit id) must not be repeated in it.
+func TestEnvironmentHeadLinkedToASecret(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	key := filepath.Join(t.TempDir(), "id_rsa")
+	os.WriteFile(key, []byte("SECRETKEY-0123456789\n"), 0o600)
+	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
+	os.Symlink(key, filepath.Join(ws, ".git", "HEAD"))
+	env, facts := probeEnvironment(context.Background(), ws, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), false, nil)
+	if strings.Contains(facts, "SECRET") || env.Branch != "unknown" {
+		t.Fatalf("HEAD's content reached the block: env %+v facts %q", env, facts)
+	}
+	for head, want := range map[string]string{
+		"ref: refs/heads/main\n":                     "main",
+		"0123456789abcdef0123456789abcdef01234567\n": "detached at 0123456789ab",
+		"ref: refs/heads/x\nSECRET":                  "unknown",
+	} {
+		os.Remove(filepath.Join(ws, ".git", "HEAD"))
+		os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(head), 0o644)
+		if got := readBranch(filepath.Join(ws, ".git")); got != want {
+			t.Errorf("HEAD %q: branch %q, want %q", head, got, want)
+		}
+	}
+}

@@ -38,6 +38,13 @@ func (g *Gate) Check(call tools.Call, access []tools.Access) agent.Verdict {
 	return agent.Verdict{Action: agent.Action(d.Action), Subject: d.Subject, Reason: d.Reason, Once: !d.Rememberable(), Detail: d, Crossing: d.Crossing}
 }
 
+// Secret reports whether reading path (through its links) would touch a place holding
+// secrets: what the session reads unasked, such as instruction files, skips such a file.
+func (g *Gate) Secret(path string) bool {
+	return g.svc.Check(g.session, g.workspace, g.mode, "read_files",
+		[]tools.Access{{Kind: tools.AccessRead, Path: path}}).Secret
+}
+
 // Approve is the agent's Approver: the request is pending in the service from before the asked
 // event is written until it is answered or the turn stops.
 func (g *Gate) Approve(ctx context.Context, session string, v agent.Verdict, req store.Approval, announce func() error) (string, error) {
