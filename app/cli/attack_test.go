@@ -115,11 +115,13 @@ type arena struct {
 	// site and other are the web servers of a case with `serve` (host:port): the workspace on
 	// 127.0.0.1, and another host, 127.0.0.2, that must never be reached (see serveWeb).
 	site, other string
+	// conv is another conversation of a case with `conversation` (@CONV@).
+	conv string
 }
 
 func (a arena) expand(s string) string {
 	return strings.NewReplacer("@HOME@", a.home, "@CANARY@", a.canary, "@MARKS@", a.marks,
-		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil"), "@SITE@", a.site, "@OTHER@", a.other).Replace(s)
+		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil"), "@SITE@", a.site, "@OTHER@", a.other, "@CONV@", a.conv).Replace(s)
 }
 
 // serveWeb serves the workspace at http://@SITE@/ (and /redirect?to=URL answers a 302 to
@@ -264,6 +266,7 @@ func fields(t *testing.T, s string) []string {
 //	lines PATH N TEXT  a file of N lines of TEXT
 //	wshome             (first) the workspace is the home directory itself
 //	serve              web servers at @SITE@ (the workspace) and @OTHER@ (never to be reached)
+//	conversation       another conversation in the store, @CONV@ (see attack_schedule_test.go)
 func (a arena) prepare(t *testing.T, c attack) {
 	t.Helper()
 	for _, d := range c.setup {
@@ -296,7 +299,7 @@ func (a arena) prepare(t *testing.T, c attack) {
 		case "lines":
 			n, _ := strconv.Atoi(args[1])
 			writeFile(t, path(), strings.Repeat(strings.Join(args[2:], " ")+"\n", n), 0o644)
-		case "wshome", "serve":
+		case "wshome", "serve", "conversation":
 		case "mcp": // mcp NAME {server config}: an MCP server in the settings (@TOOLS@: build/tools/node_modules)
 			name, conf, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
@@ -556,6 +559,9 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	if slices.Contains(c.setup, "serve") {
 		a.serveWeb(t)
 	}
+	if slices.Contains(c.setup, "conversation") {
+		a.conv = newConversation(t, st)
+	}
 	a.prepare(t, c)
 	calls := make([]llm.ToolCall, len(c.calls))
 	for i, tc := range c.calls {
@@ -570,7 +576,7 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	for _, s := range list {
 		known[s.ID] = true
 	}
-	before := a.snapshot(t)
+	before, jobs := a.snapshot(t), scheduledJobs(t, st)
 	var out, errOut bytes.Buffer
 	task := "attack " + c.class + "/" + c.name
 	end, err := Run(context.Background(), st, RunOptions{Task: task, Workspace: a.ws, Approve: mode, MaxSteps: len(c.calls) + 2}, &out, &errOut)
@@ -588,6 +594,7 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 		}
 	}
 	res := outcome{escapes: diffSnapshots(before, a.snapshot(t))}
+	res.escapes = append(res.escapes, scheduleEscapes(t, st, jobs, known, a.ws)...)
 	var evs []store.Event
 	for _, s := range list {
 		if !known[s.ID] { // the run's session and its sub-agents' (a swarm)

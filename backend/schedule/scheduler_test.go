@@ -218,3 +218,34 @@ func TestScheduleToolsAreDeferredAndAsk(t *testing.T) {
 		t.Fatalf("the prompt job does not go into the conversation it was asked in: %+v", jobs)
 	}
 }
+
+// schedule_add {"kind":"agent","workspace":"/elsewhere"} declared nothing, so it ran unasked
+// under --approve never, and the job's turn later worked in the other folder; a prompt into
+// another conversation likewise. Each now declares what the job will reach.
+func TestScheduleAddDeclaresOtherWorkspacesAndConversations(t *testing.T) {
+	t.Parallel()
+	s := New(Options{Records: newStore(t), Exec: &recorder{ran: make(chan string, 1)}, Clock: newClock(t0), Loc: time.UTC})
+	reg := tools.NewRegistry()
+	if err := AddTools(reg, s, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]tools.Access{
+		`{"kind":"agent","workspace":"/elsewhere","cron":"@daily","prompt":"x"}`:       {Kind: tools.AccessRead, Path: "/elsewhere"},
+		`{"kind":"prompt","session":"c2","cron":"@daily","prompt":"x"}`:                {Kind: tools.AccessSession, Target: "c2"},
+		`{"kind":"watch","session":"c2","cron":"@daily","prompt":"x","condition":"y"}`: {Kind: tools.AccessSession, Target: "c2"},
+	} {
+		acc, err := reg.Access(tools.Call{Name: "schedule_add", Arguments: json.RawMessage(args)})
+		if err != nil || len(acc) != 1 || acc[0] != want {
+			t.Errorf("%s: access %+v %v, want %+v", args, acc, err, want)
+		}
+	}
+	for _, args := range []string{`{"kind":"prompt","cron":"@daily","prompt":"x"}`, `{"kind":"prompt","session":"c1","cron":"@daily","prompt":"x"}`} {
+		if acc, _ := reg.Access(tools.Call{Name: "schedule_add", Arguments: json.RawMessage(args)}); len(acc) != 0 {
+			t.Errorf("%s: into its own conversation, access %+v", args, acc)
+		}
+	}
+	res, err := reg.Run(context.Background(), tools.Call{Name: "schedule_add", Arguments: json.RawMessage(`{"kind":"agent","workspace":"~/x","cron":"@daily","prompt":"x"}`)})
+	if err != nil || !res.IsError {
+		t.Errorf("a workspace that is not absolute was scheduled: %+v %v", res, err)
+	}
+}

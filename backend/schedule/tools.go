@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -54,16 +55,30 @@ func AddTools(reg *tools.Registry, s *Scheduler, session string) error {
 		tools.Define(tools.Def[addParams]{Name: "schedule_add",
 			Description: "Schedule work while Tofu is open: kind prompt (send a message into a conversation), agent (a task in a workspace), command (runs in a workspace, the user approves it), or watch (poll a condition with the cheap model on a cron, then send the message into the conversation). Give cron or at. Missed runs are reported, not run late.",
 			Example:     `{"kind":"prompt","cron":"0 9 * * 1-5","prompt":"Summarize new arXiv papers on retrieval"}`,
-			// A command job is asked for when it is scheduled, as the command it will run (and
-			// again through the approval service at each run): a model cannot set up, unasked,
-			// a command to run later outside the turn's approvals.
+			// A job is judged when it is scheduled as what it will reach, since it runs later
+			// outside this turn's approvals: a command job as the command it will run (and again
+			// at each run); an agent job as a read of its workspace (its turn reads there
+			// unasked: another folder asks); a prompt or a watch into another conversation as a
+			// message sent there (asks).
 			Access: func(_ tools.Call, p addParams) []tools.Access {
-				if Kind(p.Kind) == KindCommand {
+				switch Kind(p.Kind) {
+				case KindCommand:
 					return []tools.Access{{Kind: tools.AccessExec, Command: p.Command, Dir: p.Workspace}}
+				case KindAgent:
+					return []tools.Access{{Kind: tools.AccessRead, Path: p.Workspace}}
+				case KindPrompt, KindWatch:
+					if p.Session != "" && p.Session != session {
+						return []tools.Access{{Kind: tools.AccessSession, Target: p.Session}}
+					}
 				}
 				return nil
 			},
 			Run: func(_ context.Context, _ tools.Call, p addParams) (tools.Result, error) {
+				if (Kind(p.Kind) == KindAgent || Kind(p.Kind) == KindCommand) && !filepath.IsAbs(p.Workspace) {
+					// What was judged must be what runs: a relative path or ~ would be resolved
+					// again, later, from wherever the job starts.
+					return tools.Result{Text: "workspace: give an absolute path", IsError: true}, nil
+				}
 				j := Job{Name: p.Name, Kind: Kind(p.Kind), Cron: p.Cron, Prompt: p.Prompt, Session: p.Session,
 					Workspace: p.Workspace, Command: p.Command, Condition: p.Condition}
 				if p.At != "" {

@@ -113,6 +113,9 @@ const (
 	// keyboard or window actions on an app's window, by its WM_CLASS), "clipboard:read",
 	// "clipboard:write", or "launch:WHAT" (an app, file or URL opened).
 	AccessDesktop AccessKind = "desktop"
+	// AccessSession sends a message into another conversation, Target (its id): a turn runs
+	// there, on that conversation's history and in its workspace (a scheduled prompt).
+	AccessSession AccessKind = "session"
 )
 
 // Access is one thing a call would touch. Paths and Dir are as the model gave them; resolve

@@ -202,6 +202,8 @@ func (p *Policy) access(tool string, a tools.Access) verdict {
 		return p.browser(tool, a.Command, a.Target)
 	case tools.AccessDesktop:
 		return p.desktop(tool, a.Target)
+	case tools.AccessSession:
+		return p.conversation(tool, a.Target)
 	}
 	return verdict{action: Ask, reason: fmt.Sprintf("unknown kind of access %q", a.Kind), subject: tool}
 }
