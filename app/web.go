@@ -1,8 +1,6 @@
 package app
 
 import (
-	"net/url"
-
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -20,8 +18,8 @@ func webTools(cfgOf func() (config.Config, error), braveKey func(config.Config) 
 			return nil, nil
 		}
 		allow := append([]string(nil), cfg.WebAllowHosts...)
-		if u, err := url.Parse(cfg.WebSearch.SearxngURL); err == nil && u.Hostname() != "" {
-			allow = append(allow, u.Hostname())
+		if h := web.SearchHost(cfg.WebSearch.SearxngURL); h != "" {
+			allow = append(allow, h) // its port only: not Ollama or a database beside it
 		}
 		f := &web.Fetcher{Guard: web.Guard{AllowHosts: allow}}
 		s := &web.Searcher{Provider: searchProvider(cfg.WebSearch, braveKey(cfg)), Fetcher: f}

@@ -307,6 +307,8 @@ func (a arena) prepare(t *testing.T, c attack) {
 			a.setConfig(t, "desktop", true)
 		case "web": // web: the settings turn web access on (web_search and fetch_url offered)
 			a.setConfig(t, "web_access", true)
+		case "searxng": // searxng URL: web search through the user's SearXNG at URL
+			a.setConfig(t, "web_search", map[string]string{"provider": "searxng", "searxng_url": args[0]})
 		case "rule": // rule TOOL PATTERN ACTION: a permission rule in the settings
 			a.setConfig(t, "permissions", map[string]any{"rules": []map[string]string{{"tool": args[0], "pattern": args[1], "action": args[2]}}})
 		case "skillsadd": // skillsadd DIR: the user installs the workspace's folder DIR as a skill (tofu skills add)

@@ -181,3 +181,65 @@ func TestGuardRefusesPrivateAddresses(t *testing.T) {
 		}
 	}
 }
+
+// IPv4-compatible IPv6 addresses (::/96: ::127.0.0.1, ::169.254.169.254) and site-local ones
+// (fec0::/10) were dialled: neither is private by Go's test nor in the reserved list.
+func TestGuardRefusesIPv4CompatibleAndSiteLocal(t *testing.T) {
+	t.Parallel()
+	f := &Fetcher{Guard: Guard{}, Timeout: 5 * time.Second}
+	for _, u := range []string{"http://[::127.0.0.1]:1/", "http://[::a9fe:a9fe]/latest/meta-data/", "http://[fec0::1]/", "http://[feff::1]/"} {
+		_, err := f.Fetch(context.Background(), u)
+		var priv *ErrPrivate
+		if !errors.As(err, &priv) {
+			t.Errorf("%s: %v, want a refusal before connecting", u, err)
+		}
+	}
+	for _, a := range []string{"::7f00:1", "::10.0.0.1", "::8.8.8.8", "fec0::1", "fef0:1::2"} {
+		if !private(mustAddr(t, a)) {
+			t.Errorf("%s is not treated as private", a)
+		}
+	}
+	for _, a := range []string{"::1:0:0:0", "fe00::1"} { // just past each range
+		if private(mustAddr(t, a)) {
+			t.Errorf("%s is treated as private: the ranges reach past ::/96 and fec0::/10", a)
+		}
+	}
+}
+
+// With a local SearXNG configured, its host was allowed whole: fetch_url reached every port
+// of it (Ollama, a database, a dev server beside the search engine). The search host is
+// allowed by host and port; a host the user lists alone still opens every port.
+func TestSearchHostAllowsItsPortOnly(t *testing.T) {
+	t.Parallel()
+	serve := func() *httptest.Server {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Write([]byte("<title>local</title><p>local service</p>"))
+		}))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	searx, other := serve(), serve()
+	f := &Fetcher{Guard: Guard{AllowHosts: []string{SearchHost(searx.URL + "/search")}}}
+	if _, err := f.Fetch(context.Background(), searx.URL+"/"); err != nil {
+		t.Errorf("the search host's own port: %v", err)
+	}
+	var priv *ErrPrivate
+	if _, err := f.Fetch(context.Background(), other.URL+"/"); !errors.As(err, &priv) {
+		t.Errorf("another port of the search host: %v, want a refusal", err)
+	}
+	whole := &Fetcher{Guard: Guard{AllowHosts: []string{"127.0.0.1"}}}
+	if _, err := whole.Fetch(context.Background(), other.URL+"/"); err != nil {
+		t.Errorf("a host the user allowed, another port: %v", err)
+	}
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:8888":        "127.0.0.1:8888",
+		"http://Searx.LAN/":            "searx.lan:80",
+		"https://searx.lan/search?q=x": "searx.lan:443",
+		"http://[fd00::1]:8888/":       "[fd00::1]:8888",
+		"searx.lan:8888":               "",
+	} {
+		if got := SearchHost(raw); got != want {
+			t.Errorf("SearchHost(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

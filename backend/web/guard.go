@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -17,8 +19,27 @@ type Guard struct {
 	// their own choice, fetched wherever it points.
 	AllowPrivate bool
 	// AllowHosts are hosts (names or addresses, lower case) the user allowed although they
-	// are private: a NAS, an intranet wiki.
+	// are private: a NAS, an intranet wiki. An entry "host:port" ("[fd00::1]:8888") allows
+	// that port only: a service Tofu itself talks to (the user's SearXNG) opens that service,
+	// not every other one on its machine (Ollama, a database, a dev server); see SearchHost.
 	AllowHosts []string
+}
+
+// SearchHost is the AllowHosts entry of a service at rawURL: its host and port, the scheme's
+// default port when the URL names none ("" when rawURL has no host).
+func SearchHost(rawURL string) string {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if strings.EqualFold(u.Scheme, "https") {
+			port = "443"
+		}
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // ErrPrivate is a refused connection into a private, loopback or link-local network.
@@ -44,7 +65,10 @@ func private(addr netip.Addr) bool {
 }
 
 // reserved are ranges that are neither private by Go's test nor public: carrier-grade NAT,
-// benchmarking, documentation, "this network", and the NAT64 prefix that maps to IPv4.
+// benchmarking, documentation, "this network", the NAT64 prefix that maps to IPv4, the
+// deprecated IPv4-compatible addresses (::a.b.c.d, which a stack or a tunnel may carry to
+// the IPv4 address inside: ::127.0.0.1, ::169.254.169.254) and the deprecated site-local
+// range (fec0::/10, still routed inside some networks).
 var reserved = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -52,12 +76,23 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("64:ff9b::/96"),
+	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("fec0::/10"),
 }
 
-func (g Guard) allowedHost(host string) bool {
+// allowedHost reports whether the request's host, dialled on port, is allowed: an entry
+// naming the host alone allows every port, one with a port that port only.
+func (g Guard) allowedHost(host string, port uint16) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	for _, h := range g.AllowHosts {
-		if strings.EqualFold(strings.TrimSpace(h), host) {
+		h = strings.TrimSpace(h)
+		if eh, ep, err := net.SplitHostPort(h); err == nil {
+			if strings.EqualFold(eh, host) && ep == strconv.Itoa(int(port)) {
+				return true
+			}
+			continue
+		}
+		if strings.EqualFold(h, host) {
 			return true
 		}
 	}
@@ -80,7 +115,7 @@ func (g Guard) dialer(base *net.Dialer) func(ctx context.Context, network, addre
 			}
 			// Only the host as the request names it is matched: an attacker's name resolving to
 			// an allowed address (DNS rebinding onto the user's NAS) stays refused.
-			if private(ap.Addr()) && !g.allowedHost(host) {
+			if private(ap.Addr()) && !g.allowedHost(host, ap.Port()) {
 				return &ErrPrivate{Host: host, Addr: ap.Addr().String()}
 			}
 			return nil
