@@ -38,7 +38,7 @@ func main() {
 	flag.StringVar(&replay, "replay", "../shared/data/trajectories", "trajectory folders to replay, comma-separated")
 	flag.IntVar(&c.runs, "runs", 9, "counted runs of each timed command")
 	flag.StringVar(&c.frontend, "frontend", "frontend", "the front end, with its node_modules, for the UI streaming benchmark")
-	flag.StringVar(&c.only, "only", "", "measure one part only: ui (the UI streaming benchmark)")
+	flag.StringVar(&c.only, "only", "", "measure one part only: ui (the UI streaming benchmark), sandbox (what the sandbox adds to a command)")
 	flag.StringVar(&c.doc, "doc", "", "write the table into this page's generated section (docs/PERFORMANCE.md)")
 	flag.Parse()
 	for _, d := range strings.Split(replay, ",") {
@@ -67,12 +67,15 @@ func mainErr(ctx context.Context, c config) error {
 		rows = append(rows, startupRows(ctx, c)...)
 		rows = append(rows, paperRows(ctx, c)...)
 		rows = append(rows, windowRows(ctx, c)...)
+		rows = append(rows, sandboxRows(ctx, c)...)
 		rows = append(rows, agentStepRow(ctx))
 		rows = append(rows, uiStreamingRow(ctx, c.frontend))
+	case "sandbox":
+		rows = append(rows, sandboxRows(ctx, c)...)
 	case "ui":
 		rows = append(rows, uiStreamingRow(ctx, c.frontend))
 	default:
-		return fmt.Errorf("-only %q: the parts are: ui", c.only)
+		return fmt.Errorf("-only %q: the parts are: ui, sandbox", c.only)
 	}
 	section := fmt.Sprintf("Measured %s on %s; whole-process figures are medians of %d runs, each paired with its anchor run in turn.\n\n%s",
 		started.Format("2006-01-02 15:04 UTC"), machine, c.runs, bench.Markdown(rows))
