@@ -32,7 +32,8 @@ type Boundary struct {
 	// is empty, and neither can be written.
 	Hidden []string
 	// Expose are files or folders shown read-only at their own path even where a mount above
-	// hid them (the clean git config in the host's /tmp; the program itself).
+	// or a hidden place hid them (the clean git config in the host's /tmp; the program
+	// itself; Tofu's installed skills, inside its hidden config folder).
 	Expose []string
 	// Writable are more places a person allowed one call to write (a crossing).
 	Writable []string
@@ -137,7 +138,7 @@ func (b Boundary) args(dir string) ([]string, error) {
 		a = append(a, "--tmpfs", "/dev/shm")
 	}
 	for _, p := range b.Expose {
-		if _, err := os.Stat(p); err == nil {
+		if exists(p) && !slices.ContainsFunc(b.Hidden, func(h string) bool { return within(h, p) }) {
 			a = append(a, "--ro-bind", p, p)
 		}
 	}
@@ -166,7 +167,15 @@ func (b Boundary) args(dir string) ([]string, error) {
 		case err != nil:
 			continue // not there: nothing to hide (and the home around it is read-only)
 		case st.IsDir():
-			a = append(a, "--tmpfs", h, "--remount-ro", h)
+			// What is exposed inside goes in before the empty folder is made read-only
+			// (bubblewrap makes its mount point there).
+			a = append(a, "--tmpfs", h)
+			for _, p := range b.Expose {
+				if p != h && within(h, p) && exists(p) {
+					a = append(a, "--ro-bind", p, p)
+				}
+			}
+			a = append(a, "--remount-ro", h)
 		default:
 			a = append(a, "--ro-bind", os.DevNull, h)
 		}

@@ -204,3 +204,21 @@ func TestTemp(t *testing.T) {
 		t.Fatal("Around shares its lists with the template")
 	}
 }
+
+// TestExposeInsideAHiddenPlace: Tofu's installed skills are shown, read-only, inside its
+// hidden config folder, whose other files stay hidden.
+func TestExposeInsideAHiddenPlace(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.home + "/.config/tofu"
+	if err := os.MkdirAll(cfg+"/skills/release/scripts", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfg+"/secrets.json", "TOFU-CANARY secrets")
+	write(t, cfg+"/skills/release/scripts/run.sh", "echo skill ran")
+	f.b.Hidden = append(f.b.Hidden, cfg)
+	f.b.Expose = []string{cfg + "/skills"}
+	out, err := run(t, f.b, f.ws, "sh "+cfg+"/skills/release/scripts/run.sh; cat "+cfg+"/secrets.json; echo x > "+cfg+"/skills/new")
+	if err == nil || !strings.Contains(out, "skill ran") || strings.Contains(out, "TOFU-CANARY") || !strings.Contains(out, "Read-only") {
+		t.Fatalf("a skill inside the hidden config folder: %q %v", out, err)
+	}
+}

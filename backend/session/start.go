@@ -267,7 +267,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 		return err
 	}
 	opts := toolset.Options{Results: r.results(), Active: agent.UsedTools(events)}
-	opts.Coding.Sandbox = CommandSandbox(p.cfg)
+	opts.Coding.Sandbox, opts.Coding.Network = turnSandbox(p.cfg, r.o.SkillsDir), p.cfg.WebAccess
 	if req.Questions {
 		opts.Asker = t
 	}
