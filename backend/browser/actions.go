@@ -131,7 +131,7 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 			rep = Report{Text: t.stillLoading(), URL: url, Tab: t.ID}
 			return nil
 		}
-		s, err := take(ctx, t)
+		s, err := m.judged(ctx, session, t)
 		if err != nil {
 			return err
 		}
@@ -146,6 +146,21 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 		return nil
 	})
 	return rep, err
+}
+
+// judged snapshots tab t's page, judging what it shows before and after (files.go).
+func (m *Manager) judged(ctx context.Context, session string, t *Tab) (*Snapshot, error) {
+	if err := m.judge(ctx, session, t); err != nil {
+		return nil, err
+	}
+	s, err := take(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.judge(ctx, session, t); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Act runs the actions in order on the session's active tab and reports what changed. It
@@ -582,7 +597,7 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 	var s *Snapshot
 	if !t.awaitCommit(ctx, commitWait) {
 		var err error
-		if s, err = take(ctx, t); err != nil {
+		if s, err = m.judged(ctx, session, t); err != nil {
 			return Report{}, err
 		}
 	}

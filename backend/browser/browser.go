@@ -139,9 +139,13 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
 		Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
 		Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))
+	// WebRTC sends UDP itself (STUN, TURN), past any proxy: only what a proxy carries.
+	l = l.Set("webrtc-ip-handling-policy", "disable_non_proxied_udp")
 	if !web {
-		// Loopback never goes through a proxy; everything else meets a closed port.
-		l = l.Set("proxy-server", "http://127.0.0.1:9")
+		// Everything but loopback meets a closed port. Chromium bypasses proxies for loopback
+		// and link-local addresses by itself (169.254.169.254, a cloud's metadata service, among
+		// them): <-loopback> removes that rule, and loopback is named again.
+		l = l.Set("proxy-server", "http://"+deadProxy).Set("proxy-bypass-list", loopbackBypass)
 	}
 	u, err := l.Context(context.WithoutCancel(ctx)).Launch()
 	if err != nil {
@@ -160,11 +164,9 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		return nil, err
 	}
 	m.guarding = web
-	if web {
-		if err := m.guardHosts(b); err != nil {
-			m.stopLocked()
-			return nil, err
-		}
+	if err := m.gate(b, web); err != nil {
+		m.stopLocked()
+		return nil, err
 	}
 	m.touchLocked()
 	return b, nil
@@ -253,3 +255,11 @@ func (m *Manager) ClearData() error {
 	}
 	return nil
 }
+
+// deadProxy is where the browser's requests go with web access off: a port nothing listens
+// on (discard). A var so a test can listen there instead and see what reaches it.
+var deadProxy = "127.0.0.1:9"
+
+// loopbackBypass are the hosts that skip the dead proxy: loopback only, by name and address
+// (Chromium's own implicit rules, which add link-local, are removed by <-loopback>).
+const loopbackBypass = "<-loopback>;localhost;*.localhost;127.0.0.0/8;[::1]"

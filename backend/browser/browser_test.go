@@ -412,6 +412,7 @@ func TestDownloadsAreSavedIntoTheWorkspaceOnRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := t.TempDir()
+	m.Confine("s", ws, nil)
 	// The save step waits for the download if the click's report came before it finished.
 	rep2, err := m.Act(ctx, "s", []Action{{Do: "save", Text: "data.csv", Values: []string{ws}}})
 	if err != nil {

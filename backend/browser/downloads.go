@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -108,8 +109,15 @@ func (m *Manager) takeDownloads(ctx context.Context, session string) []string {
 
 // SaveDownload copies the session's download called name (the last of that name; "": the
 // last one) to dest, waiting for it to begin (within Options.DownloadGrace) and to finish
-// (within ctx).
+// (within ctx). dest must be inside the session's workspace (Confine); the file is created
+// there through an os.Root, never through a link, and never over one.
 func (m *Manager) SaveDownload(ctx context.Context, session, name, dest string) (string, error) {
+	m.mu.Lock()
+	ws := m.sessionLocked(session).workspace
+	m.mu.Unlock()
+	if ws == "" {
+		return "", &UserError{"downloads are saved into the workspace, and this session has none"}
+	}
 	d, err := m.awaitDownload(ctx, session, name)
 	if err != nil {
 		return "", err
@@ -125,13 +133,91 @@ func (m *Manager) SaveDownload(ctx context.Context, session, name, dest string) 
 	if state != proto.BrowserDownloadProgressStateCompleted {
 		return "", &UserError{fmt.Sprintf("the download %s %s", d.name, state)}
 	}
-	if fi, err := os.Stat(dest); err == nil && fi.IsDir() || strings.HasSuffix(dest, string(filepath.Separator)) {
-		dest = filepath.Join(dest, d.name)
-	}
-	if err := copyFile(d.path, dest); err != nil {
+	saved, err := saveInto(ws, dest, d.name, d.path)
+	if err != nil {
+		var user *UserError
+		if errors.As(err, &user) {
+			return "", err
+		}
 		return "", fmt.Errorf("save the download %s: %w", d.name, err)
 	}
-	return dest, nil
+	return saved, nil
+}
+
+// saveInto copies src to dest inside the workspace ws (dest a folder there, or ending in a
+// separator: into it as name). Every step goes through an os.Root on ws, so no link leads it
+// outside; the file is created new (O_EXCL, so a link at its name is never written through)
+// under a temporary name and renamed into place, never over a link or a folder.
+func saveInto(ws, dest, name, src string) (string, error) {
+	rel, err := filepath.Rel(ws, filepath.Clean(dest))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", &UserError{dest + " is outside the workspace: downloads are saved inside it"}
+	}
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		name = "download"
+	}
+	if fi, err := root.Stat(rel); err == nil && fi.IsDir() || strings.HasSuffix(dest, string(filepath.Separator)) {
+		rel = filepath.Join(rel, name)
+	}
+	if rel == "." {
+		return "", &UserError{"save needs a file name in the workspace"}
+	}
+	if fi, err := root.Lstat(rel); err == nil && !fi.Mode().IsRegular() {
+		return "", &UserError{fmt.Sprintf("%s is a %s, not a file: the download is not saved over it", filepath.Join(ws, rel), kind(fi.Mode()))}
+	}
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		return "", userIfEscape(err, dest)
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	tmp := filepath.Join(filepath.Dir(rel), fmt.Sprintf(".%s.tofu-download-%d", filepath.Base(rel), time.Now().UnixNano()))
+	out, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", userIfEscape(err, dest)
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// Checked again just before: a link put at the name meanwhile is refused, not replaced.
+		if fi, lerr := root.Lstat(rel); lerr == nil && !fi.Mode().IsRegular() {
+			err = &UserError{fmt.Sprintf("%s is a %s, not a file: the download is not saved over it", filepath.Join(ws, rel), kind(fi.Mode()))}
+		} else {
+			err = root.Rename(tmp, rel)
+		}
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return "", userIfEscape(err, dest)
+	}
+	return filepath.Join(ws, rel), nil
+}
+
+func kind(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "folder"
+	}
+	return "special file"
+}
+
+// userIfEscape says plainly that a path led outside the workspace (os.Root refused it).
+func userIfEscape(err error, dest string) error {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return &UserError{dest + " leads outside the workspace (through a link): downloads are saved inside it"}
+	}
+	return err
 }
 
 // awaitDownload finds the session's download called name, waiting for one to begin: a click
@@ -161,24 +247,4 @@ func (m *Manager) awaitDownload(ctx context.Context, session, name string) (*dow
 			return nil, &UserError{fmt.Sprintf("no download called %q in this session", name)}
 		}
 	}
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

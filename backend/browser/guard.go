@@ -41,6 +41,7 @@ type hostGuard struct {
 
 type asker struct {
 	fn       HostAsk
+	files    FileRule // the call's rule for local files (nil: the session's standing one)
 	inflight int
 }
 
@@ -72,10 +73,11 @@ func (m *Manager) AllowHost(session, host string) {
 	s.hosts[host] = true
 }
 
-// Asking makes ask the way the session's pages ask about new hosts while a tool call runs.
-// The returned release waits for the questions ask has open, then forgets it.
-func (m *Manager) Asking(session string, ask HostAsk) (release func()) {
-	a := &asker{fn: ask}
+// Asking makes ask the way the session's pages ask about new hosts, and files the rule for
+// the local files they load, while a tool call runs. The returned release waits for the
+// questions the call has open, then forgets it.
+func (m *Manager) Asking(session string, ask HostAsk, files FileRule) (release func()) {
+	a := &asker{fn: ask, files: files}
 	m.mu.Lock()
 	s := m.sessionLocked(session)
 	s.askers = append(s.askers, a)
@@ -98,23 +100,32 @@ func (m *Manager) Asking(session string, ask HostAsk) (release func()) {
 	}
 }
 
-// guardHosts starts pausing every document request of the browser.
-func (m *Manager) guardHosts(b *rod.Browser) error {
+// gate starts pausing every request of the browser for a local file (the file gate, always)
+// and, with web access on, every document request (the host guard).
+func (m *Manager) gate(b *rod.Browser, web bool) error {
 	go b.EachEvent(func(e *proto.FetchRequestPaused) {
 		go m.decide(b, e)
 	})()
-	err := proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{
-		URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest,
-	}}}.Call(b)
-	if err != nil {
-		return fmt.Errorf("watch the pages' navigations: %w", err)
+	patterns := []*proto.FetchRequestPattern{{URLPattern: "file:*", RequestStage: proto.FetchRequestStageRequest}}
+	if web {
+		patterns = append(patterns, &proto.FetchRequestPattern{
+			URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest,
+		})
+	}
+	if err := (proto.FetchEnable{Patterns: patterns}).Call(b); err != nil {
+		return fmt.Errorf("watch the pages' requests: %w", err)
 	}
 	return nil
 }
 
-// decide lets a paused document request go on or aborts it (the page stays where it was).
+// decide lets a paused request go on or aborts it (the page stays where it was).
 func (m *Manager) decide(b *rod.Browser, e *proto.FetchRequestPaused) {
-	ok := m.allowed(b, e)
+	var ok bool
+	if isFileURL(e.Request.URL) {
+		ok = m.allowedFile(b, e)
+	} else {
+		ok = m.allowed(b, e)
+	}
 	m.firstDecided(proto.TargetTargetID(e.FrameID))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -126,7 +137,7 @@ func (m *Manager) decide(b *rod.Browser, e *proto.FetchRequestPaused) {
 }
 
 // allowed decides one document request: other schemes than http(s) pass (file:// has its own
-// guard, about:blank and data: reach nobody); a host approved for the owning session passes;
+// gate, about:blank and data: reach nobody); a host approved for the owning session passes;
 // so does anything while the user has the browser (the user leads); else the running call of
 // the session asks, and with none running it is refused.
 func (m *Manager) allowed(b *rod.Browser, e *proto.FetchRequestPaused) bool {

@@ -30,9 +30,15 @@ func (m *Manager) Read(ctx context.Context, session string) (Report, error) {
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
+		if err := m.judge(ctx, session, t); err != nil {
+			return err
+		}
 		res, err := t.page.Context(ctx).Eval(readJS)
 		if err != nil {
 			return fmt.Errorf("read the page: %w", err)
+		}
+		if err := m.judge(ctx, session, t); err != nil {
+			return err
 		}
 		md := res.Value.Str()
 		if len(md) > MaxMarkdown {
@@ -56,9 +62,16 @@ func (m *Manager) Screenshot(ctx context.Context, session string, width int) ([]
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
+		if err := m.judge(ctx, session, t); err != nil {
+			return err
+		}
 		var err error
 		img, err = shoot(ctx, t.page, width)
 		if err != nil {
+			return err
+		}
+		if err := m.judge(ctx, session, t); err != nil {
+			img = nil
 			return err
 		}
 		info, err := t.page.Context(ctx).Info()
@@ -87,8 +100,11 @@ func (m *Manager) Thumbnail(ctx context.Context, session string) []byte {
 	// A tab that never drew (a new tab whose first page was refused) waits for a frame forever.
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if m.judge(ctx, session, t) != nil {
+		return nil
+	}
 	img, err := shoot(ctx, t.page, 320)
-	if err != nil {
+	if err != nil || m.judge(ctx, session, t) != nil {
 		return nil
 	}
 	return img
@@ -125,6 +141,10 @@ func (m *Manager) Eval(ctx context.Context, session, js string) (Report, error) 
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := m.actionContext(ctx, session)
 		defer cancel()
+		// The script reads the page it runs in: that page is judged first (and after, by report).
+		if err := m.judge(ctx, session, t); err != nil {
+			return err
+		}
 		res, err := t.page.Context(ctx).Evaluate(&rod.EvalOptions{JS: jsFunction(js), ByValue: true, AwaitPromise: true})
 		if err != nil {
 			var ev *rod.EvalError

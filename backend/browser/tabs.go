@@ -74,6 +74,11 @@ type sessionTabs struct {
 	paused chan struct{}
 	// activeCh is closed when the active tab changes (the live view follows it).
 	activeCh chan struct{}
+	// workspace and files are the standing confinement of the session's pages (Confine);
+	// openedFiles the local files outside it the model opened itself (AllowFile).
+	workspace   string
+	files       FileRule
+	openedFiles map[string]bool
 	hostGuard
 }
 
@@ -382,10 +387,18 @@ func (m *Manager) Tabs(ctx context.Context, session string) []TabInfo {
 	for _, t := range tabs {
 		info := TabInfo{ID: t.ID, Active: t.ID == active}
 		cctx, cancel := context.WithTimeout(ctx, 2*1e9)
-		if ti, err := t.page.Context(cctx).Info(); err == nil {
+		// A tab's title is its page's: judged like the page (files.go) before it is told.
+		err := m.judge(cctx, session, t)
+		if ti, ierr := t.page.Context(cctx).Info(); ierr == nil {
 			info.URL, info.Title = ti.URL, ti.Title
 		}
 		cancel()
+		switch {
+		case shownFile(err):
+			info.URL, info.Title = "about:blank", "(closed: "+err.Error()+")"
+		case err != nil:
+			info.Title = "" // not judged (still loading?): its URL only
+		}
 		out = append(out, info)
 	}
 	return out

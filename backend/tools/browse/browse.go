@@ -7,9 +7,9 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
-	"path/filepath"
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/browser"
@@ -119,24 +119,32 @@ func (b *box) localPage() bool {
 	return err == nil && local(u)
 }
 
-// filePath is the path a file:// URL reads.
-func filePath(u *url.URL) string { return filepath.FromSlash(u.Path) }
-
 var errWebOff = errors.New("web access is off: only loopback (127.0.0.1, localhost) and file:// pages open. The user can turn web access on in Settings")
 
-// fileGuard keeps the browser from showing a local file outside the workspace that no
-// approval covered: a link, redirect or script in a page can lead there. Only the URL the
-// model asked for (approved as a read) may be such a file. It leaves the page for
-// about:blank and says why.
-func (b *box) fileGuard(ctx context.Context, call tools.Call, rep browser.Report, asked string) (tools.Result, bool) {
-	u, err := url.Parse(rep.URL)
-	if err != nil || u.Scheme != "file" || rep.URL == asked || call.Workspace == "" {
-		return tools.Result{}, false
+// parseURL reads raw as Chromium will (browser.CanonicalURL: backslashes, case, missing
+// slashes, file://localhost/), so that what is judged is what opens; the browser tools open
+// http(s), file and about:blank URLs only. canon is the URL to load.
+func parseURL(raw string) (u *url.URL, canon string, err error) {
+	canon = browser.CanonicalURL(raw)
+	u, err = url.Parse(canon)
+	if err != nil || u.Scheme == "" {
+		return nil, "", fmt.Errorf("%q is not a URL: give one with its scheme (http://, file://)", raw)
 	}
-	path := tools.RealPath(filePath(u))
-	if tools.Within(tools.RealPath(call.Workspace), path) {
-		return tools.Result{}, false
+	switch u.Scheme {
+	case "http", "https":
+		if u.Host == "" {
+			return nil, "", fmt.Errorf("%q names no host", raw)
+		}
+	case "file":
+		if _, err := browser.FilePath(canon); err != nil {
+			return nil, "", fmt.Errorf("%q: %v; only files on this machine open", raw, err)
+		}
+	case "about":
+		if u.Opaque != "blank" {
+			return nil, "", fmt.Errorf("%q: of about: pages only about:blank opens", raw)
+		}
+	default:
+		return nil, "", fmt.Errorf("%q: the browser opens http, https and file URLs only", raw)
 	}
-	_, _ = b.o.Browser.Navigate(ctx, b.o.Session, "about:blank")
-	return tools.Errorf("the page went to " + path + ", a file outside the workspace, and was closed: open it with browser_navigate (it asks for approval)"), true
+	return u, canon, nil
 }

@@ -3,7 +3,6 @@ package browse
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/browser"
@@ -20,22 +19,19 @@ func (b *box) navigate() tools.Tool {
 		Example: `{"url":"http://127.0.0.1:8000/"}`,
 		Access:  func(_ tools.Call, p navigateParams) []tools.Access { return b.urlAccess(p.URL) },
 		Run: guarded(b, func(ctx context.Context, call tools.Call, p navigateParams) (tools.Result, error) {
+			target := p.URL
 			if !history(p.URL) {
-				u, err := url.Parse(p.URL)
-				if err != nil || u.Scheme == "" {
-					return tools.Errorf(fmt.Sprintf("%q is not a URL: give one with its scheme (http://, file://)", p.URL)), nil
+				u, canon, err := parseURL(p.URL)
+				if err != nil {
+					return tools.Errorf(err.Error()), nil
 				}
 				if !local(u) && !b.web() {
 					return tools.Errorf(errWebOff.Error()), nil
 				}
 				b.allow(u)
+				target = canon
 			}
-			rep, err := b.o.Browser.Navigate(ctx, b.o.Session, p.URL)
-			if err == nil {
-				if res, escaped := b.fileGuard(ctx, call, rep, p.URL); escaped {
-					return res, nil
-				}
-			}
+			rep, err := b.o.Browser.Navigate(ctx, b.o.Session, target)
 			return b.result(ctx, "navigate", p.URL, rep, err)
 		}),
 	})
@@ -44,12 +40,16 @@ func (b *box) navigate() tools.Tool {
 // urlAccess is what opening raw touches: a file it reads, or a site it contacts (only with
 // web access on; Run refuses other sites when it is off, so there is nothing to approve).
 func (b *box) urlAccess(raw string) []tools.Access {
-	u, err := url.Parse(raw)
-	if err != nil || history(raw) {
+	if history(raw) {
 		return nil
 	}
+	u, canon, err := parseURL(raw)
+	if err != nil {
+		return nil // Run refuses it
+	}
 	if u.Scheme == "file" {
-		return []tools.Access{{Kind: tools.AccessRead, Path: filePath(u)}}
+		path, _ := browser.FilePath(canon)
+		return []tools.Access{{Kind: tools.AccessRead, Path: path}}
 	}
 	if local(u) || !b.web() {
 		return nil
@@ -104,11 +104,6 @@ func (b *box) act() tools.Tool {
 				targets = append(targets, strings.TrimSpace(a.Do+" "+what))
 			}
 			rep, err := b.o.Browser.Act(ctx, b.o.Session, p.Actions)
-			if err == nil {
-				if res, escaped := b.fileGuard(ctx, call, rep, ""); escaped {
-					return res, nil
-				}
-			}
 			return b.result(ctx, "act", strings.Join(targets, ", "), rep, err)
 		}),
 	})
@@ -166,15 +161,20 @@ func (b *box) tabs() tools.Tool {
 			var err error
 			switch p.Op {
 			case "open":
+				target := p.URL
 				if p.URL != "" {
-					u, perr := url.Parse(p.URL)
-					if perr != nil || u.Scheme == "" || !local(u) && !b.web() {
+					u, canon, perr := parseURL(p.URL)
+					if perr != nil {
+						return tools.Errorf(perr.Error()), nil
+					}
+					if !local(u) && !b.web() {
 						return tools.Errorf(errWebOff.Error()), nil
 					}
 					b.allow(u)
+					target = canon
 				}
 				var id string
-				if id, err = m.OpenTab(ctx, s, p.URL); err == nil {
+				if id, err = m.OpenTab(ctx, s, target); err == nil {
 					rep, err := m.Snapshot(ctx, s, 0)
 					return b.result(ctx, "open tab", id, rep, err)
 				}
