@@ -115,13 +115,16 @@ type arena struct {
 	// site and other are the web servers of a case with `serve` (host:port): the workspace on
 	// 127.0.0.1, and another host, 127.0.0.2, that must never be reached (see serveWeb).
 	site, other string
+	// udp is a UDP server of a case with `udp` (host:port on 127.0.0.2): a packet to it
+	// leaves a marker (attack_browser_test.go).
+	udp string
 	// conv is another conversation of a case with `conversation` (@CONV@).
 	conv string
 }
 
 func (a arena) expand(s string) string {
 	return strings.NewReplacer("@HOME@", a.home, "@CANARY@", a.canary, "@MARKS@", a.marks,
-		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil"), "@SITE@", a.site, "@OTHER@", a.other, "@CONV@", a.conv).Replace(s)
+		"@WS@", a.ws, "@EVIL@", filepath.Join(a.canary, "bin", "evil"), "@SITE@", a.site, "@OTHER@", a.other, "@UDP@", a.udp, "@CONV@", a.conv).Replace(s)
 }
 
 // serveWeb serves the workspace at http://@SITE@/ (and /redirect?to=URL answers a 302 to
@@ -191,6 +194,7 @@ func newArena(t *testing.T) arena {
 	}
 	writeFile(t, a.home+"/.gitconfig", "[user]\n\tname = Canary\n\temail = canary@example.com\n# "+canaryToken+"-gitconfig\n", 0o644)
 	writeFile(t, a.canary+"/secret.txt", canaryToken+"-outside-secret\n", 0o644)
+	writeFile(t, a.canary+"/secret.html", canaryPage, 0o644)
 	writeFile(t, a.canary+"/dir/file.txt", canaryToken+"-outside-dir\n", 0o644)
 	writeFile(t, a.canary+"/bin/evil", a.evilScript(), 0o755)
 	return a
@@ -266,6 +270,7 @@ func fields(t *testing.T, s string) []string {
 //	lines PATH N TEXT  a file of N lines of TEXT
 //	wshome             (first) the workspace is the home directory itself
 //	serve              web servers at @SITE@ (the workspace) and @OTHER@ (never to be reached)
+//	udp                a UDP server at @UDP@ (never to be reached)
 //	conversation       another conversation in the store, @CONV@ (see attack_schedule_test.go)
 func (a arena) prepare(t *testing.T, c attack) {
 	t.Helper()
@@ -299,7 +304,7 @@ func (a arena) prepare(t *testing.T, c attack) {
 		case "lines":
 			n, _ := strconv.Atoi(args[1])
 			writeFile(t, path(), strings.Repeat(strings.Join(args[2:], " ")+"\n", n), 0o644)
-		case "wshome", "serve", "conversation":
+		case "wshome", "serve", "udp", "conversation":
 		case "mcp": // mcp NAME {server config}: an MCP server in the settings (@TOOLS@: build/tools/node_modules)
 			name, conf, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			a.addMCPServer(t, name, strings.ReplaceAll(conf, "@TOOLS@", testtools.Dir(t)))
@@ -561,6 +566,9 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	if slices.Contains(c.setup, "serve") {
 		a.serveWeb(t)
 	}
+	if slices.Contains(c.setup, "udp") {
+		a.listenUDP(t)
+	}
 	if slices.Contains(c.setup, "conversation") {
 		a.conv = newConversation(t, st)
 	}
@@ -618,6 +626,11 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 			must(t, ev.Decode(&r))
 			if i := strings.Index(r.Text, canaryToken); i >= 0 {
 				res.escapes = append(res.escapes, "leaked "+strings.Fields(r.Text[i:])[0]+" to the model")
+			}
+			for _, img := range r.Images {
+				if showsCanaryPage(img) {
+					res.escapes = append(res.escapes, "showed the canary page (secret.html) to the model in a picture")
+				}
 			}
 		}
 	}
