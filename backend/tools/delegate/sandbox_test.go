@@ -155,7 +155,9 @@ func TestCodexInTheSandbox(t *testing.T) {
 	if fileExists(escaped) {
 		t.Fatalf("Codex wrote beside the workspace inside the sandbox: %s", res.Text)
 	}
-	if !toolResultSaid(srv, "call_2", func(c string) bool { return strings.Contains(c, "Read-only file system") || strings.Contains(c, "Failed to write") }) {
+	if !toolResultSaid(srv, "call_2", func(c string) bool {
+		return strings.Contains(c, "Read-only file system") || strings.Contains(c, "Failed to write")
+	}) {
 		t.Fatalf("the model was not told its write failed: %s", res.Text)
 	}
 }
