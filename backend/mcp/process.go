@@ -133,7 +133,12 @@ func confine(cmd *exec.Cmd, s config.MCPServer, box *sandbox.Boundary) (*sandbox
 		workspace = s.Cwd
 	}
 	if cmd.Dir == "" {
-		cmd.Dir, _ = os.Getwd() // where it ran before: Tofu's own folder, read-only
+		// Where it ran before: Tofu's own folder, read-only; unless that is under the host's
+		// /tmp, which the server's own replaces.
+		cmd.Dir = dir
+		if wd, err := os.Getwd(); err == nil && wd != "/tmp" && !strings.HasPrefix(wd, "/tmp/") {
+			cmd.Dir = wd
+		}
 	}
 	b := box.Around(workspace, dir)
 	b.Expose = append(b.Expose, cmd.Path) // a program under the host's /tmp is still found
