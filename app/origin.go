@@ -9,11 +9,10 @@ import (
 	"strings"
 )
 
-// `tofu serve` is reachable by every page the user's browser opens, and its credential is a
-// cookie: cookies are not isolated by port, and SameSite ignores ports too, so a page served
-// from http://127.0.0.1:OTHER gets the cookie sent along. The token proves who holds it, not
-// where a request comes from; these checks let only Tofu's own page (and clients holding the
-// token) through.
+// `tofu serve` is reachable by every page the user's browser opens. Its credential is a
+// header only Tofu's page sends (server.go: no cookie, which the browser would send to every
+// port of the host); the token proves who holds it, not where a request comes from. These
+// checks also let only Tofu's own page (and clients holding the token) through.
 
 // originError is why a request was refused before it reached a handler.
 type originError struct {
@@ -79,11 +78,4 @@ func localPort(r *http.Request) int {
 		return addr.Port
 	}
 	return 0
-}
-
-// cookieName is the token cookie's name for the server on port: one per port, so two
-// servers on one machine do not overwrite each other's cookie (the browser keys cookies by
-// host, not port).
-func cookieName(port int) string {
-	return "tofu_token_" + strconv.Itoa(port)
 }

@@ -43,8 +43,12 @@ type Server struct {
 }
 
 // NewServer serves the services of a and the front-end files in static. Every request must
-// come from the server's own origin (origin.go) and carry token (query ?token=, header
-// X-Tofu-Token, or the cookie set by the first page load).
+// come from the server's own origin (origin.go); every /api/ request must also carry token in
+// the X-Tofu-Token header. There is no cookie: browsers send a cookie of 127.0.0.1 to every
+// port of it, so any local server a page of the user's visited would receive it and could
+// replay it. The page takes the token from the address's fragment (#token=, never sent to a
+// server) and holds it in its own memory (sessionStorage, which is per origin, so per port).
+// The front-end files themselves hold nothing secret and need no token.
 func NewServer(a *App, static fs.FS, token string) *Server {
 	return &Server{
 		services: a.Services(),
@@ -67,14 +71,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, bad.msg, bad.status)
 		return
 	}
-	q := r.URL.Query().Get("token")
-	cookie := cookieName(localPort(r))
-	if !s.authorized(r, q, cookie) {
-		http.Error(w, "unauthorized: open the address printed by `tofu serve` (it carries the token)", http.StatusUnauthorized)
+	if strings.HasPrefix(r.URL.Path, "/api/") && !s.validToken(r.Header.Get("X-Tofu-Token")) {
+		http.Error(w, "unauthorized: open the address printed by `tofu serve` (it carries the token); calls send it in the X-Tofu-Token header", http.StatusUnauthorized)
 		return
-	}
-	if q != "" {
-		http.SetCookie(w, &http.Cookie{Name: cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/api/call/"):
@@ -90,16 +89,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 		s.static.ServeHTTP(w, r)
 	}
-}
-
-func (s *Server) authorized(r *http.Request, query, cookie string) bool {
-	if s.validToken(query) || s.validToken(r.Header.Get("X-Tofu-Token")) {
-		return true
-	}
-	if c, err := r.Cookie(cookie); err == nil {
-		return s.validToken(c.Value)
-	}
-	return false
 }
 
 func (s *Server) validToken(t string) bool {

@@ -154,7 +154,7 @@ func TestForwardSymlinkedSocket(t *testing.T) {
 func TestForwardEntryNotOnThePage(t *testing.T) {
 	llmtestServer(t)
 	inst := startServe(t, t.TempDir())
-	base, token, _ := strings.Cut(inst.url, "/?token=")
+	base, token, _ := strings.Cut(inst.url, "/#token=")
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/call/ChatService.StartTurn", strings.NewReader(`[null,{"Session":"x","Approve":"all"}]`))
 	req.Header.Set("X-Tofu-Token", token)
 	req.Header.Set("Content-Type", "application/json")

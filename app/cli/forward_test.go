@@ -181,8 +181,10 @@ type sseWatch struct {
 
 func followSSE(t *testing.T, url string) *sseWatch {
 	t.Helper()
-	base, token, _ := strings.Cut(url, "/?token=")
-	resp, err := http.Get(base + "/api/events?token=" + token)
+	base, token, _ := strings.Cut(url, "/#token=")
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/events", nil)
+	req.Header.Set("X-Tofu-Token", token)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +421,7 @@ func TestForwardApprovalAnsweredInWindow(t *testing.T) {
 // apiCall calls Service.Method on a running `tofu serve` as its page does.
 func apiCall(t *testing.T, url, method string, args []any, result any) {
 	t.Helper()
-	base, token, _ := strings.Cut(url, "/?token=")
+	base, token, _ := strings.Cut(url, "/#token=")
 	body, _ := json.Marshal(args)
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/call/"+method, bytes.NewReader(body))
 	req.Header.Set("X-Tofu-Token", token)

@@ -67,7 +67,7 @@ func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 	srv := app.NewServer(a, frontend, token)
 	fan.Add(srv)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(out, "Tofu is serving on http://%s/?token=%s\n", ln.Addr(), token)
+	fmt.Fprintf(out, "Tofu is serving on http://%s/#token=%s\n", ln.Addr(), token)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -1,7 +1,7 @@
 // End-to-end check of the coding agent in the chat window against a running `tofu serve` whose
 // model is scripted to read notes.txt, then edit it, then finish (TestAgentEndToEnd).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws (holds notes.txt) \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws (holds notes.txt) \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/agent.e2e.mjs
 //
 // Steps: new conversation → set the workspace (the chip's path input) → ask → the read_files

@@ -1,7 +1,7 @@
 // End-to-end check of a conversation whose model is a coding agent (TestAgentConversationEndToEnd):
 // the real Claude Code on the scripted model, against a running `tofu serve`.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T TOFU_E2E_WORKSPACE=DIR [TOFU_E2E_SHOT=shot.png] node e2e/agentchat.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T TOFU_E2E_WORKSPACE=DIR [TOFU_E2E_SHOT=shot.png] node e2e/agentchat.e2e.mjs
 //
 // Steps: new conversation in the workspace → the model picker offers "Claude Code" among the
 // agents → pick it, ask to write hello.txt: running it is asked (allowed for the session),

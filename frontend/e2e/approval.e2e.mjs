@@ -1,7 +1,7 @@
 // End-to-end check of approvals and the permission rules against a running `tofu serve` whose
 // model is scripted to run one command per message (TestApprovalEndToEnd).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/approval.e2e.mjs
 //
 // Steps: new conversation in the workspace → "touch": the card offers once / this session /

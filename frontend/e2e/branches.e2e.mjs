@@ -3,7 +3,7 @@
 // show, the old one does not, with 2/2 under the message → Regenerate twice → 3/3 under the
 // reply → ‹ shows 2/3 → the message's ‹ shows the first version (1/2) and › comes back (2/2).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/branches.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T [TOFU_E2E_SHOT=shot.png] node e2e/branches.e2e.mjs
 import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL

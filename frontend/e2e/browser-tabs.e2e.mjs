@@ -3,7 +3,7 @@
 // a new tab; the live view, started then, shows tab t2; after the model switches back to t1 in
 // the next turn, the same live view shows t1.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [CHROMIUM=/usr/bin/chromium] node e2e/browser-tabs.e2e.mjs
 import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 

@@ -2,7 +2,7 @@
 // scripted to drive TodoMVC (TestBrowserCardsEndToEnd): navigate, add three todos, complete
 // one, filter; every browser card shows a thumbnail, the page's title and URL.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [CHROMIUM=/usr/bin/chromium] node e2e/browser.e2e.mjs
 import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 

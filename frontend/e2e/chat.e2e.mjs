@@ -1,7 +1,7 @@
 // End-to-end check of the chat window against a running `tofu serve` (or any server speaking
 // docs/API.md), driven in headless Chromium through playwright-core.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_EXPECT='text the model answers to hello' \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_EXPECT='text the model answers to hello' \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/chat.e2e.mjs
 //
 // Steps: new conversation → "hello" + Enter → a streamed reply containing TOFU_E2E_EXPECT →

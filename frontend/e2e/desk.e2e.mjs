@@ -5,7 +5,7 @@
 // time (seen in Settings), then opens the schedule, sees the missed runs reported, and adds a
 // job.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_SHOT=myday.png TOFU_E2E_SHOT2=schedule.png node e2e/desk.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_SHOT=myday.png TOFU_E2E_SHOT2=schedule.png node e2e/desk.e2e.mjs
 import { check, checkValue, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL

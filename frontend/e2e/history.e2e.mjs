@@ -2,7 +2,7 @@
 // and an identifier find their messages with snippets, and a result opens its conversation
 // scrolled to the message, marked.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  node e2e/history.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  node e2e/history.e2e.mjs
 //
 // The Go side (TestHistorySearchEndToEnd) records the conversations first.
 import { check, step, openPage, runScript, requireEnv } from './lib.mjs'

@@ -57,7 +57,7 @@ export async function openPage({ width = 1280, height = 900, timeout = 30000 } =
 /** Reads the environment variables a script needs; it exits 2 naming them when one is unset. */
 export function requireEnv(...names) {
   if (names.some((n) => !process.env[n])) {
-    console.error(`e2e: set ${names.join(' and ')} (TOFU_URL is the address \`tofu serve\` printed, with ?token=…)`)
+    console.error(`e2e: set ${names.join(' and ')} (TOFU_URL is the address \`tofu serve\` printed, with #token=…)`)
     process.exit(2)
   }
   return names.map((n) => process.env[n])

@@ -1,7 +1,7 @@
 // End-to-end check of MCP in the window's front end against a running `tofu serve` whose
 // settings hold server-everything and a server that cannot start (TestMCPEndToEnd).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/mcp.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T [TOFU_E2E_SHOT=shot.png] node e2e/mcp.e2e.mjs
 //
 // Steps: Settings → the MCP section shows "everything" connected with its tools and "broken"
 // failed with the fix → switch a tool off (the line says "n of m tools on") → close → type "/"

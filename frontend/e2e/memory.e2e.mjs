@@ -2,7 +2,7 @@
 // one off, see the turn that used it, create one, delete one. TestMemoryPanelEndToEnd records
 // the session and the files first and checks the files afterwards.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  node e2e/memory.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  node e2e/memory.e2e.mjs
 import { check, checkValue, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL

@@ -1,8 +1,9 @@
-// End-to-end check that `tofu serve` answers only its own page: a page served from another
-// local port (same site, so the browser sends Tofu's cookie along) tries every way a page can
-// reach the API, and none reads or changes anything; the real UI still works afterwards.
+// End-to-end check that `tofu serve` answers only its own page: Tofu's page sets no cookie
+// (a browser sends a host's cookies to every port of it, so another local server would get
+// it), and a page served from another local port tries every way a page can reach the API;
+// none reads or changes anything; the real UI still works afterwards.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_EVIL_URL=http://127.0.0.1:OTHER/  node e2e/origin.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_EVIL_URL=http://127.0.0.1:OTHER/  node e2e/origin.e2e.mjs
 //
 // The page at TOFU_EVIL_URL is plain HTML with no script; this script runs the attacks from it
 // (page.evaluate runs in that page's origin, as its own script would). The Go side
@@ -17,12 +18,13 @@ const tofu = new URL(url).origin
 const { browser, page, pageErrors, tid } = await openPage({ timeout: 30000 })
 
 await runScript('origin e2e', { browser, page, pageErrors }, async () => {
-  await step('open the app (the token cookie is set)', async () => {
+  await step('open the app: no cookie is set, the token leaves the address bar', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
     const cookies = await page.context().cookies(tofu)
-    check(cookies.some((c) => c.name.startsWith('tofu_token_')), `no token cookie: ${JSON.stringify(cookies)}`)
+    check(cookies.length === 0, `Tofu set cookies, which other local ports would get: ${JSON.stringify(cookies)}`)
+    check(!page.url().includes('token'), `the token is still in the address: ${page.url()}`)
   })
 
   await step('a page on another local port cannot call, read or stream', async () => {

@@ -1,7 +1,7 @@
 // End-to-end check of the paper reader against a running `tofu serve` whose model answers
 // questions about a paper with a citation of a page it was given (TestReaderEndToEnd scripts it).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_PDF=paper.pdf \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_PDF=paper.pdf \
 //   [TOFU_E2E_QUESTION='…'] [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=60000] node e2e/reader.e2e.mjs
 //
 // Steps: open the PDF with the sidebar's file input → the reader shows it (a page canvas with

@@ -1,7 +1,7 @@
 // End-to-end check of the Settings view against a running `tofu serve` with a fresh config
 // directory (XDG_CONFIG_HOME) and TOFU_KEYRING=off, driven in headless Chromium.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  [TOFU_E2E_OPENAI_URL=http://127.0.0.1:P/v1] \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  [TOFU_E2E_OPENAI_URL=http://127.0.0.1:P/v1] \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/settings.e2e.mjs
 //
 // Steps: open Settings → a bad context window cap is refused inline and nothing closes → add an

@@ -4,7 +4,7 @@
 // reference one conversation in another, delete with Undo, delete for good, math rendered
 // (a radical's SVG included).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T [TOFU_E2E_SHOT=shot.png] node e2e/sidebar.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T [TOFU_E2E_SHOT=shot.png] node e2e/sidebar.e2e.mjs
 import { check, step, openPage, runScript, requireEnv } from './lib.mjs'
 
 const url = process.env.TOFU_URL

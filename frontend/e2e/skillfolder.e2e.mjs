@@ -2,7 +2,7 @@
 // the drop carries a directory entry (as a file manager's drag does: webkitGetAsEntry), the
 // window walks it, sends the files, and the skill shows in the list.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  [TOFU_E2E_SHOT=shot.png]  node e2e/skillfolder.e2e.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  [TOFU_E2E_SHOT=shot.png]  node e2e/skillfolder.e2e.mjs
 //
 // Headless Chromium cannot drag a real folder from the desktop, so the drop event is made in
 // the page with a directory entry over in-memory files; everything after it is the app's own

@@ -1,7 +1,7 @@
 // Measures what a streamed reply costs the page: main-thread time per token while the scripted
 // model streams 1,000 tokens at 100 tokens/s (send "bench"). Prints a JSON report.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T [CHROMIUM=/usr/bin/chromium] node e2e/stream-bench.mjs
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T [CHROMIUM=/usr/bin/chromium] node e2e/stream-bench.mjs
 import { chromium } from 'playwright-core'
 
 const url = process.env.TOFU_URL

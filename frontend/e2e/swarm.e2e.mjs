@@ -2,7 +2,7 @@
 // spawn three agents: a researcher (#0), a coder (#1) whose edit asks for approval, and a
 // writer (#2) on both (TestSwarmCardEndToEnd).
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws (holds notes.txt) \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws (holds notes.txt) \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] [CHROMIUM=/usr/bin/chromium] node e2e/swarm.e2e.mjs
 //
 // Steps: new conversation → set the workspace → ask → the spawn_agents card shows the swarm

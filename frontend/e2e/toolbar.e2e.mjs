@@ -5,7 +5,7 @@
 // tools to be offered at once, turns Search off, and sends a second; the Go side checks the
 // model's requests.
 //
-//   TOFU_URL=http://127.0.0.1:PORT/?token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
+//   TOFU_URL=http://127.0.0.1:PORT/#token=T  TOFU_E2E_WORKSPACE=/tmp/ws \
 //   [TOFU_E2E_SHOT=shot.png] [TOFU_E2E_TIMEOUT_MS=30000] node e2e/toolbar.e2e.mjs
 import { check, step, openPage, runScript, requireEnv, setWorkspace } from './lib.mjs'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, HttpTransport, WailsTransport, api, on, setTransport, takeToken } from './bridge'
+import { ApiError, FetchEventStream, HttpTransport, WailsTransport, api, on, setTransport, takeToken } from './bridge'
 
 function jsonResponse(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -9,9 +9,13 @@ class FakeSource {
   static last: FakeSource | null = null
   onmessage: ((e: MessageEvent) => void) | null = null
   onopen: (() => void) | null = null
-  constructor(public url: string) {
+  constructor(
+    public url: string,
+    public headers: Record<string, string>,
+  ) {
     FakeSource.last = this
   }
+  close() {}
   emit(topic: string, data: unknown) {
     this.onmessage?.(new MessageEvent('message', { data: JSON.stringify({ topic, data }) }))
   }
@@ -65,15 +69,17 @@ describe('HTTP transport', () => {
     expect(err.status).toBe(0)
   })
 
-  it('dispatches events from one shared EventSource by topic', () => {
-    const t = new HttpTransport('T0K', vi.fn() as unknown as typeof fetch, (url) => new FakeSource(url) as unknown as EventSource)
+  it('dispatches events from one shared event stream by topic', () => {
+    const t = new HttpTransport('T0K', vi.fn() as unknown as typeof fetch, (url, headers) => new FakeSource(url, headers))
     setTransport(t)
     const a = vi.fn()
     const b = vi.fn()
     const offA = on('session:1', a)
     on('sessions', b)
     const src = FakeSource.last!
-    expect(src.url).toBe('/api/events?token=T0K')
+    // The token rides in a header, never in the URL (nor in a cookie).
+    expect(src.url).toBe('/api/events')
+    expect(src.headers).toEqual({ 'X-Tofu-Token': 'T0K' })
     src.emit('session:1', { kind: 'delta', text: 'x' })
     src.emit('sessions', [])
     src.emit('session:2', { kind: 'delta', text: 'y' })
@@ -87,7 +93,42 @@ describe('HTTP transport', () => {
   })
 })
 
+describe('FetchEventStream', () => {
+  it('reads Server-Sent Events over fetch with the header, across chunk boundaries', async () => {
+    const chunks = ['retry: 5\n: connected\n\n', 'data: {"topic":"a",', '"data":1}\n\ndata: {"topic":"b","data":2}\n', '\n']
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch))
+        c.close()
+      },
+    })
+    const calls: RequestInit[] = []
+    const fetchFn = vi.fn(async (_url: string, init: RequestInit) => {
+      calls.push(init)
+      return calls.length === 1 ? new Response(body, { status: 200 }) : new Promise<Response>(() => {})
+    })
+    const got: string[] = []
+    let opened = 0
+    const src = new FetchEventStream('/api/events', { 'X-Tofu-Token': 'T0K' }, fetchFn as unknown as typeof fetch)
+    src.onopen = () => opened++
+    src.onmessage = (m) => got.push(m.data)
+    await vi.waitFor(() => expect(calls.length).toBe(2)) // the stream ended: it reconnects
+    src.close()
+    expect(got).toEqual(['{"topic":"a","data":1}', '{"topic":"b","data":2}'])
+    expect(opened).toBe(1)
+    expect((calls[0]!.headers as Record<string, string>)['X-Tofu-Token']).toBe('T0K')
+  })
+})
+
 describe('takeToken', () => {
+  it('reads the token from the fragment tofu serve prints, and removes it', () => {
+    history.replaceState(null, '', '/?x=1#token=f7a9')
+    expect(takeToken()).toBe('f7a9')
+    expect(location.search).toBe('?x=1')
+    expect(location.hash).toBe('')
+    expect(sessionStorage.getItem('tofu_token')).toBe('f7a9')
+  })
+
   it('reads the token from the URL, stores it and removes it from the address bar', () => {
     history.replaceState(null, '', '/?token=abc123&x=1#frag')
     expect(takeToken()).toBe('abc123')
@@ -133,7 +174,7 @@ describe('paper upload over HTTP', () => {
       calls.push({ url, init })
       return new Response(JSON.stringify({ result: { id: 'p1', title: 'T' } }), { status: 200 })
     }) as unknown as typeof fetch
-    const tr = new HttpTransport('tok', fetchFn, () => ({}) as EventSource)
+    const tr = new HttpTransport('tok', fetchFn, () => ({ onmessage: null, onopen: null, close() {} }))
     const blob = new Blob(['%PDF-1.7 …'], { type: 'application/pdf' })
     const info = await tr.uploadPaper(blob, 'a b.pdf', 'pw')
     expect(info.id).toBe('p1')
@@ -145,7 +186,7 @@ describe('paper upload over HTTP', () => {
   })
   it('turns an error answer into an ApiError with the message', async () => {
     const fetchFn = (async () => new Response(JSON.stringify({ error: 'the PDF is password-protected', kind: 'encrypted' }), { status: 400 })) as unknown as typeof fetch
-    const tr = new HttpTransport('', fetchFn, () => ({}) as EventSource)
+    const tr = new HttpTransport('', fetchFn, () => ({ onmessage: null, onopen: null, close() {} }))
     await expect(tr.uploadPaper(new Blob(['x']), 'x.pdf', '')).rejects.toThrow('password-protected')
   })
 })

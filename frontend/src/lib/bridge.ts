@@ -39,27 +39,131 @@ export interface Transport {
 
 const TOKEN_KEY = 'tofu_token'
 
+/** The token in an address: `#token=` (what `tofu serve` prints; a fragment is never sent to a
+ * server), or `?token=` (older addresses). */
+function tokenIn(url: URL): string {
+  return new URLSearchParams(url.hash.slice(1)).get('token') || url.searchParams.get('token') || ''
+}
+
 /**
- * Reads `?token=` from the address bar once, keeps it in sessionStorage and removes it from the
- * visible URL (so it does not end up in screenshots, history or bookmarks).
+ * Reads the token from the address bar once, keeps it in sessionStorage (per origin, so per
+ * port: no other local server's page can read it) and removes it from the visible URL (so it
+ * does not end up in screenshots, history or bookmarks). It is sent only as the X-Tofu-Token
+ * header: there is no cookie, which the browser would send to every port of the host.
  */
 export function takeToken(win: Window = window): string {
   let token = ''
   try {
     const url = new URL(win.location.href)
-    const fromUrl = url.searchParams.get('token')
+    const fromUrl = tokenIn(url)
     if (fromUrl) {
       token = fromUrl
       win.sessionStorage.setItem(TOKEN_KEY, fromUrl)
       url.searchParams.delete('token')
+      const hash = new URLSearchParams(url.hash.slice(1))
+      if (hash.has('token')) {
+        hash.delete('token')
+        url.hash = hash.toString()
+      }
       win.history.replaceState(win.history.state, '', url.pathname + url.search + url.hash)
     } else {
       token = win.sessionStorage.getItem(TOKEN_KEY) ?? ''
     }
   } catch {
-    // sessionStorage can be unavailable (privacy modes); the cookie still authenticates.
+    // sessionStorage can be unavailable (privacy modes): the token lives in this page only.
   }
   return token
+}
+
+/** A new address pasted into an open tab (a restarted `tofu serve`) changes only the fragment,
+ * which does not reload the page: take its token and start again. */
+function watchForNewToken(win: Window) {
+  win.addEventListener('hashchange', () => {
+    if (tokenIn(new URL(win.location.href))) {
+      takeToken(win)
+      win.location.reload()
+    }
+  })
+}
+
+/** The part of an EventSource the transport uses. */
+export type EventStream = {
+  onmessage: ((e: MessageEvent) => void) | null
+  onopen: (() => void) | null
+  close(): void
+}
+
+/**
+ * Server-Sent Events over fetch, so the stream carries the X-Tofu-Token header like every
+ * call (an EventSource cannot send headers, and the token must not ride in a URL or a
+ * cookie). It reconnects after `retry` ms (the server's `retry:` field) when the stream ends or
+ * fails, and calls onopen at each connection.
+ */
+export class FetchEventStream implements EventStream {
+  onmessage: ((e: MessageEvent) => void) | null = null
+  onopen: (() => void) | null = null
+  private retry = 1000
+  private abort = new AbortController()
+  private closed = false
+
+  constructor(
+    private url: string,
+    private headers: Record<string, string>,
+    private fetchFn: typeof fetch = (...a) => fetch(...a),
+  ) {
+    void this.loop()
+  }
+
+  close() {
+    this.closed = true
+    this.abort.abort()
+  }
+
+  private async loop() {
+    while (!this.closed) {
+      try {
+        const res = await this.fetchFn(this.url, {
+          headers: { ...this.headers, Accept: 'text/event-stream' },
+          cache: 'no-store',
+          signal: this.abort.signal,
+        })
+        if (res.ok && res.body) {
+          this.onopen?.()
+          await this.read(res.body)
+        }
+      } catch {
+        // a failed or aborted connection: try again below, unless closed
+      }
+      if (this.closed) return
+      await new Promise((r) => setTimeout(r, this.retry))
+    }
+  }
+
+  private async read(body: ReadableStream<Uint8Array>) {
+    const reader = body.getReader()
+    const decoder = new TextDecoder()
+    let buf = ''
+    let data: string[] = []
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buf += decoder.decode(value, { stream: true })
+      let nl: number
+      while ((nl = buf.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + (buf.startsWith('\r\n', nl) ? 2 : 1))
+        if (line === '') {
+          if (data.length) this.onmessage?.(new MessageEvent('message', { data: data.join('\n') }))
+          data = []
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(line.startsWith('data: ') ? 6 : 5))
+        } else if (line.startsWith('retry:')) {
+          const ms = Number(line.slice(6).trim())
+          if (Number.isFinite(ms) && ms > 0) this.retry = ms
+        }
+      }
+    }
+  }
 }
 
 /** Listeners per topic, fed by one upstream source. */
@@ -102,19 +206,24 @@ class Topics {
 export class HttpTransport implements Transport {
   readonly kind = 'http' as const
   private topics = new Topics()
-  private source: EventSource | null = null
+  private source: EventStream | null = null
   private wasOpen = false
 
   constructor(
     private token: string,
     private fetchFn: typeof fetch = (...a) => fetch(...a),
-    private makeSource: (url: string) => EventSource = (url) => new EventSource(url),
+    private makeSource: (url: string, headers: Record<string, string>) => EventStream = (url, headers) =>
+      new FetchEventStream(url, headers, fetchFn),
   ) {}
+
+  /** The headers every request to the API carries (the PDF reader's requests too). */
+  headers(): Record<string, string> {
+    return this.token ? { 'X-Tofu-Token': this.token } : {}
+  }
 
   /** Sends a PDF as the raw request body (no base64, no size cap of a JSON call). */
   async uploadPaper(file: Blob, name: string, password: string): Promise<PaperInfo> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/pdf' }
-    if (this.token) headers['X-Tofu-Token'] = this.token
+    const headers: Record<string, string> = { 'Content-Type': 'application/pdf', ...this.headers() }
     if (password) headers['X-Tofu-Password'] = password
     let res: Response
     try {
@@ -130,8 +239,7 @@ export class HttpTransport implements Transport {
   }
 
   async call(service: string, method: string, args: unknown[]): Promise<unknown> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-    if (this.token) headers['X-Tofu-Token'] = this.token
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', ...this.headers() }
     let res: Response
     try {
       res = await this.fetchFn(`/api/call/${service}.${method}`, {
@@ -170,8 +278,7 @@ export class HttpTransport implements Transport {
 
   private ensureSource() {
     if (this.source) return
-    const url = '/api/events' + (this.token ? `?token=${encodeURIComponent(this.token)}` : '')
-    const src = this.makeSource(url)
+    const src = this.makeSource('/api/events', this.headers())
     this.source = src
     src.onmessage = (msg: MessageEvent) => {
       let parsed: { topic?: string; data?: unknown }
@@ -229,7 +336,9 @@ export const RECONNECTED = 'bridge:reconnected'
 function pickTransport(): Transport {
   const w = (typeof window !== 'undefined' ? window : {}) as unknown as WailsWindow
   if (w.go?.app) return new WailsTransport(w)
-  return new HttpTransport(typeof window !== 'undefined' ? takeToken() : '')
+  if (typeof window === 'undefined') return new HttpTransport('')
+  watchForNewToken(window)
+  return new HttpTransport(takeToken())
 }
 
 let transport: Transport | null = null
@@ -451,6 +560,13 @@ export const deskApi = {
   jobs: async () => (await call<ScheduleJob[] | null>('ScheduleService', 'List')) ?? [],
   addJob: (j: Partial<ScheduleJob>) => call<ScheduleJob>('ScheduleService', 'Add', j),
   removeJob: (id: string) => call<void>('ScheduleService', 'Remove', id),
+}
+
+/** The headers a request to the API must carry (`tofu serve`'s token; none in the window):
+ * for requests the bridge does not make itself, such as the PDF reader's. */
+export function apiHeaders(): Record<string, string> {
+  const tr = t()
+  return tr instanceof HttpTransport ? tr.headers() : {}
 }
 
 /** Subscribes to a topic; returns the unsubscribe function. */
