@@ -50,17 +50,26 @@ type Boundary struct {
 var ErrUnavailable = errors.New("no sandbox on this machine")
 
 // Extend returns a copy of b that also lets one call write writable and read reveal (a
-// person's approval of a crossing).
+// person's approval of a crossing). A revealed place inside a hidden folder is shown alone,
+// read-only; the rest of that folder stays hidden. A hidden place inside a revealed one is
+// shown with it.
 func (b Boundary) Extend(writable, reveal []string) Boundary {
 	b.Writable = append(slices.Clip(b.Writable), writable...)
-	if len(reveal) > 0 {
-		var keep []string
-		for _, h := range b.Hidden {
-			if !slices.ContainsFunc(reveal, func(r string) bool { return within(h, r) || within(r, h) }) {
-				keep = append(keep, h)
-			}
+	if len(reveal) == 0 {
+		return b
+	}
+	var keep []string
+	for _, h := range b.Hidden {
+		if !slices.ContainsFunc(reveal, func(r string) bool { return within(r, h) }) {
+			keep = append(keep, h)
 		}
-		b.Hidden = keep
+	}
+	b.Hidden = keep
+	b.Expose = slices.Clip(b.Expose)
+	for _, r := range reveal {
+		if slices.ContainsFunc(keep, func(h string) bool { return within(h, r) }) {
+			b.Expose = append(b.Expose, r)
+		}
 	}
 	return b
 }

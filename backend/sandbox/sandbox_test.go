@@ -142,6 +142,13 @@ func TestExtend(t *testing.T) {
 	if len(f.b.Hidden) != 3 {
 		t.Fatal("Extend changed the boundary it was called on")
 	}
+	// One file revealed inside a hidden folder: that file only, read-only.
+	write(t, f.home+"/.ssh/known_hosts", "hosts")
+	b = f.b.Extend(nil, []string{f.home + "/.ssh/known_hosts"})
+	out, err = run(t, b, f.ws, "cat "+f.home+"/.ssh/known_hosts; echo; cat "+f.home+"/.ssh/id_rsa; echo x >> "+f.home+"/.ssh/known_hosts")
+	if err == nil || !strings.Contains(out, "hosts") || strings.Contains(out, "key") || !strings.Contains(out, "Read-only") {
+		t.Fatalf("a file revealed inside a hidden folder: %q %v", out, err)
+	}
 }
 
 func TestEnvironment(t *testing.T) {
