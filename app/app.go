@@ -18,6 +18,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -90,6 +91,15 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Visible: func() bool {
 			cfg, err := settings.config()
 			return err == nil && cfg.BrowserVisible
+		},
+		// Chromium runs in the commands' sandbox (its own mount and PID namespaces, secret
+		// places hidden), unless the user chose unconfined commands or there is none here.
+		Sandbox: func() *sandbox.Boundary {
+			cfg, err := settings.config()
+			if err != nil {
+				return nil
+			}
+			return session.CommandSandbox(cfg)
 		}})
 	settings.clearBrowser = a.Browser.ClearData
 	a.BrowserView = newBrowserService(a.Browser, emit)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
 // ErrNoChromium means no Chromium or Chrome was found on the PATH.
@@ -39,6 +41,9 @@ type Options struct {
 	DownloadGrace time.Duration
 	// Width and Height are the viewport (0: 1280×800).
 	Width, Height int
+	// Sandbox is the boundary Chromium runs in (sandboxed.go), asked at each start; nil, or
+	// nil returned: unconfined (no sandbox on this machine, or the user chose so).
+	Sandbox func() *sandbox.Boundary
 }
 
 // Manager owns the browser process and the tabs of every session. Safe for concurrent use.
@@ -47,6 +52,8 @@ type Manager struct {
 
 	mu         sync.Mutex
 	launcher   *launcher.Launcher
+	pid        int  // Chromium's process (bubblewrap's, sandboxed): killed with its group
+	sandboxed  bool // the running browser is inside the sandbox
 	browser    *rod.Browser
 	web        bool // the web access the running browser was started with
 	visible    bool // whether it was started with a window
@@ -106,7 +113,11 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 	}
 	web := m.o.WebAccess != nil && m.o.WebAccess()
 	visible := m.o.Visible != nil && m.o.Visible()
-	if m.browser != nil && web == m.web && visible == m.visible {
+	var box *sandbox.Boundary
+	if m.o.Sandbox != nil {
+		box = m.o.Sandbox()
+	}
+	if m.browser != nil && web == m.web && visible == m.visible && (box != nil) == m.sandboxed {
 		if m.aliveLocked() {
 			m.touchLocked()
 			return m.browser, nil
@@ -147,16 +158,39 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		// them): <-loopback> removes that rule, and loopback is named again.
 		l = l.Set("proxy-server", "http://"+deadProxy).Set("proxy-bypass-list", loopbackBypass)
 	}
-	u, err := l.Context(context.WithoutCancel(ctx)).Launch()
-	if err != nil {
-		return nil, fmt.Errorf("start Chromium (%s): %w", bin, err)
+	var u string
+	var pid int
+	if box != nil {
+		profile, err := filepath.Abs(m.o.ProfileDir)
+		if err != nil {
+			return nil, err
+		}
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		var cmd *exec.Cmd
+		var workspaces []string
+		for _, s := range m.sessions {
+			if s.workspace != "" {
+				workspaces = append(workspaces, s.workspace)
+			}
+		}
+		u, cmd, err = launchSandboxed(sctx, l, bin, env, *box, profile, workspaces)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("start Chromium (%s) in the sandbox: %w", bin, err)
+		}
+		pid = cmd.Process.Pid
+	} else {
+		if u, err = l.Context(context.WithoutCancel(ctx)).Launch(); err != nil {
+			return nil, fmt.Errorf("start Chromium (%s): %w", bin, err)
+		}
+		pid = l.PID()
 	}
 	b := rod.New().ControlURL(u)
 	if err := b.Connect(); err != nil {
-		l.Kill()
+		killAndWait(pid)
 		return nil, fmt.Errorf("connect to Chromium: %w", err)
 	}
-	m.launcher, m.browser, m.web, m.visible, m.controlURL = l, b, web, visible, u
+	m.launcher, m.pid, m.sandboxed, m.browser, m.web, m.visible, m.controlURL = l, pid, box != nil, b, web, visible, u
 	m.started = time.Since(start)
 	m.watchTargets(b)
 	if err := m.watchDownloads(b); err != nil {
@@ -216,10 +250,10 @@ func (m *Manager) stopLocked() {
 		_ = m.browser.Context(ctx).Close()
 		cancel()
 	}
-	if m.launcher != nil {
-		killAndWait(m.launcher.PID())
+	if m.pid != 0 {
+		killAndWait(m.pid)
 	}
-	m.browser, m.launcher, m.front = nil, nil, ""
+	m.browser, m.launcher, m.pid, m.front = nil, nil, 0, ""
 	for _, s := range m.sessions {
 		s.tabs, s.downloads = nil, nil
 		s.setActive("")

@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"os/exec"
 	"syscall"
 	"time"
 )
@@ -19,4 +20,12 @@ func killAndWait(pid int) {
 	for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// setGroup starts cmd in a process group of its own, which killAndWait kills whole.
+func setGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 }

@@ -50,7 +50,7 @@ func TestCrashedPageAndBrowserStartAfresh(t *testing.T) {
 	mustContain(t, rep.Text, "Open the second page")
 
 	m.mu.Lock()
-	pid := m.launcher.PID()
+	pid := m.pid
 	m.mu.Unlock()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
