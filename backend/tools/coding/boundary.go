@@ -70,7 +70,8 @@ func (c *commandProxy) Close() {
 var networkFailure = regexp.MustCompile(`(?i)temporary failure in name resolution|name or service not known|could not resolve host|network is unreachable|no address associated with hostname|getaddrinfo|dial tcp: lookup|ENOTFOUND|EAI_AGAIN|Failed to establish a new connection|Tofu's sandbox refused`)
 
 // networkNote tells the model, after a failed sandboxed command, which hosts the boundary
-// refused, or that commands have no network at all, so that it asks instead of retrying.
+// refused, that commands have no network at all, or that a write outside was refused, so that
+// it asks instead of retrying.
 func networkNote(box *sandbox.Boundary, proxy *commandProxy, exit int, out string) string {
 	if box == nil || exit == 0 {
 		return ""
@@ -84,6 +85,10 @@ func networkNote(box *sandbox.Boundary, proxy *commandProxy, exit int, out strin
 	if networkFailure.MatchString(out) {
 		return "\n[commands run in a sandbox with no network: web access is off in the settings. " +
 			"Ask the user to turn it on if this needs a host; do not retry]"
+	}
+	if strings.Contains(out, "Read-only file system") {
+		return "\n[commands run in a sandbox: only the workspace and /tmp are writable. Write inside " +
+			"the workspace, or name the path outside in the command itself so the user can approve it]"
 	}
 	return ""
 }

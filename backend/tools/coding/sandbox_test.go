@@ -44,7 +44,7 @@ func TestRunCommandInTheSandbox(t *testing.T) {
 	run := NewRunCommand(opts, jobs)
 	outside := filepath.Join(root, "outside.txt")
 	res := call(t, run, ws, `{"command":"echo made > made.txt; echo shared > /tmp/s; cat `+home+`/.ssh/id_rsa; echo x > `+outside+`"}`)
-	mustContain(t, res.Text, "No such file", "Read-only file system", "[exit 1")
+	mustContain(t, res.Text, "No such file", "Read-only file system", "[exit 1", "only the workspace and /tmp are writable")
 	if strings.Contains(res.Text, "TOFU-CANARY") || read(t, filepath.Join(ws, "made.txt")) != "made\n" {
 		t.Fatalf("sandboxed command: %q", res.Text)
 	}
