@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -62,7 +61,7 @@ func TestInstructionFilesLinkedOutsideAreSkipped(t *testing.T) {
 	os.Symlink(filepath.Join(outside, "notes.md"), filepath.Join(ws, ".tofu", "rules", "a.md"))
 	os.Symlink("../../CLAUDE.md", filepath.Join(ws, ".tofu", "rules", "b.md")) // inside, then out
 	os.Symlink(filepath.Join(outside), filepath.Join(repo, ".tofu"))           // a folder out
-	syscall.Mkfifo(filepath.Join(ws, ".tofu", "rules", "c.md"), 0o644)         // would block
+	mkfifo(filepath.Join(ws, ".tofu", "rules", "c.md"))                        // would block
 	os.WriteFile(filepath.Join(ws, ".tofu", "rules", "d.md"), []byte("secret-looking rule"), 0o644)
 	secret := func(p string) bool { return strings.HasSuffix(p, "d.md") }
 	got := Instructions(ws, "", secret)

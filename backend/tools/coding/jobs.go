@@ -23,7 +23,7 @@ type Jobs struct {
 	mu      sync.Mutex
 	next    int
 	jobs    map[string]*job
-	git     gitEnv // every command of the table runs with git hardened
+	git     gitEnv       // every command of the table runs with git hardened
 	temp    sandbox.Temp // the session's /tmp inside the sandbox, removed with the toolbox
 }
 
