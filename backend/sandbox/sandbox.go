@@ -161,6 +161,7 @@ func (b Boundary) args(dir string) ([]string, error) {
 		}
 		a = append(a, "--bind", p, p)
 	}
+	a = append(a, protect(b.Workspace)...)
 	for _, p := range b.Writable {
 		// A file that does not exist yet is created in its folder: that folder is bound.
 		if !exists(p) {
@@ -190,6 +191,32 @@ func (b Boundary) args(dir string) ([]string, error) {
 		}
 	}
 	return append(a, "--chdir", dir), nil
+}
+
+// protect keeps read-only, inside a writable workspace, the places whose contents run code
+// later outside the sandbox: the repository's hooks and config (the user's own git runs them,
+// unconfined, at their next commit or status: a hook, core.fsmonitor) and Tofu's project
+// folder (instruction files, skills, rules read into later turns). A hooks folder that does
+// not exist is made empty and read-only, so none can be created. A place a person allowed
+// (Writable) is bound writable again after these.
+func protect(ws string) []string {
+	var a []string
+	if st, err := os.Lstat(filepath.Join(ws, ".git")); err == nil && st.IsDir() {
+		git := filepath.Join(ws, ".git")
+		if cfg := filepath.Join(git, "config"); exists(cfg) {
+			a = append(a, "--ro-bind", cfg, cfg)
+		}
+		hooks := filepath.Join(git, "hooks")
+		if exists(hooks) {
+			a = append(a, "--ro-bind", hooks, hooks)
+		} else {
+			a = append(a, "--tmpfs", hooks, "--remount-ro", hooks)
+		}
+	}
+	if tofu := filepath.Join(ws, ".tofu"); exists(tofu) {
+		a = append(a, "--ro-bind", tofu, tofu)
+	}
+	return a
 }
 
 // exists reports whether p exists.

@@ -229,3 +229,33 @@ func TestExposeInsideAHiddenPlace(t *testing.T) {
 		t.Fatalf("a skill inside the hidden config folder: %q %v", out, err)
 	}
 }
+
+// TestRepositoryHooksAndConfigStayReadOnly: a command may commit in the workspace's
+// repository, but cannot plant a hook or a config key that the user's own git would run
+// later, unconfined, nor change Tofu's project folder.
+func TestRepositoryHooksAndConfigStayReadOnly(t *testing.T) {
+	f := newFixture(t)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", f.ws}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	os.RemoveAll(filepath.Join(f.ws, ".git", "hooks"))
+	os.MkdirAll(filepath.Join(f.ws, ".tofu", "rules"), 0o755)
+	out, err := run(t, f.b, f.ws, "echo a > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm a && echo committed; "+
+		"printf '#!/bin/sh\\ntouch pwned\\n' > .git/hooks/pre-commit; git config core.fsmonitor ./evil; echo rule > .tofu/rules/x.md; true")
+	if err != nil || !strings.Contains(out, "committed") {
+		t.Fatalf("a commit inside the sandbox: %q %v", out, err)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(f.ws, ".git", "config"))
+	for _, p := range []string{".git/hooks/pre-commit", ".tofu/rules/x.md"} {
+		if _, err := os.Stat(filepath.Join(f.ws, p)); err == nil {
+			t.Errorf("%s was written from inside the sandbox", p)
+		}
+	}
+	if strings.Contains(string(cfg), "fsmonitor") {
+		t.Errorf("the repository's config was changed from inside the sandbox:\n%s", cfg)
+	}
+}
