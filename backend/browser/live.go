@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -100,7 +101,10 @@ func (m *Manager) cast(ctx context.Context, t *Tab, changed <-chan struct{}, fn 
 		return
 	}
 	wait() // until ctx ends or the active tab changes
-	_ = proto.PageStopScreencast{}.Call(t.page)
+	// A tab closed meanwhile may never answer: the stop is bounded, so the view moves on.
+	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer scancel()
+	_ = proto.PageStopScreencast{}.Call(t.page.Context(sctx))
 }
 
 // TakeOver gives the session's browser to the user (on) or back to the agent: while the user
