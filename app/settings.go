@@ -8,6 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/anthropic"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/openai"
+	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
 // Settings is what the Settings view shows and edits: the configuration file's contents,
@@ -28,6 +29,8 @@ type Settings struct {
 	// Demo is the provider of "Try the demo" while it runs: listed, never part of Config, so
 	// saving never writes it.
 	Demo *config.Provider `json:"demo,omitempty"`
+	// Sandbox says whether this machine can sandbox the agent's commands (read-only).
+	Sandbox sandbox.Status `json:"sandbox"`
 }
 
 // SettingsService reads and changes Settings.
@@ -65,7 +68,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		return Settings{}, err
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
-		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.remember(c)}
+		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.remember(c), Sandbox: sandbox.Detect()}
 	s.mu.Lock()
 	if s.demo != nil {
 		d := *s.demo

@@ -51,6 +51,9 @@ func TestSettingsEndToEnd(t *testing.T) {
 	if !ok || p.Type != config.TypeOpenAI || len(saved.Providers) != 2 || saved.Providers[0].Type != config.TypeOllama {
 		t.Fatalf("saved providers: %+v", saved.Providers)
 	}
+	if saved.Commands != config.CommandsUnconfined {
+		t.Fatalf("the choice of unconfined commands was not saved: %q", saved.Commands)
+	}
 	if saved.ContextWindowCap != 0 {
 		t.Fatalf("the refused context window cap was saved: %d", saved.ContextWindowCap)
 	}

@@ -131,4 +131,20 @@ await runScript('settings end-to-end', { browser, page, pageErrors }, async () =
     await dialog().waitFor({ state: 'hidden' })
   })
 
+  await step('commands: the sandbox is shown, unconfined is a choice', async () => {
+    await openSettings()
+    const box = tid('settings-unconfined')
+    await box.scrollIntoViewIfNeeded()
+    const label = await page.locator('#commands-label').innerText()
+    check(/Sandbox: bubblewrap/.test(label), `the commands row does not show the sandbox: ${label}`)
+    check(!(await box.isChecked()), 'commands are unconfined by default')
+    check(/never sees your keys/.test(await tid('settings-commands-hint').innerText()), 'the sandbox hint is missing')
+    await box.check()
+    check(/read your keys/.test(await tid('settings-commands-hint').innerText()), 'no warning when commands are unconfined')
+    if (shot) await page.locator('#commands-label').screenshot({ path: shot.replace(/(\.png)?$/, '-commands-label.png') })
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-commands.png') })
+    await tid('settings-save').click()
+    await dialog().waitFor({ state: 'hidden' })
+  })
+
 }, { failShot: shot })

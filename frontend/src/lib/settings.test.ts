@@ -49,6 +49,9 @@ describe('form ↔ Settings', () => {
     // Web access: on when ticked, off again when unticked (never dropped).
     expect(fromForm({ ...f, webAccess: true }, saved).web_access).toBe(true)
     expect(fromForm({ ...f, webAccess: false }, { ...saved, web_access: true }).web_access).toBe(false)
+    expect(fromForm({ ...f, unconfined: true }, saved).commands).toBe('unconfined')
+    expect('commands' in fromForm({ ...f, unconfined: false }, { ...saved, commands: 'unconfined' })).toBe(false)
+    expect(toForm({ ...saved, commands: 'unconfined' }).unconfined).toBe(true)
     expect(fromForm({ ...f, browserVisible: true }, saved).browser_visible).toBe(true)
     expect('browser_visible' in fromForm({ ...f, browserVisible: false }, saved)).toBe(false)
     expect(fromForm({ ...f, desktop: true }, saved).desktop).toBe(true)

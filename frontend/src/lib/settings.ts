@@ -68,6 +68,8 @@ export type SettingsForm = {
   desktop: boolean
   /** Relevant memory records are put before each agent turn. */
   memoryRecall: boolean
+  /** The agent's commands run outside the sandbox (a person's explicit choice). */
+  unconfined: boolean
   /** The approval rules, in order. */
   rules: RuleRow[]
   /** My Day's daily time, "HH:MM" ("" : only when asked). */
@@ -104,6 +106,7 @@ export function toForm(s: Settings | null): SettingsForm {
     browserVisible: !!s?.browser_visible,
     desktop: !!s?.desktop,
     memoryRecall: !s?.memory_recall_off,
+    unconfined: s?.commands === 'unconfined',
     rules: toRows(s?.permissions?.rules),
     mydayAt: s?.myday_at ?? '',
     tools: toToolsForm(s),
@@ -153,6 +156,9 @@ export function fromForm(f: SettingsForm, base: Settings | null = null): Setting
   if (f.desktop || base?.desktop !== undefined) out.desktop = f.desktop
   // Likewise memory_recall_off when recall is on (the default).
   if (!f.memoryRecall || base?.memory_recall_off !== undefined) out.memory_recall_off = !f.memoryRecall
+  // Commands run in the sandbox unless a person chose otherwise; the default is left unwritten.
+  if (f.unconfined) out.commands = 'unconfined'
+  else delete out.commands
   applyTools(out, f.tools)
   if (f.mydayAt.trim()) out.myday_at = f.mydayAt.trim()
   else delete out.myday_at

@@ -135,6 +135,10 @@ export type Settings = {
   desktop?: boolean
   /** Off: no memory record is put before agent turns (the memory tools stay). */
   memory_recall_off?: boolean
+  /** Where the agent's commands run: absent or 'sandbox' (the default), or 'unconfined' (docs/SECURITY.md). */
+  commands?: '' | 'sandbox' | 'unconfined'
+  /** Read-only: whether this machine can sandbox commands, with what, or why not. */
+  sandbox?: { available: boolean; mechanism?: string; why?: string }
   /** My Day's report is written every day at this local time, "HH:MM"; absent: only when asked. */
   myday_at?: string
   /** generate_image's OpenAI-compatible images API (absent: the tool is not offered); its key is tool_keys.images. */
