@@ -28,7 +28,7 @@ func newDevCmd() *cobra.Command {
 			"with fault injection, so the app can be demonstrated and debugged with no real model:\n" +
 			"  tofu dev fake-model --addr 127.0.0.1:11500 &\n  OLLAMA_HOST=http://127.0.0.1:11500 tofu\n" +
 			"In a workspace (the coding tools offered) the demo script does the tour: it reads README.md,\n" +
-			"asks to run `sh hello.sh`, and reports what came back; --workspace DIR writes those files.",
+			"runs `sh hello.sh` (in the sandbox: no approval), and reports what came back; --workspace DIR writes those files.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if workspace != "" {

@@ -13,7 +13,7 @@ import (
 
 // TestFakeModelDemoTour: `tofu dev fake-model --workspace DIR` writes the tour's files (keeping
 // one already there), and `tofu run` in DIR against the demo script reads the README, runs
-// hello.sh once allowed, and ends with what it printed. Not parallel: runEnv sets variables.
+// hello.sh, and ends with what it printed. Not parallel: runEnv sets variables.
 func TestFakeModelDemoTour(t *testing.T) {
 	st, srv := runEnv(t)
 	srv.ScriptDemo()

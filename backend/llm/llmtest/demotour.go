@@ -10,9 +10,10 @@ import (
 )
 
 // The demo tour: offered Tofu's coding tools (a conversation with a workspace), the demo model
-// does real work instead of echoing, so a new user sees a tool card and an approval card in
-// the first minute. It reads the workspace's README, asks to run its script (a command off
-// the allow-list, so Tofu asks first), then says what came back. DemoFiles is the scratch
+// does real work instead of echoing, so a new user sees tool cards in the first minute. It
+// reads the workspace's README, runs its script (inside the sandbox it stays in the folder,
+// so it runs without asking; where there is no sandbox Tofu asks first), then says what came
+// back. DemoFiles is the scratch
 // workspace the app makes for it ("Try the demo").
 
 // DemoFiles are the files of the demo's scratch workspace, by name.
@@ -60,7 +61,7 @@ func demoTour(req llm.Request) Reply {
 		return withThinking(req, Reply{Text: "I'm the demo's scripted model, but the tools are real. First I'll read the workspace's README.",
 			ToolCalls: []llm.ToolCall{{Name: "read_files", Arguments: json.RawMessage(demoReadArgs)}}, TokenDelay: pace})
 	case 1:
-		return withThinking(req, Reply{Text: "The README says `hello.sh` greets and counts the files. Running a script is a command Tofu asks you about first:",
+		return withThinking(req, Reply{Text: "The README says `hello.sh` greets and counts the files. I'll run it: commands run in Tofu's sandbox, where one that stays in this folder needs no approval:",
 			ToolCalls: []llm.ToolCall{{Name: "run_command", Arguments: json.RawMessage(demoRunArgs)}}, TokenDelay: pace})
 	}
 	out := withoutFooter(results[len(results)-1].Content)
@@ -69,7 +70,9 @@ func demoTour(req llm.Request) Reply {
 	case strings.Contains(low, "denied") || strings.Contains(low, "not allowed"):
 		text = "You said no, so the script did not run: nothing runs or changes without your yes."
 	case strings.Contains(out, "Hello from the demo workspace"):
-		text = fmt.Sprintf("The script ran after you allowed it. It printed:\n\n```\n%s\n```", strings.TrimSpace(firstLines(out, 4)))
+		text = fmt.Sprintf("The script ran. It printed:\n\n```\n%s\n```\n\n", strings.TrimSpace(firstLines(out, 4))) +
+			"In the sandbox a command can write only in this folder, never sees your keys and reaches no host: " +
+			"what needs more (a host, a write elsewhere, a secret) asks you first."
 	default:
 		text = fmt.Sprintf("The command came back with:\n\n```\n%s\n```", strings.TrimSpace(firstLines(out, 6)))
 	}
