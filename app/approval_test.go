@@ -57,6 +57,8 @@ func TestRulesFromSettingsReachATurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	set.Permissions.Rules = []config.PermissionRule{{Tool: "run_command", Pattern: "git push*", Action: "deny", Source: "settings"}}
+	// The static policy's rules (inside the sandbox `touch marker` would not ask at all).
+	set.Commands = config.CommandsUnconfined
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
@@ -161,13 +163,13 @@ func TestParallelApprovalsAlwaysAllow(t *testing.T) {
 // TestApproveErrors: answers the service refuses are errors the window shows.
 func TestApproveErrors(t *testing.T) {
 	t.Parallel()
-	f, id, _ := agentFixture(t, []llm.ToolCall{runCommand("c1", "cat /etc/hostname")})
+	f, id, _ := agentFixture(t, []llm.ToolCall{runCommand("c1", "cat ~/.ssh/id_rsa")})
 	if err := f.app.Chat.Approve(id, "c1", "allow"); err == nil || !strings.Contains(err.Error(), "no longer pending") {
 		t.Fatalf("before the ask: %v", err)
 	}
 	f.app.Chat.Send(id, "run it", llmtest.DemoModelName)
 	if a := f.waitAsked(t, id, "c1"); !a.Once {
-		t.Fatalf("a read outside the workspace offered grants: %+v", a)
+		t.Fatalf("a read of a secret place offered grants: %+v", a)
 	}
 	if err := f.app.Chat.Approve(id, "c1", "allow_session"); err == nil || !strings.Contains(err.Error(), "only be allowed once") {
 		t.Fatalf("grant on a once-only ask: %v", err)
