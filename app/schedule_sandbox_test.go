@@ -11,7 +11,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -20,14 +20,7 @@ import (
 // call, inside the sandbox the settings give commands: the workspace's script cannot read the
 // fake home's hidden key nor write beside the workspace, and sees only its own processes.
 func TestScheduledCommandRunsInTheSandbox(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
-	root, err := os.MkdirTemp("/var/tmp", "tofu-schedule-sandbox-*") // outside the /tmp a sandbox replaces
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := sandboxtest.Dir(t) // outside the /tmp a sandbox replaces
 	home, ws, escaped := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "escaped.txt")
 	t.Setenv("HOME", home) // the secret places the sandbox hides are the home's
 	for _, d := range []string{home + "/.ssh", ws} {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 )
 
 // TestSIGKILLLeavesNoProcessOfTheCommand: a command that forks children every way a process
@@ -19,9 +19,7 @@ import (
 // process, which dies with Tofu. Checked at once (within the kernel's teardown), not after a
 // later Tofu's sweep.
 func TestSIGKILLLeavesNoProcessOfTheCommand(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
+	sandboxtest.Require(t)
 	st, srv := runEnv(t)
 	dataDir := t.TempDir()
 	st.Close()

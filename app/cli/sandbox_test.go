@@ -6,15 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 )
 
 // tofu sandbox status says where commands run; tofu sandbox run runs one inside: it writes in
 // its workspace, not beside it, and finds Tofu's own settings folder empty.
 func TestSandboxCommand(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
+	sandboxtest.Require(t)
 	isolate(t, "http://127.0.0.1:1")
 	cfgDir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")
 	os.MkdirAll(cfgDir, 0o700)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -18,14 +19,7 @@ import (
 // the fake home's hidden key nor write beside the workspace, and sees only its own
 // processes. Without the boundary the same suite reads the key, which shows the case is live.
 func TestSuiteTestsRunInTheSandbox(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
-	root, err := os.MkdirTemp("/var/tmp", "tofu-eval-sandbox-*") // outside the /tmp a sandbox replaces
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := sandboxtest.Dir(t) // outside the /tmp a sandbox replaces
 	home, outside, repo := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "repo")
 	for _, d := range []string{home + "/.ssh", outside, repo} {
 		if err := os.MkdirAll(d, 0o700); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -19,9 +20,7 @@ import (
 // live (and is the escape hatch a person may choose).
 func TestServersRunInTheSandbox(t *testing.T) {
 	t.Parallel()
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
+	sandboxtest.Require(t)
 	// Outside /tmp, which the sandbox replaces: what it cannot reach is hidden by the
 	// boundary, not missing.
 	root, err := os.MkdirTemp("/var/tmp", "tofu-mcp-sandbox-*")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 )
 
 // TestGlobalSkillScriptRunsInTheSandbox: a turn's commands get a boundary that shows the
@@ -17,14 +18,7 @@ import (
 // a skill's script runs there, Tofu's keys beside it stay hidden, and the script cannot
 // write outside the workspace. Without the skills folder shown, the script is not found.
 func TestGlobalSkillScriptRunsInTheSandbox(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
-	root, err := os.MkdirTemp("/var/tmp", "tofu-session-skills-*") // outside the /tmp a sandbox replaces
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := sandboxtest.Dir(t) // outside the /tmp a sandbox replaces
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")

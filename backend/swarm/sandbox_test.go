@@ -10,7 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
-	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -21,9 +21,7 @@ import (
 // worktree, is refused, so a coder's changes reach the workspace only through the merge.
 func TestCoderCommandsRunInItsWorktree(t *testing.T) {
 	t.Parallel()
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
+	sandboxtest.Require(t)
 	f := newFixture(t, Options{})
 	escaped := filepath.Join(f.ws, "escaped.txt")
 	gitIn(t, f.ws, "init", "-q", "-b", "main")

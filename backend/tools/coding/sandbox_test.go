@@ -9,15 +9,14 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
 // sandboxedOpts are testOpts with commands in a sandbox that hides home/.ssh.
 func sandboxedOpts(t *testing.T, home string) Options {
 	t.Helper()
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
+	sandboxtest.Require(t)
 	o := testOpts
 	o.Sandbox = &sandbox.Boundary{Hidden: []string{filepath.Join(home, ".ssh")}}
 	return o

@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
 
@@ -19,14 +20,7 @@ import (
 // workspace and a folder beside it.
 func sandboxRoot(t *testing.T) (home, ws, outside string) {
 	t.Helper()
-	if st := sandbox.Detect(); !st.Available {
-		t.Fatalf("no sandbox here (build/setup.sh installs bubblewrap): %s", st.Why)
-	}
-	root, err := os.MkdirTemp("/var/tmp", "tofu-delegate-sandbox-*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := sandboxtest.Dir(t) // outside the /tmp a sandbox replaces
 	home, ws, outside = filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
 	for _, d := range []string{home + "/.ssh", ws, outside} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
