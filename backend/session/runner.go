@@ -101,7 +101,7 @@ func New(o Options) *Runner {
 			cfg, _ = o.Config() // unreadable settings: the default, the sandbox
 		}
 		return CommandBoundary(cfg)
-	})
+	}, shownSkills(o.SkillsDir)...)
 	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{},
 		versions: newToolVersions()}
 }

@@ -16,3 +16,12 @@ func turnSandbox(cfg config.Config, skillsDir string) *sandbox.Boundary {
 	}
 	return b
 }
+
+// shownSkills is the global skills folder, which turnSandbox shows commands: the policy does
+// not take reading it for a secret (it lies in Tofu's hidden config folder).
+func shownSkills(skillsDir string) []string {
+	if skillsDir == "" {
+		return nil
+	}
+	return []string{skillsDir}
+}

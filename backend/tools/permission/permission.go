@@ -35,6 +35,9 @@ type Config struct {
 	// SandboxWritable are the places besides the workspace a sandboxed command writes
 	// without crossing anything; nil: the sandbox's own (DefaultSandboxWritable).
 	SandboxWritable []string `json:"-"`
+	// Shown are places inside secret ones that the sandbox shows its commands read-only (the
+	// global skills folder inside Tofu's config folder): reading them is no secret.
+	Shown []string `json:"-"`
 }
 
 // Decision is the policy's answer for one call.

@@ -56,8 +56,13 @@ func places(home string, rel []string, xdg bool) []string {
 	return out
 }
 
-// secret names the secret place real is in ("" when none).
+// secret names the secret place real is in ("" when none, or when the place is shown).
 func (p *Policy) secret(real string) string {
+	for _, v := range p.cfg.Shown {
+		if tools.Within(v, real) {
+			return ""
+		}
+	}
 	for _, s := range p.secrets {
 		if tools.Within(s, real) {
 			return s

@@ -42,6 +42,7 @@ type Service struct {
 	// commands says how run_command's commands run (nil: unconfined); read at every check,
 	// since the settings may change it.
 	commands func() (Boundary, string)
+	shown    []string // places inside secret ones the sandbox shows (Config.Shown)
 
 	mu        sync.Mutex
 	pending   map[requestKey]*request
@@ -93,6 +94,9 @@ func (s *Service) policy(workspace string, mode Mode) (*Policy, error) {
 	cfg := Config{Workspace: workspace, Rules: RulesFor(rules, workspace), Home: s.home}
 	if s.commands != nil {
 		cfg.Commands, cfg.NoSandbox = s.commands()
+		if cfg.Commands == BoundarySandbox {
+			cfg.Shown = s.shown
+		}
 	}
 	if mode == ModeSuite {
 		cfg = suiteConfig(cfg)
@@ -125,7 +129,10 @@ func RulesFor(rules []config.PermissionRule, workspace string) map[string]Rules 
 // SetCommands tells the service how commands run (the settings' choice and whether this
 // machine has a sandbox, and if not why: session.CommandBoundary), asked at every check.
 // Call it before use.
-func (s *Service) SetCommands(f func() (Boundary, string)) { s.commands = f }
+// shown are places inside secret ones that the sandbox shows its commands (Config.Shown).
+func (s *Service) SetCommands(f func() (Boundary, string), shown ...string) {
+	s.commands, s.shown = f, shown
+}
 
 func (s *Service) granted(session, workspace, subject string) bool {
 	s.mu.Lock()
