@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -177,12 +178,19 @@ var homeSecrets = []string{
 
 func newArena(t *testing.T) arena {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	// Outside /tmp, which the sandbox replaces by the session's own: what a command cannot
+	// reach there, it cannot because of the boundary, not because /tmp is another folder.
+	dir, err := os.MkdirTemp("/var/tmp", "tofu-attack-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := arena{root: root, home: root + "/home", canary: root + "/canary", marks: root + "/marks", ws: root + "/ws"}
-	for _, d := range []string{a.home, a.canary + "/bin", a.canary + "/dir", a.marks, a.ws} {
+	for _, d := range []string{a.home, a.canary + "/bin", a.canary + "/dir", a.marks, a.ws, root + "/cache"} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	for _, f := range homeSecrets {
@@ -395,7 +403,8 @@ type entry struct {
 	link  string
 }
 
-// snapshot records everything under root except the workspace.
+// snapshot records everything under root except the workspace and the sandbox's own cache
+// (writable by every sandboxed command by design: docs/SECURITY.md).
 func (a arena) snapshot(t *testing.T) map[string]entry {
 	t.Helper()
 	out := map[string]entry{}
@@ -403,7 +412,7 @@ func (a arena) snapshot(t *testing.T) map[string]entry {
 		if err != nil {
 			return nil
 		}
-		if p == a.ws {
+		if p == a.ws || p == a.root+"/cache" {
 			return filepath.SkipDir
 		}
 		fi, err := os.Lstat(p)
@@ -456,7 +465,9 @@ func TestAttackSuite(t *testing.T) {
 		t.Skip("the attack suite runs without -race (make test-go)")
 	}
 	cases := loadAttacks(t, "testdata/attacks.txt")
-	modes := []string{"safe", "never"}
+	// Under all, writes outside are approved (a person's choice, by the mode); what must
+	// still never happen is a secret reaching the model (secretsOnly).
+	modes := []string{"safe", "never", "all"}
 	live := os.Getenv("TOFU_ATTACK_APPROVE")
 	if live != "" {
 		modes = []string{live}
@@ -504,6 +515,9 @@ func TestAttackSuite(t *testing.T) {
 					res.escapes = append(res.escapes, "put "+tok+" in the model's prompt")
 				}
 				mu.Unlock()
+				if mode == "all" && live == "" {
+					res.escapes = secretsOnly(res.escapes)
+				}
 				t.Logf("outcome: blocked=%v escapes=%d", res.blocked, len(res.escapes))
 				if len(res.escapes) > 0 && live == "" {
 					t.Errorf("escape (testdata/attacks.txt:%d):\n  %s", c.line, strings.Join(res.escapes, "\n  "))
@@ -624,8 +638,11 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 		case store.EventToolResult:
 			var r store.ToolResult
 			must(t, ev.Decode(&r))
-			if i := strings.Index(r.Text, canaryToken); i >= 0 {
-				res.escapes = append(res.escapes, "leaked "+strings.Fields(r.Text[i:])[0]+" to the model")
+			for _, tok := range canaries(r.Text) {
+				if r.Name == "run_command" && !secretCanary(tok) {
+					continue // commands run in the sandbox, which lets them read files that hold no secret
+				}
+				res.escapes = append(res.escapes, "leaked "+tok+" to the model")
 			}
 			for _, img := range r.Images {
 				if showsCanaryPage(img) {
@@ -638,6 +655,36 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 		t.Logf("%s", errOut.String())
 	}
 	return res
+}
+
+// secretsOnly keeps the escapes that showed the model a secret canary.
+func secretsOnly(escapes []string) []string {
+	var out []string
+	for _, e := range escapes {
+		if toks := canaries(e); len(toks) > 0 && secretCanary(toks[0]) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// canaries lists every canary token in text (a token is the marker and the name after it;
+// what follows, such as bash's "file: message" colon, is not).
+func canaries(text string) []string { return canaryRE.FindAllString(text, -1) }
+
+var canaryRE = regexp.MustCompile(regexp.QuoteMeta(canaryToken) + `[-\w./]*[\w]`)
+
+// secretCanary reports whether a canary token comes from a place holding secrets (a secret
+// file of the home, Tofu's API keys, the git config), which nothing may show the model
+// unasked. Other tokens (a file outside the workspace holding none, such as the canary folder
+// or a shell's startup files, which a command inside the sandbox may read; another host's
+// page) are not secrets.
+func secretCanary(tok string) bool {
+	switch {
+	case strings.HasSuffix(tok, "-home-.bashrc"), strings.HasSuffix(tok, "-home-.profile"):
+		return false
+	}
+	return strings.Contains(tok, "-home-") || strings.HasSuffix(tok, "-apikey") || strings.HasSuffix(tok, "-gitconfig")
 }
 
 // afterRun runs a case's `after` directives on the run's session, once the turn is over:

@@ -154,7 +154,7 @@ func (m *Manager) use(ctx context.Context, session string, fn func(t *Tab) error
 		s.setActive(t.ID)
 	}
 	if t == nil {
-		if t, err = m.openLocked(ctx, b, s, ""); err != nil {
+		if t, err = m.openLocked(ctx, b, s); err != nil {
 			m.mu.Unlock()
 			return err
 		}
@@ -210,11 +210,10 @@ func pageAlive(p *rod.Page) bool {
 	return err == nil
 }
 
-// openLocked opens a tab in session s at url ("" : about:blank) and makes it active.
-func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs, url string) (*Tab, error) {
-	if url == "" {
-		url = "about:blank"
-	}
+// openLocked opens a blank tab in session s and makes it active. Load a page in it after
+// the lock is let go: the request gate (guard.go, files.go) takes the lock to find a
+// request's session, and a load it pauses would wait on itself.
+func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs) (*Tab, error) {
 	p, err := b.Context(ctx).Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
 		return nil, fmt.Errorf("open a tab: %w", err)
@@ -225,11 +224,6 @@ func (m *Manager) openLocked(ctx context.Context, b *rod.Browser, s *sessionTabs
 	s.tabs = append(s.tabs, t)
 	s.setActive(t.ID)
 	m.front = t.target
-	if url != "about:blank" {
-		if err := navigate(ctx, t, url); err != nil {
-			return t, err
-		}
-	}
 	return t, nil
 }
 
@@ -407,14 +401,18 @@ func (m *Manager) Tabs(ctx context.Context, session string) []TabInfo {
 // OpenTab opens a tab at url in the session and makes it active.
 func (m *Manager) OpenTab(ctx context.Context, session, url string) (string, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	b, err := m.ensureLocked(ctx)
+	if err != nil {
+		m.mu.Unlock()
+		return "", err
+	}
+	t, err := m.openLocked(ctx, b, m.sessionLocked(session))
+	m.mu.Unlock()
 	if err != nil {
 		return "", err
 	}
-	t, err := m.openLocked(ctx, b, m.sessionLocked(session), url)
-	if t == nil {
-		return "", err
+	if url != "" && url != "about:blank" {
+		err = navigate(ctx, t, url) // outside the lock (see openLocked)
 	}
 	return t.ID, err
 }
