@@ -56,12 +56,7 @@ func TestApprovalEndToEnd(t *testing.T) {
 	isolate(t, model.URL)
 	// The card's answers and the rules of the static policy: commands unconfined, as a person
 	// may choose (inside the sandbox `touch marker` and `cat /etc/hostname` ask nothing).
-	if _, err := config.Open(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")).Update(func(c *config.Config) error {
-		c.Commands = config.CommandsUnconfined
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	commandsUnconfined(t)
 	st, url, stop := serveE2E(t, root)
 	runBrowser(t, root, url, "approval.e2e.mjs", "approval-e2e.png", "TOFU_E2E_WORKSPACE="+ws)
 	stop()

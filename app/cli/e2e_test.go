@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -50,6 +51,19 @@ func isolate(t *testing.T, ollamaURL string) {
 	t.Setenv("OLLAMA_HOST", ollamaURL)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("TOFU_KEYRING", "off")
+}
+
+// commandsUnconfined writes settings (in isolate's config folder) that run commands outside
+// the sandbox, as a person may choose: for tests of the approval flow itself, whose commands
+// would ask nothing inside the sandbox.
+func commandsUnconfined(t *testing.T) {
+	t.Helper()
+	if _, err := config.Open(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")).Update(func(c *config.Config) error {
+		c.Commands = config.CommandsUnconfined
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // e2eRoot is the repository root for a browser test; it skips unless TOFU_E2E=1 (make

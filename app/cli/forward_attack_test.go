@@ -46,6 +46,7 @@ func refusal(t *testing.T, c *usersock.Conn) string {
 // alone, and the instance serves the next command as usual.
 func TestForwardAttacks(t *testing.T) {
 	srv := llmtestServer(t)
+	commandsUnconfined(t) // an approval must be asked: inside the sandbox `touch marker` asks nothing
 	ws := t.TempDir()
 	data := t.TempDir()
 	startServe(t, data)

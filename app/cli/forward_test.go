@@ -127,6 +127,7 @@ func comparable(s string) string {
 // Tofu saw the forwarded session live, and the forwarded session is in the instance's log.
 func TestForwardRunMatchesLocal(t *testing.T) {
 	srv := llmtestServer(t)
+	commandsUnconfined(t) // the approval flow: inside the sandbox `touch one` asks nothing
 	ws := t.TempDir()
 	script(srv, "Both files exist.",
 		[]llm.ToolCall{tc("c1", "run_command", map[string]any{"command": "touch one"})},
@@ -358,6 +359,7 @@ func llmtestServer(t *testing.T) *llmtest.Server {
 // the next line typed answers the next prompt.
 func TestForwardApprovalAnsweredInWindow(t *testing.T) {
 	srv := llmtestServer(t)
+	commandsUnconfined(t) // the approval flow: inside the sandbox `touch one` asks nothing
 	ws := t.TempDir()
 	script(srv, "Both done.",
 		[]llm.ToolCall{tc("c1", "run_command", map[string]any{"command": "touch one"})},
