@@ -29,7 +29,19 @@ var (
 // Detect finds bubblewrap and checks, once per process, that it can make the namespaces the
 // boundary needs (a kernel or an AppArmor profile may refuse unprivileged user namespaces).
 func Detect() Status {
-	detectOnce.Do(func() { detected = probe() })
+	detectOnce.Do(func() {
+		if runtime.GOOS != "linux" {
+			detected = probe()
+			return
+		}
+		key := probeKey()
+		if st, ok := cachedProbe(key); ok {
+			detected = st
+			return
+		}
+		detected = probe()
+		rememberProbe(key, detected)
+	})
 	return detected
 }
 
