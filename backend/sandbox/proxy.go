@@ -40,12 +40,18 @@ type Proxy struct {
 
 // StartProxy serves a proxy on a new Unix socket at path until Close or ctx ends.
 func StartProxy(ctx context.Context, path string, allow func(ctx context.Context, hostport string) (bool, string)) (*Proxy, error) {
+	return startProxy(ctx, path, allow, dialPublic)
+}
+
+// startProxy is StartProxy dialling allowed hosts with dial (tests reach loopback servers).
+func startProxy(ctx context.Context, path string, allow func(ctx context.Context, hostport string) (bool, string),
+	dial func(ctx context.Context, hostport string) (net.Conn, error)) (*Proxy, error) {
 	_ = os.Remove(path)
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: proxy socket: %w", err)
 	}
-	p := &Proxy{Allow: allow, ln: ln, refused: map[string]string{}, allowed: map[string]bool{}, dial: dialPublic}
+	p := &Proxy{Allow: allow, ln: ln, refused: map[string]string{}, allowed: map[string]bool{}, dial: dial}
 	p.ctx, p.stop = context.WithCancel(ctx)
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return p.ctx }}

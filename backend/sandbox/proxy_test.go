@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,22 +22,26 @@ func TestNetworkThroughTheProxy(t *testing.T) {
 		fmt.Fprint(w, "hello from "+r.Host)
 	}))
 	defer site.Close()
+	var mu sync.Mutex
 	var asked []string
-	p, err := StartProxy(context.Background(), filepath.Join(f.temp, "proxy.sock"), func(_ context.Context, hp string) (bool, string) {
+	allow := func(_ context.Context, hp string) (bool, string) {
+		mu.Lock()
+		defer mu.Unlock()
 		asked = append(asked, hp)
 		if strings.HasPrefix(hp, "pkg.test:") {
 			return true, ""
 		}
 		return false, "network is off for commands: ask for web access to " + hp
-	})
+	}
+	dial := func(ctx context.Context, hostport string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", site.Listener.Addr().String()) // every allowed name is the test site
+	}
+	p, err := startProxy(context.Background(), filepath.Join(f.temp, "proxy.sock"), allow, dial)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	p.dial = func(ctx context.Context, hostport string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "tcp", site.Listener.Addr().String()) // every allowed name is the test site
-	}
 	b := f.b
 	b.Network = p.Network()
 	_, port, _ := net.SplitHostPort(site.Listener.Addr().String())
@@ -50,6 +55,8 @@ func TestNetworkThroughTheProxy(t *testing.T) {
 			t.Fatalf("output %q lacks %q", out, want)
 		}
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if strings.Join(asked, " ") != "pkg.test:"+port+" evil.test:80" {
 		t.Fatalf("asked %v: each host once", asked)
 	}
