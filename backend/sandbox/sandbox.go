@@ -93,6 +93,7 @@ func (b Boundary) Wrap(cmd *exec.Cmd, keep ...string) error {
 	if dir == "" {
 		dir = b.Workspace
 	}
+	b.Expose = append(slices.Clip(b.Expose), programPlaces(cmd.Path, cmd.Args[1:])...)
 	args, err := b.args(dir)
 	if err != nil {
 		return err
@@ -191,6 +192,43 @@ func (b Boundary) args(dir string) ([]string, error) {
 		}
 	}
 	return append(a, "--chdir", dir), nil
+}
+
+// programPlaces are the places in the host's /tmp, which the sandbox replaces by its own, that
+// the command names to run: the program and the absolute paths among its arguments (a
+// script, a server's entry point). Each is shown read-only with what it needs beside it: the
+// whole node_modules folder it lies in (a package's launcher finds its platform binary there),
+// else its folder.
+func programPlaces(prog string, args []string) []string {
+	tmp := filepath.Clean(os.TempDir())
+	var out []string
+	for _, p := range append([]string{prog}, args...) {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		if real, err := filepath.EvalSymlinks(p); err == nil && within(tmp, real) && !within(tmp, p) {
+			p = real
+		}
+		if p == tmp || !within(tmp, p) || !exists(p) {
+			continue
+		}
+		place := p
+		for d := p; d != tmp && d != "/"; d = filepath.Dir(d) {
+			if filepath.Base(d) == "node_modules" {
+				place = d
+			}
+		}
+		if place == p {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				place = filepath.Dir(p)
+			}
+		}
+		if place != tmp && !slices.Contains(out, place) {
+			out = append(out, place)
+		}
+	}
+	return out
 }
 
 // protect keeps read-only, inside a writable workspace, the places whose contents run code

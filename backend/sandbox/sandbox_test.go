@@ -259,3 +259,30 @@ func TestRepositoryHooksAndConfigStayReadOnly(t *testing.T) {
 		t.Errorf("the repository's config was changed from inside the sandbox:\n%s", cfg)
 	}
 }
+
+// TestProgramInTheHostTmpIsShown: a program the command names that lives in the host's /tmp
+// (a clone there, its node_modules) is shown read-only in the sandbox's own /tmp, with the
+// node_modules folder around it; other files of the host's /tmp are not.
+func TestProgramInTheHostTmpIsShown(t *testing.T) {
+	f := newFixture(t)
+	clone := t.TempDir() // in the host's /tmp
+	bin := filepath.Join(clone, "tools", "node_modules", "pkg", "bin")
+	os.MkdirAll(bin, 0o755)
+	write(t, filepath.Join(bin, "run.sh"), "cat "+filepath.Join(clone, "tools", "node_modules", "other", "data.txt")+"; echo ran")
+	os.MkdirAll(filepath.Join(clone, "tools", "node_modules", "other"), 0o755)
+	write(t, filepath.Join(clone, "tools", "node_modules", "other", "data.txt"), "sibling")
+	write(t, filepath.Join(clone, "private.txt"), "TOFU-CANARY private")
+	cmd := exec.Command("sh", filepath.Join(bin, "run.sh"))
+	cmd.Dir = f.ws
+	if err := f.b.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || string(out) != "siblingran\n" {
+		t.Fatalf("a program in the host's /tmp: %q %v", out, err)
+	}
+	o2, _ := run(t, f.b, f.ws, "cat "+filepath.Join(clone, "private.txt"))
+	if strings.Contains(o2, "TOFU-CANARY") {
+		t.Fatalf("a file of the host's /tmp the command did not name was shown: %q", o2)
+	}
+}
