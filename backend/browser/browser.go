@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -146,18 +147,23 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 	home := filepath.Join(m.o.ProfileDir, "home")
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
-	l := launcher.New().Bin(bin).Env(env...).Set("disable-breakpad").Set("disable-crash-reporter").Headless(!visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
-		Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
-		Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
-		Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))
-	// WebRTC sends UDP itself (STUN, TURN), past any proxy: only what a proxy carries.
-	l = l.Set("webrtc-ip-handling-policy", "disable_non_proxied_udp")
-	if !web {
-		// Everything but loopback meets a closed port. Chromium bypasses proxies for loopback
-		// and link-local addresses by itself (169.254.169.254, a cloud's metadata service, among
-		// them): <-loopback> removes that rule, and loopback is named again.
-		l = l.Set("proxy-server", "http://"+deadProxy).Set("proxy-bypass-list", loopbackBypass)
+	// Built anew for each try: a launcher starts one Chromium.
+	newLauncher := func() *launcher.Launcher {
+		l := launcher.New().Bin(bin).Env(env...).Set("disable-breakpad").Set("disable-crash-reporter").Headless(!visible).NoSandbox(true).UserDataDir(m.o.ProfileDir).
+			Set("disable-gpu").Set("disable-quic").Set("no-first-run").Set("disable-component-update").
+			Set("disable-sync").Set("disable-default-apps").Set("mute-audio").
+			Set("window-size", fmt.Sprintf("%d,%d", m.o.Width, m.o.Height))
+		// WebRTC sends UDP itself (STUN, TURN), past any proxy: only what a proxy carries.
+		l = l.Set("webrtc-ip-handling-policy", "disable_non_proxied_udp")
+		if !web {
+			// Everything but loopback meets a closed port. Chromium bypasses proxies for loopback
+			// and link-local addresses by itself (169.254.169.254, a cloud's metadata service, among
+			// them): <-loopback> removes that rule, and loopback is named again.
+			l = l.Set("proxy-server", "http://"+deadProxy).Set("proxy-bypass-list", loopbackBypass)
+		}
+		return l
 	}
+	l := newLauncher()
 	var u string
 	var pid int
 	if box != nil {
@@ -180,7 +186,17 @@ func (m *Manager) ensureLocked(ctx context.Context) (*rod.Browser, error) {
 		}
 		pid = cmd.Process.Pid
 	} else {
-		if u, err = l.Context(context.WithoutCancel(ctx)).Launch(); err != nil {
+		u, err = l.Context(context.WithoutCancel(ctx)).Launch()
+		if err != nil && strings.Contains(err.Error(), "Failed to get the debug url") {
+			// A Chromium that died while starting (seen once on a loaded machine, crashpad's
+			// report and no DevTools address) gets one more try.
+			for _, f := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
+				_ = os.Remove(filepath.Join(m.o.ProfileDir, f))
+			}
+			l = newLauncher()
+			u, err = l.Context(context.WithoutCancel(ctx)).Launch()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("start Chromium (%s): %w", bin, err)
 		}
 		pid = l.PID()
