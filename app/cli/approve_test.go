@@ -34,6 +34,7 @@ func approvalsOf(t *testing.T, st *store.Store, session string) []store.Approval
 // ask offers y/N alone, and a (always) writes a rule that a later run in the workspace follows.
 func TestRunApproveAsk(t *testing.T) {
 	st, srv := runEnv(t)
+	commandsUnconfined(t) // the approval flow: inside the sandbox these commands ask nothing
 	ws := t.TempDir()
 	touch := func(id string) []llm.ToolCall {
 		return []llm.ToolCall{tc(id, "run_command", map[string]any{"command": "touch marker"})}

@@ -240,12 +240,15 @@ func TestEvalTasksShardMergeCompare(t *testing.T) {
 // the task is graded, and the task is reported with end_reason max_time.
 func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 	st, srv := runEnv(t)
+	// The commands' pids inside the sandbox are not their pids here: they are found by a
+	// variable in their environment.
+	token := "TOFU_MAXTIME_TOKEN=" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
 		switch toolStep(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("j", "run_command", map[string]any{"command": "echo $$ > job.pid; exec sleep 600", "background": true})}}
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("j", "run_command", map[string]any{"command": "export " + token + "; echo $$ > job.pid; exec sleep 600", "background": true})}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "echo $$ > fg.pid; exec sleep 600", "timeout": 900})}}
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "export " + token + "; echo $$ > fg.pid; exec sleep 600", "timeout": 900})}}
 		}
 		return llmtest.Reply{Text: "done"}
 	})
@@ -278,15 +281,13 @@ func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	for _, f := range []string{"job.pid", "fg.pid"} {
-		b, err := os.ReadFile(filepath.Join(work, "slow", f))
-		if err != nil {
+		if _, err := os.ReadFile(filepath.Join(work, "slow", f)); err != nil {
 			dumpSession(t, st, r.Session)
 			t.Fatalf("the command never started within --max-time: %v", err)
 		}
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if alive(pid) {
-			t.Errorf("%s: process %d still runs after the task", f, pid)
-		}
+	}
+	if left := withEnv(token); len(left) > 0 {
+		t.Errorf("processes %v still run after the task", left)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 // reader over a real pipe; each shows on its prompt's line, as a terminal would echo it.
 func TestRunPipedApprovals(t *testing.T) {
 	st, srv := runEnv(t)
+	commandsUnconfined(t) // the approval flow: inside the sandbox these commands ask nothing
 	ws := t.TempDir()
 	script(srv, "done",
 		[]llm.ToolCall{tc("c1", "run_command", map[string]any{"command": "touch one"})},
