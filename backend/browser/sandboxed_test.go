@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/sandbox"
+	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 )
 
 // TestChromiumRunsInTheSandbox: in the sandbox, a hidden place is empty to Chromium even where
@@ -16,9 +17,7 @@ import (
 // is hidden but for the profile, pages on loopback and in the workspace still load, and
 // Chromium is in a PID namespace of its own.
 func TestChromiumRunsInTheSandbox(t *testing.T) {
-	if st := sandbox.Detect(); !st.Available {
-		t.Skip(st.Why) // build/setup.sh installs bubblewrap; the kernel may still refuse namespaces
-	}
+	sandboxtest.Require(t)
 	b := newBoundary(t)
 	data := filepath.Join(filepath.Dir(b.ws), "data")
 	write(t, filepath.Join(b.outside, "hidden.html"), "<p>"+secretText+"</p>")
