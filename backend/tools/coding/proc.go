@@ -55,7 +55,9 @@ type launch struct {
 // gate holds a command until its group is recorded: bash waits for "go" on fd 3, then replaces
 // itself with the real `bash -c command` (same pid: still the group's leader, still under the
 // parent-death signal). If Tofu dies before saying "go", the pipe ends and nothing runs.
-const gate = `IFS= read -r -u 3 tofu_gate && [ "$tofu_gate" = go ] || exit 125; exec 3<&-; exec bash -c "$1"`
+// pipefail: `pytest … | tail -20` must end with pytest's status, not tail's 0; a pipeline's
+// status is then its last failing stage's.
+const gate = `IFS= read -r -u 3 tofu_gate && [ "$tofu_gate" = go ] || exit 125; exec 3<&-; exec bash -o pipefail -c "$1"`
 
 // startProcess starts l.command in a new process group from sp's thread (so it dies with
 // Tofu), records the group through l.launched, and only then lets it run.

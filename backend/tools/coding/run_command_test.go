@@ -196,3 +196,22 @@ func waitGone(t *testing.T, pid int) {
 	}
 	t.Errorf("process %d still running", pid)
 }
+
+// TestPipeKeepsTheFailingStatus: `pytest … | tail` showed "2 failed" then [exit 0], tail's
+// status. Commands run with pipefail, in the foreground and in the sandbox alike.
+func TestPipeKeepsTheFailingStatus(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t, nil)
+	run := NewRunCommand(testOpts, NewJobs(testOpts))
+	res := call(t, run, ws, `{"command":"(echo '2 failed, 47 passed'; exit 1) | tail -20"}`)
+	if m := res.Meta.(RunMeta); m.ExitCode != 1 || !strings.Contains(res.Text, "2 failed, 47 passed\n[exit 1") {
+		t.Errorf("pipe with a failing first stage: %q %+v", res.Text, m)
+	}
+	res = call(t, run, ws, `{"command":"(exit 2) | (exit 3) | cat"}`)
+	if m := res.Meta.(RunMeta); m.ExitCode != 3 {
+		t.Errorf("the last failing stage's status: %q %+v", res.Text, m)
+	}
+	if res := call(t, run, ws, `{"command":"echo ok | cat"}`); !strings.Contains(res.Text, "ok\n[exit 0") {
+		t.Errorf("a pipe that succeeds: %q", res.Text)
+	}
+}

@@ -82,3 +82,15 @@ func TestNetworkRefusalsReachTheModel(t *testing.T) {
 		t.Fatalf("asked %+v", asked)
 	}
 }
+
+// TestPipefailInTheSandbox: the sandbox's wrapper keeps the pipefail of the command's bash.
+func TestPipefailInTheSandbox(t *testing.T) {
+	ws := workspace(t, nil)
+	opts := sandboxedOpts(t, t.TempDir())
+	jobs := NewJobs(opts)
+	defer jobs.Close()
+	res := call(t, NewRunCommand(opts, jobs), ws, `{"command":"false | tail -1"}`)
+	if m := res.Meta.(RunMeta); m.ExitCode != 1 {
+		t.Errorf("sandboxed pipe: %q %+v", res.Text, m)
+	}
+}
