@@ -209,3 +209,38 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 		t.Fatalf("usage events: %+v", usages)
 	}
 }
+
+// TestSystemPromptNamesOnlyToolsOnOffer: the prompt said "memory_search finds more … with
+// memory_create" while both waited behind tool_search, so a model called them and got an
+// error. A tool the prompt names is offered, or its sentence says how to get it.
+func TestSystemPromptNamesOnlyToolsOnOffer(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.runner.o.Memory = memory.NewStore(t.TempDir())
+	f.model.Default(llmtest.Reply{Text: "ok"})
+	id := f.session(t, f.ws, "hello")
+	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
+		t.Fatal(err)
+	}
+	req := f.model.Chats()[0].Request
+	offered := map[string]bool{}
+	for _, tool := range req.Tools {
+		offered[tool.Name] = true
+	}
+	sys := req.Messages[0].Content
+	named := 0
+	for _, sentence := range strings.FieldsFunc(sys, func(r rune) bool { return r == '\n' || r == '.' }) {
+		for _, name := range memory.ToolNames {
+			if !strings.Contains(sentence, name) || offered[name] {
+				continue
+			}
+			named++
+			if !strings.Contains(sentence, "tool_search") || !offered["tool_search"] {
+				t.Errorf("the prompt names %s, not offered, without saying how to get it: %q", name, sentence)
+			}
+		}
+	}
+	if named == 0 {
+		t.Fatalf("the prompt no longer tells of memory:\n%s", sys)
+	}
+}
