@@ -26,11 +26,8 @@ for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
   echo "setup: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  build/apt-install.sh "${missing[@]}"
 fi
 
 command -v go >/dev/null || { echo "setup: Go 1.26 is required (https://go.dev/dl); it was not found on PATH" >&2; exit 1; }
