@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,7 +100,7 @@ func (m *ModelService) Status() ModelStatus {
 	default:
 		st.Reachable = true
 	}
-	if len(models) > 0 && !hasModel(models, st.DefaultModel) {
+	if len(models) > 0 && !hasModel(set, models, st.DefaultModel) {
 		if st.DefaultModel != "" && st.Error == nil {
 			hint := "Pick another model, or change the main model in Settings."
 			if prov, name := set.Resolve(st.DefaultModel); prov.Type == config.TypeOllama {
@@ -108,14 +109,16 @@ func (m *ModelService) Status() ModelStatus {
 			st.Error = &llm.Error{Kind: llm.ErrModelNotFound, Provider: first.Name,
 				Message: "The main model " + st.DefaultModel + " is not available.", Hint: hint}
 		}
+		replacement := replacementOf(set, models)
 		if st.DefaultModel != "" {
+			// The reason is a clause: the notice and the banner end the sentence themselves.
 			reason := "it is not among the models the providers list"
-			if st.Error != nil {
-				reason = st.Error.Error()
+			if st.Error != nil && st.Error.Kind != llm.ErrModelNotFound {
+				reason = strings.TrimRight(st.Error.Error(), ". ")
 			}
-			st.Switched = &store.Fallback{Model: models[0].Name, From: st.DefaultModel, Reason: reason, Startup: true}
+			st.Switched = &store.Fallback{Model: replacement, From: st.DefaultModel, Reason: reason, Startup: true}
 		}
-		st.DefaultModel = models[0].Name
+		st.DefaultModel = replacement
 	}
 	if m.agents != nil {
 		// The coding agents installed, offered as a conversation's model (session.ExternalAgents).
@@ -130,11 +133,42 @@ func (m *ModelService) Status() ModelStatus {
 // AgentProvider is the provider of a model that is a coding agent (ModelInfo.Provider).
 const AgentProvider = "agent"
 
-func hasModel(models []llm.ModelInfo, name string) bool {
+// hasModel says whether the providers list the model ref names: a reference may be bare or
+// qualified for the first provider ("relay/relay" is listed as "relay"), and Ollama's
+// implicit ":latest" tag may be left out.
+func hasModel(set config.Config, models []llm.ModelInfo, ref string) bool {
+	prov, name := set.Resolve(ref)
+	canonical := set.Ref(prov.Name, name)
 	for _, m := range models {
-		if m.Name == name {
+		if m.Name == ref || m.Name == canonical {
 			return true
+		}
+		if prov.Type == config.TypeOllama && m.Provider == prov.Name {
+			if _, listed := set.Resolve(m.Name); withLatest(listed) == withLatest(name) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// withLatest adds Ollama's implicit tag to a bare model name.
+func withLatest(name string) string {
+	if strings.Contains(name, ":") {
+		return name
+	}
+	return name + ":latest"
+}
+
+// replacementOf is the model that takes the place of a main model no provider lists: the
+// first of the settings' fallback chain that is listed, else the first model listed.
+func replacementOf(set config.Config, models []llm.ModelInfo) string {
+	for _, ref := range set.Fallback {
+		for _, m := range models {
+			if hasModel(set, []llm.ModelInfo{m}, ref) {
+				return m.Name
+			}
+		}
+	}
+	return models[0].Name
 }

@@ -53,3 +53,42 @@ func TestStartupSwitchIsAnEventOfTheConversation(t *testing.T) {
 		t.Errorf("recorded %+v, want %+v", fb, *sw)
 	}
 }
+
+// The documented provider/model form names a model of the first provider, which lists it
+// bare: it is the main model, not a reason to fall back (issue 32).
+func TestQualifiedMainModelOfTheFirstProviderIsNoFallback(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	set, _ := f.app.Settings.Get()
+	main := set.Providers[0].Name + "/" + llmtest.DemoModelName
+	set.Models.Main = main
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	st := f.app.Models.Status()
+	if st.Switched != nil || st.Error != nil || st.DefaultModel != main {
+		t.Fatalf("default %q, switched %+v, error %v", st.DefaultModel, st.Switched, st.Error)
+	}
+}
+
+// A main model no provider lists is replaced by the settings' fallback, not by whatever model
+// comes first, and the notice is one sentence (it ended with ".." before).
+func TestMissingMainModelSwitchesToTheFallbackChain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	set, _ := f.app.Settings.Get()
+	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: f.model.URL}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
+	set.Models.Main = "main/gone"
+	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	st := f.app.Models.Status()
+	sw := st.Switched
+	if sw == nil || sw.Model != "backup/"+llmtest.DemoModelName || st.DefaultModel != sw.Model || sw.From != "main/gone" {
+		t.Fatalf("default %q, switched %+v", st.DefaultModel, sw)
+	}
+	if n := sw.Notice(); strings.Contains(n, "..") || strings.HasSuffix(n, ".") {
+		t.Errorf("notice %q", n)
+	}
+}
