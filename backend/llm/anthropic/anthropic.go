@@ -4,14 +4,13 @@ package anthropic
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
 const (
@@ -37,7 +36,7 @@ type Option func(*Provider)
 
 // WithHTTPClient sets the HTTP client (no overall Timeout, and no retries: they are the
 // router's).
-func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.http = c } }
+func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.c.HTTP = c } }
 
 // Budget is the budget_tokens of a thinking level (the settings' or a conversation's): 0 for
 // off or no level.
@@ -61,10 +60,8 @@ func WithMaxTokens(n int) Option { return func(p *Provider) { p.maxTokens = n } 
 
 // Provider talks to Anthropic's Messages API. It is safe for concurrent use.
 type Provider struct {
-	base      *url.URL
-	baseErr   error
+	c         httpapi.Client
 	apiKey    string
-	http      *http.Client
 	budget    int
 	maxTokens int
 	metaWait  time.Duration
@@ -76,32 +73,34 @@ var _ llm.Provider = (*Provider)(nil)
 // accepted) with apiKey. A malformed URL is reported by the first call.
 func New(baseURL, apiKey string, opts ...Option) *Provider {
 	p := &Provider{apiKey: apiKey, budget: DefaultThinkingBudget, maxTokens: DefaultMaxTokens, metaWait: defaultMetaTimeout}
+	p.c = httpapi.Client{Name: ProviderName,
+		Words: httpapi.Words{TransportWords: llm.TransportWords{MidReply: msgMidReply, ServerHint: hintServer,
+			UnreachHint: hintUnreach, Unexpected: "unexpected answer from Anthropic"},
+			Malformed: "Anthropic sent a malformed event"},
+		Header: p.header,
+		Status: func(status int, body []byte, model string) *llm.Error {
+			return classify(status, parseErrorBody(body), model)
+		},
+	}
+	p.c.BadBase.Message = "the Anthropic base URL is not valid"
+	p.c.BadBase.Hint = "Leave the base URL empty for " + DefaultBaseURL + "."
 	if strings.TrimSpace(baseURL) == "" {
 		baseURL = DefaultBaseURL
 	}
-	p.base, p.baseErr = parseBaseURL(baseURL)
+	p.c.Base, p.c.BaseErr = parseBaseURL(baseURL)
 	for _, o := range opts {
 		o(p)
 	}
-	if p.http == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-		p.http = &http.Client{Transport: t}
+	if p.c.HTTP == nil {
+		p.c.HTTP = httpapi.DefaultHTTPClient(10 * time.Second)
 	}
 	return p
 }
 
 func parseBaseURL(s string) (*url.URL, error) {
-	s = strings.TrimSpace(s)
-	if !strings.Contains(s, "://") {
-		s = "https://" + s
-	}
-	u, err := url.Parse(s)
+	u, err := httpapi.ParseBaseURL(s, "https", "https://host")
 	if err != nil {
 		return nil, err
-	}
-	if u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("want https://host, got %q", s)
 	}
 	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/v1")
 	return u, nil
@@ -111,71 +110,28 @@ func parseBaseURL(s string) (*url.URL, error) {
 func (p *Provider) Name() string { return ProviderName }
 
 // BaseURL is the API address in use.
-func (p *Provider) BaseURL() string {
-	if p.base == nil {
-		return ""
-	}
-	return p.base.String()
-}
+func (p *Provider) BaseURL() string { return p.c.BaseURL() }
 
-func (p *Provider) usable() error {
-	if p.baseErr != nil {
-		return &llm.Error{Kind: llm.ErrUnreachable, Provider: ProviderName, Err: p.baseErr,
-			Message: "the Anthropic base URL is not valid", Hint: "Leave the base URL empty for " + DefaultBaseURL + "."}
-	}
-	return nil
-}
-
-func (p *Provider) newRequest(ctx context.Context, method, path string, body []byte, beta []string) (*http.Request, error) {
-	u := p.base.JoinPath(path).String()
-	var r *http.Request
-	var err error
-	if body != nil {
-		r, err = http.NewRequestWithContext(ctx, method, u, strings.NewReader(string(body)))
-	} else {
-		r, err = http.NewRequestWithContext(ctx, method, u, nil)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		r.Header.Set("Content-Type", "application/json")
-	}
-	r.Header.Set("x-api-key", p.apiKey)
-	r.Header.Set("anthropic-version", APIVersion)
-	if len(beta) > 0 {
-		r.Header.Set("anthropic-beta", strings.Join(beta, ","))
-	}
-	return r, nil
+// header sets the key and the API version on a request.
+func (p *Provider) header(h http.Header) {
+	h.Set("x-api-key", p.apiKey)
+	h.Set("anthropic-version", APIVersion)
 }
 
 // Models lists the models from GET /v1/models. The API does not report context lengths; every
 // current Claude model has 200k.
 func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
-	if err := p.usable(); err != nil {
+	if err := p.c.Check(); err != nil {
 		return nil, err
 	}
-	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
-	defer cancel()
-	r, err := p.newRequest(mctx, http.MethodGet, "v1/models", nil, nil)
-	if err != nil {
-		return nil, p.wrap(ctx, err)
-	}
-	q := r.URL.Query()
-	q.Set("limit", "1000")
-	r.URL.RawQuery = q.Encode()
-	resp, err := p.send(ctx, r, "")
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := llm.DecodeBounded(resp.Body, llm.MaxListBody, &list); err != nil {
-		return nil, p.wrap(ctx, fmt.Errorf("decode model list: %w", err))
+	r := httpapi.Request{Method: http.MethodGet, Path: "v1/models", Query: url.Values{"limit": {"1000"}}}
+	if err := p.c.JSON(ctx, p.metaWait, r, "model list", &list); err != nil {
+		return nil, p.c.Wrap(ctx, err)
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,25 +19,6 @@ const (
 	msgMidReply    = "Anthropic stopped mid-reply"
 )
 
-func (p *Provider) errorf(kind llm.ErrorKind, hint, format string, args ...any) *llm.Error {
-	e := llm.Errorf(kind, hint, format, args...)
-	e.Provider = ProviderName
-	return e
-}
-
-// wrap turns a transport failure into an *llm.Error; ctx is the caller's context.
-func (p *Provider) wrap(ctx context.Context, err error) *llm.Error {
-	return llm.TransportError(ctx, err, llm.TransportWords{Provider: ProviderName, BaseURL: p.BaseURL(),
-		MidReply: msgMidReply, ServerHint: hintServer, UnreachHint: hintUnreach, Unexpected: "unexpected answer from Anthropic"})
-}
-
-// send does r and returns the response to a success; a transport failure or an error status
-// becomes an *llm.Error (ctx is the caller's context, model the model asked for, or "").
-func (p *Provider) send(ctx context.Context, r *http.Request, model string) (*http.Response, error) {
-	return llm.Send(p.http, r, func(err error) *llm.Error { return p.wrap(ctx, err) },
-		func(resp *http.Response) *llm.Error { return p.statusError(resp, model) })
-}
-
 // apiError is Anthropic's error object, in a body ({"type":"error","error":{...}}) or an SSE
 // error event.
 type apiError struct {
@@ -56,15 +36,9 @@ func parseErrorBody(body []byte) apiError {
 	return apiError{Message: strings.TrimSpace(string(body))}
 }
 
-func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
-	return llm.StatusError(resp, func(status int, body []byte) *llm.Error {
-		return p.classify(status, parseErrorBody(body), model)
-	})
-}
-
 // classify maps an HTTP status (0 inside the stream) and an error object by its type first:
 // Anthropic's types are stable where messages are not.
-func (p *Provider) classify(status int, ae apiError, model string) *llm.Error {
+func classify(status int, ae apiError, model string) *llm.Error {
 	e := &llm.Error{Provider: ProviderName, StatusCode: status, Message: ae.Message}
 	low := strings.ToLower(ae.Message)
 	switch {

@@ -3,13 +3,12 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/sse"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
 // Stream sends req to /v1/messages and yields the reply as it arrives. Breaking out of the range
@@ -64,60 +63,26 @@ var stopReasons = map[string]string{"end_turn": "stop", "stop_sequence": "stop",
 	"tool_use": "tool_calls", "refusal": "content_filter", "model_context_window_exceeded": "length"}
 
 func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.Event, error) bool) error {
-	if err := p.usable(); err != nil {
-		return err
-	}
-	if req.Model == "" {
-		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
-	}
 	ps := p.params()
-	body, beta, err := messagesBody(req, ps)
-	if err != nil {
-		return p.errorf(llm.ErrBadRequest, "", "%v", err)
-	}
-	if llm.Tapping(ctx) {
-		if raw, err := json.Marshal(ps); err == nil {
-			llm.TapRequest(ctx, llm.Sent{Format: llm.WireAnthropic, Body: body, Request: req, Params: raw})
-		}
-	}
-	reqCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	hr, err := p.newRequest(reqCtx, http.MethodPost, "v1/messages", body, beta)
-	if err != nil {
-		return p.wrap(ctx, err)
-	}
-	hr.Header.Set("Accept", "text/event-stream")
-	start := time.Now()
-	resp, err := p.send(ctx, hr, req.Model)
+	var beta []string
+	body, err := p.c.Begin(ctx, req, func() (body []byte, err error) {
+		body, beta, err = messagesBody(req, ps)
+		return body, err
+	}, llm.WireAnthropic, ps)
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-
+	r := httpapi.Request{Method: http.MethodPost, Path: "v1/messages", Body: body, Model: req.Model}
+	if len(beta) > 0 {
+		r.Header = http.Header{"Anthropic-Beta": {strings.Join(beta, ",")}}
+	}
+	start := time.Now()
 	var (
-		events = sse.NewReader(resp.Body)
 		blocks = map[int]*openBlock{}
 		usage  = llm.Usage{Model: req.Model}
 		stop   string
 	)
-	for {
-		sev, err := events.Next()
-		if err == io.EOF {
-			if ctx.Err() != nil {
-				return p.wrap(ctx, ctx.Err())
-			}
-			return &llm.Error{Kind: llm.ErrServer, Provider: ProviderName, Message: msgMidReply, Hint: hintServer, Err: io.ErrUnexpectedEOF}
-		}
-		if err != nil {
-			return p.wrap(ctx, err)
-		}
-		if strings.TrimSpace(sev.Data) == "" {
-			continue
-		}
-		var ev event
-		if err := json.Unmarshal([]byte(sev.Data), &ev); err != nil {
-			return &llm.Error{Kind: llm.ErrServer, Provider: ProviderName, Message: "Anthropic sent a malformed event", Hint: hintServer, Err: err}
-		}
+	return httpapi.Stopped(httpapi.SSE(ctx, &p.c, r, func(ev event) error {
 		switch ev.Type {
 		case "message_start":
 			if ev.Message != nil {
@@ -135,7 +100,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		case "content_block_delta":
 			b := blocks[ev.Index]
 			if b == nil || ev.Delta == nil {
-				continue
+				return nil
 			}
 			d := ev.Delta
 			var out llm.Event
@@ -150,16 +115,16 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 				b.input.WriteString(d.PartialJSON)
 			}
 			if out.Kind != "" && out.Text != "" && !yield(out, nil) {
-				return nil
+				return httpapi.Stop
 			}
 		case "content_block_stop":
 			b := blocks[ev.Index]
 			delete(blocks, ev.Index)
 			if b == nil {
-				continue
+				return nil
 			}
 			if out, ok := finishBlock(b); ok && !yield(out, nil) {
-				return nil
+				return httpapi.Stop
 			}
 		case "message_delta":
 			if ev.Delta != nil && ev.Delta.StopReason != "" {
@@ -171,22 +136,23 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		case "message_stop":
 			usage.DurationMS = time.Since(start).Milliseconds()
 			if !yield(llm.Event{Kind: llm.EventUsage, Usage: &usage}, nil) {
-				return nil
+				return httpapi.Stop
 			}
 			if s, ok := stopReasons[stop]; ok {
 				stop = s
 			}
 			yield(llm.Event{Kind: llm.EventDone, StopReason: stop}, nil)
-			return nil
+			return httpapi.Stop
 		case "error":
 			ae := apiError{Type: "api_error"}
 			if ev.Error != nil {
 				ae = *ev.Error
 			}
-			return p.classify(0, ae, req.Model)
+			return classify(0, ae, req.Model)
 		}
 		// ping and event types added later are ignored, as the API asks.
-	}
+		return nil
+	}))
 }
 
 // finishBlock turns a finished block into its event: a tool call with its arguments as the

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,27 +16,6 @@ const (
 	hintRateLimit = "The provider is rate limiting this key: wait, add another key, or lower the request rate."
 	msgMidReply   = "the model server stopped mid-reply"
 )
-
-func (p *Provider) errorf(kind llm.ErrorKind, hint, format string, args ...any) *llm.Error {
-	e := llm.Errorf(kind, hint, format, args...)
-	e.Provider = p.name
-	return e
-}
-
-// wrap turns a transport failure into an *llm.Error. ctx is the caller's context: a
-// cancellation is the caller's doing, not the server's.
-func (p *Provider) wrap(ctx context.Context, err error) *llm.Error {
-	return llm.TransportError(ctx, err, llm.TransportWords{Provider: p.name, BaseURL: p.BaseURL(),
-		MidReply: msgMidReply, ServerHint: hintServer, UnreachHint: "Check that the server is running and the base URL in Settings.",
-		Unexpected: "unexpected answer from the model server"})
-}
-
-// send does r and returns the response to a success; a transport failure or an error status
-// becomes an *llm.Error (ctx is the caller's context, model the model asked for, or "").
-func (p *Provider) send(ctx context.Context, r *http.Request, model string) (*http.Response, error) {
-	return llm.Send(p.http, r, func(err error) *llm.Error { return p.wrap(ctx, err) },
-		func(resp *http.Response) *llm.Error { return p.statusError(resp, model) })
-}
 
 // apiError is the error object servers send, in a body or inside the stream.
 type apiError struct {
@@ -78,11 +56,6 @@ func parseErrorBody(body []byte) apiError {
 	return apiError{Message: strings.TrimSpace(string(body))}
 }
 
-// statusError maps an HTTP error answer to a typed error with a hint.
-func (p *Provider) statusError(resp *http.Response, model string) *llm.Error {
-	return StatusError(resp, p.name, p.BaseURL(), model)
-}
-
 // StatusError maps the error answer of an OpenAI-compatible server (provider is its name in
 // messages, baseURL its address, model the model asked for or "") to a typed error with a
 // hint: the same reading a chat provider gives, for the other APIs such servers offer
@@ -94,10 +67,6 @@ func StatusError(resp *http.Response, provider, baseURL, model string) *llm.Erro
 }
 
 // classify maps a status and an error object (status 0: an error inside the stream).
-func (p *Provider) classify(status int, ae apiError, model string) *llm.Error {
-	return classify(p.name, p.BaseURL(), status, ae, model)
-}
-
 func classify(provider, baseURL string, status int, ae apiError, model string) *llm.Error {
 	e := &llm.Error{Provider: provider, StatusCode: status, Message: ae.Message}
 	low := strings.ToLower(ae.Message + " " + ae.Type + " " + fmt.Sprint(ae.Code))

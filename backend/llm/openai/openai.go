@@ -7,13 +7,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
 // ProviderName is the default name the provider reports and stamps on its errors.
@@ -31,10 +31,10 @@ type Option func(*Provider)
 
 // WithHTTPClient sets the HTTP client (it must not have an overall Timeout, which would cut
 // long replies). It must not retry: retries belong to the router.
-func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.http = c } }
+func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.c.HTTP = c } }
 
 // WithName sets the name the provider reports, e.g. "deepseek" or "openrouter".
-func WithName(name string) Option { return func(p *Provider) { p.name = name } }
+func WithName(name string) Option { return func(p *Provider) { p.c.Name = name } }
 
 // WithHeader adds a header to every request (OpenRouter's HTTP-Referer and X-Title, say).
 func WithHeader(key, value string) Option {
@@ -48,11 +48,8 @@ func WithMaxCompletionTokens(on bool) Option { return func(p *Provider) { p.maxC
 
 // Provider talks to one OpenAI-compatible server. It is safe for concurrent use.
 type Provider struct {
-	name          string
-	base          *url.URL
-	baseErr       error
+	c             httpapi.Client
 	apiKey        string
-	http          *http.Client
 	headers       http.Header
 	maxCompletion *bool
 	metaWait      time.Duration
@@ -64,34 +61,39 @@ var _ llm.Provider = (*Provider)(nil)
 // https://api.openai.com/v1; a URL without a path gets /v1; empty: DefaultBaseURL). apiKey may
 // be empty for local servers. A malformed URL is reported by the first call.
 func New(baseURL, apiKey string, opts ...Option) *Provider {
-	p := &Provider{name: ProviderName, apiKey: apiKey, headers: http.Header{}, metaWait: defaultMetaTimeout}
-	p.base, p.baseErr = parseBaseURL(baseURL)
+	p := &Provider{apiKey: apiKey, headers: http.Header{}, metaWait: defaultMetaTimeout}
+	p.c = httpapi.Client{Name: ProviderName,
+		Words: httpapi.Words{TransportWords: llm.TransportWords{MidReply: msgMidReply, ServerHint: hintServer,
+			UnreachHint: "Check that the server is running and the base URL in Settings.",
+			Unexpected:  "unexpected answer from the model server"},
+			Malformed: "the model server sent a malformed event"},
+		Header: p.header,
+		Status: func(status int, body []byte, model string) *llm.Error {
+			return classify(p.c.Name, p.BaseURL(), status, parseErrorBody(body), model)
+		},
+	}
+	p.c.BadBase.Message = "the base URL is not valid"
+	p.c.BadBase.Hint = "Set the base URL in Settings to something like http://127.0.0.1:8000/v1."
+	p.c.Base, p.c.BaseErr = parseBaseURL(baseURL)
 	for _, o := range opts {
 		o(p)
 	}
-	if p.http == nil {
-		p.http = defaultHTTPClient()
+	if p.c.HTTP == nil {
+		p.c.HTTP = httpapi.DefaultHTTPClient(5 * time.Second)
 	}
 	if p.maxCompletion == nil {
-		p.maxCompletion = new(p.base != nil && p.base.Hostname() == "api.openai.com")
+		p.maxCompletion = new(p.c.Base != nil && p.c.Base.Hostname() == "api.openai.com")
 	}
 	return p
 }
 
 func parseBaseURL(s string) (*url.URL, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		s = DefaultBaseURL
 	}
-	if !strings.Contains(s, "://") {
-		s = "http://" + s
-	}
-	u, err := url.Parse(s)
+	u, err := httpapi.ParseBaseURL(s, "http", "http(s)://host[:port]/v1")
 	if err != nil {
 		return nil, err
-	}
-	if u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("want http(s)://host[:port]/v1, got %q", s)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if u.Path == "" {
@@ -100,55 +102,22 @@ func parseBaseURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// defaultHTTPClient fails fast when nothing listens but lets a reply (and a local model's load
-// before its first byte) run as long as it needs; the context ends it.
-func defaultHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &http.Client{Transport: t}
-}
-
 // Name is the provider's name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.c.Name }
 
 // BaseURL is the server address in use.
-func (p *Provider) BaseURL() string {
-	if p.base == nil {
-		return ""
-	}
-	return p.base.String()
-}
+func (p *Provider) BaseURL() string { return p.c.BaseURL() }
 
-func (p *Provider) usable() error {
-	if p.baseErr != nil {
-		return &llm.Error{Kind: llm.ErrUnreachable, Provider: p.name, Err: p.baseErr,
-			Message: "the base URL is not valid",
-			Hint:    "Set the base URL in Settings to something like http://127.0.0.1:8000/v1."}
-	}
-	return nil
-}
+func (p *Provider) usable() error { return p.c.Check() }
 
-// newRequest builds a request to path under the base URL with the key and extra headers.
-func (p *Provider) newRequest(ctx context.Context, method, path string, body []byte) (*http.Request, error) {
-	u := p.base.JoinPath(path)
-	var r *http.Request
-	var err error
-	if body != nil {
-		r, err = http.NewRequestWithContext(ctx, method, u.String(), strings.NewReader(string(body)))
-		r.Header.Set("Content-Type", "application/json")
-	} else {
-		r, err = http.NewRequestWithContext(ctx, method, u.String(), nil)
-	}
-	if err != nil {
-		return nil, err
-	}
+// header sets the key and the extra headers on a request.
+func (p *Provider) header(h http.Header) {
 	if p.apiKey != "" {
-		r.Header.Set("Authorization", "Bearer "+p.apiKey)
+		h.Set("Authorization", "Bearer "+p.apiKey)
 	}
 	for k, v := range p.headers {
-		r.Header[k] = v
+		h[k] = v
 	}
-	return r, nil
 }
 
 // Models lists the server's models from GET /models, with the context length when the server
@@ -158,22 +127,11 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	if err := p.usable(); err != nil {
 		return nil, err
 	}
-	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
-	defer cancel()
-	r, err := p.newRequest(mctx, http.MethodGet, "models", nil)
-	if err != nil {
-		return nil, p.wrap(ctx, err)
-	}
-	resp, err := p.send(ctx, r, "")
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
 	var list struct {
 		Data []map[string]any `json:"data"`
 	}
-	if err := llm.DecodeBounded(resp.Body, llm.MaxListBody, &list); err != nil {
-		return nil, p.wrap(ctx, fmt.Errorf("decode model list: %w", err))
+	if err := p.c.JSON(ctx, p.metaWait, httpapi.Request{Method: http.MethodGet, Path: "models"}, "model list", &list); err != nil {
+		return nil, p.c.Wrap(ctx, err)
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {
@@ -181,7 +139,7 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 		if id == "" {
 			continue
 		}
-		info := llm.ModelInfo{Name: id, Provider: p.name, ContextLength: modelContext(m)}
+		info := llm.ModelInfo{Name: id, Provider: p.c.Name, ContextLength: modelContext(m)}
 		info.ContextWindow = info.ContextLength
 		info.Capabilities = modelCaps(m)
 		out = append(out, info)

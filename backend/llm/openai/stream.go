@@ -5,13 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/sse"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
 // Stream sends req to /chat/completions and yields the reply as it arrives. Breaking out of
@@ -60,44 +59,18 @@ type wireUsage struct {
 
 // stream runs one chat call; it returns nil once the consumer has stopped.
 func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.Event, error) bool) error {
-	if err := p.usable(); err != nil {
-		return err
-	}
-	if req.Model == "" {
-		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
-	}
 	ps := p.params()
-	body, err := chatBody(req, ps)
-	if err != nil {
-		return p.errorf(llm.ErrBadRequest, "", "%v", err)
-	}
-	if llm.Tapping(ctx) {
-		if raw, err := json.Marshal(ps); err == nil {
-			llm.TapRequest(ctx, llm.Sent{Format: llm.WireOpenAI, Body: body, Request: req, Params: raw})
-		}
-	}
-	// Cancelled on return, which is also how a consumer that breaks out closes the connection.
-	reqCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	hr, err := p.newRequest(reqCtx, http.MethodPost, "chat/completions", body)
-	if err != nil {
-		return p.wrap(ctx, err)
-	}
-	hr.Header.Set("Accept", "text/event-stream")
-	start := time.Now()
-	resp, err := p.send(ctx, hr, req.Model)
+	body, err := p.c.Begin(ctx, req, func() ([]byte, error) { return chatBody(req, ps) }, llm.WireOpenAI, ps)
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-
+	start := time.Now()
 	var (
 		think    thinkSplitter
 		calls    toolCalls
 		usage    *llm.Usage
 		finish   string
 		model    = req.Model
-		events   = sse.NewReader(resp.Body)
 		finished bool
 	)
 	emitText := func(segs []segment) bool {
@@ -128,62 +101,42 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		}
 		return true
 	}
-	for {
-		ev, err := events.Next()
-		if err == io.EOF {
-			if ctx.Err() != nil {
-				return p.wrap(ctx, ctx.Err())
+	err = httpapi.SSE(ctx, &p.c, httpapi.Request{Method: http.MethodPost, Path: "chat/completions", Body: body, Model: req.Model},
+		func(c chunk) error {
+			if len(c.Error) > 0 && string(c.Error) != "null" {
+				return classify(p.c.Name, p.BaseURL(), 0, parseErrorBody(append([]byte(`{"error":`), append(c.Error, '}')...)), req.Model)
 			}
-			// No [DONE]: the stream was cut, whatever came before it.
-			return &llm.Error{Kind: llm.ErrServer, Provider: p.name, Message: msgMidReply, Hint: hintServer, Err: io.ErrUnexpectedEOF}
-		}
-		if err != nil {
-			return p.wrap(ctx, err)
-		}
-		data := strings.TrimSpace(ev.Data)
-		if data == "[DONE]" {
-			break
-		}
-		if data == "" {
-			continue
-		}
-		var c chunk
-		if err := json.Unmarshal([]byte(data), &c); err != nil {
-			return &llm.Error{Kind: llm.ErrServer, Provider: p.name, Message: "the model server sent a malformed event", Hint: hintServer, Err: err}
-		}
-		if len(c.Error) > 0 && string(c.Error) != "null" {
-			return p.classify(0, parseErrorBody(append([]byte(`{"error":`), append(c.Error, '}')...)), req.Model)
-		}
-		if c.Model != "" {
-			model = c.Model
-		}
-		for _, ch := range c.Choices {
-			if ch.Index != 0 {
-				continue // Tofu asks for one choice
+			if c.Model != "" {
+				model = c.Model
 			}
-			d := ch.Delta
-			if r := d.ReasoningContent + d.Reasoning; r != "" && !yield(llm.Event{Kind: llm.EventReasoning, Text: r}, nil) {
-				return nil
-			}
-			if d.Content != "" && !emitText(think.Push(d.Content)) {
-				return nil
-			}
-			for _, td := range d.ToolCalls {
-				calls.add(td)
-			}
-			if ch.FinishReason != nil && *ch.FinishReason != "" {
-				finish = *ch.FinishReason
-				if !endOfAnswer() {
-					return nil
+			for _, ch := range c.Choices {
+				if ch.Index != 0 {
+					continue // Tofu asks for one choice
+				}
+				d := ch.Delta
+				if r := d.ReasoningContent + d.Reasoning; r != "" && !yield(llm.Event{Kind: llm.EventReasoning, Text: r}, nil) {
+					return httpapi.Stop
+				}
+				if d.Content != "" && !emitText(think.Push(d.Content)) {
+					return httpapi.Stop
+				}
+				for _, td := range d.ToolCalls {
+					calls.add(td)
+				}
+				if ch.FinishReason != nil && *ch.FinishReason != "" {
+					finish = *ch.FinishReason
+					if !endOfAnswer() {
+						return httpapi.Stop
+					}
 				}
 			}
-		}
-		if c.Usage != nil {
-			usage = toUsage(c.Usage)
-		}
-	}
-	if !endOfAnswer() {
-		return nil
+			if c.Usage != nil {
+				usage = toUsage(c.Usage)
+			}
+			return nil
+		})
+	if err != nil || !endOfAnswer() {
+		return httpapi.Stopped(err)
 	}
 	if usage != nil {
 		usage.Model = model
