@@ -57,7 +57,7 @@ func TestToolFamiliesOnAreOffered(t *testing.T) {
 	if _, err := f.st.UpdateSession(id, func(i *store.SessionInfo) { i.ToolsOn = []store.ToolFamily{store.FamilyBrowser} }); err != nil {
 		t.Fatal(err)
 	}
-	after := run(id, "open the page")
+	after := run(id, "go on") // words that ask for no family (asked_test.go)
 	again := run(id, "and again")
 
 	names, search := offeredTools(after)

@@ -326,7 +326,7 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	}
 	// The families this conversation turned off go last, whoever added their tools.
 	dropFamilies(ts.Registry, p.toolsOff)
-	offerFamilies(ts.Registry, p.toolsOn)
+	offerFamilies(ts.Registry, append(slices.Clone(p.toolsOn), askedFamilies(events)...))
 	instr := agent.Instructions(workspace, r.o.ConfigDir, gate.Secret)
 	if instr != "" {
 		system += "\n\n" + instr

@@ -99,8 +99,10 @@ func (r *Registry) search(query string) Result {
 	if len(enable) > 0 {
 		fmt.Fprintf(&b, "Enabled from your next step: %s.\n", strings.Join(enable, ", "))
 	}
+	// One line each: the tool list of the next request carries the full descriptions, and
+	// this result stays in every later request (7 browser descriptions were ~250 tokens twice).
 	for _, n := range enable {
-		fmt.Fprintf(&b, "- %s: %s\n", n, r.tools[n].Spec().Description)
+		fmt.Fprintf(&b, "- %s: %s\n", n, Purpose(r.tools[n]))
 	}
 	for _, n := range direct {
 		ex := ""

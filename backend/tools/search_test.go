@@ -110,3 +110,18 @@ func TestDirectToolStaysOutOfTheList(t *testing.T) {
 		t.Fatalf("activated %v", got)
 	}
 }
+
+// TestSearchResultIsOneLinePerTool: the result named every found tool with its whole
+// description, which the next request's tool list then carried again (the browser family's
+// seven: ~250 tokens kept in every later request). It names each with one line.
+func TestSearchResultIsOneLinePerTool(t *testing.T) {
+	t.Parallel()
+	long := "Click an element of the page by its ref from the last snapshot. Waits for navigation; returns the new snapshot's changes. Use browser_type for text fields."
+	r := NewRegistry(tool("read", "Read files."), tool("browser_click", long), tool("browser_open", "Open a URL in the browser. Returns the page snapshot."))
+	r.DeferFamily("open, read and act on web pages", "browser_click", "browser_open")
+	res := r.search("browser")
+	want := "Enabled from your next step: browser_click, browser_open.\n- browser_click: Click an element of the page by its ref from the last snapshot\n- browser_open: Open a URL in the browser\n"
+	if res.Text != want {
+		t.Fatalf("search result:\n%s\nwant:\n%s", res.Text, want)
+	}
+}
