@@ -92,3 +92,39 @@ func TestMissingMainModelSwitchesToTheFallbackChain(t *testing.T) {
 		t.Errorf("notice %q", n)
 	}
 }
+
+// A reply the fallback model gave is labelled with the fallback's provider, not the one of the
+// model asked for (assistant events said "provider":"main" beside the backup's model).
+func TestFallbackReplyNamesItsProvider(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	set, _ := f.app.Settings.Get()
+	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: dead}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
+	set.Models.Main = llmtest.DemoModelName
+	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := f.app.Sessions.Create("")
+	if err := f.app.Chat.Send(info.ID, "hello", llmtest.DemoModelName); err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "the reply", func() bool {
+		return strings.Contains(types(f.events(t, info.ID)), "assistant") && !f.app.Runner.Busy(info.ID)
+	})
+	var reply store.AssistantMessage
+	for _, ev := range f.events(t, info.ID) {
+		if ev.Type == store.EventAssistant {
+			ev.Decode(&reply)
+		}
+	}
+	if reply.Model != "backup/"+llmtest.DemoModelName || reply.Provider != "backup" {
+		t.Fatalf("reply from model %q, provider %q", reply.Model, reply.Provider)
+	}
+}

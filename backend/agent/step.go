@@ -71,7 +71,7 @@ func (a *Agent) step(ctx context.Context, t *Turn, req llm.Request, rc *recipe, 
 			if ev.Fallback != nil {
 				fb.From, fb.Reason = ev.Fallback.From, ev.Fallback.Reason
 			}
-			reply.Model = ev.Text
+			reply.Model, reply.Provider = ev.Text, providerOf(a.Provider, ev.Text)
 			t.j.later(store.EventFallback, fb)
 		}
 	}
