@@ -39,8 +39,9 @@ type projection struct {
 	end   int            // messages up to the last user message or tool result (0: none)
 	aside bool           // inside a planner or critic phase
 	open  []llm.ToolCall // calls of the last assistant message still without a result
-	// started are the calls of the last assistant message that recorded a start (tool_start).
-	started map[string]bool
+	// started are the calls of the last assistant message that recorded a start (tool_start);
+	// launched, those that recorded a process group.
+	started, launched map[string]bool
 	// user is the last user message's event and text (a translation of it replaces the text).
 	userSeq  uint64
 	userText string
@@ -60,6 +61,9 @@ func (p *projection) closeOpen() {
 		text := notRun
 		if p.started[c.ID] {
 			text = mayHaveRun
+			if launchesOnly(c.Name) && !p.launched[c.ID] {
+				text = neverStarted
+			}
 		}
 		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: text})
 	}
@@ -124,7 +128,7 @@ func (p *projection) add(ev store.Event) {
 			a.ToolCalls = nil
 		}
 		p.closeOpen()
-		p.started = nil
+		p.started, p.launched = nil, nil
 		p.msgs = append(p.msgs, llm.Message{Role: llm.RoleAssistant, Content: a.Text, ToolCalls: a.ToolCalls,
 			Reasoning: a.Reasoning, ReasoningSignature: a.ReasoningSignature})
 		p.open = append([]llm.ToolCall(nil), a.ToolCalls...)
@@ -144,6 +148,16 @@ func (p *projection) add(ev store.Event) {
 				p.started = map[string]bool{}
 			}
 			p.started[st.CallID] = true
+		}
+	case store.EventProcess:
+		var g struct {
+			CallID string `json:"call_id"`
+		}
+		if ev.Decode(&g) == nil && g.CallID != "" {
+			if p.launched == nil {
+				p.launched = map[string]bool{}
+			}
+			p.launched[g.CallID] = true
 		}
 	case store.EventToolResult:
 		var r store.ToolResult

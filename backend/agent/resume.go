@@ -35,7 +35,12 @@ func (a *Agent) resume(ctx context.Context, t *Turn, events []store.Event) bool 
 	}
 	t.unfinished = map[string]store.ToolResult{}
 	for _, c := range pending {
-		if r.started[c.ID] && !resumable(t.Tools, c.Name) {
+		switch {
+		case !r.started[c.ID] || resumable(t.Tools, c.Name):
+		case launchesOnly(c.Name) && len(r.groups[c.ID]) == 0:
+			// Its process is recorded before it runs anything: none, it never ran.
+			t.unfinished[c.ID] = store.ToolResult{CallID: c.ID, Name: c.Name, Text: neverStarted, IsError: true, Unfinished: true}
+		default:
 			t.unfinished[c.ID] = a.unfinishedResult(t, c.ID, c.Name, r.groups[c.ID])
 		}
 	}
@@ -112,6 +117,14 @@ func readRecovery(events []store.Event) recovery {
 	r.orphans = live
 	return r
 }
+
+// launchesOnly says whether a tool changes nothing but through the process groups it starts,
+// each recorded (EventProcess) before it runs anything: such a call with a start and no group
+// was stopped before its command began.
+func launchesOnly(name string) bool { return name == "run_command" }
+
+// neverStarted answers a call of a launchesOnly tool that Tofu stopped before its process began.
+const neverStarted = "[Tofu stopped (it crashed or was killed) before this command started: it did not run at all. Run it again if it is still needed.]"
 
 // unfinishedResult is the answer to a call that was running when Tofu stopped.
 func (a *Agent) unfinishedResult(t *Turn, id, name string, groups []procgroup.Group) store.ToolResult {
