@@ -34,6 +34,7 @@ type deskRequest struct {
 	Format  string        `json:"format,omitempty"` // trace_export: the format
 	Date    string        `json:"date,omitempty"`   // myday: the day ("" today)
 	Job     *schedule.Job `json:"job,omitempty"`    // schedule_add
+	Limit   int           `json:"limit,omitempty"`  // sessions: most to list (0: all)
 }
 
 // deskAnswer is what a desk command gets back.
@@ -47,6 +48,8 @@ type deskAnswer struct {
 	Trace   *traceAnswer   `json:"trace,omitempty"`
 	Day     *myday.Report  `json:"day,omitempty"`
 	Jobs    []schedule.Job `json:"jobs,omitempty"`
+	// Sessions answers deskSessions.
+	Sessions []store.SessionInfo `json:"sessions,omitempty"`
 }
 
 // deskCall runs req here, or in the running Tofu when there is one.
@@ -65,6 +68,9 @@ func deskCall(req deskRequest) (deskAnswer, error) {
 // answerDesk answers req on st (a local command's store, or the instance's). busy says
 // whether a turn runs in the session (an instance's; a local command runs none).
 func answerDesk(st *store.Store, req deskRequest, busy func(string) bool) (deskAnswer, error) {
+	if req.Op == deskSessions {
+		return answerSessions(st, req.Limit)
+	}
 	info, err := st.Session(req.Session)
 	if err != nil {
 		return deskAnswer{}, fmt.Errorf("no conversation %q (tofu sessions search finds one): %w", req.Session, err)

@@ -27,6 +27,9 @@ func TestForwardDeskCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(shown, "#1 user") || !strings.Contains(shown, "Wrote it.") {
 		t.Fatalf("show beside a running Tofu: exit %d\n%s%s", code, shown, errOut)
 	}
+	if all, errOut, code := tofuAt(t, data, "", "sessions", "list"); code != 0 || !strings.Contains(all, sid) {
+		t.Fatalf("sessions list beside a running Tofu: exit %d\n%s%s", code, all, errOut)
+	}
 	listed, errOut, code := tofuAt(t, data, "", "checkpoints", "list", sid)
 	if code != 0 || !strings.Contains(listed, "1 files changed since: hello.txt") {
 		t.Fatalf("list beside a running Tofu: exit %d\n%s%s", code, listed, errOut)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +29,14 @@ func newMCPCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			m, err := startMCP()
+			var none *noMCPServers
+			if errors.As(err, &none) {
+				if asJSON {
+					return writeMCPJSON(cmd.OutOrStdout(), nil)
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), none.Error())
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -103,12 +112,24 @@ func startMCP() (*mcp.Manager, error) {
 		return nil, err
 	}
 	if len(cfg.MCPServers) == 0 {
-		return nil, fmt.Errorf(`no MCP servers in %s: add them under "mcpServers" (the shape Claude Desktop uses)`, config.Open(dir).Path())
+		return nil, &noMCPServers{path: config.Open(dir).Path()}
 	}
 	box := session.CommandSandbox(cfg)
 	m := mcp.NewManager(mcp.Options{Sandbox: func() *sandbox.Boundary { return box }})
 	m.Apply(cfg.MCPServers)
 	return m, nil
+}
+
+// noMCPServers is startMCP's answer when the settings name no server: `tofu mcp list` prints
+// it as an empty list, `tofu mcp call` as an error.
+type noMCPServers struct{ path string }
+
+func (e *noMCPServers) Error() string {
+	where := e.path
+	if _, err := os.Stat(e.path); err != nil {
+		where += ", a file that does not exist yet"
+	}
+	return fmt.Sprintf(`No MCP servers are set up. Add one in the window (Settings → MCP servers) or under "mcpServers" in %s (the shape Claude Desktop uses).`, where)
 }
 
 func writeMCPJSON(w io.Writer, states []mcp.State) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,4 +92,24 @@ func TestMCPListAndCall(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// With no server set up, `tofu mcp list` is not an error: it says how to add one, and its JSON
+// is an empty list (a script reading it needs no special case). `call` still fails, saying why.
+func TestMCPListWithNoServers(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	out := execute(t, newMCPCmd(), "list")
+	if !strings.Contains(out, "No MCP servers are set up") || !strings.Contains(out, "does not exist yet") {
+		t.Fatalf("text: %q", out)
+	}
+	if out := execute(t, newMCPCmd(), "list", "--json"); strings.TrimSpace(out) != "{\n  \"servers\": []\n}" {
+		t.Fatalf("json: %q", out)
+	}
+	cmd := newMCPCmd()
+	cmd.SetArgs([]string{"call", "fs", "read"})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "No MCP servers are set up") {
+		t.Fatalf("call with no servers: %v", err)
+	}
 }

@@ -42,7 +42,7 @@ func newSessionsCmd() *cobra.Command {
 	}
 	search.Flags().BoolVar(&asJSON, "json", false, `print {"matches":[{session,title,seq,type,time,snippet,score}]}`)
 	search.Flags().IntVar(&limit, "limit", 20, "most messages to show")
-	cmd.AddCommand(search, newSessionsShowCmd())
+	cmd.AddCommand(newSessionsListCmd(), search, newSessionsShowCmd())
 	return cmd
 }
 

@@ -71,3 +71,49 @@ func TestSessionsSearch(t *testing.T) {
 		t.Fatalf("no match: %s", out)
 	}
 }
+
+// tofu sessions list shows the conversations the sidebar shows, with the ids the other
+// commands take; a paper's internal sessions and untouched stubs are not conversations.
+func TestSessionsList(t *testing.T) {
+	info := sessionsData(t, "Compaction questions",
+		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "How does the value log get collected?"}})
+	dir, _ := store.DataDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper, _ := st.CreateSession("Q&A")
+	if _, err := st.UpdateSession(paper.ID, func(i *store.SessionInfo) { i.Paper, i.Purpose = "p1", "qa" }); err != nil {
+		t.Fatal(err)
+	}
+	stub, _ := st.CreateSession("")
+	st.Close()
+
+	out := execute(t, newSessionsCmd(), "list")
+	if !strings.Contains(out, info.ID) || !strings.Contains(out, "Compaction questions") || !strings.Contains(out, "1 events") {
+		t.Fatalf("text output lacks the conversation:\n%s", out)
+	}
+	if strings.Contains(out, paper.ID) || strings.Contains(out, stub.ID) {
+		t.Fatalf("a paper's session or a stub is listed:\n%s", out)
+	}
+	var res struct {
+		Sessions []store.SessionInfo `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(execute(t, newSessionsCmd(), "list", "--json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sessions) != 1 || res.Sessions[0].ID != info.ID || res.Sessions[0].Events != 1 {
+		t.Fatalf("json: %+v", res)
+	}
+}
+
+// With no conversation, list says how to start one (and JSON is an empty list, not null).
+func TestSessionsListEmpty(t *testing.T) {
+	sessionsData(t, "")
+	if out := execute(t, newSessionsCmd(), "list"); !strings.Contains(out, "No conversations yet") {
+		t.Fatalf("empty list: %q", out)
+	}
+	if out := execute(t, newSessionsCmd(), "list", "--json"); !strings.Contains(out, `"sessions": []`) {
+		t.Fatalf("empty json: %q", out)
+	}
+}
