@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,8 +57,8 @@ func probeEnvironment(ctx context.Context, workspace string, now time.Time, full
 		}
 	}
 	installed := "none of " + strings.Join(installedTools, ", ")
+	var vers map[string]string
 	if len(found) > 0 {
-		var vers map[string]string
 		if versions != nil {
 			vers = versions.versions(ctx, workspace, found)
 		}
@@ -69,6 +70,13 @@ func probeEnvironment(ctx context.Context, workspace string, now time.Time, full
 	}
 	facts := fmt.Sprintf("Environment: working directory %s (%s); %s, shell bash; today is %s.\nInstalled: %s.",
 		workspace, git, osName(), env.Date, installed)
+	goVersion := vers["go"]
+	if goVersion == "" && slices.Contains(found, "go") {
+		goVersion = "?" // installed, its version unknown
+	}
+	if p := projectFacts(workspace, goVersion); p != "" {
+		facts += "\n" + p
+	}
 	return env, facts
 }
 
