@@ -18,7 +18,7 @@ import (
 
 // DemoFiles are the files of the demo's scratch workspace, by name.
 var DemoFiles = map[string]string{
-	"README.md": "# Tofu demo workspace\n\nA scratch folder made for the demo, removed when the demo stops.\n" +
+	"README.md": "# Tofu demo workspace\n\nA scratch folder made for the demo (the window's demo removes it when it stops).\n" +
 		"`hello.sh` greets you and counts the files here.\n",
 	"hello.sh": "#!/bin/sh\necho \"Hello from the demo workspace\"\necho \"files here: $(ls | wc -l)\"\n",
 }
@@ -77,7 +77,7 @@ func demoTour(req llm.Request) Reply {
 		text = fmt.Sprintf("The command came back with:\n\n```\n%s\n```", strings.TrimSpace(firstLines(out, 6)))
 	}
 	text += "\n\nThat was the demo: a scripted model driving Tofu's real tools in a scratch folder. " +
-		"Install a model (`ollama pull qwen3:8b`) or add a provider in Settings for real answers; Stop demo ends it."
+		"For real answers, install a model (`ollama pull qwen3:8b`) or add a provider in Settings."
 	return withThinking(req, Reply{Text: text, Chunks: 6, TokenDelay: pace})
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
-// TestDemoTour: offered the coding tools, the demo script reads, then asks to run the script,
+// TestDemoTour: offered the coding tools, the demo script reads, then runs the script,
 // then says what happened (a denial included); without tools it still echoes.
 func TestDemoTour(t *testing.T) {
 	t.Parallel()
@@ -27,6 +27,11 @@ func TestDemoTour(t *testing.T) {
 	if r := step(llm.Message{Role: llm.RoleAssistant}, read, llm.Message{Role: llm.RoleAssistant}, ran); len(r.ToolCalls) != 0 ||
 		!strings.Contains(r.Text, "It printed:\n\n```\nHello from the demo workspace\nfiles here: 2\n```") {
 		t.Fatalf("after the command: %+v", r)
+	}
+	// The tour also runs on the command line (tofu dev fake-model, tofu run), where there is no
+	// Stop demo button to point at.
+	if r := step(llm.Message{Role: llm.RoleAssistant}, read, llm.Message{Role: llm.RoleAssistant}, ran); strings.Contains(r.Text, "Stop demo") || !strings.Contains(r.Text, "ollama pull") {
+		t.Fatalf("the closing words: %q", r.Text)
 	}
 	denied := llm.Message{Role: llm.RoleTool, Content: "The user denied this call (sh hello.sh). Do not retry it."}
 	if r := step(llm.Message{Role: llm.RoleAssistant}, read, llm.Message{Role: llm.RoleAssistant}, denied); !strings.Contains(r.Text, "You said no") {
