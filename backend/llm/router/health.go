@@ -1,6 +1,7 @@
 package router
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -75,10 +76,7 @@ func (h *Health) failed(label string, err error, now time.Time, p Policy) (open 
 	c := h.get(label)
 	c.fails++
 	c.last = err.Error()
-	openFor := p.OpenFor
-	if e, ok := err.(*llm.Error); ok && e.RetryAfter > openFor {
-		openFor = e.RetryAfter // the server said when to come back
-	}
+	openFor := openingFor(err, p)
 	switch {
 	case c.probing:
 		// The probe failed: still dead; wait longer before the next one.
@@ -104,10 +102,21 @@ func (h *Health) gaveUp(label string, err error, now time.Time, p Policy) {
 	c.last = err.Error()
 	c.fails = max(c.fails, 1)
 	if !c.open {
-		c.open, c.openFor = true, p.OpenFor
-		c.openUntil = now.Add(p.OpenFor)
+		c.open, c.openFor = true, openingFor(err, p)
+		c.openUntil = now.Add(c.openFor)
 	}
 	c.probing = false
+}
+
+// openingFor is how long a circuit opened by err stays open: the policy's time, or longer when
+// the server said when to come back (its key cools down until then: a probe before that would
+// not even be sent, and the notice would name the wrong time).
+func openingFor(err error, p Policy) time.Duration {
+	var e *llm.Error
+	if errors.As(err, &e) && e.RetryAfter > p.OpenFor {
+		return e.RetryAfter
+	}
+	return p.OpenFor
 }
 
 // succeeded closes label's circuit; reopened says it had been open (the target is back).
