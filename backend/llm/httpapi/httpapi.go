@@ -171,17 +171,16 @@ func (c *Client) Do(ctx, reqCtx context.Context, r Request) (*http.Response, err
 		})
 }
 
-// JSON does r, bounded by timeout, and decodes its answer into v, refusing one past
-// llm.MaxListBody: answers read whole are metadata (a model list, a model's details). A
-// transport failure or an error status is an *llm.Error; a decode failure is "decode what: …",
-// for the caller's Wrap to type in its words (Wrap passes an *llm.Error through).
-func (c *Client) JSON(ctx context.Context, timeout time.Duration, r Request, what string, v any) error {
-	mctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+// JSON does r under reqCtx (bounded by the caller: metadata answers at once on a live server;
+// ctx is the caller's) and decodes its answer into v, refusing one past llm.MaxListBody: answers
+// read whole are metadata (a model list, a model's details). A transport failure or an error
+// status is an *llm.Error; a decode failure is "decode what: …", for the caller's Wrap to type
+// in its words (Wrap passes an *llm.Error through).
+func (c *Client) JSON(ctx, reqCtx context.Context, r Request, what string, v any) error {
 	if r.Accept == "" {
 		r.Accept = "application/json"
 	}
-	resp, err := c.Do(ctx, mctx, r)
+	resp, err := c.Do(ctx, reqCtx, r)
 	if err != nil {
 		return err
 	}

@@ -62,8 +62,9 @@ func SSE[T any](ctx context.Context, c *Client, r Request, fn func(T) error) err
 }
 
 // NDJSON sends r and calls fn with each line of the answer decoded into T, until the end of
-// the body (nil: NDJSON has no end marker, the caller checks for its final record) or fn's
-// error (returned as it is, Stop included). A line past maxLine bytes is an error: a server
+// the body (nil: NDJSON has no end marker, the caller checks for its final record), fn's
+// error (returned as it is, Stop included) or a body that breaks (ErrServer with
+// Words.MidReply). A line past maxLine bytes breaks it: a server
 // sending bytes without a newline would otherwise grow one line until the process runs out of
 // memory. The request is cancelled on return.
 func NDJSON[T any](ctx context.Context, c *Client, r Request, maxLine int, fn func(T) error) error {
@@ -91,7 +92,14 @@ func NDJSON[T any](ctx context.Context, c *Client, r Request, maxLine int, fn fu
 			return nil
 		}
 		if err != nil {
-			return c.Wrap(ctx, err)
+			// The server answered, then the body broke (a reset, a line without end): the
+			// reply was cut, unless the caller ended it.
+			if ctx.Err() != nil {
+				return c.Wrap(ctx, ctx.Err())
+			}
+			e := c.midReply()
+			e.Err = err
+			return e
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ollama
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,6 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
-
-	"github.com/ollama/ollama/api"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -24,12 +23,6 @@ const (
 	msgMidReply  = "the model server stopped mid-reply"
 )
 
-func (p *Provider) errorf(kind llm.ErrorKind, hint, format string, args ...any) *llm.Error {
-	e := llm.Errorf(kind, hint, format, args...)
-	e.Provider = ProviderName
-	return e
-}
-
 // wrap turns a failure into an *llm.Error with a hint. ctx is the caller's context (a
 // cancellation is the caller's doing, not the server's), model the model concerned ("" for
 // none), and what the operation, "" while streaming a reply.
@@ -39,18 +32,11 @@ func (p *Provider) wrap(ctx context.Context, err error, model, what string) *llm
 		return le
 	}
 	e := &llm.Error{Provider: ProviderName, Err: err}
-	var se api.StatusError
-	var ae api.AuthorizationError
 	var ue *url.Error
 	var ne net.Error
 	switch {
 	case ctx.Err() != nil:
 		e.Kind, e.Message, e.Err = llm.ErrInterrupted, "the request was cancelled", ctx.Err()
-	case errors.As(err, &se):
-		return p.statusError(se, model)
-	case errors.As(err, &ae):
-		e.Kind, e.StatusCode, e.Message = llm.ErrAuth, ae.StatusCode, "Ollama refused the request as unauthorized"
-		e.Hint = "Check that the base URL points at your own Ollama server, or sign in with `ollama signin`."
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
 		e.Kind, e.Hint = llm.ErrUnreachable, hintUnreachable
 		e.Message = fmt.Sprintf("Ollama at %s did not answer in time", p.BaseURL())
@@ -72,21 +58,27 @@ func (p *Provider) wrap(ctx context.Context, err error, model, what string) *llm
 	return e
 }
 
-// statusError maps an HTTP error answer, using Ollama's own messages where they say more than
-// the status.
-func (p *Provider) statusError(se api.StatusError, model string) *llm.Error {
-	msg := se.ErrorMessage
-	if msg == "" {
-		msg = se.Error()
+// statusError maps an HTTP error answer ({"error": "..."}), using Ollama's own messages where
+// they say more than the status (model is the model asked for, or "").
+func (p *Provider) statusError(status int, body []byte, model string) *llm.Error {
+	var v struct {
+		Error string `json:"error"`
 	}
-	e := &llm.Error{Provider: ProviderName, StatusCode: se.StatusCode, Message: msg, Err: se}
+	msg := strings.TrimSpace(string(body))
+	if json.Unmarshal(body, &v) == nil {
+		msg = v.Error
+	}
+	e := &llm.Error{Provider: ProviderName, StatusCode: status, Message: msg}
 	low := strings.ToLower(msg)
 	switch {
-	case se.StatusCode == http.StatusNotFound && model != "":
+	case status == http.StatusUnauthorized:
+		e.Kind, e.Message = llm.ErrAuth, "Ollama refused the request as unauthorized"
+		e.Hint = "Check that the base URL points at your own Ollama server, or sign in with `ollama signin`."
+	case status == http.StatusNotFound && model != "":
 		e.Kind = llm.ErrModelNotFound
 		e.Message = fmt.Sprintf("model %q is not installed in Ollama", model)
 		e.Hint = fmt.Sprintf("Run `ollama pull %s`, or choose an installed model in Settings.", model)
-	case se.StatusCode == http.StatusNotFound:
+	case status == http.StatusNotFound:
 		e.Kind, e.Hint = llm.ErrUnreachable, "Check the base URL in Settings: no Ollama API answers there."
 	case strings.Contains(low, "does not support tools"):
 		e.Kind = llm.ErrBadRequest
@@ -95,16 +87,16 @@ func (p *Provider) statusError(se api.StatusError, model string) *llm.Error {
 		e.Kind, e.Hint = llm.ErrBadRequest, "Turn thinking off for this model."
 	case isOverflow(low):
 		e.Kind, e.Hint = llm.ErrContextOverflow, hintOverflow
-	case se.StatusCode == http.StatusUnauthorized || se.StatusCode == http.StatusForbidden:
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		e.Kind = llm.ErrAuth
 		e.Hint = "Check that the base URL points at your own Ollama server, or sign in with `ollama signin`."
-	case se.StatusCode == http.StatusTooManyRequests ||
-		(se.StatusCode == http.StatusServiceUnavailable && strings.Contains(low, "busy")):
+	case status == http.StatusTooManyRequests ||
+		(status == http.StatusServiceUnavailable && strings.Contains(low, "busy")):
 		e.Kind = llm.ErrRateLimited
 		e.Hint = "Ollama is busy with other requests: wait and retry, or raise OLLAMA_MAX_QUEUE / OLLAMA_NUM_PARALLEL."
-	case se.StatusCode == 499:
+	case status == 499:
 		e.Kind = llm.ErrInterrupted
-	case se.StatusCode >= 500:
+	case status >= 500:
 		e.Kind, e.Hint = llm.ErrServer, hintServerLog
 	default:
 		e.Kind = llm.ErrBadRequest

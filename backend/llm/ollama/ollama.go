@@ -4,18 +4,22 @@ package ollama
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/auth"
 	"github.com/ollama/ollama/envconfig"
+	"github.com/ollama/ollama/version"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
 // ProviderName is the name the provider reports and stamps on its errors.
@@ -43,7 +47,7 @@ type Option func(*Provider)
 
 // WithHTTPClient sets the HTTP client (it must not have an overall Timeout, which would cut
 // long replies).
-func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.http = c } }
+func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.c.HTTP = c } }
 
 // WithContextCap sets the largest window a model is run with (default DefaultContextCap).
 func WithContextCap(n int) Option { return func(p *Provider) { p.ctxCap = n } }
@@ -56,10 +60,7 @@ func WithTokenEstimator(f TokenEstimator) Option { return func(p *Provider) { p.
 
 // Provider talks to one Ollama server. It is safe for concurrent use.
 type Provider struct {
-	base     *url.URL
-	baseErr  error
-	http     *http.Client
-	client   *api.Client
+	c        httpapi.Client
 	ctxCap   int
 	reserve  int
 	estimate TokenEstimator
@@ -92,56 +93,57 @@ func New(baseURL string, opts ...Option) *Provider {
 		metaWait: defaultMetaTimeout,
 		shows:    map[string]modelEntry{},
 	}
+	p.c = httpapi.Client{Name: ProviderName,
+		Words:     httpapi.Words{TransportWords: llm.TransportWords{MidReply: msgMidReply, ServerHint: hintServerLog}, Malformed: msgMidReply},
+		Header:    func(h http.Header) { h.Set("User-Agent", userAgent) },
+		Prepare:   sign,
+		Transport: func(ctx context.Context, err error) *llm.Error { return p.wrap(ctx, err, "", "") },
+		Status:    p.statusError,
+	}
+	p.c.BadBase.Message = "the Ollama base URL is not valid"
+	p.c.BadBase.Hint = "Set the base URL in Settings to something like http://127.0.0.1:11434."
 	if strings.TrimSpace(baseURL) == "" {
-		p.base = envconfig.Host()
+		p.c.Base = envconfig.Host()
 	} else {
-		p.base, p.baseErr = parseBaseURL(baseURL)
+		p.c.Base, p.c.BaseErr = httpapi.ParseBaseURL(baseURL, "http", "http://host:port")
 	}
 	for _, o := range opts {
 		o(p)
 	}
-	if p.http == nil {
-		p.http = defaultHTTPClient()
-	}
-	if p.base != nil {
-		p.client = api.NewClient(p.base, withRetryAfterTransport(p.http))
+	if p.c.HTTP == nil {
+		// Fail fast when nothing listens; the model's load before its first byte can take
+		// minutes, and the context ends a reply.
+		p.c.HTTP = httpapi.DefaultHTTPClient(5 * time.Second)
 	}
 	return p
 }
 
-func parseBaseURL(s string) (*url.URL, error) {
-	s = strings.TrimSpace(s)
-	if !strings.Contains(s, "://") {
-		s = "http://" + s
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	if u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("want http://host:port, got %q", s)
-	}
-	return u, nil
-}
+// userAgent is what Ollama's own client says it is.
+var userAgent = fmt.Sprintf("ollama/%s (%s %s) Go/%s", version.Version, runtime.GOARCH, runtime.GOOS, runtime.Version())
 
-// defaultHTTPClient fails fast when nothing listens but lets a reply (and the model load before
-// its first byte, which can take minutes) run as long as it needs; the context ends it.
-func defaultHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &http.Client{Transport: t}
+// sign signs a request with the user's Ollama key where Ollama's own client does: for
+// ollama.com, or with OLLAMA_AUTH set.
+func sign(r *http.Request) error {
+	if !envconfig.UseAuth() && r.URL.Hostname() != "ollama.com" {
+		return nil
+	}
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	token, err := auth.Sign(r.Context(), fmt.Appendf(nil, "%s,%s?ts=%s", r.Method, r.URL.Path, now))
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	q.Set("ts", now)
+	r.URL.RawQuery = q.Encode()
+	r.Header.Set("Authorization", token)
+	return nil
 }
 
 // Name is the provider's name.
 func (p *Provider) Name() string { return ProviderName }
 
 // BaseURL is the server address in use.
-func (p *Provider) BaseURL() string {
-	if p.base == nil {
-		return ""
-	}
-	return p.base.String()
-}
+func (p *Provider) BaseURL() string { return p.c.BaseURL() }
 
 // Models lists the installed chat models with their context length, the window Tofu runs them
 // with and their capabilities. Embedding-only models are left out. An empty list is not an error
@@ -152,13 +154,13 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	}
 	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
 	defer cancel()
-	list, err := p.client.List(mctx)
-	if err != nil {
+	var list api.ListResponse
+	if err := p.c.JSON(ctx, mctx, httpapi.Request{Method: http.MethodGet, Path: "api/tags"}, "model list", &list); err != nil {
 		return nil, p.wrap(ctx, err, "", "list models")
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Models))
 	for _, m := range list.Models {
-		e, err := p.show(mctx, m.Name, m.Digest)
+		e, err := p.show(ctx, mctx, m.Name, m.Digest)
 		if err != nil {
 			werr := p.wrap(ctx, err, m.Name, "show model "+m.Name)
 			if k := werr.Kind; k == llm.ErrUnreachable || k == llm.ErrInterrupted {
@@ -191,7 +193,7 @@ func (p *Provider) Status(ctx context.Context) ([]llm.ModelInfo, error) {
 		return nil, err
 	}
 	if len(models) == 0 {
-		return nil, p.errorf(llm.ErrNoModels, "Download one, e.g. `ollama pull qwen3:4b`, then refresh.",
+		return nil, p.c.Errorf(llm.ErrNoModels, "Download one, e.g. `ollama pull qwen3:4b`, then refresh.",
 			"Ollama at %s has no chat models installed", p.BaseURL())
 	}
 	return models, nil
@@ -219,12 +221,13 @@ func (p *Provider) cachedShow(ctx context.Context, name string) (modelEntry, err
 	}
 	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
 	defer cancel()
-	return p.show(mctx, name, "")
+	return p.show(ctx, mctx, name, "")
 }
 
-// show returns the description of name at digest, from the cache when the digest matches.
-// An empty digest (unknown) is replaced on the next Models call.
-func (p *Provider) show(ctx context.Context, name, digest string) (modelEntry, error) {
+// show returns the description of name at digest, from the cache when the digest matches,
+// asking under reqCtx (ctx is the caller's). An empty digest (unknown) is replaced on the next
+// Models call.
+func (p *Provider) show(ctx, reqCtx context.Context, name, digest string) (modelEntry, error) {
 	key := normalizeName(name)
 	p.mu.Lock()
 	e, ok := p.shows[key]
@@ -232,8 +235,13 @@ func (p *Provider) show(ctx context.Context, name, digest string) (modelEntry, e
 	if ok && digest != "" && e.digest == digest {
 		return e, nil
 	}
-	resp, err := p.client.Show(ctx, &api.ShowRequest{Model: name})
+	body, err := json.Marshal(api.ShowRequest{Model: name})
 	if err != nil {
+		return modelEntry{}, err
+	}
+	resp := &api.ShowResponse{}
+	r := httpapi.Request{Method: http.MethodPost, Path: "api/show", Body: body, Model: name}
+	if err := p.c.JSON(ctx, reqCtx, r, "model details", resp); err != nil {
 		return modelEntry{}, err
 	}
 	e = modelEntry{digest: digest, info: p.describe(name, resp), chat: len(resp.Capabilities) == 0}
@@ -314,11 +322,4 @@ func normalizeName(name string) string {
 	return name
 }
 
-func (p *Provider) usable() error {
-	if p.baseErr != nil {
-		return &llm.Error{Kind: llm.ErrUnreachable, Provider: ProviderName, Err: p.baseErr,
-			Message: "the Ollama base URL is not valid",
-			Hint:    "Set the base URL in Settings to something like http://127.0.0.1:11434."}
-	}
-	return nil
-}
+func (p *Provider) usable() error { return p.c.Check() }

@@ -8,15 +8,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/httpapi"
 )
 
-// errStop ends the client's read loop when the consumer stops ranging over the stream.
-var errStop = errors.New("ollama: stream consumer stopped")
+// maxLine bounds one line of a streamed reply, as Ollama's own client does (a line past it ends
+// the reply as cut mid-way).
+const maxLine = 8 << 20
+
+// chatLine is one line of /api/chat's answer: a chunk of the reply, or an error object.
+type chatLine struct {
+	api.ChatResponse
+	Error string `json:"error"`
+}
 
 // Stream sends req to /api/chat and yields the reply as it arrives. A request that would not fit
 // the model's window fails with ErrContextOverflow before anything is sent. Breaking out of the
@@ -31,14 +40,14 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		return err
 	}
 	if req.Model == "" {
-		return p.errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
+		return p.c.Errorf(llm.ErrBadRequest, "Choose a model in Settings.", "no model selected")
 	}
 	e, err := p.cachedShow(ctx, req.Model)
 	if err != nil {
 		return p.wrap(ctx, err, req.Model, "show model "+req.Model)
 	}
 	if !e.chat {
-		return p.errorf(llm.ErrBadRequest, "Choose a chat model in Settings.",
+		return p.c.Errorf(llm.ErrBadRequest, "Choose a chat model in Settings.",
 			"model %q cannot chat (it is probably an embedding model)", req.Model)
 	}
 	chat, params, err := p.chatRequest(req, e.info)
@@ -53,52 +62,47 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		}
 	}
 
-	// The Ollama client marshals the request with encoding/json, as here: these are its bytes.
+	body, err := json.Marshal(chat)
+	if err != nil {
+		return p.c.Errorf(llm.ErrBadRequest, "", "%v", err)
+	}
 	if llm.Tapping(ctx) {
-		body, err := json.Marshal(chat)
-		ps, perr := json.Marshal(params)
-		if err == nil && perr == nil {
+		if ps, err := json.Marshal(params); err == nil {
 			llm.TapRequest(ctx, llm.Sent{Format: llm.WireOllama, Body: body, Request: req, Params: ps})
 		}
 	}
-	// Cancelled on return, which is also how a consumer that breaks out closes the connection:
-	// the client reads the body in this goroutine, so nothing outlives the call.
-	reqCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	reqCtx, retryAfter := withRetryAfter(reqCtx)
 	start := time.Now()
 	var final *api.ChatResponse
-	err = p.client.Chat(reqCtx, chat, func(r api.ChatResponse) error {
-		if r.Message.Thinking != "" && !yield(llm.Event{Kind: llm.EventReasoning, Text: r.Message.Thinking}, nil) {
-			return errStop
-		}
-		if r.Message.Content != "" && !yield(llm.Event{Kind: llm.EventText, Text: r.Message.Content}, nil) {
-			return errStop
-		}
-		for _, tc := range r.Message.ToolCalls {
-			if !yield(llm.Event{Kind: llm.EventToolCall, ToolCall: toolCall(tc)}, nil) {
-				return errStop
+	err = httpapi.NDJSON(ctx, &p.c, httpapi.Request{Method: http.MethodPost, Path: "api/chat", Body: body, Model: req.Model},
+		maxLine, func(r chatLine) error {
+			if r.Error != "" {
+				return p.wrap(ctx, errors.New(r.Error), req.Model, "")
 			}
-		}
-		if r.Done {
-			final = &r
-		}
-		return nil
-	})
+			if r.Message.Thinking != "" && !yield(llm.Event{Kind: llm.EventReasoning, Text: r.Message.Thinking}, nil) {
+				return httpapi.Stop
+			}
+			if r.Message.Content != "" && !yield(llm.Event{Kind: llm.EventText, Text: r.Message.Content}, nil) {
+				return httpapi.Stop
+			}
+			for _, tc := range r.Message.ToolCalls {
+				if !yield(llm.Event{Kind: llm.EventToolCall, ToolCall: toolCall(tc)}, nil) {
+					return httpapi.Stop
+				}
+			}
+			if r.Done {
+				final = &r.ChatResponse
+			}
+			return nil
+		})
 	switch {
-	case errors.Is(err, errStop):
+	case errors.Is(err, httpapi.Stop):
 		return nil
 	case err != nil:
-		e := p.wrap(ctx, err, req.Model, "")
-		if e.StatusCode >= 400 && e.RetryAfter == 0 {
-			e.RetryAfter = retryAfter.get()
-		}
-		return e
+		return p.wrap(ctx, err, req.Model, "")
 	case final == nil && ctx.Err() != nil:
 		return p.wrap(ctx, ctx.Err(), req.Model, "")
 	case final == nil:
-		// The client stops quietly when the body ends early (reset, unexpected EOF); only the
-		// missing final chunk tells.
+		// The body ended before the final chunk (reset, unexpected EOF).
 		return &llm.Error{Kind: llm.ErrServer, Provider: ProviderName, Message: msgMidReply,
 			Hint: hintServerLog, Err: io.ErrUnexpectedEOF}
 	}
@@ -143,13 +147,13 @@ func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRe
 		reserve = req.MaxTokens
 	}
 	if est := p.estimate(req); est+reserve > window {
-		return nil, params, p.errorf(llm.ErrContextOverflow, hintOverflow,
+		return nil, params, p.c.Errorf(llm.ErrContextOverflow, hintOverflow,
 			"the conversation needs about %d tokens (estimated) plus %d reserved for the reply, "+
 				"more than the %d-token context window %s runs with", est, reserve, window, req.Model)
 	}
 	chat, err := chatOf(req, params)
 	if err != nil {
-		return nil, params, p.errorf(llm.ErrBadRequest, "", "%v", err)
+		return nil, params, p.c.Errorf(llm.ErrBadRequest, "", "%v", err)
 	}
 	return chat, params, nil
 }
