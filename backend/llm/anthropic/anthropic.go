@@ -130,7 +130,9 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 		} `json:"data"`
 	}
 	r := httpapi.Request{Method: http.MethodGet, Path: "v1/models", Query: url.Values{"limit": {"1000"}}}
-	if err := p.c.JSON(ctx, p.metaWait, r, "model list", &list); err != nil {
+	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
+	defer cancel()
+	if err := p.c.JSON(ctx, mctx, r, "model list", &list); err != nil {
 		return nil, p.c.Wrap(ctx, err)
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))

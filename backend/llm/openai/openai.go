@@ -130,7 +130,9 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	var list struct {
 		Data []map[string]any `json:"data"`
 	}
-	if err := p.c.JSON(ctx, p.metaWait, httpapi.Request{Method: http.MethodGet, Path: "models"}, "model list", &list); err != nil {
+	mctx, cancel := context.WithTimeout(ctx, p.metaWait)
+	defer cancel()
+	if err := p.c.JSON(ctx, mctx, httpapi.Request{Method: http.MethodGet, Path: "models"}, "model list", &list); err != nil {
 		return nil, p.c.Wrap(ctx, err)
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))
