@@ -102,6 +102,9 @@ func (f *fakeTools) Run(ctx context.Context, c tools.Call) (tools.Result, error)
 		}
 		return tools.Result{Text: "contents of " + string(c.Arguments)}, nil
 	}
+	if strings.Contains(string(c.Arguments), `"cmd-`) {
+		return tools.Result{Text: "ran"}, nil // a command: it names no files
+	}
 	return tools.Result{Text: "wrote", Files: []string{"/ws/a.go"}}, nil
 }
 

@@ -3,8 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +21,7 @@ import (
 // false when the turn was interrupted (calls not started by then stay without a result, for
 // Continue) or a result could not be written (t.j.err says so).
 func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) bool {
-	modified := map[string]bool{}
+	unnamed := map[string]bool{}
 	for i := 0; i < len(calls); {
 		j := i + 1
 		if t.Tools.ReadOnly(calls[i].Name) {
@@ -47,11 +47,13 @@ func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) boo
 				stopped = true
 				continue
 			}
-			for _, f := range r.Files {
-				modified[f] = true
+			for _, c := range r.Checkpoint {
+				if c.By == "git" { // a command's effect, which no result names
+					unnamed[c.Path] = true
+				}
 			}
 			if k == len(results)-1 && j == len(calls) {
-				r.Text += reminder(modified, r.Files, t.Workspace)
+				r.Text += reminder(unnamed)
 			}
 			entries = append(entries, store.Entry{Type: store.EventToolResult, Payload: r})
 			stopped = stopped || r.Interrupted
@@ -188,24 +190,16 @@ func (a *Agent) permit(ctx context.Context, t *Turn, call *tools.Call, access []
 	return true, ""
 }
 
-// reminder tells the model which files the step modified besides those its last result
-// already names (edit_files and write_file name theirs): a footer repeating the result's own
-// lines was noise. It is appended to the last result of a step (a new message each time,
-// never an edit of an earlier one, so cached prefixes hold); "" when there is nothing to add.
-func reminder(modified map[string]bool, own []string, workspace string) string {
-	var files []string
-	for f := range modified {
-		if slices.Contains(own, f) {
-			continue
-		}
-		if rel, ok := strings.CutPrefix(f, strings.TrimRight(workspace, "/")+"/"); ok {
-			f = rel
-		}
-		files = append(files, f)
-	}
-	if len(files) == 0 {
+// reminder tells the model which files the step's commands changed (seen by the
+// checkpoint's git status before and after each), relative to the workspace: an edit_files or
+// write_file result names its own files, and a footer repeating them after the step's
+// run_command ("[also modified in this step: src/x.py]" under pytest's output) read as if the
+// command had changed them. It is appended to the last result of a step (a new message each
+// time, never an edit of an earlier one, so cached prefixes hold); "" when there is nothing.
+func reminder(unnamed map[string]bool) string {
+	if len(unnamed) == 0 {
 		return ""
 	}
-	sort.Strings(files)
-	return "\n\n[also modified in this step: " + strings.Join(files, ", ") + "]"
+	files := slices.Sorted(maps.Keys(unnamed))
+	return "\n\n[changed by this step's commands: " + strings.Join(files, ", ") + "]"
 }

@@ -1,33 +1,57 @@
 package agent
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
 
-// TestStepFooterSaysItOnce: the footer of a step names only the files its last result does not
-// already name (a relay run's edit_files result ended with its own two lines again).
-func TestStepFooterSaysItOnce(t *testing.T) {
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
+)
+
+// fakeCheckpoints says what each call changed: a write its declared file ("tool"), a call
+// whose path starts with "cmd-fmt" a file besides, seen by git status as a command's are.
+type fakeCheckpoints struct{}
+
+func (fakeCheckpoints) Before(_ context.Context, c tools.Call, _ []tools.Access) func() []store.FileChange {
+	return func() []store.FileChange {
+		if strings.Contains(string(c.Arguments), "cmd-fmt") {
+			return []store.FileChange{{Path: "src/b.py", By: "git"}, {Path: "src/a.py", By: "git"}}
+		}
+		return []store.FileChange{{Path: "a.go", By: "tool"}}
+	}
+}
+
+// TestStepFooterNamesOnlyUnannouncedChanges: after an edit_files + run_command step, the
+// command's output ended with "[also modified in this step: src/…py, tests/…py]", which read
+// as if pytest had changed them; it repeated the edit's own result. The footer names only
+// what a command changed and no result announced.
+func TestStepFooterNamesOnlyUnannouncedChanges(t *testing.T) {
 	t.Parallel()
-	mod := func(f ...string) map[string]bool {
-		m := map[string]bool{}
-		for _, x := range f {
-			m[x] = true
-		}
-		return m
+	e := newEnv(t)
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+		ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"a.go"}`), call("c2", "write", `{"path":"cmd-test"}`)},
+	})
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 2 }).Reply(llmtest.Reply{
+		ToolCalls: []llm.ToolCall{call("c3", "write", `{"path":"cmd-fmt"}`)},
+	})
+	e.model.Default(llmtest.Reply{Text: "Done."})
+	e.say(t, "fix it")
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws",
+		Tools: &fakeTools{}, Checkpoints: fakeCheckpoints{}})
+	if end.Reason != "done" {
+		t.Fatalf("end = %+v", end)
 	}
-	cases := []struct {
-		name     string
-		modified map[string]bool
-		own      []string
-		want     string
-	}{
-		{"one edit call: its result said it", mod("/ws/a.go", "/ws/b.go"), []string{"/ws/b.go", "/ws/a.go"}, ""},
-		{"nothing modified", mod(), nil, ""},
-		{"an edit, then a command", mod("/ws/a.go"), nil, "\n\n[also modified in this step: a.go]"},
-		{"two edit calls", mod("/ws/b.go", "/ws/a.go", "/elsewhere/c.go"), []string{"/ws/b.go"},
-			"\n\n[also modified in this step: /elsewhere/c.go, a.go]"},
+	res := e.results(t)
+	if len(res) != 3 {
+		t.Fatalf("%d results", len(res))
 	}
-	for _, c := range cases {
-		if got := reminder(c.modified, c.own, "/ws/"); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
+	if res[0].Text != "wrote" || res[1].Text != "ran" {
+		t.Errorf("%q, %q: want no footer (the edit announced its own file)", res[0].Text, res[1].Text)
+	}
+	if want := "ran\n\n[changed by this step's commands: src/a.py, src/b.py]"; res[2].Text != want {
+		t.Errorf("a command's own changes: %q, want %q", res[2].Text, want)
 	}
 }
