@@ -11,6 +11,15 @@ export default defineConfig({
     emptyOutDir: true, // the postbuild script re-creates dist/.gitkeep
     target: 'es2022',
     chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      // A build warning is a mistake to fix, not noise every build prints: it fails the build.
+      // PLUGIN_TIMINGS is not a warning about the code: rolldown's note that plugins took most
+      // of the build time, which a busy machine makes true.
+      onwarn(warning) {
+        if (warning.code === 'PLUGIN_TIMINGS') return
+        throw new Error(`vite build: ${warning.code ?? 'warning'}: ${warning.message}`)
+      },
+    },
   },
   server: {
     // `npm run dev` against a running `tofu serve`: TOFU_URL=http://127.0.0.1:PORT npm run dev

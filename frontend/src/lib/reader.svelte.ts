@@ -1,7 +1,7 @@
 // The paper library and the reader's state and actions (docs/PAPER.md, "Reader").
 import { api, on, transportKind } from './bridge'
 import { app } from './app.svelte'
-import { defaultLanguage, isPDF, retrievalsByReply } from './papers'
+import { defaultLanguage, exportName, isPDF, retrievalsByReply } from './papers'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
 import type { Event, PaperInfo, PaperView, Retrieval, SessionMessage, Translation, TranslationProgress } from './types'
 
@@ -279,7 +279,6 @@ class ReaderState {
         return
       }
       const md = what === 'report' ? await api.papers.reportMarkdown(v.info.id) : await api.papers.translationMarkdown(v.info.id, this.lang)
-      const { exportName } = await import('./papers')
       const a = document.createElement('a')
       a.href = URL.createObjectURL(new Blob([md], { type: 'text/markdown' }))
       a.download = exportName(v.info.title, what === 'report' ? 'report' : this.lang.toLowerCase())
