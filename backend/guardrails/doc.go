@@ -1,0 +1,3 @@
+// Package guardrails holds only tests: checks over the whole module that keep its shape (the
+// import graph's layers, store writes whose errors are not dropped). `make vet` runs them.
+package guardrails

@@ -1,0 +1,123 @@
+package guardrails
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tofu-research/tofu/"
+
+// orchestration is the Agent Orchestration Core (docs/ARCHITECTURE.md): the agent loop, the
+// turn runner and the swarm. Everything else in backend/ is below it and must not import it.
+var orchestration = []string{"backend/agent", "backend/session", "backend/swarm"}
+
+// aboveOrchestration are the backend packages that start turns or read them back, and so may
+// import the orchestration core.
+var aboveOrchestration = []string{
+	"backend/eval",      // the evals run turns
+	"backend/bench",     // benchmarks of the evals
+	"backend/mcp/serve", // `tofu mcp serve` starts turns for an MCP client
+	"backend/trace",     // a trace rebuilds a turn's requests with the agent's projection
+}
+
+// upwardEdges are the imports of the orchestration core from below that are known and still
+// to be moved away: to remove (issue 31). A package listed here may import only the package
+// named; any new upward edge fails the test.
+var upwardEdges = map[string]string{
+	"backend/mcp":           "backend/session", // only for session.ToolFamily/Spec/CommandSandbox: they belong where tools live
+	"backend/myday":         "backend/agent",   // builds an agent.Agent for one model call
+	"backend/paper/library": "backend/agent",   // builds an agent.Agent for one model call (translation)
+}
+
+// forbidden are layer rules of docs/ARCHITECTURE.md besides the orchestration core: packages
+// under the key never import packages under any of its values.
+var forbidden = map[string][]string{
+	"backend/":        {"app", "main", "github.com/wailsapp/"},
+	"backend/llm":     {"backend/tools", "backend/agent", "backend/session", "backend/swarm", "backend/mcp"},
+	"backend/tools":   {"backend/agent", "backend/session", "backend/swarm"},
+	"backend/agent":   {"backend/session", "backend/swarm"},
+	"backend/session": {"backend/swarm"},
+}
+
+// under says whether pkg is dir or below it ("backend/" matches everything in backend).
+func under(pkg, dir string) bool {
+	if strings.HasSuffix(dir, "/") {
+		return strings.HasPrefix(pkg, dir)
+	}
+	return pkg == dir || strings.HasPrefix(pkg, dir+"/")
+}
+
+// imports lists each package of the module with its direct imports (not its tests'), paths
+// relative to the module ("backend/llm"); other modules' paths are left whole.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+	cmd.Env = append(cmd.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	graph := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		var deps []string
+		for _, d := range f[1:] {
+			deps = append(deps, strings.TrimPrefix(d, module))
+		}
+		graph[strings.TrimPrefix(f[0], module)] = deps
+	}
+	if len(graph) < 50 {
+		t.Fatalf("go list found %d packages: not the module", len(graph))
+	}
+	return graph
+}
+
+// TestNoUpwardImports fails on an import that goes up the layers: a package below the
+// orchestration core importing it (but the allowed ones), or a layer rule broken. Moving an
+// edge out of upwardEdges is how issue 31's list shrinks.
+func TestNoUpwardImports(t *testing.T) {
+	t.Parallel()
+	graph := imports(t)
+	for pkg, deps := range graph {
+		if !under(pkg, "backend") {
+			continue
+		}
+		for _, d := range deps {
+			for from, tos := range forbidden {
+				for _, to := range tos {
+					if under(pkg, from) && under(d, to) {
+						t.Errorf("%s imports %s: %s must not import %s (docs/ARCHITECTURE.md)", pkg, d, from, to)
+					}
+				}
+			}
+			if !slices.ContainsFunc(orchestration, func(o string) bool { return d == o }) ||
+				slices.ContainsFunc(orchestration, func(o string) bool { return under(pkg, o) }) ||
+				slices.ContainsFunc(aboveOrchestration, func(a string) bool { return under(pkg, a) }) {
+				continue
+			}
+			if upwardEdges[pkg] == d {
+				continue
+			}
+			t.Errorf("%s imports %s: an upward edge into the orchestration core; declare the interface it needs in %s instead", pkg, d, pkg)
+		}
+	}
+	// An edge that was removed leaves the allow-list too, so it cannot come back.
+	for pkg, d := range upwardEdges {
+		if !slices.Contains(graph[pkg], d) {
+			t.Errorf("%s no longer imports %s: remove it from upwardEdges", pkg, d)
+		}
+	}
+}
