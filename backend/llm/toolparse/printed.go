@@ -15,7 +15,7 @@ import (
 // can): broken JSON, a missing closing tag, a tool not offered. Such text is never an answer:
 // the turn asks the model to send the call properly.
 type Printed struct {
-	Format string // "tool_call", "function", "fenced_json" or "bare_json"
+	Format string // "tool_call", "function", "python_tag", "mistral_tool_calls", "fenced_json" or "bare_json"
 	Reason string // why it could not be run, for the model and the user
 }
 
@@ -63,6 +63,11 @@ func FindPrinted(text string, tools []llm.ToolSpec) (Printed, bool) {
 	}
 	if i := strings.Index(scan, fnOpen); i >= 0 {
 		return Printed{Format: xmlFn.name, Reason: diagnose(scan[i:], xmlFn, ts)}, true
+	}
+	for _, st := range []*style{pythonTag, mistral} {
+		if i := strings.Index(scan, st.open); i >= 0 {
+			return Printed{Format: st.name, Reason: diagnose(scan[i:], st, ts)}, true
+		}
 	}
 	trimmed := strings.TrimSpace(text)
 	if strings.HasPrefix(trimmed, fenceOpen) {
@@ -130,6 +135,9 @@ func onlyCodeBlock(text string) (string, bool) {
 // diagnose says why a segment starting with st's marker is not a call.
 func diagnose(seg string, st *style, ts toolset) string {
 	end := strings.Index(seg, st.close)
+	if end < 0 && (st == pythonTag || st == mistral) {
+		end = len(seg) - len(st.close) // its end token is usually cut by the server: not a fault
+	}
 	if end < 0 {
 		if _, ok := st.parse(seg, ts); !ok {
 			return fmt.Sprintf("the call has no closing %s and does not parse: %s", st.close, diagnoseInner(seg, st, ts))
@@ -145,8 +153,14 @@ func diagnose(seg string, st *style, ts toolset) string {
 
 func diagnoseInner(seg string, st *style, ts toolset) string {
 	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(seg, st.open), st.close))
-	if st == tagged && !strings.HasPrefix(inner, fnOpen) {
+	if st == tagged && !strings.HasPrefix(inner, fnOpen) || st == pythonTag {
 		return diagnoseJSON(inner, ts)
+	}
+	if st == mistral {
+		if strings.HasPrefix(inner, "[") || strings.HasPrefix(inner, "{") {
+			return diagnoseJSON(inner, ts)
+		}
+		return "the [TOOL_CALLS] call is malformed (write [TOOL_CALLS][{\"name\": …, \"arguments\": {…}}])"
 	}
 	if st == xmlFn {
 		inner = st.open + inner
@@ -167,8 +181,14 @@ func diagnoseJSON(s string, ts toolset) string {
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		return "its JSON is not valid (" + err.Error() + ")"
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &obj) == nil {
+	var objs []map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &objs) != nil {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &obj) == nil {
+			objs = append(objs, obj)
+		}
+	}
+	for _, obj := range objs {
 		for _, k := range []string{"name", "tool", "function", "tool_name"} {
 			var name string
 			if raw, ok := obj[k]; ok && json.Unmarshal(raw, &name) == nil {

@@ -1,5 +1,6 @@
 // Package toolparse recovers tool calls that local models print as text (Qwen's <tool_call>,
-// Qwen3-Coder's <function=…> XML, bare or fenced JSON), one parser set per model family.
+// Qwen3-Coder's <function=…> XML, Llama's <|python_tag|>, Mistral's [TOOL_CALLS], bare or
+// fenced JSON), one parser set per model family.
 package toolparse
 
 import (
@@ -41,13 +42,14 @@ var families = map[string][]*style{
 	"qwen":        {tagged, fenced, bare},
 	"hermes":      {tagged, fenced, bare},
 	"qwen3-coder": {tagged, xmlFn, fenced, bare},
-	"llama":       {bare, fenced},
-	"generic":     {tagged, xmlFn, fenced, bare},
+	"llama":       {pythonTag, bare, fenced},
+	"mistral":     {mistral, fenced, bare},
+	"generic":     {tagged, xmlFn, pythonTag, mistral, fenced, bare},
 }
 
 // Families lists the families with a parser set; any other name gets "generic".
 func Families() []string {
-	return []string{"generic", "hermes", "llama", "qwen", "qwen3-coder"}
+	return []string{"generic", "hermes", "llama", "mistral", "qwen", "qwen3-coder"}
 }
 
 // FamilyOf guesses the family from a model name or an Ollama family ("qwen2", "qwen3moe").
@@ -62,6 +64,8 @@ func FamilyOf(model string) string {
 		return "hermes"
 	case strings.Contains(m, "llama"):
 		return "llama"
+	case strings.Contains(m, "stral") || strings.Contains(m, "mixtral"):
+		return "mistral" // ministral, codestral, devstral, magistral too
 	}
 	return "generic"
 }

@@ -118,6 +118,47 @@ var parseCases = map[string]parseCase{
 		family: "generic",
 		text:   "Here is the config:\n```json\n{\"port\": 8080}\n```\n",
 	},
+	// What llama3.1:8b and Mistral emit through Ollama's raw templates (issue 32: printed as
+	// the answer).
+	"llama 3.x: python_tag, the end token cut": {
+		family: "llama",
+		text:   "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"tofu\"}}",
+		calls:  []call{{"search", `{"query":"tofu"}`}},
+	},
+	"llama 3.x: python_tag with its end token, after text": {
+		family: "llama",
+		text:   "Let me check.\n<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\"}}<|eom_id|>",
+		calls:  []call{{"get_weather", `{"city":"Oslo"}`}},
+		rest:   "Let me check.",
+	},
+	"llama 3.1: two calls separated by a semicolon": {
+		family: "llama",
+		text:   "<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"a;b\"}}; {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Rome\"}}",
+		calls:  []call{{"search", `{"query":"a;b"}`}, {"get_weather", `{"city":"Rome"}`}},
+	},
+	"llama: python_tag calling a built-in tool stays text": {
+		family: "llama",
+		text:   "<|python_tag|>brave_search.call(query=\"tofu\")",
+	},
+	"mistral: TOOL_CALLS with a JSON list": {
+		family: "mistral",
+		text:   "[TOOL_CALLS][{\"name\": \"search\", \"arguments\": {\"query\": \"tofu\"}}, {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lima\", \"days\": 2}}]",
+		calls:  []call{{"search", `{"query":"tofu"}`}, {"get_weather", `{"city":"Lima","days":2}`}},
+	},
+	"mistral v11: name[ARGS]{…}, twice": {
+		family: "mistral",
+		text:   "[TOOL_CALLS]search[ARGS]{\"query\": \"tofu\"}[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{\"city\": \"Lima\"}",
+		calls:  []call{{"search", `{"query":"tofu"}`}, {"get_weather", `{"city":"Lima"}`}},
+	},
+	"generic reads both": {
+		family: "generic",
+		text:   "[TOOL_CALLS][{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}]</s>",
+		calls:  []call{{"search", `{"query":"x"}`}},
+	},
+	"mistral: an unknown tool stays text": {
+		family: "mistral",
+		text:   "[TOOL_CALLS][{\"name\": \"rm_rf\", \"arguments\": {}}]",
+	},
 	"prose that mentions the tags": {
 		family: "qwen",
 		text:   "Models print <tool_call> tags and sometimes `<function=` markers; neither is a call here.",
@@ -172,7 +213,10 @@ func TestFamilyOf(t *testing.T) {
 		"qwen3moe":                            "qwen",
 		"hermes3:8b":                          "hermes",
 		"llama3.2:3b":                         "llama",
-		"mistral-small":                       "generic",
+		"mistral-small":                       "mistral",
+		"devstral:24b":                        "mistral",
+		"llama3.1:8b":                         "llama",
+		"gemma3:4b":                           "generic",
 		"hf.co/NousResearch/Hermes-3-Llama-3": "hermes",
 	} {
 		if got := FamilyOf(model); got != want {
