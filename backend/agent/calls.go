@@ -137,8 +137,18 @@ func (a *Agent) runCall(ctx context.Context, t *Turn, tc llm.ToolCall) store.Too
 	}
 	if t.Context != nil {
 		// L0: an output over its budget is stored whole; the model reads a preview and a
-		// reference it can reopen with read_result.
-		if kept, err := t.Context.Enter(tc.Name, res.Text); err == nil {
+		// reference it can reopen with read_result. A tool that showed a cut of its output
+		// (run_command past its cap) gives the whole in Full: that is what is stored, or
+		// read_result would reopen only the cut.
+		text := res.Text
+		if r.Full != "" && err == nil {
+			text = r.Full
+		}
+		kept, err := t.Context.Enter(tc.Name, text)
+		if err == nil && text != res.Text && kept == text {
+			kept, err = t.Context.Enter(tc.Name, res.Text) // the whole is within budget: show the cut still
+		}
+		if err == nil {
 			res.Text = kept
 		}
 	}

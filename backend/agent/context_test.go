@@ -93,3 +93,50 @@ func TestOverflowIsRetriedHarder(t *testing.T) {
 		t.Fatalf("end = %+v", end)
 	}
 }
+
+// cutTools answer like run_command past its cap: Text the output's head and tail, Full the
+// whole (args {"size":n}: n lines), with a marker in the middle that only Full holds.
+type cutTools struct{ fakeTools }
+
+func (c *cutTools) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	c.fakeTools.Run(ctx, call)
+	n := 9000
+	if strings.Contains(string(call.Arguments), "small") {
+		n = 400
+	}
+	lines := strings.Repeat("collected test line\n", n/2) + "MIDDLE-MARKER\n" + strings.Repeat("collected test line\n", n/2)
+	full := lines + "[exit 1 · 5.1s]"
+	return tools.Result{Text: lines[:1000] + "\n[… bytes of output omitted …]\n" + lines[len(lines)-2000:] + "[exit 1 · 5.1s]", Full: full}, nil
+}
+
+// TestWholeOutputIsStored: read_result kept 30,000 characters of a 152 KB command output
+// under "full output stored" (the end marker a model grepped for was not there). What L0
+// stores is the whole output the tool kept; an output whose whole fits the budget is shown as
+// the tool cut it.
+func TestWholeOutputIsStored(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+		ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"big"}`), call("c2", "read", `{"path":"small"}`)},
+	})
+	e.model.Default(llmtest.Reply{Text: "done"})
+	mem := compact.NewMemStore()
+	e.say(t, "run the tests")
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &cutTools{},
+		Context: compact.NewManager(compact.Defaults(), mem, compact.State{})})
+	if end.Reason != "done" {
+		t.Fatalf("end = %+v", end)
+	}
+	res := e.results(t)
+	ref := compact.RefIn(res[0].Text)
+	full, err := mem.Get(ref)
+	if ref == "" || err != nil || !strings.Contains(full, "MIDDLE-MARKER") || !strings.HasSuffix(full, "[exit 1 · 5.1s]") || len(full) < 180_000 {
+		t.Fatalf("stored %d bytes (%v), result %.200q", len(full), err, res[0].Text)
+	}
+	if !strings.Contains(res[0].Text, "180,") || !strings.HasSuffix(strings.TrimSpace(res[0].Text), "to see more]") {
+		t.Errorf("the preview does not tell the whole output's size: %.300q", res[0].Text)
+	}
+	if strings.Contains(res[1].Text, "MIDDLE-MARKER") || compact.RefIn(res[1].Text) != "" {
+		t.Errorf("an output whose whole fits the budget: %q", res[1].Text)
+	}
+}

@@ -91,6 +91,9 @@ type Result struct {
 	Meta any `json:"meta,omitempty"`
 	// Files lists the absolute paths the call modified.
 	Files []string `json:"files,omitempty"`
+	// Full is the whole output when Text shows a cut of it (run_command past its cap): L0
+	// stores Full for read_result, and the model reads its preview. Never logged as is.
+	Full string `json:"-"`
 }
 
 // Errorf returns a model-facing failure.

@@ -34,6 +34,9 @@ type Options struct {
 	KillGrace time.Duration
 	// OutputCap is the most characters of command output the model sees (default 30,000).
 	OutputCap int
+	// FullOutputMax bounds the whole output of a foreground command kept for read_result
+	// beyond OutputCap (default FullOutputMax, 64 MB).
+	FullOutputMax int64
 	// SpoolDir receives a copy of each recorded foreground command's output while it runs,
 	// for a Tofu restarted after a crash (default: the system's temporary directory).
 	SpoolDir string
@@ -56,6 +59,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.KillGrace <= 0 {
 		o.KillGrace = 3 * time.Second
+	}
+	if o.FullOutputMax <= 0 {
+		o.FullOutputMax = FullOutputMax
 	}
 	if o.OutputCap <= 0 {
 		o.OutputCap = CommandOutputCap

@@ -32,7 +32,8 @@ var commandEnv = []string{"PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0",
 type process struct {
 	cmd     *exec.Cmd
 	out     *outBuf
-	spool   *spool // a copy of the output for a Tofu restarted after a crash; nil for none
+	spool   *spool    // a copy of the output for a Tofu restarted after a crash; nil for none
+	full    *fullCopy // the whole output, for read_result; nil for none (a background job)
 	start   time.Time
 	done    chan struct{} // closed once the command exited and its output is drained
 	mu      sync.Mutex
@@ -50,6 +51,7 @@ type launch struct {
 	spoolDir     string                      // where the output copy goes (only when recorded)
 	env          []string                    // appended to the environment (gitenv.go's hardening)
 	box          *sandbox.Boundary           // the boundary it runs inside; nil: unconfined
+	fullMax      int64                       // keep the whole output up to this many bytes; 0: not kept
 }
 
 // gate holds a command until its group is recorded: bash waits for "go" on fd 3, then replaces
@@ -89,6 +91,9 @@ func startProcess(sp *procgroup.Spawner, l launch) (*process, error) {
 	}
 	cmd.Stdout, cmd.Stderr = w, w // stdin is /dev/null: nothing waits for input
 	p := &process{cmd: cmd, out: newOutBuf(), done: make(chan struct{})}
+	if l.fullMax > 0 {
+		p.full = newFullCopy(l.spoolDir, l.fullMax)
+	}
 	if l.launched != nil && l.job == "" {
 		p.spool = &spool{path: spoolPath(l.spoolDir, marker)}
 	}
@@ -134,6 +139,7 @@ func (p *process) copyAndWait(r *os.File) {
 			n, err := r.Read(buf)
 			p.out.Write(buf[:n])
 			p.spool.write(buf[:n])
+			p.full.write(buf[:n])
 			if err != nil {
 				return
 			}

@@ -81,11 +81,12 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		return tools.Result{}, fmt.Errorf("run_command: %w", err)
 	}
 	defer proxy.Close()
-	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env(), box: box})
+	proc, err := startProcess(jobs.spawner, launch{command: p.Command, dir: dir, launched: call.Launched, spoolDir: opts.SpoolDir, env: jobs.git.env(), box: box, fullMax: opts.FullOutputMax})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("run_command: start bash: %w", err)
 	}
 	defer proc.spool.remove() // the result holds the output from here on
+	defer proc.full.close()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -101,11 +102,6 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 	meta.ExitCode, meta.Truncated, meta.OutputBytes = proc.exit, truncated, proc.out.total
 	meta.DurationMS = proc.end.Sub(proc.start).Milliseconds()
 	var b strings.Builder
-	b.WriteString(note)
-	b.WriteString(out)
-	if out != "" && !strings.HasSuffix(out, "\n") {
-		b.WriteByte('\n')
-	}
 	res := tools.Result{Meta: meta}
 	switch {
 	case meta.TimedOut:
@@ -118,9 +114,27 @@ func runCommand(ctx context.Context, call tools.Call, p RunParams, opts Options,
 		fmt.Fprintf(&b, "[%s]", proc.status())
 	}
 	b.WriteString(networkNote(box, proxy, proc.exit, out))
-	res.Text = b.String()
+	res.Text = withOutput(note, out, b.String())
+	if truncated {
+		// The whole output, for L0 to store: read_result then finds what the cap left out.
+		if whole, dropped, ok := proc.full.text(proc.out); ok {
+			status := b.String()
+			if dropped > 0 {
+				status += fmt.Sprintf("\n[the stored output is cut: %d bytes in its middle were past its %s bound]", dropped, sizeText(opts.FullOutputMax))
+			}
+			res.Full = withOutput(note, whole, status)
+		}
+	}
 	if meta.Canceled {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// withOutput is a result's text: the note, the output ending with a line break, the status.
+func withOutput(note, out, status string) string {
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return note + out + status
 }

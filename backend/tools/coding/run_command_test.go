@@ -215,3 +215,36 @@ func TestPipeKeepsTheFailingStatus(t *testing.T) {
 		t.Errorf("a pipe that succeeds: %q", res.Text)
 	}
 }
+
+// TestRunCommandKeepsTheWholeOutput: past the cap the model sees the head and the tail, and
+// the result's Full holds every byte for read_result (spilled to a file past 256 KB); past
+// FullOutputMax the middle is dropped and both the copy and its status say so.
+func TestRunCommandKeepsTheWholeOutput(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t, nil)
+	opts := testOpts
+	opts.OutputCap = 3000
+	opts.SpoolDir = t.TempDir()
+	res := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 60000; exit 2"}`)
+	var want strings.Builder
+	for i := 1; i <= 60000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	if !strings.HasPrefix(res.Full, want.String()+"[exit 2 · ") || len(res.Text) > 3200 {
+		t.Fatalf("Full: %d bytes, %.80q … %.80q", len(res.Full), res.Full, res.Full[max(0, len(res.Full)-80):])
+	}
+	if small := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 10"}`); small.Full != "" {
+		t.Errorf("an output within the cap has a Full: %q", small.Full)
+	}
+	if entries, _ := os.ReadDir(opts.SpoolDir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+
+	opts.FullOutputMax = 64 << 10
+	res = call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 60000"}`)
+	mustContain(t, res.Full, "1\n2\n3\n", "bytes of output not stored: the stored copy is bounded at 64 KB …]",
+		"59999\n60000\n[exit 0 · ", "[the stored output is cut: ")
+	if len(res.Full) > 66<<10 {
+		t.Errorf("the bounded copy is %d bytes", len(res.Full))
+	}
+}
