@@ -1,14 +1,19 @@
 package paper
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 )
 
-// Chunk is a passage of the paper for retrieval: consecutive blocks of one section, about
-// 300–500 words, with the pages and boxes it covers so an answer citing it can be shown.
+// Chunk is a passage of the paper for retrieval: whole paragraphs of one (sub)section, with
+// the pages and boxes it covers so an answer citing it can be shown. Where the page turns
+// inside the passage, Text carries a "[page N]" marker, so a model citing it can name the
+// exact page.
 type Chunk struct {
 	ID      int        `json:"id"`
-	Section string     `json:"section,omitempty"` // title of the section it belongs to
+	Section string     `json:"section,omitempty"` // its own (sub)section: "2.4 Negative examples"
 	Pages   []int      `json:"pages"`             // pages it spans, ascending
 	Text    string     `json:"text"`
 	Words   int        `json:"words"`
@@ -29,24 +34,55 @@ func (c Chunk) Page() int {
 	return c.Pages[0]
 }
 
-// Chunk sizes in words. A chunk is closed once it reaches ChunkMinWords and the next block would
-// take it past ChunkMaxWords; a block longer than ChunkMaxWords is cut at sentence ends.
+// ChunkVersion changes whenever Chunks cuts differently, so stored chunks of an older cut can
+// be made again from the stored document.
+const ChunkVersion = 2
+
+// Chunk sizes in words. A passage is a few paragraphs: the grain a question is answered at.
+// It is closed before a paragraph that would take it past ChunkMaxWords, so it ends where a
+// paragraph ends; a paragraph longer than ChunkMaxWords is cut at sentence ends. Small
+// passages keep what is sent per question small (five of them are about 1,000 words) and let
+// the ranking pick the paragraph that answers rather than the page around it.
 const (
-	ChunkMinWords = 300
-	ChunkMaxWords = 500
+	ChunkMinWords = 60
+	ChunkMaxWords = 180
 )
 
-// Chunks cuts the document into section-aware passages: a chunk never crosses a heading, and
-// references are left out (they answer no question about the paper and crowd out ones that do).
+// pageMarker is what marks a page turn inside a chunk's text.
+func pageMarker(page int) string { return "[page " + strconv.Itoa(page) + "]" }
+
+// PageMarkers matches the page markers Chunks puts in a chunk's text.
+var PageMarkers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[page \d+\]\s*`) })
+
+// runInHeading is a numbered subsection heading set at the start of its paragraph
+// ("2.4 Selecting Negative Distractors The choice of …"), as ACL and many other styles print
+// them: the number, then the rest of the paragraph.
+var runInHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{1,2})((?:\.\d{1,2}){1,3})\.?\s+(\p{Lu}.*)$`)
+})
+
+// topNumber is the number a section's heading starts with ("2" of "2 Model", "2. Method");
+// subNumber the first number of a subsection's ("2" of "2.4 Inference").
+var (
+	topNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})(?:[.\s]|$)`) })
+	subNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})\.\d`) })
+)
+
+// Chunks cuts the document into section-aware passages: a chunk never crosses a heading, it
+// is labelled with its own subsection (a heading block, or a numbered heading run into its
+// paragraph), and references are left out (they answer no question about the paper and crowd
+// out ones that do).
 func (d *Document) Chunks() []Chunk {
 	var (
 		out     []Chunk
 		cur     Chunk
 		parts   []string
 		section string
+		top     string // number of the enclosing numbered section, "" when there is none
 	)
 	flush := func() {
 		if cur.Words == 0 {
+			cur, parts = Chunk{}, nil
 			return
 		}
 		cur.ID = len(out)
@@ -57,6 +93,9 @@ func (d *Document) Chunks() []Chunk {
 	}
 	add := func(page int, box BBox, text string, words int) {
 		if n := len(cur.Pages); n == 0 || cur.Pages[n-1] != page {
+			if n > 0 {
+				text = pageMarker(page) + " " + text
+			}
 			cur.Pages = append(cur.Pages, page)
 		}
 		cur.Boxes = append(cur.Boxes, ChunkBox{Page: page, BBox: box})
@@ -76,11 +115,31 @@ func (d *Document) Chunks() []Chunk {
 				if b.Kind == KindTitle {
 					section = ""
 				}
+				// A subsection keeps the number of the section it is in; a section sets it.
+				if m := subNumber().FindStringSubmatch(text); m != nil {
+					if top == "" {
+						top = m[1]
+					}
+				} else if m := topNumber().FindStringSubmatch(text); m != nil {
+					top = m[1]
+				} else {
+					top = ""
+				}
 				continue
 			case KindReference:
 				flush()
 				continue
+			case KindParagraph:
+				// A numbered heading run into its paragraph, under the section with its first
+				// number ("2.4 …" inside "2 Model"): a number elsewhere ("3.5 million …") is not one.
+				if m := runInHeading().FindStringSubmatch(text); m != nil && m[1] == top {
+					flush()
+					section = m[1] + m[2] + " " + runInTitle(m[3])
+					section = strings.TrimSpace(section)
+				}
 			}
+			// A passage below ChunkMinWords (a heading's first short paragraph) takes the next
+			// paragraph or piece even past ChunkMaxWords: a passage of a few words answers nothing.
 			words := wordCount(text)
 			if cur.Words >= ChunkMinWords && cur.Words+words > ChunkMaxWords {
 				flush()
@@ -89,9 +148,9 @@ func (d *Document) Chunks() []Chunk {
 				add(p.Number, b.BBox, text, words)
 				continue
 			}
-			for _, piece := range splitLong(text, ChunkMaxWords-ChunkMinWords/2) {
+			for _, piece := range splitLong(text, ChunkMaxWords) {
 				n := wordCount(piece)
-				if cur.Words > 0 && cur.Words+n > ChunkMaxWords {
+				if cur.Words >= ChunkMinWords && cur.Words+n > ChunkMaxWords {
 					flush()
 				}
 				add(p.Number, b.BBox, piece, n)
@@ -100,6 +159,41 @@ func (d *Document) Chunks() []Chunk {
 	}
 	flush()
 	return out
+}
+
+// runInTitle is the title of a run-in heading: the words before the paragraph's first
+// sentence begins, where a capitalised word is followed by one in lower case ("Selecting
+// Negative Distractors | The choice of …", "Negative examples | The first set …"), or at a
+// period ending the title. Up to ten words; none found, the first four.
+func runInTitle(rest string) string {
+	w := strings.Fields(rest)
+	limit := min(len(w), 11)
+	for j := 0; j < limit; j++ {
+		if j > 0 && strings.HasSuffix(w[j-1], ".") {
+			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
+		}
+		if j >= 1 && j+1 < len(w) && startsUpper(w[j]) && startsLower(w[j+1]) {
+			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
+		}
+	}
+	if len(w) <= 10 {
+		return strings.Join(w, " ") // the heading is the whole block ("2.1 Overview")
+	}
+	return strings.Join(w[:4], " ")
+}
+
+func startsUpper(s string) bool {
+	for _, r := range s {
+		return r >= 'A' && r <= 'Z' || (r > 127 && strings.ToUpper(string(r)) == string(r) && strings.ToLower(string(r)) != string(r))
+	}
+	return false
+}
+
+func startsLower(s string) bool {
+	for _, r := range s {
+		return r >= 'a' && r <= 'z' || (r > 127 && strings.ToLower(string(r)) == string(r) && strings.ToUpper(string(r)) != string(r))
+	}
+	return false
 }
 
 // wordCount counts words; each CJK character counts as one, as a reader of CJK text would.
@@ -126,8 +220,8 @@ func wordCount(s string) int {
 // splitLong cuts text into pieces of at most max words, at sentence ends when there is one.
 func splitLong(text string, max int) []string {
 	words := strings.Fields(text)
-	if len(words) <= 1 {
-		return []string{text} // unspaced (CJK) text: one piece
+	if len(words) <= 1 || wordCount(text) > 2*len(words) {
+		return splitRunes(text, max) // unspaced (CJK) text: by characters, at sentence ends
 	}
 	var out []string
 	for len(words) > max {
@@ -143,6 +237,31 @@ func splitLong(text string, max int) []string {
 	}
 	if len(words) > 0 {
 		out = append(out, strings.Join(words, " "))
+	}
+	return out
+}
+
+// splitRunes cuts unspaced text into pieces of at most max words (a CJK character is one),
+// after a sentence end (。！？.) in the second half of a piece when there is one.
+func splitRunes(text string, max int) []string {
+	r := []rune(text)
+	if wordCount(text) <= max || len(r) <= max {
+		return []string{text}
+	}
+	var out []string
+	for len(r) > max {
+		cut := max
+		for i := max; i > max/2; i-- {
+			if c := r[i-1]; c == '。' || c == '！' || c == '？' || c == '.' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(r[:cut]))
+		r = r[cut:]
+	}
+	if len(r) > 0 {
+		out = append(out, string(r))
 	}
 	return out
 }

@@ -9,19 +9,19 @@ import (
 
 func TestChunksStayInSections(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("Word after word makes a sentence. ", 40) // 240 words per block
+	long := strings.Repeat("Word after word makes sentences. ", 16) // 80 words per block
 	doc := &Document{Pages: []Page{
 		{Number: 1, Blocks: []Block{
 			{Kind: KindTitle, Text: "A Title"},
 			{Kind: KindHeading, Text: "1 Introduction"},
 			{Kind: KindParagraph, Text: long},
-			{Kind: KindParagraph, Text: long},
 		}},
 		{Number: 2, Blocks: []Block{
 			{Kind: KindParagraph, Text: long},
+			{Kind: KindParagraph, Text: long},
 			{Kind: KindHeading, Text: "2 Method"},
 			{Kind: KindParagraph, Text: "Short method."},
-			{Kind: KindParagraph, Text: strings.Repeat("long ", 1300)},
+			{Kind: KindParagraph, Text: strings.Repeat("long ", 400)},
 			{Kind: KindHeading, Text: "References"},
 			{Kind: KindReference, Text: "A. Author. A paper. 2020."},
 		}},
@@ -30,20 +30,92 @@ func TestChunksStayInSections(t *testing.T) {
 	var got []string
 	for _, c := range chunks {
 		got = append(got, fmt.Sprintf("%d %s %v %d", c.ID, c.Section, c.Pages, c.Words))
-		if c.Words > ChunkMaxWords {
+		if c.Words > ChunkMaxWords+ChunkMinWords {
 			t.Errorf("chunk %d has %d words", c.ID, c.Words)
 		}
 	}
 	want := []string{
-		"0 1 Introduction [1] 480",
-		"1 1 Introduction [2] 240",
-		"2 2 Method [2] 352", // the short paragraph joins the first piece of the long one
-		"3 2 Method [2] 350",
-		"4 2 Method [2] 350",
-		"5 2 Method [2] 250",
+		"0 1 Introduction [1 2] 160",
+		"1 1 Introduction [2] 80", // a passage ends where a paragraph ends
+		"2 2 Method [2] 182", // the short paragraph joins the first piece of the long one
+		"3 2 Method [2] 180",
+		"4 2 Method [2] 40",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("chunks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Where the page turns inside a passage, the passage says so.
+	if !strings.Contains(chunks[0].Text, "sentences.\n\n[page 2] Word after") || strings.Contains(chunks[1].Text, "[page") {
+		t.Errorf("page markers: %q / %q", chunks[0].Text, chunks[1].Text[:40])
+	}
+	if p := FormatPassage(chunks[0]); !strings.HasPrefix(p, "<passage id=0 section=\"1 Introduction\">\n[page 1] Word") {
+		t.Errorf("passage as given to the model: %q", p[:80])
+	}
+}
+
+// Subsections whose headings are set at the start of their paragraph (ACL's style) label
+// their own passages; a number at the start of a paragraph that is not the section's ("3.5
+// million …" in section 2) does not.
+func TestRunInSubsectionsLabelTheirPassages(t *testing.T) {
+	t.Parallel()
+	doc := &Document{Pages: []Page{
+		{Number: 2, Blocks: []Block{
+			{Kind: KindHeading, Text: "2 Model"},
+			{Kind: KindParagraph, Text: "2.1 Overview"},
+			{Kind: KindParagraph, Text: "Our goal is to learn representations of papers."},
+			{Kind: KindParagraph, Text: "2.4 Selecting Negative Distractors The choice of negative example papers is important."},
+			{Kind: KindParagraph, Text: "3.5 Million papers were used, more than before."},
+		}},
+		{Number: 3, Blocks: []Block{
+			{Kind: KindParagraph, Text: "2.5 Negative examples. The second set is harder."},
+			{Kind: KindHeading, Text: "3. Experiments"},
+			{Kind: KindParagraph, Text: "3.1 Data We use the corpus of Semantic Scholar."},
+		}},
+	}}
+	var got []string
+	for _, c := range doc.Chunks() {
+		got = append(got, c.Section)
+	}
+	want := []string{"2.1 Overview", "2.4 Selecting Negative Distractors", "2.5 Negative examples", "3.1 Data"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("sections %q, want %q", got, want)
+	}
+}
+
+// The issue's case: the passage that defines SPECTER's second set of negatives follows the one
+// ending with the first set; a question about negatives gets both, and "section 2.4" finds the
+// subsection first.
+func TestPassagesBringTheNeighbourAndNamedSection(t *testing.T) {
+	t.Parallel()
+	para := func(s string) Block { return Block{Kind: KindParagraph, Text: s} }
+	filler := strings.Repeat("Unrelated words fill this paragraph about corpora and tokens. ", 12)
+	doc := &Document{Pages: []Page{
+		{Number: 1, Blocks: []Block{{Kind: KindHeading, Text: "1 Introduction"}, para(filler), para("We discuss negative examples later.")}},
+		{Number: 2, Blocks: []Block{
+			{Kind: KindHeading, Text: "2 Model"},
+			para("2.4 Selecting Negative Distractors We consider two sets of negative examples: the first set simply consists of randomly selected papers. " + filler),
+		}},
+		{Number: 3, Blocks: []Block{
+			para("The second set are hard negatives: papers cited by a paper the query cites. " + filler),
+			{Kind: KindHeading, Text: "A Appendix"},
+			para("Sections of the appendix list details. " + filler),
+		}},
+	}}
+	ix := NewIndex(doc.Chunks())
+	hits := ix.Passages("How are negative examples selected?", PassagesPerQuestion)
+	if len(hits) < 2 || hits[0].Chunk.Section != "2.4 Selecting Negative Distractors" || !strings.Contains(hits[1].Chunk.Text, "The second set") {
+		t.Fatalf("hits: %+v", hits)
+	}
+	if p := FormatPassage(hits[1].Chunk); !strings.Contains(p, ">\n[page 3] The second set") {
+		t.Errorf("the neighbour starts on page 3 and says so: %q", p[:80])
+	}
+	hits = ix.Passages("What does section 2.4 say exactly?", PassagesPerQuestion)
+	if len(hits) < 2 || !strings.HasPrefix(hits[0].Chunk.Section, "2.4 ") || !strings.HasPrefix(hits[1].Chunk.Section, "2.4 ") {
+		t.Fatalf("section 2.4: %+v", hits)
+	}
+	// Its title is searched too.
+	if hits = ix.Passages("distractors", 1); len(hits) != 1 || hits[0].Chunk.Section != "2.4 Selecting Negative Distractors" {
+		t.Fatalf("by title: %+v", hits)
 	}
 }
 
@@ -58,6 +130,7 @@ func TestRetrieveRealPaper(t *testing.T) {
 		{"icml2024_altmeyer_agi_claims", "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?", 4},
 		{"icml2024_altmeyer_agi_claims", "What did the probe predict for sentences about the inflation of birds?", 6},
 		{"specter_acl2020", "Which citation-based pretraining objective does SPECTER use, with triplets?", 0},
+		{"specter_acl2020", "What does section 2.4 say exactly?", 3},
 	}
 	for _, tc := range cases {
 		doc, err := Open(paperPath(t, tc.paper))
