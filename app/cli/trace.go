@@ -82,9 +82,13 @@ func newTraceCmd() *cobra.Command {
 }
 
 func printVerify(out io.Writer, a traceAnswer) error {
-	if a.Mismatch != "" {
+	switch {
+	case a.Mismatch != "":
 		fmt.Fprintf(out, "%d of %d model calls verified\n", a.Verified, a.Calls)
-	} else {
+	case a.Verified < a.Calls:
+		// The others sent no request (the list below says why): nothing to check.
+		fmt.Fprintf(out, "%d of %d model calls verified: every request sent matches its fingerprint\n", a.Verified, a.Calls)
+	default:
 		fmt.Fprintf(out, "%d model calls verified: every request matches its fingerprint\n", a.Calls)
 	}
 	for _, line := range a.Checked {

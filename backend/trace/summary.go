@@ -36,6 +36,14 @@ func (r Result) Summary() []string {
 		out = append(out, fmt.Sprintf("not rebuilt (recorded before requests could be): %s, checked against the bytes kept "+
 			"and the user messages of the log", calls(r.KeptOnly)))
 	}
+	if len(r.Unsent) > 0 {
+		verb := "it was"
+		if len(r.Unsent) > 1 {
+			verb = "they were"
+		}
+		out = append(out, fmt.Sprintf("nothing to check: %s, refused before %s sent (the client found the request "+
+			"would not fit the model's window; no request left Tofu)", calls(r.Unsent), verb))
+	}
 	return out
 }
 

@@ -67,6 +67,9 @@ type Result struct {
 	// from their blobs.
 	Summaries []int
 	Formats   []string // the wire formats encoded again
+	// Unsent are the calls refused before any request was sent (the client found it would
+	// not fit the window): there were no bytes to fingerprint, so there is nothing to check.
+	Unsent []int
 }
 
 // Calls reads a session's model calls with their request bodies: rebuilt from the log when the
@@ -129,6 +132,9 @@ func Verify(log Log, session string) (Result, error) {
 	for _, c := range calls {
 		p := c.Report.Request
 		switch {
+		case p == nil && neverSent(c.Report):
+			res.Unsent = append(res.Unsent, c.N)
+			continue
 		case p == nil:
 			return res, &Mismatch{c.N, c.Seq, "no fingerprint recorded (a log from before traces, or the event was edited)"}
 		case p.Built != nil && c.Err != nil:
@@ -163,6 +169,22 @@ func Verify(log Log, session string) (Result, error) {
 		res.Verified++
 	}
 	return res, nil
+}
+
+// neverSent says a call without a fingerprint failed before any request left Tofu: the client
+// hands the request to the fingerprint before sending it, so a call that sent one has it. Its
+// every attempt failed with no answer at all (no HTTP status, no event). A call that got an
+// answer, or ended well, must have a fingerprint.
+func neverSent(r router.CallReport) bool {
+	if r.Outcome == "ok" || r.Outcome == "stopped" || r.Sent() == 0 {
+		return false
+	}
+	for _, a := range r.Attempts {
+		if !a.Skipped && (a.Fault == "" || a.Status != 0 || a.Events != 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // note records what the rebuilt call n was built from.
