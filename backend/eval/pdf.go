@@ -1,5 +1,5 @@
 // Package eval measures Tofu against ground truth: PDF extraction quality
-// (word F1, reading order) and speed, side by side with pdftotext.
+// (word F1, reading order, symbol recall) and speed, side by side with pdftotext.
 package eval
 
 import (
@@ -28,14 +28,18 @@ type PDFOptions struct {
 
 // Score is one extractor's result on one paper.
 type Score struct {
-	F1          float64 `json:"f1"`
-	Precision   float64 `json:"precision"`
-	Recall      float64 `json:"recall"`
-	Order       float64 `json:"order"`
-	Seconds     float64 `json:"seconds"`
-	PagesPerSec float64 `json:"pages_per_sec"`
-	Words       int     `json:"words"`
-	Error       string  `json:"error,omitempty"`
+	F1        float64 `json:"f1"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	Order     float64 `json:"order"`
+	// SymbolRecall is the share of the ground truth's math and typographic symbols the
+	// extraction recovers, as multisets (Symbols, TeXSymbols, SymbolRecall).
+	SymbolRecall float64 `json:"symbol_recall"`
+	Symbols      int     `json:"symbols"` // symbols in the extraction
+	Seconds      float64 `json:"seconds"`
+	PagesPerSec  float64 `json:"pages_per_sec"`
+	Words        int     `json:"words"`
+	Error        string  `json:"error,omitempty"`
 }
 
 // PaperResult compares the extractors on one paper.
@@ -44,8 +48,13 @@ type PaperResult struct {
 	Pages       int    `json:"pages"`
 	GroundTruth string `json:"ground_truth"` // latex, markdown, text, tei or json
 	TruthWords  int    `json:"truth_words"`
-	Tofu        Score  `json:"tofu"`
-	Pdftotext   Score  `json:"pdftotext"`
+	// TruthSymbols is the number of math and typographic symbols in the ground truth.
+	TruthSymbols int `json:"truth_symbols"`
+	// TofuOfPdftotextSymbols is the share of pdftotext's symbols Tofu recovers (multisets):
+	// the count issue 30 started from, independent of how a ground truth writes symbols.
+	TofuOfPdftotextSymbols float64 `json:"tofu_of_pdftotext_symbols"`
+	Tofu                   Score   `json:"tofu"`
+	Pdftotext              Score   `json:"pdftotext"`
 }
 
 // Report is the outcome of EvalPDF.
@@ -146,7 +155,11 @@ func evalPaper(ctx context.Context, dir string, e manifestEntry, pdftotext strin
 		return PaperResult{}, err
 	}
 	want := Tokens(truth)
+	wantSyms := truthSymbols(files, kind)
 	res := PaperResult{ID: e.ID, Pages: e.Pages, GroundTruth: kind, TruthWords: len(want)}
+	for _, n := range wantSyms {
+		res.TruthSymbols += n
+	}
 
 	var text string
 	res.Tofu.Seconds, err = fastest(runs, func() error {
@@ -157,7 +170,7 @@ func evalPaper(ctx context.Context, dir string, e manifestEntry, pdftotext strin
 		}
 		return err
 	})
-	res.Tofu = score(res.Tofu.Seconds, err, text, want, res.Pages)
+	res.Tofu = score(res.Tofu.Seconds, err, text, want, wantSyms, res.Pages)
 
 	if pdftotext == "" {
 		res.Pdftotext.Error = "pdftotext not installed"
@@ -175,7 +188,10 @@ func evalPaper(ctx context.Context, dir string, e manifestEntry, pdftotext strin
 		out = o
 		return nil
 	})
-	res.Pdftotext = score(secs, err, string(out), want, res.Pages)
+	res.Pdftotext = score(secs, err, string(out), want, wantSyms, res.Pages)
+	if err == nil {
+		res.TofuOfPdftotextSymbols = SymbolRecall(Symbols(text), Symbols(string(out)))
+	}
 	return res, nil
 }
 
@@ -194,7 +210,32 @@ func fastest(n int, f func() error) (float64, error) {
 	return best, nil
 }
 
-func score(secs float64, err error, text string, want []string, pages int) Score {
+// truthSymbols counts the symbols of the ground truth files of the kind groundTruth chose:
+// LaTeX and Markdown through their macros, the other kinds as Unicode text.
+func truthSymbols(files []string, kind string) map[rune]int {
+	m := map[rune]int{}
+	for _, f := range files {
+		if gtKind(f) != kind {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var part map[rune]int
+		if kind == "latex" || kind == "markdown" {
+			part = TeXSymbols(string(data))
+		} else {
+			part = Symbols(string(data))
+		}
+		for r, n := range part {
+			m[r] += n
+		}
+	}
+	return m
+}
+
+func score(secs float64, err error, text string, want []string, wantSyms map[rune]int, pages int) Score {
 	if err != nil {
 		msg := err.Error()
 		var pe *paper.Error
@@ -207,6 +248,11 @@ func score(secs float64, err error, text string, want []string, pages int) Score
 	s := Score{Seconds: secs, Words: len(got)}
 	s.F1, s.Precision, s.Recall = F1(got, want)
 	s.Order = Order(got, want)
+	syms := Symbols(text)
+	s.SymbolRecall = SymbolRecall(syms, wantSyms)
+	for _, n := range syms {
+		s.Symbols += n
+	}
 	if secs > 0 {
 		s.PagesPerSec = float64(pages) / secs
 	}
@@ -227,6 +273,8 @@ func mean(rs []PaperResult, pick func(PaperResult) Score) Score {
 		m.Precision += s.Precision
 		m.Recall += s.Recall
 		m.Order += s.Order
+		m.SymbolRecall += s.SymbolRecall
+		m.Symbols += s.Symbols
 		m.Seconds += s.Seconds
 		m.Words += s.Words
 	}
@@ -237,6 +285,7 @@ func mean(rs []PaperResult, pick func(PaperResult) Score) Score {
 	m.Precision /= float64(n)
 	m.Recall /= float64(n)
 	m.Order /= float64(n)
+	m.SymbolRecall /= float64(n)
 	if m.Seconds > 0 {
 		m.PagesPerSec = float64(pages) / m.Seconds
 	}

@@ -11,17 +11,17 @@ import (
 // and pages per second for Tofu and for pdftotext, then the means.
 func (r Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "paper\tpages\ttruth\tTofu F1\tTofu order\tTofu p/s\tpdftotext F1\tpdftotext order\tpdftotext p/s\t")
+	fmt.Fprintln(tw, "paper\tpages\ttruth\tsymbols\tTofu F1\tTofu order\tTofu sym\tTofu p/s\tpdftotext F1\tpdftotext order\tpdftotext sym\tpdftotext p/s\tof pdftotext's sym\t")
 	cell := func(s Score) string {
 		if s.Error != "" {
-			return "error\t-\t-"
+			return "error\t-\t-\t-"
 		}
-		return fmt.Sprintf("%.3f\t%.3f\t%.1f", s.F1, s.Order, s.PagesPerSec)
+		return fmt.Sprintf("%.3f\t%.3f\t%.3f\t%.1f", s.F1, s.Order, s.SymbolRecall, s.PagesPerSec)
 	}
 	for _, p := range r.Papers {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", p.ID, p.Pages, p.GroundTruth, cell(p.Tofu), cell(p.Pdftotext))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%.3f\t\n", p.ID, p.Pages, p.GroundTruth, p.TruthSymbols, cell(p.Tofu), cell(p.Pdftotext), p.TofuOfPdftotextSymbols)
 	}
-	fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t\n", cell(r.Tofu), cell(r.Pdftotext))
+	fmt.Fprintf(tw, "mean\t\t\t\t%s\t%s\t\t\n", cell(r.Tofu), cell(r.Pdftotext))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.Note != "" {
 		fmt.Fprintln(w, r.Note)
 	}
-	_, err := fmt.Fprintln(w, "F1: bag of words against the ground truth; order: share of anchor words (unique in both texts) in the truth's order; p/s: pages per second, fastest of the runs.")
+	_, err := fmt.Fprintln(w, "F1: bag of words against the ground truth; order: share of anchor words (unique in both texts) in the truth's order; sym: share of the ground truth's math and typographic symbols (symbols: how many; Greek, operators, arrows, § † …; LaTeX macros read as the symbols they print) recovered, as multisets; of pdftotext's sym: share of pdftotext's symbols Tofu recovers; p/s: pages per second, fastest of the runs.")
 	return err
 }
 

@@ -25,7 +25,9 @@ type fontData struct {
 	dw       float64
 	scale    float64 // Type3 FontMatrix scale relative to 1/1000
 	toUni    map[string]string
-	cidUni   cidTable // CID to Unicode for Identity-encoded CJK fonts
+	cidUni   cidTable   // CID to Unicode for Identity-encoded CJK fonts
+	hangs    bool       // glyphs drawn below their origin (fontHangs)
+	codes    *codeTable // glyph names of a simple font without ToUnicode (fontenc.go)
 	enc      pdf.TextEncoding
 }
 
@@ -141,6 +143,10 @@ func parseFont(v pdf.Value, spent *budget) *fontData {
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
 		f.toUni = parseToUnicode(tu, spent)
 	}
+	f.hangs = fontHangs(v.Key("FontDescriptor").Key("FontBBox"))
+	if !f.twoByte && len(f.toUni) == 0 {
+		f.codes = simpleCodes(v, spent)
+	}
 	// The library's encoder would run its own CMap parser over ToUnicode
 	// (Encoding absent or Identity-H); ours is already parsed and that
 	// parser can hang on a malformed stream, so it only gets the other cases.
@@ -216,6 +222,8 @@ func (f *fontInfo) decode(code []byte) string {
 	var s string
 	if u, ok := f.toUni[string(code)]; ok {
 		s = u
+	} else if len(code) == 1 && f.codes != nil && f.codes.known[code[0]] {
+		s = f.codes.text[code[0]]
 	} else if f.twoByte {
 		switch {
 		case f.ucs2:

@@ -16,6 +16,7 @@ type glyph struct {
 	Size     float64 // effective font size
 	Vertical bool    // vertical writing mode (Identity-V)
 	Bold     bool
+	Hang     bool // drawn down from its origin (TeX's extension font): see attachHanging
 }
 
 // matrix is an affine transform [a b 0; c d 0; e f 1] in PDF's row-vector convention.
@@ -189,7 +190,7 @@ func (st *state) show(raw []byte) {
 		upright := math.Abs(b) <= 0.05*math.Abs(a) && a > 0
 		if upright || f.vertical {
 			if s := f.decode(code); s != "" {
-				gl := glyph{S: s, X: trm.e, Y: trm.f, Size: size, Vertical: f.vertical, Bold: f.bold}
+				gl := glyph{S: s, X: trm.e, Y: trm.f, Size: size, Vertical: f.vertical, Bold: f.bold, Hang: f.hangs}
 				if f.vertical {
 					gl.W = size
 				} else {

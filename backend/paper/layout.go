@@ -132,8 +132,11 @@ func rows(gs []glyph) []row {
 		}
 	}
 	normal, small := make([]int32, 0, len(gs)-ns), make([]int32, 0, ns)
+	var hanging []int32
 	for i := range gs {
-		if gs[i].Size < 0.8*median {
+		if gs[i].Hang {
+			hanging = append(hanging, int32(i))
+		} else if gs[i].Size < 0.8*median {
 			small = append(small, int32(i))
 		} else {
 			normal = append(normal, int32(i))
@@ -144,6 +147,15 @@ func rows(gs []glyph) []row {
 	for _, i := range small {
 		if k := attachRow(rs, gs[i]); k >= 0 {
 			rs[k].glyphs = append(rs[k].glyphs, gs[i])
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	for _, i := range hanging {
+		if k := attachHanging(rs, gs[i]); k >= 0 {
+			g := gs[i]
+			g.Y = rs[k].base
+			rs[k].glyphs = append(rs[k].glyphs, g)
 		} else {
 			rest = append(rest, i)
 		}
@@ -166,6 +178,28 @@ func attachRow(rs []row, g glyph) int {
 		for _, o := range r.glyphs {
 			if g.X <= o.X+o.W+2*r.size && g.X+g.W >= o.X-2*r.size {
 				best, bestD = k, math.Abs(d)
+				break
+			}
+		}
+	}
+	return best
+}
+
+// attachHanging finds the row a glyph drawn down from its origin belongs to (a large
+// delimiter or operator of TeX's extension font, fontHangs): the first row below the origin
+// that the glyph reaches, its baseline within three sizes (TeX's largest delimiters are
+// three ems deep) and a glyph of the row within two sizes beside it.
+func attachHanging(rs []row, g glyph) int {
+	best, bestD := -1, math.Inf(1)
+	for k := range rs {
+		r := &rs[k]
+		d := g.Y - r.base
+		if d < -0.1*r.size || d > 3*g.Size || d >= bestD {
+			continue
+		}
+		for _, o := range r.glyphs {
+			if g.X <= o.X+o.W+2*r.size && g.X+g.W >= o.X-2*r.size {
+				best, bestD = k, d
 				break
 			}
 		}

@@ -4291,3 +4291,8 @@ var nameToRune = sync.OnceValue(func() map[string]rune {
 		"wonmonospace":                        0xFFE6,
 	}
 })
+
+// GlyphRune returns the Unicode character of a glyph name in the table above (the Adobe
+// Glyph List and common aliases), or 0. Patched for Tofu: backend/paper reads glyph names
+// from embedded font programs, whose built-in encodings this package does not read.
+func GlyphRune(name string) rune { return nameToRune()[name] }
