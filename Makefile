@@ -17,8 +17,9 @@ run: build
 
 # wails builds the package it runs in (cmd/tofu-window, whose wails.json points at the front end
 # and build/); the window program lands in build/bin beside tofu.
+# (The sponsor note wails prints after every build is left out of the output.)
 build: setup frontend
-	cd cmd/tofu-window && $(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window
+	set -o pipefail; cd cmd/tofu-window && $(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window 2>&1 | sed '/consider sponsoring/d; /github.com\/sponsors\//d'
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 setup:

@@ -104,6 +104,8 @@ for _ in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 kill -0 $pid 2>/dev/null && fail "tofu did not exit after its window was closed"
 wait $pid || fail "tofu exited with status $? after close"
 [ ! -e "$sock" ] || fail "the command socket outlived the window"
+# What the window prints at every launch is noise a user reads as trouble (app/window/signal_linux.go).
+if grep -E "Overriding existing handler for signal|Gtk-CRITICAL" "$work/tofu.out" >&2; then fail "the window printed noise"; fi
 
 echo "window-smoke: ok"
 echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start"

@@ -80,6 +80,7 @@ func (w *Window) ChooseSaveFile(title, defaultName string) (string, error) {
 // Show opens the window on a's services and returns when it closes; shutdown runs as it
 // closes (cli.Window).
 func (w *Window) Show(a *app.App, shutdown func()) error {
+	quietJSC()
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,
