@@ -8,7 +8,8 @@
 set -euo pipefail
 bin=$(realpath "$1")
 [ -x "$(dirname "$bin")/tofu-window" ] || { echo "window-smoke: FAIL: no tofu-window beside $bin (make build)" >&2; exit 1; }
-shot=${2:-$(dirname "$bin")/window.png}
+shot=${2:-build/test-shots/window.png}
+mkdir -p "$(dirname "$shot")"
 
 # Inside a session bus of its own, as a desktop session has one: without it GTK's accessibility
 # bridge autolaunches a session bus (dbus-launch) and the AT-SPI bus, which outlive the test.

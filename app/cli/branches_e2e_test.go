@@ -12,7 +12,7 @@ import (
 
 // TestBranchesEndToEnd drives edit, regenerate and the < > of versions in headless Chromium
 // against `tofu serve` and a scripted model that numbers its replies
-// (frontend/e2e/branches.e2e.mjs; its screenshot, build/bin/branches.png, shows < 2/3 >).
+// (frontend/e2e/branches.e2e.mjs; its screenshot, build/test-shots/branches.png, shows < 2/3 >).
 func TestBranchesEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	model := llmtest.New(t, llmtest.DemoModel())

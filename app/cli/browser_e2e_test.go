@@ -33,7 +33,7 @@ func TestBrowserCardsEndToEnd(t *testing.T) {
 // TestBrowserLiveFollowsTabsEndToEnd: the live view follows the session's active tab. The
 // scripted model opens TodoMVC, then a second page in a new tab (the live view, started then,
 // shows tab t2); in the next turn it switches back to t1, and the live view moves there
-// without being restarted. Its screenshot is build/bin/browser-live-tabs.png. Runs with
+// without being restarted. Its screenshot is build/test-shots/browser-live-tabs.png. Runs with
 // TOFU_E2E=1.
 func TestBrowserLiveFollowsTabsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)

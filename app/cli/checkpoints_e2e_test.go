@@ -14,7 +14,7 @@ import (
 // TestCheckpointsEndToEnd drives "Undo changes since this message" in headless Chromium against
 // `tofu serve` (frontend/e2e/checkpoints.e2e.mjs): refused with a diff while a file differs from
 // what the agent left, then confirmed with the diffs, and the files are back. Screenshots:
-// build/bin/undo-changes.png (the confirmation) and undo-refused.png.
+// build/test-shots/undo-changes.png (the confirmation) and undo-refused.png.
 func TestCheckpointsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	ws, _ := filepath.EvalSymlinks(t.TempDir())
@@ -36,7 +36,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	})
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)
-	refused := filepath.Join(root, "build", "bin", "undo-refused.png")
+	refused := shotPath(root, "undo-refused.png")
 	runBrowser(t, root, url, "checkpoints.e2e.mjs", "undo-changes.png", "TOFU_E2E_WORKSPACE="+ws, "TOFU_E2E_REFUSED_SHOT="+refused)
 	stop()
 

@@ -90,8 +90,8 @@ func TestDeskEndToEnd(t *testing.T) {
 	}
 	go io.Copy(io.Discard, pr)
 	url := strings.TrimSpace(line[strings.Index(line, "http"):])
-	shot2 := filepath.Join(root, "build", "bin", "schedule-e2e.png")
-	shot3 := filepath.Join(root, "build", "bin", "myday-time-e2e.png")
+	shot2 := shotPath(root, "schedule-e2e.png")
+	shot3 := shotPath(root, "myday-time-e2e.png")
 	runBrowser(t, root, url, "desk.e2e.mjs", "myday-e2e.png", "TOFU_E2E_SHOT2="+shot2, "TOFU_E2E_SHOT3="+shot3, "TOFU_E2E_MYDAY_AT="+at)
 	cancel()
 	if err := <-served; err != nil {

@@ -122,12 +122,19 @@ func serveE2EStore(t *testing.T, root, dir string) (*store.Store, string, func()
 	return st, url, stop
 }
 
+// shotPath is where an e2e test's screenshot goes: build/test-shots (ignored by git), not
+// build/bin beside the programs users run.
+func shotPath(root, name string) string {
+	p := filepath.Join(root, "build", "test-shots", name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	return p
+}
+
 // runBrowser runs frontend/e2e/<script> (headless Chromium through playwright-core) against
-// url; its screenshot goes to build/bin/<shot>. A failing script fails the test.
+// url; its screenshot goes to build/test-shots/<shot>. A failing script fails the test.
 func runBrowser(t *testing.T, root, url, script, shot string, env ...string) {
 	t.Helper()
-	shot = filepath.Join(root, "build", "bin", shot)
-	os.MkdirAll(filepath.Dir(shot), 0o755)
+	shot = shotPath(root, shot)
 	cmd := exec.Command("node", "e2e/"+script)
 	cmd.Dir = filepath.Join(root, "frontend")
 	cmd.Env = append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot), env...)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/history"
@@ -53,7 +52,7 @@ func TestHistorySearchEndToEnd(t *testing.T) {
 
 	st, url, stop := serveE2EStore(t, root, dir) // the restart
 	runBrowser(t, root, url, "history.e2e.mjs", "history-e2e.png",
-		"TOFU_E2E_SHOT_HITS="+filepath.Join(root, "build", "bin", "history-e2e-hits.png"))
+		"TOFU_E2E_SHOT_HITS="+shotPath(root, "history-e2e-hits.png"))
 	stop()
 	x = history.New(st)
 	defer x.Close()
