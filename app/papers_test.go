@@ -38,7 +38,7 @@ func newPaperFixture(t *testing.T, dir string) *fixture {
 	return newFixtureWith(t, llmtest.New(t, llmtest.DemoModel()), dir)
 }
 
-var passagePages = regexp.MustCompile(`<passage id=\d+ pages="pp?\. (\d+)`)
+var passagePages = regexp.MustCompile(`<passage id=\d+ section="[^"]*">\n\[page (\d+)\]`)
 
 // citeFirstPassage answers with a citation of the first page of the first passage it was given,
 // as a grounded model would.
@@ -87,7 +87,7 @@ func TestPaperQAGrounded(t *testing.T) {
 	if m := passagePages.FindStringSubmatch(sent); m == nil || m[1] != "4" {
 		t.Fatalf("first passage sent is not from page 4:\n%.600s", sent)
 	}
-	if !strings.Contains(sent, "27 February 2007") || !strings.Contains(sent, "[p. N]") {
+	if !strings.Contains(sent, "27 February 2007") || !strings.Contains(chats[0].Request.Messages[0].Content, "[p. N]") {
 		t.Fatalf("the request lacks the answer's passage or the citation instruction:\n%.600s", sent)
 	}
 	// The log is white-box: user, retrieval (naming page 4 first), assistant citing it.

@@ -32,7 +32,7 @@ func TestReaderEndToEnd(t *testing.T) {
 	}
 
 	model := llmtest.New(t, llmtest.DemoModel())
-	pages := regexp.MustCompile(`<passage id=\d+ pages="pp?\. (\d+)`)
+	pages := regexp.MustCompile(`<passage id=\d+ section="[^"]*">\n\[page (\d+)\]`)
 	model.On(func(req llm.Request) bool { return strings.Contains(llmtest.LastUser(req), "<passage") }).
 		ReplyFunc(func(req llm.Request) llmtest.Reply {
 			m := pages.FindStringSubmatch(llmtest.LastUser(req))

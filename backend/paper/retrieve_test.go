@@ -37,7 +37,7 @@ func TestChunksStayInSections(t *testing.T) {
 	want := []string{
 		"0 1 Introduction [1 2] 160",
 		"1 1 Introduction [2] 80", // a passage ends where a paragraph ends
-		"2 2 Method [2] 182", // the short paragraph joins the first piece of the long one
+		"2 2 Method [2] 182",      // the short paragraph joins the first piece of the long one
 		"3 2 Method [2] 180",
 		"4 2 Method [2] 40",
 	}

@@ -52,6 +52,11 @@ func (l *Library) index(id string) (*paperIndex, error) {
 // retrieval event. msgs is the request's conversation with the system message first; a
 // session not linked to a paper is left as it is. The turn runner calls it before each turn,
 // so every turn is grounded afresh.
+//
+// A Q&A request keeps the prefix the previous one sent, so a provider's cache serves it: the
+// instructions go into the system message, and each earlier question is sent again with the
+// passages it was given (from its retrieval event), byte for byte; only the new question's
+// passages are new.
 func (l *Library) Augment(sessionID, model string, msgs []llm.Message) ([]llm.Message, error) {
 	info, err := l.store.Session(sessionID)
 	if err != nil || info.Paper == "" || len(msgs) == 0 {
@@ -61,63 +66,151 @@ func (l *Library) Augment(sessionID, model string, msgs []llm.Message) ([]llm.Me
 	if err != nil {
 		return nil, fmt.Errorf("the paper of this conversation: %w", err)
 	}
-	report := info.Purpose == store.PurposeReport
+	if info.Purpose == store.PurposeReport {
+		return l.augmentReport(sessionID, info.Paper, ix, model, msgs)
+	}
 	last := len(msgs) - 1
 	question := msgs[last].Content
-	// What fits: the model's window less the reply's reserve and the conversation so far.
+	out := withInstructions(msgs, strings.ReplaceAll(assets.Prompt("paper_qa"), "{{title}}", ix.title))
+	last = len(out) - 1
+	earlier, err := l.earlierQuestions(sessionID, ix, out[:last])
+	if err != nil {
+		return nil, err
+	}
+	// What fits: the model's window less the reply's reserve and the conversation so far. A
+	// conversation grown past it sends its earlier questions bare (the cache is lost once).
 	budget := l.budgetBytes(model)
-	for _, m := range msgs[:last] {
-		if !report || m.Role == llm.RoleSystem {
-			budget -= len(m.Content) + 32
+	used := 0
+	for _, m := range earlier {
+		used += len(m.Content) + 32
+	}
+	if used > budget/2 {
+		earlier, used = out[:last], 0
+		for _, m := range earlier {
+			used += len(m.Content) + 32
 		}
 	}
-	cost := func(c paper.Chunk) int { return len(c.Text) + len(c.Section) + 64 }
-	rec := store.Retrieval{Paper: info.Paper, Query: question}
-	var b strings.Builder
+	budget -= used
+	cost := func(c paper.Chunk) int { return len(paper.FormatPassage(c)) + 2 }
+	rec := store.Retrieval{Paper: info.Paper, Query: question, Method: store.RetrievalBM25}
 	var chosen []paper.Chunk
-	if report {
-		rec.Method = store.RetrievalFullText
-		chosen = fitReport(ix.chunks, budget, cost)
-		b.WriteString(strings.ReplaceAll(assets.Prompt("paper_report"), "{{title}}", ix.title))
-		// The report is made from the paper alone, not from earlier reports.
-		msgs = append(systemOnly(msgs), llm.Message{Role: llm.RoleUser})
-		last = len(msgs) - 1
-	} else {
-		rec.Method = store.RetrievalBM25
-		used := 0
-		for _, h := range ix.index.Search(question, qaChunks) {
-			if len(chosen) > 0 && used+cost(h.Chunk) > budget {
-				break
-			}
-			used += cost(h.Chunk)
-			chosen = append(chosen, h.Chunk)
-			rec.Chunks = append(rec.Chunks, store.RetrievedChunk{ID: h.Chunk.ID, Pages: h.Chunk.Pages, Section: h.Chunk.Section, Score: round3(h.Score)})
+	spent := 0
+	for _, h := range ix.index.Passages(question, paper.PassagesPerQuestion) {
+		if len(chosen) > 0 && spent+cost(h.Chunk) > budget {
+			break
 		}
-		if len(chosen) == 0 { // no term of the question is in the paper ("summarize this")
-			rec.Method = store.RetrievalFirstChunks
-			chosen = ix.chunks[:min(3, len(ix.chunks))]
-		}
-		b.WriteString(strings.ReplaceAll(assets.Prompt("paper_qa"), "{{title}}", ix.title))
+		spent += cost(h.Chunk)
+		chosen = append(chosen, h.Chunk)
+		rec.Chunks = append(rec.Chunks, store.RetrievedChunk{ID: h.Chunk.ID, Pages: h.Chunk.Pages, Section: h.Chunk.Section, Score: round3(h.Score)})
 	}
-	if rec.Chunks == nil {
+	if len(chosen) == 0 { // no term of the question is in the paper ("summarize this")
+		rec.Method = store.RetrievalFirstChunks
+		chosen = ix.chunks[:min(3, len(ix.chunks))]
 		for _, c := range chosen {
 			rec.Chunks = append(rec.Chunks, store.RetrievedChunk{ID: c.ID, Pages: c.Pages, Section: c.Section})
 		}
 	}
-	b.WriteString("\n\n")
 	for _, c := range chosen {
-		fmt.Fprintf(&b, "<passage id=%d pages=%q section=%q>\n%s\n</passage>\n\n", c.ID, pagesLabel(c.Pages), c.Section, c.Text)
 		rec.Words += c.Words
-	}
-	if !report {
-		b.WriteString("Question: " + question)
 	}
 	if _, err := l.store.Append(sessionID, store.EventRetrieval, rec); err != nil {
 		return nil, fmt.Errorf("log the passages retrieved: %w", err)
 	}
+	res := append([]llm.Message(nil), earlier...)
+	return append(res, llm.Message{Role: llm.RoleUser, Content: questionWithPassages(chosen, question)}), nil
+}
+
+// withInstructions is msgs with the paper's instructions at the end of the system message (a
+// system message of their own when there is none): the same for every question of the paper.
+func withInstructions(msgs []llm.Message, instructions string) []llm.Message {
 	out := append([]llm.Message(nil), msgs...)
-	out[last] = llm.Message{Role: llm.RoleUser, Content: strings.TrimSpace(b.String())}
+	if out[0].Role == llm.RoleSystem {
+		if out[0].Content != "" {
+			instructions = out[0].Content + "\n\n" + instructions
+		}
+		out[0].Content = instructions
+		return out
+	}
+	return append([]llm.Message{{Role: llm.RoleSystem, Content: instructions}}, out...)
+}
+
+// questionWithPassages is a question as sent: its passages, then the question.
+func questionWithPassages(chosen []paper.Chunk, question string) string {
+	var b strings.Builder
+	for _, c := range chosen {
+		b.WriteString(paper.FormatPassage(c))
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Question: " + question)
+	return b.String()
+}
+
+// earlierQuestions is the conversation before the new question with each earlier question as
+// it was sent: with the passages its retrieval event names. Events and questions are matched in
+// order by the question's text; a question without one (asked before the paper was linked)
+// stays as it is.
+func (l *Library) earlierQuestions(sessionID string, ix *paperIndex, msgs []llm.Message) ([]llm.Message, error) {
+	evs, err := l.store.Events(sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("read the passages given before: %w", err)
+	}
+	var recs []store.Retrieval
+	for _, e := range evs {
+		var rec store.Retrieval
+		if e.Type == store.EventRetrieval && e.Decode(&rec) == nil && rec.Method != store.RetrievalFullText {
+			recs = append(recs, rec)
+		}
+	}
+	out := append([]llm.Message(nil), msgs...)
+	next := 0
+	for i, m := range out {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		for j := next; j < len(recs); j++ {
+			if recs[j].Query != m.Content {
+				continue
+			}
+			var chosen []paper.Chunk
+			for _, c := range recs[j].Chunks {
+				if c.ID >= 0 && c.ID < len(ix.chunks) {
+					chosen = append(chosen, ix.chunks[c.ID])
+				}
+			}
+			out[i].Content = questionWithPassages(chosen, m.Content)
+			next = j + 1
+			break
+		}
+	}
 	return out, nil
+}
+
+// augmentReport puts the paper's text, within the model's window, into a report's request.
+func (l *Library) augmentReport(sessionID, paperID string, ix *paperIndex, model string, msgs []llm.Message) ([]llm.Message, error) {
+	budget := l.budgetBytes(model)
+	for _, m := range msgs[:len(msgs)-1] {
+		if m.Role == llm.RoleSystem {
+			budget -= len(m.Content) + 32
+		}
+	}
+	cost := func(c paper.Chunk) int { return len(paper.FormatPassage(c)) + 2 }
+	rec := store.Retrieval{Paper: paperID, Method: store.RetrievalFullText, Query: msgs[len(msgs)-1].Content}
+	chosen := fitReport(ix.chunks, budget, cost)
+	var b strings.Builder
+	b.WriteString(strings.ReplaceAll(assets.Prompt("paper_report"), "{{title}}", ix.title))
+	b.WriteString("\n\n")
+	for _, c := range chosen {
+		b.WriteString(paper.FormatPassage(c))
+		b.WriteString("\n\n")
+		rec.Words += c.Words
+		rec.Chunks = append(rec.Chunks, store.RetrievedChunk{ID: c.ID, Pages: c.Pages, Section: c.Section})
+	}
+	if _, err := l.store.Append(sessionID, store.EventRetrieval, rec); err != nil {
+		return nil, fmt.Errorf("log the passages retrieved: %w", err)
+	}
+	// The report is made from the paper alone, not from earlier reports.
+	out := systemOnly(msgs)
+	return append(out, llm.Message{Role: llm.RoleUser, Content: strings.TrimSpace(b.String())}), nil
 }
 
 // budgetBytes estimates how many bytes of paper text fit in a request to model: its context
@@ -202,14 +295,3 @@ func systemOnly(msgs []llm.Message) []llm.Message {
 }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
-
-// pagesLabel writes pages as "p. 4" or "pp. 4-5".
-func pagesLabel(pages []int) string {
-	switch len(pages) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf("p. %d", pages[0])
-	}
-	return fmt.Sprintf("pp. %d-%d", pages[0], pages[len(pages)-1])
-}

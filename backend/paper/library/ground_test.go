@@ -1,11 +1,14 @@
 package library
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -28,12 +31,11 @@ func TestAugmentQA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 2 || out[0].Content != "sys" || msgs[1].Content != q {
-		t.Fatalf("augment changed more than the last message: %+v", out)
+	if len(out) != 2 || !strings.HasPrefix(out[0].Content, "sys\n\n") || !strings.Contains(out[0].Content, "[p. N]") || msgs[1].Content != q || msgs[0].Content != "sys" {
+		t.Fatalf("augment: the instructions go to the system message, the passages to the question: %+v", out)
 	}
 	sent := out[1].Content
-	if !strings.Contains(sent, `pages="p. 4"`) || !strings.Contains(sent, "27 February 2007") ||
-		!strings.Contains(sent, "[p. N]") || !strings.HasSuffix(sent, "Question: "+q) {
+	if !strings.Contains(sent, "\n[page 4] ") || !strings.Contains(sent, "27 February 2007") || !strings.HasSuffix(sent, "Question: "+q) {
 		t.Fatalf("request:\n%.800s", sent)
 	}
 	evs, _ := e.store.Events(sid)
@@ -47,8 +49,8 @@ func TestAugmentQA(t *testing.T) {
 
 	// A question with no word of the paper gets its first chunks.
 	out, err = e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{{Role: llm.RoleUser, Content: "zzzz qqqq"}})
-	if err != nil || !strings.Contains(out[0].Content, "<passage id=0 ") {
-		t.Fatalf("fallback: %v\n%.300s", err, out[0].Content)
+	if err != nil || !strings.Contains(out[len(out)-1].Content, "<passage id=0 ") {
+		t.Fatalf("fallback: %v\n%.300s", err, out[len(out)-1].Content)
 	}
 	evs, _ = e.store.Events(sid)
 	evs[len(evs)-1].Decode(&rec)
@@ -63,6 +65,42 @@ func TestAugmentQA(t *testing.T) {
 	}
 	if evs, _ := e.store.Events(plain.ID); len(evs) != 0 {
 		t.Fatalf("plain session events: %s", types(evs))
+	}
+}
+
+// Issue 32: a follow-up question re-sent the earlier one bare, so nothing of a paper
+// conversation was ever served from a provider's cache. The second question's request starts
+// with the first request's messages, byte for byte.
+func TestFollowUpKeepsThePrefix(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	info := e.importFile(t, sharedPaper(t, "specter_acl2020"))
+	sid, err := e.lib.Session(info.ID, store.PurposeQA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q1, q2 := "How are negative examples selected?", "What does section 2.4 say exactly?"
+	first, err := e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{
+		{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q1},
+		{Role: llm.RoleAssistant, Content: "Two sets [p. 3]."}, {Role: llm.RoleUser, Content: q2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second) != len(first)+2 {
+		t.Fatalf("%d messages after %d", len(second), len(first))
+	}
+	for i, m := range first {
+		if second[i].Role != m.Role || second[i].Content != m.Content {
+			t.Fatalf("message %d changed:\n%.300s\nthen\n%.300s", i, m.Content, second[i].Content)
+		}
+	}
+	if last := second[len(second)-1].Content; !strings.Contains(last, `section="2.4 Selecting Negative Distractors"`) || !strings.HasSuffix(last, "Question: "+q2) {
+		t.Fatalf("the follow-up:\n%.500s", last)
 	}
 }
 
@@ -102,5 +140,27 @@ func TestAugmentReport(t *testing.T) {
 	}
 	if s, _ := e.store.Session(sid); s.Paper != info.ID || s.Purpose != store.PurposeReport {
 		t.Fatalf("session %+v", s)
+	}
+}
+
+// A paper imported before the passages were cut as they are now is cut again from its stored
+// text when it is first asked about, and the new cut is kept.
+func TestOlderChunksAreCutAgain(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	info := e.importFile(t, sharedPaper(t, "specter_acl2020"))
+	old, _ := json.Marshal(structure{Chunks: []paper.Chunk{{ID: 0, Section: "2 Model", Pages: []int{2}, Text: "a passage of the old cut", Words: 5}}})
+	if _, err := e.store.PutBlob(structKey(info.ID), bytes.NewReader(old)); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := e.lib.index(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.chunks) < 20 || ix.index.Passages("section 2.4", 1)[0].Chunk.Section != "2.4 Selecting Negative Distractors" {
+		t.Fatalf("%d chunks after the new cut", len(ix.chunks))
+	}
+	if ps, err := e.lib.structure(info.ID); err != nil || ps.ChunkVersion != paper.ChunkVersion || len(ps.Chunks) != len(ix.chunks) {
+		t.Fatalf("stored cut: version %d, %d chunks, %v", ps.ChunkVersion, len(ps.Chunks), err)
 	}
 }

@@ -68,7 +68,7 @@ func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size i
 	if _, err := l.store.PutBlob(docKey(id), bytes.NewReader(docJSON)); err != nil {
 		return fail(err)
 	}
-	structJSON, err := json.Marshal(structure{Sections: doc.Sections, Chunks: chunks})
+	structJSON, err := json.Marshal(structure{Sections: doc.Sections, Chunks: chunks, ChunkVersion: paper.ChunkVersion})
 	if err != nil {
 		return fail(err)
 	}

@@ -4,6 +4,7 @@
 package library
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,8 +105,9 @@ type View struct {
 // structure is what the reader shows and retrieval searches, stored apart from the Document so
 // that opening a paper does not read its whole text.
 type structure struct {
-	Sections []paper.Section `json:"sections"`
-	Chunks   []paper.Chunk   `json:"chunks"`
+	Sections     []paper.Section `json:"sections"`
+	Chunks       []paper.Chunk   `json:"chunks"`
+	ChunkVersion int             `json:"chunk_version,omitempty"` // paper.ChunkVersion of Chunks
 }
 
 func recordKey(id string) string { return "paper/" + id }
@@ -197,7 +199,24 @@ func (l *Library) structure(id string) (structure, error) {
 	if err != nil {
 		return ps, fmt.Errorf("read the structure of paper %s: %w", id, err)
 	}
-	return ps, json.Unmarshal(b, &ps)
+	if err := json.Unmarshal(b, &ps); err != nil {
+		return ps, fmt.Errorf("read the structure of paper %s: %w", id, err)
+	}
+	if ps.ChunkVersion == paper.ChunkVersion {
+		return ps, nil
+	}
+	// Chunks of an older cut are made again from the stored text, once.
+	doc, err := l.document(id)
+	if err != nil {
+		return ps, err
+	}
+	ps.Chunks, ps.ChunkVersion = doc.Chunks(), paper.ChunkVersion
+	if b, err := json.Marshal(ps); err == nil {
+		if _, err := l.store.PutBlob(structKey(id), bytes.NewReader(b)); err != nil {
+			return ps, fmt.Errorf("save the passages of paper %s: %w", id, err)
+		}
+	}
+	return ps, nil
 }
 
 func (l *Library) document(id string) (*paper.Document, error) {
