@@ -43,6 +43,7 @@ fi
 # The real programs the tests drive offline (MCP servers, the MCP inspector), in build/tools.
 if [ "${1:-run}" = test ]; then
   if [ ! -f build/tools/node_modules/.package-lock.json ] || [ build/tools/package-lock.json -nt build/tools/node_modules/.package-lock.json ]; then
+    echo "setup: installing the programs the tests drive (MCP servers; Claude Code, Codex and OpenCode for the agent tests): about 1.3 GB into build/tools/node_modules, once"
     (cd build/tools && npm install --no-audit --no-fund --loglevel=error)
   fi
 fi
