@@ -8,6 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -138,5 +139,79 @@ func TestWholeOutputIsStored(t *testing.T) {
 	}
 	if strings.Contains(res[1].Text, "MIDDLE-MARKER") || compact.RefIn(res[1].Text) != "" {
 		t.Errorf("an output whose whole fits the budget: %q", res[1].Text)
+	}
+}
+
+// sizedTools answer "read" with a result of about n characters (500 for a path with
+// "small"), different per call.
+type sizedTools struct {
+	fakeTools
+	n int
+}
+
+func (s *sizedTools) Run(ctx context.Context, c tools.Call) (tools.Result, error) {
+	s.fakeTools.Run(ctx, c)
+	n := s.n
+	if strings.Contains(string(c.Arguments), "small") {
+		n = 500
+	}
+	return tools.Result{Text: string(c.Arguments) + "\n" + strings.Repeat("a line of a long file\n", n/22)}, nil
+}
+
+// TestOverflowShrinksTheNewestResult: with a small window, a turn whose newest tool result
+// alone overflowed ended in error after "compacting harder (1 of 2)… (2 of 2)": L1 keeps the
+// hot tail whole and L0 applies at entry, so the retries sent the same result. The retry
+// shows it as its preview and reference, and the turn goes on without overflowing again.
+func TestOverflowShrinksTheNewestResult(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const window = 12_000 // characters of one message the scripted provider accepts
+	overflows := 0
+	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+		for _, m := range r.Messages {
+			if len(m.Content) > window {
+				overflows++
+				return llmtest.Reply{Status: 400, Error: "the input length exceeds the context length"}
+			}
+		}
+		switch toolResults(r) {
+		case 0:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"big.txt"}`)}}
+		case 1:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("c2", "read", `{"path":"small.txt"}`)}}
+		}
+		return llmtest.Reply{Text: "done"}
+	})
+	mem := compact.NewMemStore()
+	e.say(t, "summarize big.txt")
+	tl := &sizedTools{n: 18_000} // within the default L0 budget (20,000): entered whole
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: tl,
+		Context: compact.NewManager(compact.Defaults(), mem, compact.State{})})
+	if end.Reason != "done" {
+		t.Fatalf("end = %+v (%s)", end, e.types())
+	}
+	// The demo model's window refuses the request before it is sent, or the provider does.
+	retries := overflows
+	evs, _ := e.st.Events(e.sess)
+	for _, ev := range evs {
+		var n store.Notice
+		if ev.Type == store.EventNotice && ev.Decode(&n) == nil && strings.Contains(n.Text, "compacting harder") {
+			retries++
+		}
+	}
+	if retries != 1 {
+		t.Errorf("%d retries, want 1 (the shrunk result stays shrunk)", retries)
+	}
+	chats := e.model.Chats()
+	last := chats[len(chats)-1].Request
+	var shown string
+	for _, m := range last.Messages {
+		if m.Role == llm.RoleTool && strings.Contains(m.Content, "big.txt") {
+			shown = m.Content
+		}
+	}
+	ref := compact.RefIn(shown)
+	if full, err := mem.Get(ref); ref == "" || err != nil || len(full) < 17_000 || len(shown) > 3_000 {
+		t.Fatalf("the big result as sent (%d chars, ref %q, stored %d): %.200q", len(shown), ref, len(full), shown)
 	}
 }

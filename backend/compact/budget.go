@@ -50,8 +50,14 @@ func (c Config) Budget(tool, text string) (kept, blob, ref string) {
 		return text, "", ""
 	}
 	ref = Ref(text)
-	head := cutLines(text, c.L0.HeadChars, false)
-	tail := cutLines(text[len(head):], c.L0.TailChars, true)
+	return preview(tool, text, ref, c.L0), text, ref
+}
+
+// preview is what the model sees of a stored output: a header, the head and the tail of the
+// text cut at line breaks, and the line that tells how to reopen it with read_result.
+func preview(tool, text, ref string, c L0Config) string {
+	head := cutLines(text, c.HeadChars, false)
+	tail := cutLines(text[len(head):], c.TailChars, true)
 	omitted := text[len(head) : len(text)-len(tail)]
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s output: %s chars, %s lines; showing the head and the tail]\n", tool,
@@ -68,7 +74,7 @@ func (c Config) Budget(tool, text string) (kept, blob, ref string) {
 		}
 	}
 	fmt.Fprintf(&b, refLine, ref, ref)
-	return b.String(), text, ref
+	return b.String()
 }
 
 // Enter is Budget plus the blob write: what the log should record as the tool's result.

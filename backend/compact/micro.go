@@ -34,6 +34,10 @@ type State struct {
 	// (the live agent's step limit minus the steps taken; Manager.PrepareLeft): a move must
 	// pay for its cache rewrite within them. 0: unknown.
 	Left int `json:"left,omitempty"`
+	// Shrunk lists, space-separated, the refs of tool results an overflow retry showed as
+	// their L0 preview (see shrink.go); they stay shown so, so the next request does not
+	// overflow again. A string keeps State comparable.
+	Shrunk string `json:"shrunk,omitempty"`
 }
 
 // Blob is a text a placeholder now names and the caller must keep under its ref.
@@ -77,12 +81,13 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 		st = &State{}
 	}
 	if st.Mark > len(conv) || st.Prev > st.Mark || st.Lag < 0 || st.Lag > st.Mark {
-		*st = State{Epoch: st.Epoch, Base: st.Base, Left: st.Left}
+		*st = State{Epoch: st.Epoch, Base: st.Base, Left: st.Left, Shrunk: st.Shrunk}
 	}
 	rep := Report{Messages: len(conv), RewriteFrom: -1}
 	if !cfg.L1.Enabled {
 		out := make([]llm.Message, len(conv))
 		copy(out, conv)
+		shrink(conv, out, st, cfg, &rep)
 		rep.Tokens = countMessages(out)
 		return out, rep
 	}
@@ -114,6 +119,7 @@ func Build(conv []llm.Message, st *State, cfg Config) ([]llm.Message, Report) {
 			rep.Compacted++
 		}
 	}
+	shrink(conv, cur, st, cfg, &rep)
 	rep.Mark, rep.Epoch = st.Mark, st.Epoch
 	rep.Tokens = countMessages(cur)
 	return cur, rep

@@ -72,6 +72,12 @@ func (m *Manager) PrepareWith(req *llm.Request, cfg Config) (Report, error) {
 	from := st
 	rep := View(req, &st, cfg)
 	rep.From = from
+	if st.Shrunk != from.Shrunk {
+		// The results this retry shrank stay shrunk: shown whole, they overflow again.
+		m.mu.Lock()
+		m.state.Shrunk = st.Shrunk
+		m.mu.Unlock()
+	}
 	var err error
 	if m.Store != nil {
 		for _, b := range rep.Blobs {
