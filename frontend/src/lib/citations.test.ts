@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allCitedPages, citedPages, linkCitations, parseCitations } from './citations'
+import { allCitedPages, citedPages, evidencePages, linkCitations, parseCitations } from './citations'
 import { filterPapers, highlightBoxes, retrievalsByReply, toBase64, boxStyle, byline } from './papers'
 import type { Event, EventType, PaperInfo } from './types'
 
@@ -24,6 +24,18 @@ describe('citations', () => {
     expect(out).not.toContain('data-page="5"')
     expect(out).not.toContain('data-page="2"')
     expect(out).toContain('title="[p. 2]"')
+  })
+  it('marks a citation of a page the answer was not given, instead of linking it', () => {
+    const evidence = evidencePages([{ pages: [3, 4] }, { pages: [7] }, {}])
+    expect(evidence).toEqual([3, 4, 7])
+    const out = linkCitations('<p>Two sets [p. 3]. Hard ones [p. 9]. Both [p. 4; p. 12].</p>', evidence)
+    expect(out).toContain('data-testid="citation" data-page="3"')
+    expect(out).toContain('data-testid="citation" data-page="4"')
+    expect(out).toContain('data-testid="citation-unsupported" data-page="9"')
+    expect(out).toContain('data-testid="citation-unsupported" data-page="12"')
+    expect(out).not.toContain('data-testid="citation" data-page="9"')
+    // Without evidence (a report, an answer whose retrieval is unknown) every citation links.
+    expect(linkCitations('<p>[p. 9]</p>')).toContain('data-testid="citation" data-page="9"')
   })
 })
 

@@ -40,12 +40,21 @@ export function allCitedPages(text: string): number[] {
   return out
 }
 
+/** The pages of the passages an answer was given: the only pages it can cite from evidence. */
+export function evidencePages(chunks: readonly { pages?: number[] | null }[] | null | undefined): number[] {
+  const out: number[] = []
+  for (const c of chunks ?? []) for (const p of c.pages ?? []) if (!out.includes(p)) out.push(p)
+  return out.sort((a, b) => a - b)
+}
+
 /**
  * Turns the citations in sanitized HTML into buttons (one per page). Only text outside tags and
  * outside <code>/<pre> is touched; what is inserted is built from digits only, so the result
- * stays as safe as its input.
+ * stays as safe as its input. Given the pages in evidence (those of the passages the answer
+ * was given), a page outside them is marked as unsupported instead of linked: the model cited
+ * a page it was not shown, and a link there would lend the claim a source it does not have.
  */
-export function linkCitations(html: string): string {
+export function linkCitations(html: string, evidence?: readonly number[]): string {
   let inCode = 0
   return html
     .split(/(<[^>]*>)/)
@@ -59,7 +68,11 @@ export function linkCitations(html: string): string {
       return part.replace(CITE, (cite) => {
         const pages = citedPages(cite)
         const buttons = pages
-          .map((p) => `<button type="button" class="citation" data-testid="citation" data-page="${p}">p.&nbsp;${p}</button>`)
+          .map((p) =>
+            evidence && !evidence.includes(p)
+              ? `<span class="citation-unsupported" data-testid="citation-unsupported" data-page="${p}" title="Page ${p} is not among the passages this answer was given">p.&nbsp;${p}?</span>`
+              : `<button type="button" class="citation" data-testid="citation" data-page="${p}">p.&nbsp;${p}</button>`,
+          )
           .join(' ')
         return `<span class="cite">${buttons}</span>`
       })
