@@ -429,3 +429,34 @@ func TestDownloadsAreSavedIntoTheWorkspaceOnRequest(t *testing.T) {
 	_, err = m.Act(ctx, "s", []Action{{Do: "save", Text: "nope.csv", Values: []string{ws}}})
 	mustContain(t, fmtErr(err), `no download called "nope.csv"`)
 }
+
+// TestHoverMarksFollowThePage: after a click deleted a row, the next row slid under the mouse
+// and its delete button, shown by :hover, lost its "hover" mark while the others kept theirs.
+// Every control shown only on hover is marked, wherever the mouse is.
+func TestHoverMarksFollowThePage(t *testing.T) {
+	m := newManager(t)
+	ctx := testCtx(t)
+	rep, err := m.Navigate(ctx, "h", sites(t)+"/hoverlist/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := regexp.MustCompile(`button "Delete [^"]+" hover\]`)
+	if n := len(marked.FindAllString(rep.Text, -1)); n != 3 {
+		t.Fatalf("%d delete buttons marked hover, want 3:\n%s", n, rep.Text)
+	}
+	first := refOf(t, rep.Text, `button "Delete Buy milk"`)
+	if _, err := m.Act(ctx, "h", []Action{{Do: "click", Ref: first}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, m, "h", `document.querySelector('li:hover') ? document.querySelector('li:hover').textContent.trim() : ''`); !strings.Contains(got, "Walk the dog") {
+		t.Fatalf("the mouse is over %q, want the row that slid in (Walk the dog)", got)
+	}
+	snap, err := m.Snapshot(ctx, "h", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := marked.FindAllString(snap.Text, -1)
+	if len(got) != 2 || !strings.Contains(snap.Text, `button "Delete Walk the dog" hover]`) {
+		t.Fatalf("after deleting one, marked %v, want both left:\n%s", got, snap.Text)
+	}
+}

@@ -48,6 +48,14 @@
     }
   };
   const hoverRevealed = (el) => hoverSel.some((s) => { try { return el.matches(s); } catch (e) { return false; } });
+  // Shown now only because the mouse is over it or its row (the click that deleted a todo
+  // left the mouse where the next row slid in): marked hover all the same, so the marks
+  // follow the page's state, not the mouse.
+  const shownByHover = (el) => {
+    if (!hoverSel.length || !el.closest(':hover')) return false;
+    for (let e = el; e; e = e.parentElement) if (hoverRevealed(e)) return true;
+    return false;
+  };
 
   const refOf = (el) => {
     let r = T.ids.get(el);
@@ -270,7 +278,7 @@
     if (block) prefix = saved + blockPrefix(el);
     if (!hidden && interactive(el, cs) && (el.offsetWidth > 0 || el.offsetHeight > 0 || el.getClientRects().length)) {
       const hasInner = !LEAF.has(el.tagName) && !!el.querySelector('a[href],button,input,select,textarea,[role],[contenteditable],[tabindex],[onclick]');
-      control(el, false, hasInner);
+      control(el, shownByHover(el), hasInner);
       if (hasInner) walkChildren(el);
     } else if (el.tagName === 'IMG') {
       if (!hidden && el.alt) text('[img ' + q(el.alt) + ']');
