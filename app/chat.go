@@ -117,7 +117,7 @@ func (c *ChatService) recordFailure(sessionID, model string, err error) {
 			info.Hint = e.Hint
 		}
 	}
-	c.store.Append(sessionID, store.EventError, info) // the caller reports err either way
+	_, _ = c.store.Append(sessionID, store.EventError, info) // the caller reports err either way
 }
 
 // Retry runs the model again on the log as it is, after an error or an interruption. In a
@@ -249,7 +249,9 @@ func (c *ChatService) settle(ev store.Event) {
 }
 
 func (c *ChatService) titleIfUntitled(sessionID, text string) {
-	c.store.UpdateSession(sessionID, func(i *store.SessionInfo) {
+	// A title that could not be saved leaves the default one: the turn runs either way, and a
+	// store that cannot write fails the turn's own first append, which is reported.
+	_, _ = c.store.UpdateSession(sessionID, func(i *store.SessionInfo) {
 		if i.Title == store.DefaultTitle {
 			i.Title = TitleFrom(text)
 		}

@@ -277,5 +277,9 @@ func (s *Scheduler) run(ctx context.Context, j Job, due time.Time, late bool) {
 	if cur.Next.IsZero() || (j.Kind == KindWatch && held && err == nil) {
 		cur.Done, cur.Next = true, time.Time{}
 	}
+	// Nothing to report it to from here. The run cannot start twice: tick stored the job's
+	// next due time (none for a one-shot job) before running it. A failed put loses this run's
+	// line and, for a watch that held, the done mark (it checks again when next due); a store
+	// that cannot write fails the next tick too, which ends Run with the error.
 	_ = put(s.o.Records, cur)
 }

@@ -129,15 +129,16 @@ func (r *Runner) runExternal(ctx context.Context, t *externalTurn, req Request) 
 	ok, why, err := r.permitExternal(ctx, req, t, t.events)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		st.Append(t.session, store.EventTurnEnd, store.TurnEnd{Reason: store.EndInterrupted})
-		return agent.End{Reason: store.EndInterrupted, Err: context.Cause(ctx)}
+		_, logErr := st.Append(t.session, store.EventTurnEnd, store.TurnEnd{Reason: store.EndInterrupted})
+		return agent.End{Reason: store.EndInterrupted, Err: errors.Join(context.Cause(ctx), logErr)}
 	case err != nil:
 		return agent.End{Reason: store.EndError, Err: fmt.Errorf("ask to run %s: %w", t.agent.Label, err)}
 	case !ok:
-		st.Append(t.session, store.EventError, store.ErrorInfo{Kind: llm.ErrBadRequest, Message: why, Model: t.model,
-			Hint: "Allow it when asked, or add a rule allowing the command " + t.agent.Command + " in Settings."})
-		st.Append(t.session, store.EventTurnEnd, store.TurnEnd{Reason: store.EndError, Detail: why})
-		return agent.End{Reason: store.EndError, Err: errors.New(why)}
+		_, logErr := st.AppendBatch(t.session,
+			store.Entry{Type: store.EventError, Payload: store.ErrorInfo{Kind: llm.ErrBadRequest, Message: why, Model: t.model,
+				Hint: "Allow it when asked, or add a rule allowing the command " + t.agent.Command + " in Settings."}},
+			store.Entry{Type: store.EventTurnEnd, Payload: store.TurnEnd{Reason: store.EndError, Detail: why}})
+		return agent.End{Reason: store.EndError, Err: errors.Join(errors.New(why), logErr)}
 	}
 	sink := req.Sink
 	var (

@@ -213,7 +213,9 @@ func (r *run) answered(i int, session string) {
 	}
 	r.mu.Unlock()
 	if ok {
-		r.record(store.Swarm{Kind: store.SwarmKindAgent, Agent: &st})
+		// The card's "waiting" line stays until the agent's next state is recorded, which
+		// reports a store that cannot write.
+		_ = r.record(store.Swarm{Kind: store.SwarmKindAgent, Agent: &st})
 	}
 }
 
@@ -419,7 +421,9 @@ func (r *run) attempt(ctx context.Context, i, attempt int, cont string) (st stor
 		req.Prompt = func(ap store.Approval) {
 			waiting := running
 			waiting.State, waiting.Asking, waiting.Session = store.SwarmWaiting, ap.Subject, req.Session
-			r.setStatus(waiting)
+			// The card then shows the agent running, not waiting; the approval is asked either
+			// way, and the agent's next state, recorded when it ends, reports the store.
+			_ = r.setStatus(waiting)
 			if r.prompt != nil {
 				ap.Session, ap.Agent = req.Session, agentLabel(a)
 				r.prompt(ap)
@@ -485,7 +489,9 @@ func (r *run) merge(ctx context.Context, i int, a store.SwarmAgent, space *coder
 	if err != nil {
 		report = "the merge failed: " + err.Error()
 	}
-	r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
+	// The report is returned to the caller, which puts it in the swarm's result; the record
+	// only adds it to the parent's log.
+	_ = r.record(store.Swarm{Kind: store.SwarmKindMerge, Text: fmt.Sprintf("agent %d: %s", i, report)})
 	return report
 }
 
