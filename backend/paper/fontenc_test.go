@@ -70,7 +70,7 @@ func TestSymbolsFromBuiltinEncodings(t *testing.T) {
 	text := doc.Text()
 	for _, want := range []string{
 		"L = max{(d(PQ, P+)− d(PQ, P−)+ m), 0} (2)",
-		"(see §6)", "P1 −c−it→e P2",
+		"(see §6)", "P¹ −c−it→e P²",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q", want)
@@ -80,5 +80,23 @@ func TestSymbolsFromBuiltinEncodings(t *testing.T) {
 		if strings.Contains(text, bad) {
 			t.Errorf("%q read from a math font's codes as bytes", bad)
 		}
+	}
+}
+
+// Footnote marks are superscripts attached to the text they follow. Specter's abstract (10
+// pt) sits beside 10.9 pt body text whose baselines are within a row's tolerance, so a row
+// holds both columns; measured against the row's baseline, the "1" after "benchmark." went
+// into the line above ("a vari1ety").
+func TestFootnoteMarksStayWithTheirWord(t *testing.T) {
+	t.Parallel()
+	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{1, 2}}})
+	text := doc.Text()
+	for _, want := range []string{"SPECTER outperforms a variety of competitive", "baselines on the benchmark.¹", "Our system, SPECTER,² incorporates"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if strings.Contains(text, "vari1ety") {
+		t.Error("a footnote mark inside a word")
 	}
 }

@@ -165,21 +165,27 @@ func rows(gs []glyph) []row {
 	return rs
 }
 
-// attachRow finds the row a small glyph belongs to: its baseline within
-// [-0.4, +0.7] of the row's size and a glyph of the row within two sizes.
+// attachRow finds the row a small glyph belongs to: the row of the nearest glyph beside it
+// (within two sizes) whose baseline is within [-0.4, +0.7] of that glyph's size from its
+// own. It measures against the neighbour, not the row: a row can hold both columns' lines
+// where their baselines are within rowTol, and its baseline is then the other column's
+// (specter's abstract, set at 10 pt beside 10.9 pt body text, read "a vari¹ety").
 func attachRow(rs []row, g glyph) int {
 	best, bestD := -1, math.Inf(1)
 	for k := range rs {
 		r := &rs[k]
-		d := g.Y - r.base
-		if d < -0.4*r.size || d > 0.7*r.size || math.Abs(d) >= bestD {
+		if d := g.Y - r.base; d < -1.5*r.size || d > 1.5*r.size {
 			continue
 		}
 		for _, o := range r.glyphs {
-			if g.X <= o.X+o.W+2*r.size && g.X+g.W >= o.X-2*r.size {
-				best, bestD = k, math.Abs(d)
-				break
+			if g.X > o.X+o.W+2*o.Size || g.X+g.W < o.X-2*o.Size {
+				continue
 			}
+			d := g.Y - o.Y
+			if d < -0.4*o.Size || d > 0.7*o.Size || math.Abs(d) >= bestD {
+				continue
+			}
+			best, bestD = k, math.Abs(d)
 		}
 	}
 	return best

@@ -18,16 +18,40 @@ func glyphText(gs []glyph) string {
 		n += len(gs[i].S)
 	}
 	b.Grow(n)
+	var sup *glyph // the glyph a run of superscript digits is raised above
 	for i, g := range gs {
 		if i > 0 {
 			p := gs[i-1]
 			if g.X-(p.X+p.W) > wordGap*max(p.Size, g.Size) && !(isCJK(lastRune(p.S)) && isCJK(firstRune(g.S))) {
 				b.WriteByte(' ')
 			}
+			if sup == nil || !isDigits(g.S) || g.X-(p.X+p.W) > wordGap*g.Size {
+				sup = nil
+				if isDigits(g.S) && !isDigits(p.S) && raisedMark(p, g) {
+					sup = &gs[i-1]
+				}
+			}
+		}
+		if sup != nil {
+			for _, r := range g.S {
+				b.WriteRune(superDigits[r-'0'])
+			}
+			continue
 		}
 		b.WriteString(g.S)
 	}
 	return b.String()
+}
+
+// superDigits are the superscript forms of 0–9.
+var superDigits = [10]rune{'⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'}
+
+// raisedMark reports whether g, a digit after p, is set as a superscript: a smaller size
+// (TeX's \footnotemark and exponents are some 70% of the text) on a baseline raised a fifth
+// of p's size or more. It is written in superscript digits, so that a footnote mark cannot
+// read as part of the word it follows ("fields4", "benchmark.1").
+func raisedMark(p, g glyph) bool {
+	return g.Size < 0.85*p.Size && g.Y-p.Y > 0.2*p.Size && g.Y-p.Y < 0.8*p.Size
 }
 
 func attachAccents(gs []glyph) []glyph {
