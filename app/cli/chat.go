@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/signal"
+	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +37,7 @@ func newChatCmd() *cobra.Command {
 				}
 				prompt = string(b)
 			}
+			keepRunningWhenOutputCloses()
 			o := ChatOptions{Prompt: prompt, Model: model, Session: session, BaseURL: baseURL}
 			st, inst, err := attach()
 			if err != nil {
@@ -56,13 +61,18 @@ type ChatOptions struct {
 	Prompt, Model, Session, BaseURL string
 }
 
-// terminalEmitter prints one session's streamed text as it arrives and signals the end.
+// terminalEmitter prints one session's streamed text as it arrives and signals the end; the
+// notes tofu run prints (a retried attempt, a fallback) go to errOut.
 type terminalEmitter struct {
 	session atomic.Pointer[string] // set once the conversation exists
 	out     io.Writer
+	errOut  io.Writer
 	ended   chan struct{}
-	carry   runeCarry // the reply is escaped for the terminal (termsafe.go)
-	failure string    // why the turn stopped, when its log could not say it
+
+	mu      sync.Mutex // deltas, resets and events come from different goroutines
+	carry   runeCarry  // the reply is escaped for the terminal (termsafe.go)
+	midLine bool       // the reply's last line is not ended yet
+	failure string     // why the turn stopped, when its log could not say it
 }
 
 func (t *terminalEmitter) Emit(topic string, data any) {
@@ -71,9 +81,22 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 	if !ok || sid == nil || topic != app.SessionTopic(*sid) {
 		return
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	switch {
-	case msg.Kind == "delta":
+	case msg.Kind == app.MessageDelta && msg.Text != "":
 		io.WriteString(t.out, t.carry.next(msg.Text))
+		t.midLine = !strings.HasSuffix(msg.Text, "\n")
+	case msg.Kind == app.MessageReset:
+		// The attempt's text above is void: the reply starts again on its own line.
+		t.note("[connection dropped, retrying: %s]", termText(msg.Text))
+	case msg.Kind == app.MessageEvent:
+		if ev, ok := msg.Event.(store.Event); ok && ev.Type == store.EventFallback {
+			var f store.Fallback
+			if ev.Decode(&f) == nil {
+				t.note("[%s]", termLine(f.Notice()))
+			}
+		}
 	case msg.Kind == app.MessageStream && msg.State == app.StreamEnded:
 		io.WriteString(t.out, t.carry.flush())
 		t.failure = msg.Error
@@ -81,11 +104,20 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 	}
 }
 
+// note ends the reply's line on out, then writes a note on errOut (t.mu held).
+func (t *terminalEmitter) note(format string, args ...any) {
+	if t.midLine {
+		fmt.Fprintln(t.out, t.carry.flush())
+		t.midLine = false
+	}
+	fmt.Fprintf(t.errOut, format+"\n", args...)
+}
+
 // Chat sends one message through the same ChatService the window uses and streams the reply.
 func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	// The emitter learns the session once there is one: a conversation is created only when
 	// its message can be sent (a model server that is down leaves no empty conversation).
-	term := &terminalEmitter{out: out, ended: make(chan struct{})}
+	term := &terminalEmitter{out: out, errOut: errOut, ended: make(chan struct{})}
 	var factory app.ProviderFactory
 	if o.BaseURL != "" {
 		factory = func(cfg config.Config, keys gateway.Keys) (llm.Provider, error) {
@@ -112,7 +144,11 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 		return err
 	}
 	<-term.ended
-	fmt.Fprintln(out)
+	term.mu.Lock()
+	if term.midLine {
+		fmt.Fprintln(out)
+	}
+	term.mu.Unlock()
 	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
 		return err
 	}
@@ -176,3 +212,8 @@ func chatOutcome(st *store.Store, sid string, before uint64, failure string) err
 	}
 	return nil
 }
+
+// keepRunningWhenOutputCloses makes a write to a closed stdout or stderr fail instead of
+// killing the process (SIGPIPE): `tofu chat "…" | head -1` still records the whole reply (it
+// recorded only the user message).
+func keepRunningWhenOutputCloses() { signal.Ignore(syscall.SIGPIPE) }

@@ -70,6 +70,7 @@ func newRunCmd() *cobra.Command {
 				return errors.New(`give a task ("tofu run \"fix the failing test\"") or --continue SESSION`)
 			}
 			o.Stdin = cmd.InOrStdin()
+			keepRunningWhenOutputCloses() // `tofu run … | head` must not kill the turn mid-step
 			st, inst, err := attach()
 			if err != nil {
 				return err
