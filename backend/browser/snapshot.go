@@ -150,10 +150,7 @@ func (s *Snapshot) Diff(old *Snapshot) (string, bool) {
 	if ops == nil {
 		return "", false
 	}
-	var changed []string
-	for _, op := range ops {
-		changed = append(changed, op)
-	}
+	changed := ops
 	if len(changed) == 0 {
 		return "", true
 	}

@@ -197,15 +197,6 @@ func (d *Desktop) atom(name string) (xproto.Atom, error) {
 	return r.Atom, nil
 }
 
-// atomName is the reverse of atom, for messages.
-func (d *Desktop) atomName(a xproto.Atom) string {
-	r, err := xproto.GetAtomName(d.conn, a).Reply()
-	if err != nil {
-		return fmt.Sprint(a)
-	}
-	return r.Name
-}
-
 // sync waits until the server has processed every request sent before it: an action returns
 // only once its effect has reached the server.
 func (d *Desktop) sync() error {

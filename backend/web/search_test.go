@@ -24,7 +24,7 @@ func engines(t *testing.T) *httptest.Server {
 	})
 	mux.HandleFunc("/brave", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("X-Subscription-Token") != "k3y" {
-			http.Error(w, "no key", 401)
+			http.Error(w, "no key", http.StatusUnauthorized)
 			return
 		}
 		w.Write([]byte(`{"web":{"results":[{"title":"Nigari or gypsum","url":"https://soy.example/coagulants","description":"coagulants for tofu"}]}}`))

@@ -22,8 +22,7 @@ func TestBreakerRemembersADeadPrimary(t *testing.T) {
 	var fallbacks []*llm.Fallback
 	call := func() outcome {
 		t.Helper()
-		var o outcome
-		o = consume(func(yield func(llm.Event, error) bool) {
+		o := consume(func(yield func(llm.Event, error) bool) {
 			for ev, err := range r.Stream(t.Context(), llm.Request{Model: "big"}) {
 				if ev.Kind == llm.EventFallback {
 					fallbacks = append(fallbacks, ev.Fallback)

@@ -23,13 +23,13 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 		v.reason = "the command could not be parsed (" + scan.parseErr.Error() + ")"
 		return v
 	}
-	var files []verdict
-	for _, f := range scan.files {
-		fv := p.redirect(f)
-		if fv.action == Deny {
-			return fv
+	// Each redirection's verdict: a denied one decides the command, an asked one adds its
+	// reason below.
+	redirects := make([]verdict, len(scan.files))
+	for i, f := range scan.files {
+		if redirects[i] = p.redirect(f); redirects[i].action == Deny {
+			return redirects[i]
 		}
-		files = append(files, fv)
 	}
 
 	var reasons, notes []string
@@ -57,8 +57,8 @@ func (p *Policy) exec(tool, command, dir string) verdict {
 			rememberable = false
 		}
 	}
-	for _, f := range scan.files {
-		if fv := p.redirect(f); fv.action == Ask {
+	for i, f := range scan.files {
+		if fv := redirects[i]; fv.action == Ask {
 			reasons = append(reasons, fv.reason)
 			v.once = v.once || fv.once
 			v.secret = v.secret || fv.secret
