@@ -2,14 +2,17 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
@@ -21,13 +24,28 @@ import (
 // forwarded to, or an expiry) stops waiting, and the next line goes to the next prompt.
 // stop ends the prompts of a finished run.
 func terminalPrompt(in io.Reader, errOut io.Writer, answer func(req store.Approval, a permission.Answer) error, decided *decisions) (prompt func(store.Approval), stop func()) {
-	var mu sync.Mutex // one prompt on the terminal at a time
+	return newTerminalInput(in).prompt(errOut, answer, decided)
+}
+
+// terminalInput is a run's input on the terminal, shared by its approval prompts and its
+// questions (ask_human).
+type terminalInput struct {
+	mu sync.Mutex // one prompt on the terminal at a time
 	// One reader for the whole run: a reader per prompt would buffer the answers piped for
 	// later prompts (printf 'y\ny\n' | tofu run …) and lose them.
-	feed := newLineFeed(in)
+	feed *lineFeed
 	// A terminal echoes the answer and its newline; a pipe does not, and the next line printed
 	// would land on the prompt's. The answer read is then written out as if typed.
-	echo := !isTerminal(in)
+	echo bool
+}
+
+func newTerminalInput(in io.Reader) *terminalInput {
+	return &terminalInput{feed: newLineFeed(in), echo: !isTerminal(in)}
+}
+
+// prompt is terminalPrompt on ti.
+func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval, a permission.Answer) error, decided *decisions) (prompt func(store.Approval), stop func()) {
+	mu, feed, echo := &ti.mu, ti.feed, ti.echo
 	if decided == nil {
 		decided = &decisions{}
 	}
@@ -201,4 +219,45 @@ func isTerminal(r io.Reader) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// errNobodyToAnswer is what ask_human's model reads when the run's input has ended.
+var errNobodyToAnswer = errors.New("nobody can answer questions in this run (its input has ended, as in tofu run --json without stdin): " +
+	"decide yourself and state the assumption you made")
+
+// terminalAsker answers ask_human on the terminal, between the approval prompts: the question
+// and its options on errOut, one line of input as the answer (an option's number picks it).
+type terminalAsker struct {
+	in     *terminalInput
+	errOut io.Writer
+}
+
+func (a terminalAsker) Ask(ctx context.Context, q tools.Question) (string, error) {
+	a.in.mu.Lock()
+	defer a.in.mu.Unlock()
+	fmt.Fprintf(a.errOut, "\nThe agent asks: %s\n", termText(q.Text))
+	for i, o := range q.Options {
+		fmt.Fprintf(a.errOut, "  %d. %s\n", i+1, termLine(o))
+	}
+	fmt.Fprint(a.errOut, "  answer: ")
+	select {
+	case line, ok := <-a.in.feed.lines():
+		if !ok {
+			fmt.Fprintln(a.errOut, "(no input)")
+			return "", errNobodyToAnswer
+		}
+		line = strings.TrimSpace(line)
+		if a.in.echo {
+			fmt.Fprintln(a.errOut, termLine(line))
+		}
+		if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(q.Options) {
+			line = q.Options[n-1]
+		}
+		return line, nil
+	case <-a.in.feed.stopped:
+		return "", errNobodyToAnswer
+	case <-ctx.Done():
+		fmt.Fprintln(a.errOut)
+		return "", ctx.Err()
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -180,12 +181,19 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 	}
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
-	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, func(req store.Approval, ans permission.Answer) error {
+	var in io.Reader = strings.NewReader("") // no input: nobody answers
+	if o.Stdin != nil {
+		in = o.Stdin
+	}
+	input := newTerminalInput(in)
+	prompt, stopPrompts := input.prompt(errOut, func(req store.Approval, ans permission.Answer) error {
 		return a.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
 	}, printer.decided)
 	defer stopPrompts()
 	req := runRequest(o, sid, model, ctxCfg)
-	req.Prompt, req.Sink = prompt, printer
+	// ask_human is asked on the terminal too; with no input left, the model reads that nobody
+	// can answer (it read "Unknown tool").
+	req.Prompt, req.Sink, req.Asker = prompt, printer, terminalAsker{in: input, errOut: errOut}
 	end, err := a.Runner.Run(ctx, req)
 	if err != nil {
 		return sid, agent.End{}, err

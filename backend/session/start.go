@@ -17,6 +17,7 @@ import (
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/tools/toolset"
@@ -36,7 +37,9 @@ type Request struct {
 	Prompt func(store.Approval)
 	// Questions offers ask_human, answered with Runner.Answer (the window's question card).
 	Questions bool
-	Sink      agent.Sink // the live view of the replies (nil: none)
+	// Asker, when set, offers ask_human and answers it instead (the terminal of tofu run).
+	Asker tools.Asker
+	Sink  agent.Sink // the live view of the replies (nil: none)
 	// MaxSteps and MaxCostUSD bound the turn (0: agent.DefaultMaxSteps, no cost bound).
 	MaxSteps   int
 	MaxCostUSD float64
@@ -268,7 +271,10 @@ func (r *Runner) equip(p *plan, req Request, t *Turn, workspace string, events [
 	}
 	opts := toolset.Options{Results: r.results(), Active: agent.UsedTools(events)}
 	opts.Coding.Sandbox, opts.Coding.Network = turnSandbox(p.cfg, r.o.SkillsDir), p.cfg.WebAccess
-	if req.Questions {
+	switch {
+	case req.Asker != nil:
+		opts.Asker = req.Asker
+	case req.Questions:
 		opts.Asker = t
 	}
 	ts := toolset.New(opts)

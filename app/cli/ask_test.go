@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// askResult runs a task whose model asks the user a question, with stdin as the input, and
+// returns the question's result as the model read it.
+func askResult(t *testing.T, stdin string, asJSON bool) (store.ToolResult, string) {
+	t.Helper()
+	st, srv := runEnv(t)
+	script(srv, "done", []llm.ToolCall{tc("q1", "ask_human", map[string]any{"question": "Which colour?", "options": []string{"red", "blue"}})})
+	var out, errOut bytes.Buffer
+	end, err := Run(context.Background(), st, RunOptions{Task: "paint it", Workspace: t.TempDir(), Approve: "ask", JSON: asJSON, Stdin: strings.NewReader(stdin)}, &out, &errOut)
+	if err != nil || end.Reason != "done" {
+		t.Fatalf("end %+v, %v\n%s", end, err, errOut.String())
+	}
+	evs, err := st.Events(onlySession(t, st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		var r store.ToolResult
+		if ev.Type == store.EventToolResult && ev.Decode(&r) == nil && r.CallID == "q1" {
+			return r, errOut.String()
+		}
+	}
+	t.Fatalf("no result for the question: %s", eventTypes(t, st, onlySession(t, st)))
+	return store.ToolResult{}, ""
+}
+
+// ask_human in tofu run is asked on the terminal, like an approval (it answered "Unknown
+// tool"); an option's number picks the option.
+func TestRunAsksTheQuestionOnTheTerminal(t *testing.T) {
+	res, shown := askResult(t, "2\n", false)
+	if res.IsError || res.Text != "The user answered: blue" {
+		t.Fatalf("result %+v", res)
+	}
+	if !strings.Contains(shown, "The agent asks: Which colour?") || !strings.Contains(shown, "2. blue") {
+		t.Fatalf("the question was not shown:\n%s", shown)
+	}
+}
+
+// With no input to read (--json without stdin), the model reads that nobody can answer.
+func TestRunTellsTheModelNobodyCanAnswer(t *testing.T) {
+	res, _ := askResult(t, "", true)
+	if !res.IsError || !strings.Contains(res.Text, "nobody can answer") || strings.Contains(res.Text, "Unknown tool") {
+		t.Fatalf("result %+v", res)
+	}
+}
