@@ -50,16 +50,39 @@ type Server struct {
 // server) and holds it in its own memory (sessionStorage, which is per origin, so per port).
 // The front-end files themselves hold nothing secret and need no token.
 func NewServer(a *App, static fs.FS, token string) *Server {
+	files := http.FileServerFS(static)
+	if !UIBuilt(static) {
+		files = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, UINotBuilt, http.StatusServiceUnavailable)
+		})
+	}
 	return &Server{
 		services: a.Services(),
 		papers:   a.Papers.handler(),
-		static:   http.FileServerFS(static),
+		static:   files,
 		token:    token,
 		clients:  map[chan []byte]struct{}{},
 
 		largeBodies: make(chan struct{}, 2),
 	}
 }
+
+// UINotBuilt says what a binary built without the front end serves instead of it (it served
+// a directory listing of .gitkeep).
+const UINotBuilt = "The Tofu UI was not built into this binary (frontend/dist holds no index.html). " +
+	"Build it with `make frontend` (or `cd frontend && npm ci && npm run build`), then build tofu again. " +
+	"The API at /api/ works without it."
+
+// UIBuilt says whether static holds the built front end.
+func UIBuilt(static fs.FS) bool {
+	_, err := fs.Stat(static, "index.html")
+	return err == nil
+}
+
+// contentSecurityPolicy is the page's: it may talk to this server only. Fonts may be inlined
+// (the build inlines KaTeX's smallest, KaTeX_Size3, as a data: URL).
+const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; " +
+	"style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// No other origin may embed or read anything served here, even where a check below is
@@ -85,8 +108,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/api/"):
 		http.NotFound(w, r)
 	default:
-		// A strict policy: the page may talk to this server only.
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 		s.static.ServeHTTP(w, r)
 	}
 }

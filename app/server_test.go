@@ -157,3 +157,45 @@ func TestServerStreamsEvents(t *testing.T) {
 		t.Fatalf("streamed %q (assistant event seen: %v)", text.String(), sawAssistant)
 	}
 }
+
+// A binary built without the front end says so, and how to build it, instead of listing the
+// placeholder file of frontend/dist.
+func TestServerSaysTheUIWasNotBuilt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	srv := NewServer(f.app, fstest.MapFS{".gitkeep": {}}, NewToken())
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	resp, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body strings.Builder
+	bufio.NewReader(resp.Body).WriteTo(&body)
+	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(body.String(), ".gitkeep") ||
+		!strings.Contains(body.String(), "not built") || !strings.Contains(body.String(), "make frontend") {
+		t.Fatalf("%d %q", resp.StatusCode, body.String())
+	}
+}
+
+// The page's policy lets the inlined KaTeX font load (font-src fell back to default-src
+// 'self', which blocks data: URLs).
+func TestServerPolicyAllowsInlinedFonts(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := newHTTP(t)
+	resp, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var font string
+	for _, d := range strings.Split(resp.Header.Get("Content-Security-Policy"), ";") {
+		if f := strings.Fields(d); len(f) > 0 && f[0] == "font-src" {
+			font = d
+		}
+	}
+	if !strings.Contains(font, "data:") || !strings.Contains(font, "'self'") {
+		t.Fatalf("policy %q", resp.Header.Get("Content-Security-Policy"))
+	}
+}

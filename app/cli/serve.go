@@ -68,6 +68,9 @@ func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 	fan.Add(srv)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "Tofu is serving on http://%s/#token=%s\n", ln.Addr(), token)
+	if !app.UIBuilt(frontend) {
+		fmt.Fprintln(out, app.UINotBuilt)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
