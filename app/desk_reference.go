@@ -32,7 +32,7 @@ func (s *SessionService) Reference(id string) (string, error) {
 	}
 	var users []string
 	var reply string
-	for _, ev := range evs {
+	for _, ev := range store.TreeOf(evs).Path(evs) { // the active path: not an edit's abandoned versions
 		switch ev.Type {
 		case store.EventUser:
 			var u store.UserMessage

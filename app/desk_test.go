@@ -212,3 +212,27 @@ func TestReferenceIsCompact(t *testing.T) {
 		t.Fatalf("reference is %d characters", n)
 	}
 }
+
+// A reference stands for what the conversation is now: after the user edited a message, the
+// abandoned version and its reply are not in it.
+func TestReferenceReadsTheActivePath(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := conversation(t, f, "Edited", "old question", "old answer")
+	for _, e := range []store.Entry{
+		{Type: store.EventBranch, Payload: store.Branch{From: 0, Reason: store.BranchEdit}},
+		{Type: store.EventUser, Payload: store.UserMessage{Text: "new question"}},
+		{Type: store.EventAssistant, Payload: store.AssistantMessage{Text: "new answer"}},
+	} {
+		if _, err := f.store.Append(a.ID, e.Type, e.Payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref, err := f.app.Sessions.Reference(a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ref, "old") || !strings.Contains(ref, "new question") || !strings.Contains(ref, "new answer") {
+		t.Fatalf("reference:\n%s", ref)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // newCheckpointsCmd is `tofu checkpoints`: the files an agent changed in a session, recorded
@@ -36,7 +37,7 @@ func newCheckpointsCmd() *cobra.Command {
 			}
 			for _, p := range ans.Points {
 				fmt.Fprintf(out, "#%d  %s  %s\n    %d files changed since: %s\n", p.Seq, p.Time.Local().Format("2006-01-02 15:04"),
-					termLine(cut(p.Text, 80)), len(p.Files), termLine(cut(joinPaths(p.Files), 200)))
+					termLine(wording.Clip(p.Text, 80)), len(p.Files), termLine(wording.Clip(joinPaths(p.Files), 200)))
 			}
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/myday"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // deskMyDay generates a day's report (docs/MYDAY.md).
@@ -74,13 +75,13 @@ func printDay(out io.Writer, r myday.Report) {
 	if len(r.Sessions) > 0 {
 		fmt.Fprintln(out, "\nConversations:")
 		for _, s := range r.Sessions {
-			fmt.Fprintf(out, "  %s  %d messages, %d tool calls  [%s]\n", termLine(cut(s.Title, 60)), s.Messages, s.ToolCalls, s.ID)
+			fmt.Fprintf(out, "  %s  %d messages, %d tool calls  [%s]\n", termLine(wording.Clip(s.Title, 60)), s.Messages, s.ToolCalls, s.ID)
 		}
 	}
 	if len(r.Open) > 0 {
 		fmt.Fprintln(out, "\nOpen threads:")
 		for _, o := range r.Open {
-			fmt.Fprintf(out, "  %s: %s\n", termLine(cut(o.Title, 60)), o.Why)
+			fmt.Fprintf(out, "  %s: %s\n", termLine(wording.Clip(o.Title, 60)), o.Why)
 		}
 	}
 	if len(r.Todos) > 0 {
@@ -92,13 +93,13 @@ func printDay(out io.Writer, r myday.Report) {
 	if len(r.Papers) > 0 {
 		fmt.Fprintln(out, "\nPapers:")
 		for _, p := range r.Papers {
-			fmt.Fprintf(out, "  %s (%s)\n", termLine(cut(p.Title, 70)), p.What)
+			fmt.Fprintf(out, "  %s (%s)\n", termLine(wording.Clip(p.Title, 70)), p.What)
 		}
 	}
 	if len(r.Models) > 0 {
 		fmt.Fprintln(out, "\nTokens and cost by model:")
 		for _, m := range append(r.Models, r.Total) {
-			fmt.Fprintf(out, "  %-28s %4d calls %10d in %8d out  $%.4f\n", termLine(cut(m.Model, 28)), m.Calls, m.Input, m.Output, m.CostUSD)
+			fmt.Fprintf(out, "  %-28s %4d calls %10d in %8d out  $%.4f\n", termLine(wording.Clip(m.Model, 28)), m.Calls, m.Input, m.Output, m.CostUSD)
 		}
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // printer writes a run to the terminal: the reply as it streams, tool calls and results as
@@ -71,7 +71,7 @@ func (p *printer) event(ev store.Event) {
 		var m store.AssistantMessage
 		ev.Decode(&m)
 		for _, c := range m.ToolCalls {
-			p.note("→ %s %s", termLine(c.Name), termLine(clip(string(store.PlainJSON(c.Arguments)), 160)))
+			p.note("→ %s %s", termLine(c.Name), termLine(wording.ClipLine(string(store.PlainJSON(c.Arguments)), 160)))
 		}
 	case store.EventMessageTranslation:
 		// The reply streamed in English; its translation into the user's language follows it
@@ -97,7 +97,7 @@ func (p *printer) event(ev store.Event) {
 		if r.IsError {
 			mark = "✗"
 		}
-		p.note("  %s %s: %s", mark, termLine(r.Name), termLine(clip(firstLine(r.Text), 120)))
+		p.note("  %s %s: %s", mark, termLine(r.Name), termLine(wording.ClipLine(firstLine(r.Text), 120)))
 	case store.EventApproval:
 		var a store.Approval
 		ev.Decode(&a)
@@ -159,7 +159,7 @@ func progressNote(tp store.ToolProgress) string {
 		parts = append(parts, num(tp.Progress))
 	}
 	if m := strings.TrimSpace(tp.Message); m != "" {
-		parts = append(parts, clip(firstLine(m), 160))
+		parts = append(parts, wording.ClipLine(firstLine(m), 160))
 	}
 	if len(parts) == 0 {
 		return "working"
@@ -195,22 +195,11 @@ func phaseNote(ph store.Phase) string {
 			line += " (" + string(ph.Claimed) + " not accepted: " + ph.Gate + ")"
 		}
 		if f := firstLine(ph.Feedback); f != "" {
-			line += " — " + clip(f, 120)
+			line += " — " + wording.ClipLine(f, 120)
 		}
 		return line + " ──"
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n-- // never cut a character in two
-		}
-		return s[:n] + "…"
-	}
-	return s
 }
 
 func firstLine(s string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Desk operations of `tofu schedule` (docs/SCHEDULE.md): forwarded to a running Tofu, whose
@@ -167,13 +168,13 @@ func printJobs(out io.Writer, jobs []schedule.Job) {
 		if !j.Done {
 			next = "next " + j.Next.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(out, "%s  %-8s %s  %s  %s\n", j.ID, j.Kind, termLine(cut(j.Name, 40)), j.When(), next)
+		fmt.Fprintf(out, "%s  %-8s %s  %s  %s\n", j.ID, j.Kind, termLine(wording.Clip(j.Name, 40)), j.When(), next)
 		for _, r := range j.Runs {
 			switch r.Outcome {
 			case schedule.OutcomeMissed:
 				fmt.Fprintf(out, "    MISSED %d run(s) from %s: Tofu was not open\n", r.Missed, r.Due.Local().Format("2006-01-02 15:04"))
 			default:
-				fmt.Fprintf(out, "    %s  %s  %s\n", r.Due.Local().Format("2006-01-02 15:04"), termLine(cut(r.Outcome, 80)), r.Session)
+				fmt.Fprintf(out, "    %s  %s  %s\n", r.Due.Local().Format("2006-01-02 15:04"), termLine(wording.Clip(r.Outcome, 80)), r.Session)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // newSessionsShowCmd is `tofu sessions show SESSION`: the conversation as the window shows it,
@@ -88,7 +89,7 @@ func messageLine(ev store.Event) (string, string) {
 		}
 		text := a.Text
 		for _, c := range a.ToolCalls {
-			text += fmt.Sprintf("\n[%s %s]", c.Name, cut(string(c.Arguments), 120))
+			text += fmt.Sprintf("\n[%s %s]", c.Name, wording.Clip(string(c.Arguments), 120))
 		}
 		return "assistant", strings.TrimSpace(text)
 	}
@@ -104,10 +105,3 @@ func seqList(seqs []uint64) string {
 }
 
 func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Autonomous mode: a planner writes a short plan, a worker carries it out with the normal tool
@@ -419,10 +420,10 @@ func criticBrief(s autoState, events []store.Event, workspace string) string {
 		b.WriteString("\nThe worker used no tools.\n")
 	}
 	if ans := workerAnswer(events, s.round); ans != "" {
-		fmt.Fprintf(&b, "\nThe worker's answer (round %d):\n%s\n", s.round, clipText(ans, 2000))
+		fmt.Fprintf(&b, "\nThe worker's answer (round %d):\n%s\n", s.round, wording.Clip(ans, 2000))
 	}
 	if n := len(s.critiques); n > 0 && s.last.Role == store.RoleWorker {
-		b.WriteString("\nYour previous review:\n" + clipText(s.critiques[n-1], 1500) + "\n")
+		b.WriteString("\nYour previous review:\n" + wording.Clip(s.critiques[n-1], 1500) + "\n")
 	}
 	if g := lastGate(events); g != "" {
 		b.WriteString("\nYour last STOP was not accepted: " + g + ". Say STOP only when nothing is left to fix, and then do not describe problems.\n")
@@ -564,20 +565,8 @@ func firstLine(s string) string {
 
 // clipLine puts s on one line of at most n bytes (cut at a rune boundary).
 func clipLine(s string, n int) string {
-	return clipText(strings.Join(strings.Fields(s), " "), n)
+	return wording.ClipLine(s, n)
 }
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // The verdict and the gate.
 

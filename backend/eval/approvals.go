@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // ReasonNetwork is the reason of a command that reaches the network: not decided before it
@@ -135,7 +136,7 @@ func reasonKind(d permission.Decision, detail string) string {
 		return d.Crosses
 	}
 	first, _, _ := strings.Cut(detail, "; ")
-	return oneLine(particulars.ReplaceAllString(first, "…"), 120)
+	return wording.ClipLine(particulars.ReplaceAllString(first, "…"), 120)
 }
 
 // particulars are the parts of a reason that name one command or path.

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"text/tabwriter"
+
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // ReasonCount is one kind of reason and how many commands it stopped.
@@ -53,7 +54,7 @@ func (r ApprovalsReport) WriteText(w io.Writer) error {
 	if len(r.Asking) > 0 {
 		fmt.Fprintln(w, "\nCommands that ask or are denied:")
 		for _, a := range r.Asking {
-			fmt.Fprintf(w, "  %s  %s: %s\n      %s\n", a.Trajectory, a.Action, oneLine(a.Command, 120), oneLine(a.Detail, 240))
+			fmt.Fprintf(w, "  %s  %s: %s\n      %s\n", a.Trajectory, a.Action, wording.ClipLine(a.Command, 120), wording.ClipLine(a.Detail, 240))
 		}
 	}
 	fmt.Fprintln(w)
@@ -75,13 +76,4 @@ func (r ApprovalsReport) WriteText(w io.Writer) error {
 		"paths of the trajectories' machine (/testbed, /tmp, the home) are mapped into a scratch folder. "+
 		"Commands that reach the network count as asking: hosts are asked at run time.")
 	return err
-}
-
-// oneLine shows a command or reason on one line, cut at n characters.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // ToolNames are the history tools, deferred behind tool_search.
@@ -151,7 +152,7 @@ func transcript(info store.SessionInfo, evs []store.Event) string {
 			if ev.Decode(&a) == nil {
 				line = "assistant: " + a.Text
 				for _, c := range a.ToolCalls {
-					line += fmt.Sprintf("\n  [called %s %s]", c.Name, cut(string(c.Arguments), 200))
+					line += fmt.Sprintf("\n  [called %s %s]", c.Name, wording.Clip(string(c.Arguments), 200))
 				}
 			}
 		}
@@ -160,7 +161,7 @@ func transcript(info store.SessionInfo, evs []store.Event) string {
 		}
 		entry := fmt.Sprintf("#%d %s\n", ev.Seq, line)
 		if shown == 0 && len(entry) > readBudget {
-			entry = cut(entry, readBudget-200) + "\n" // one message alone: shown cut, never skipped
+			entry = wording.Clip(entry, readBudget-200) + "\n" // one message alone: shown cut, never skipped
 		}
 		if b.Len()+len(entry) > readBudget {
 			fmt.Fprintf(&b, "… more from #%d (call again with from=%d).\n", ev.Seq, ev.Seq)
@@ -170,14 +171,4 @@ func transcript(info store.SessionInfo, evs []store.Event) string {
 		shown++
 	}
 	return strings.TrimSpace(b.String())
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/tools"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Complete runs a request on the user's model and returns the answer's text and the model
@@ -74,7 +75,7 @@ func (a *AskRequests) Sample(ctx context.Context, server string, req mcp.CreateM
 			role = llm.RoleAssistant
 		}
 		msgs = append(msgs, llm.Message{Role: role, Content: text})
-		fmt.Fprintf(&shown, "%s: %s\n", m.Role, clip(text, 600))
+		fmt.Fprintf(&shown, "%s: %s\n", m.Role, wording.Clip(text, 600))
 	}
 	q := fmt.Sprintf("The MCP server %s asks to run your model on this (up to %d tokens):\n%s", server, req.MaxTokens, shown.String())
 	ans, err := a.Asker.Ask(ctx, tools.Question{Text: q, Options: []string{AnswerAllow, AnswerDeny}})
@@ -119,13 +120,6 @@ func samplingText(c any) string {
 	}
 	b, _ := json.Marshal(c)
 	return string(b)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // Elicit implements Requests: the form as a question; "Decline" declines, a JSON object

@@ -5,13 +5,16 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // conversation renders a session's log as text: messages and answers, and with calls the
 // tool calls and results.
 func conversation(evs []store.Event, calls bool) string {
 	var b strings.Builder
-	for _, ev := range evs {
+	// The active path only: an edited message's or a regenerated reply's abandoned versions
+	// are not the conversation (docs/BRANCHES.md).
+	for _, ev := range store.TreeOf(evs).Path(evs) {
 		switch ev.Type {
 		case store.EventUser:
 			var u store.UserMessage
@@ -28,7 +31,7 @@ func conversation(evs []store.Event, calls bool) string {
 			}
 			if calls {
 				for _, c := range a.ToolCalls {
-					fmt.Fprintf(&b, "call %s %s\n", c.Name, clip(string(c.Arguments), 400))
+					fmt.Fprintf(&b, "call %s %s\n", c.Name, wording.Clip(string(c.Arguments), 400))
 				}
 			}
 		case store.EventToolResult:
@@ -37,7 +40,7 @@ func conversation(evs []store.Event, calls bool) string {
 			}
 			var r store.ToolResult
 			if ev.Decode(&r) == nil {
-				fmt.Fprintf(&b, "result %s: %s\n\n", r.Name, clip(r.Text, 800))
+				fmt.Fprintf(&b, "result %s: %s\n\n", r.Name, wording.Clip(r.Text, 800))
 			}
 		}
 	}
@@ -66,18 +69,11 @@ func describe(ev store.Event) string {
 			return ""
 		}
 		if r.IsError {
-			return r.Name + " failed: " + clip(r.Text, 120)
+			return r.Name + " failed: " + wording.Clip(r.Text, 120)
 		}
 		return r.Name + " done"
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // snippet is the part of text around the first word of query found in it.
@@ -91,7 +87,7 @@ func snippet(text, query string) string {
 		}
 	}
 	if at < 0 {
-		return clip(strings.Join(strings.Fields(text), " "), 200)
+		return wording.ClipLine(text, 200)
 	}
 	lo, hi := max(at-80, 0), min(at+160, len(text))
 	return strings.Join(strings.Fields(text[lo:hi]), " ")

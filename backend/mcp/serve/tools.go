@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/search"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // maxText bounds what one call returns; longer text says how to read the rest.
@@ -68,7 +69,7 @@ func (h *handlers) memorySearch(_ context.Context, req mcp.CallToolRequest) (*mc
 	}
 	var b strings.Builder
 	for _, f := range found {
-		fmt.Fprintf(&b, "%s (%s): %s\n%s\n\n", f.Name, f.Scope, f.Description, clip(f.Body, 2000))
+		fmt.Fprintf(&b, "%s (%s): %s\n%s\n\n", f.Name, f.Scope, f.Description, wording.Clip(f.Body, 2000))
 	}
 	return text(b.String()), nil
 }
@@ -129,7 +130,7 @@ func (h *handlers) librarySearch(_ context.Context, req mcp.CallToolRequest) (*m
 	}
 	var b strings.Builder
 	for _, x := range hits[:min(limit, len(hits))] {
-		fmt.Fprintf(&b, "paper %s %q, %s, section %q:\n%s\n\n", x.paper, x.title, pagesLabel(x.h.Chunk.Pages), x.h.Chunk.Section, clip(x.h.Chunk.Text, 1200))
+		fmt.Fprintf(&b, "paper %s %q, %s, section %q:\n%s\n\n", x.paper, x.title, pagesLabel(x.h.Chunk.Pages), x.h.Chunk.Section, wording.Clip(x.h.Chunk.Text, 1200))
 	}
 	return text(b.String()), nil
 }
@@ -263,8 +264,7 @@ func (h *handlers) sessionRead(_ context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	t := conversation(evs, true)
 	if len(t) > maxText {
-		t = t[len(t)-maxText:]
-		t = "[the start is cut: the last " + fmt.Sprint(maxText) + " characters follow]\n" + t
+		t = "[the start is cut: the last " + fmt.Sprint(maxText) + " characters follow]\n" + wording.ClipTail(t, maxText)
 	}
 	return text(fmt.Sprintf("%q\n\n%s", info.Title, t)), nil
 }
@@ -286,7 +286,7 @@ func (h *handlers) runTask(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	}
 	sid := req.GetString("session", "")
 	if sid == "" {
-		info, err := h.o.Store.CreateSession(clip(task, 60))
+		info, err := h.o.Store.CreateSession(wording.Clip(task, 60))
 		if err != nil {
 			return fail(err.Error()), nil
 		}

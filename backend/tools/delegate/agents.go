@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 // Agent is a coding agent's command line: how to start a task or continue a session in a
@@ -227,7 +229,7 @@ func blockText(raw json.RawMessage) string {
 // opencodeArgs runs OpenCode headless (`opencode run --format json`) in dir; --title skips the
 // title the small model would write.
 func opencodeArgs(task, session, dir string, _ bool) []string {
-	a := []string{"run", "--format", "json", "--title", clip(strings.Join(strings.Fields(task), " "), 60)}
+	a := []string{"run", "--format", "json", "--title", wording.ClipLine(task, 60)}
 	if dir != "" {
 		a = append(a, "--dir", dir)
 	}
@@ -322,11 +324,4 @@ func errorText(raw json.RawMessage) string {
 		}
 	}
 	return fmt.Sprintf("the agent failed: %s", raw)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

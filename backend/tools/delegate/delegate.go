@@ -15,6 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
+	"github.com/tofu-research/tofu/backend/wording"
 )
 
 //go:embed delegate.md
@@ -82,7 +83,7 @@ func New(o Options) tools.Tool {
 		Run:         d.run,
 		Access: func(call tools.Call, p params) []tools.Access {
 			// It runs a program that reads and writes the workspace on its own: an exec.
-			return []tools.Access{{Kind: tools.AccessExec, Command: p.Agent + " (delegated task: " + clip(p.Task, 200) + ")", Dir: call.Workspace}}
+			return []tools.Access{{Kind: tools.AccessExec, Command: p.Agent + " (delegated task: " + wording.Clip(p.Task, 200) + ")", Dir: call.Workspace}}
 		},
 	})
 }
@@ -145,7 +146,7 @@ func (d *delegator) run(ctx context.Context, call tools.Call, p params) (tools.R
 	isErr := r.isError
 	if out.Exit != nil && errors.As(out.Exit, &ee) {
 		isErr = true
-		fmt.Fprintf(&b, "\n[%s %s; stderr: %s]", a.Name, ee.ProcessState, clip(strings.TrimSpace(out.Stderr), 600))
+		fmt.Fprintf(&b, "\n[%s %s; stderr: %s]", a.Name, ee.ProcessState, wording.Clip(strings.TrimSpace(out.Stderr), 600))
 	}
 	return tools.Result{Text: b.String(), IsError: isErr, Meta: meta}, nil
 }
@@ -168,7 +169,7 @@ func (r *run) add(ev Event) {
 		r.final = t
 	}
 	if u := ev.ToolUse; u != nil {
-		r.steps = append(r.steps, fmt.Sprintf("%s %s", u.Name, clip(string(u.Input), 160)))
+		r.steps = append(r.steps, fmt.Sprintf("%s %s", u.Name, wording.Clip(string(u.Input), 160)))
 	}
 	r.cost += ev.CostUSD
 	if ev.OutputTokens > 0 || ev.InputTokens > 0 {
