@@ -30,8 +30,10 @@ func Listen(addr, model string, contextLength int, a Answerer) (*llmtest.Server,
 		return nil, err
 	}
 	var seq atomic.Int64 // requests come concurrently, one goroutine each
+	var cache prefixCache
 	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
 		n := int(seq.Add(1))
+		cached := cache.cached(req)
 		for {
 			text, err := a.Answer(ctx, n, req)
 			if err != nil {
@@ -39,6 +41,7 @@ func Listen(addr, model string, contextLength int, a Answerer) (*llmtest.Server,
 			}
 			reply, why := ParseReply(text)
 			if why == nil {
+				reply.CacheReadTokens = cached
 				return reply
 			}
 			if err := a.Refuse(n, text, why); err != nil {
