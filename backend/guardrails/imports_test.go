@@ -30,9 +30,8 @@ var aboveOrchestration = []string{
 // to be moved away: to remove (issue 31). A package listed here may import only the package
 // named; any new upward edge fails the test.
 var upwardEdges = map[string]string{
-	"backend/mcp":           "backend/session", // only for session.ToolFamily/Spec/CommandSandbox: they belong where tools live
-	"backend/myday":         "backend/agent",   // builds an agent.Agent for one model call
-	"backend/paper/library": "backend/agent",   // builds an agent.Agent for one model call (translation)
+	"backend/myday":         "backend/agent", // builds an agent.Agent for one model call
+	"backend/paper/library": "backend/agent", // builds an agent.Agent for one model call (translation)
 }
 
 // forbidden are layer rules of docs/ARCHITECTURE.md besides the orchestration core: packages

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -17,8 +16,8 @@ const TurnWait = 10 * time.Second
 // connecting servers does not grow the first request; tool_search finds them. During a call,
 // the server's sampling and elicitation requests are put to the turn's user, and sampling runs
 // on model (nil: refused).
-func (m *Manager) Family(model Complete) session.ToolFamily {
-	return func(reg *tools.Registry, spec session.Spec) (func(), error) {
+func (m *Manager) Family(model Complete) tools.Family {
+	return func(reg *tools.Registry, spec tools.Spec) (func(), error) {
 		ctx, cancel := context.WithTimeout(context.Background(), TurnWait)
 		m.Wait(ctx)
 		cancel()

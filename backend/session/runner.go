@@ -56,23 +56,12 @@ type Options struct {
 	Agents *ExternalAgents
 }
 
-// ToolFamily adds tools to the registry of a turn on spec; release (may be nil) is called
-// when the turn ends.
-type ToolFamily func(reg *tools.Registry, spec Spec) (release func(), err error)
+// ToolFamily adds tools to the registry of a turn on spec (tools.Family: the families live
+// with their tools, below the runner).
+type ToolFamily = tools.Family
 
-// Spec is what a tool family may need to know of the turn it equips.
-type Spec struct {
-	Session   string
-	Workspace string
-	Events    []store.Event // the session's log when the turn starts
-	Model     string        // the turn's model
-	// Approve and Prompt are the turn's approval mode and terminal prompt (Request's), for
-	// a family that starts turns of its own (sub-agents ask as their parent does).
-	Approve string
-	Prompt  func(store.Approval)
-	// Asker puts questions to the turn's user (nil: nobody can answer, as in `tofu run`).
-	Asker tools.Asker
-}
+// Spec is what a tool family may need to know of the turn it equips (tools.Spec).
+type Spec = tools.Spec
 
 // Runner builds and runs turns and keeps the set of running ones. It is safe for concurrent
 // use; there is one per process.
