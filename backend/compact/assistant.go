@@ -67,7 +67,7 @@ func compactAssistant(m llm.Message, c L1Config, strong bool) (llm.Message, bool
 	var calls []llm.ToolCall
 	for _, tc := range m.ToolCalls {
 		if len(tc.Arguments) > c.ArgsMinChars {
-			if a, ok := shortArgs(tc.Arguments, c.PreviewChars); ok {
+			if a, ok := shortArgs(tc.Arguments, c.ArgsMinChars, c.PreviewChars); ok {
 				tc.Arguments = a
 				changed = true
 			}
@@ -114,7 +114,7 @@ func shortLines(s string, n int) string {
 
 // shortArgs shortens the long string fields of a JSON object of arguments; keys are written in
 // sorted order, so the result is deterministic.
-func shortArgs(raw json.RawMessage, n int) (json.RawMessage, bool) {
+func shortArgs(raw json.RawMessage, min, n int) (json.RawMessage, bool) {
 	var args map[string]any
 	if json.Unmarshal(raw, &args) != nil {
 		return raw, false
@@ -126,7 +126,7 @@ func shortArgs(raw json.RawMessage, n int) (json.RawMessage, bool) {
 	sort.Strings(keys)
 	changed := false
 	for _, k := range keys {
-		if s, ok := args[k].(string); ok && len(s) > 2*n {
+		if s, ok := args[k].(string); ok && len(s) > min {
 			args[k] = strings.TrimSuffix(shortLines(s, n), "\n")
 			changed = true
 		}

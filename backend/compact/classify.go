@@ -101,7 +101,8 @@ func KindAt(conv []llm.Message, i int) Kind {
 
 // EffectiveTool is the Tofu tool that does what produced conv[i]: for a shell command (a
 // bash-only observation, or a "bash"/"run_command" call) CommandTool of the command, for
-// str_replace_editor "view" read_files, else the tool's name.
+// str_replace_editor "view" (or an edit that shows the file's snippet) read_files, else the
+// tool's name.
 func EffectiveTool(conv []llm.Message, i int) string {
 	name := ToolNameAt(conv, i)
 	var call llm.Message
@@ -130,11 +131,20 @@ func EffectiveTool(conv []llm.Message, i int) string {
 			return CommandTool(args.Command)
 		case tc.Name == "str_replace_editor" && args.Command == "view":
 			return "read_files"
+		case tc.Name == "str_replace_editor" && strings.Contains(conv[i].Content, editSnippet):
+			// An edit that shows the file around the change is a view of the file as it is
+			// now, as the `sed -n` a bash-only agent runs after its edit: the same reason keeps
+			// it (re-reading costs more than keeping it), in either format.
+			return "read_files"
 		}
 		break
 	}
 	return name
 }
+
+// editSnippet starts the part of a str_replace_editor edit's output that shows the edited
+// file ("Here's the result of running `cat -n` on a snippet of /testbed/x.py:").
+const editSnippet = "Here's the result of running `cat -n` on a snippet of "
 
 var bashBlock = regexp.MustCompile("(?s)```(?:bash|sh)?\\s*\\n(.*?)```")
 
