@@ -30,9 +30,14 @@ func assemble(doc *Document, raws []rawPage) {
 	inRefs := false
 	for _, rp := range raws {
 		p := Page{Number: rp.number, Width: rp.box.X1 - rp.box.X0, Height: rp.box.Y1 - rp.box.Y0, Blocks: []Block{}}
-		for _, bl := range blocksOf(rp.lines, body, rp.number == raws[0].number && rp.number == 1) {
+		lines, notes := splitFootnotes(rp.lines, body, rp.box)
+		for _, bl := range blocksOf(lines, body, rp.number == raws[0].number && rp.number == 1) {
 			if bl.Kind == KindHeading || bl.Kind == KindTitle {
 				sec := Section{Title: bl.Text, Level: headingLevel(bl.Text), Page: rp.number}
+				if m := numberedHeading().FindStringSubmatch(bl.Text); m != nil && bl.Kind == KindHeading {
+					sec.Number = m[1]
+				}
+				sec.Name = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(bl.Text, sec.Number), "."))
 				lower := strings.ToLower(strings.TrimSpace(numberedHeading().ReplaceAllString(bl.Text, "")))
 				switch {
 				case bl.Kind == KindTitle:
@@ -47,7 +52,12 @@ func assemble(doc *Document, raws []rawPage) {
 			} else if inRefs && bl.Kind == KindParagraph {
 				bl.Kind = KindReference
 			}
+			bl.Section = len(doc.Sections) - 1
 			p.Blocks = append(p.Blocks, bl)
+		}
+		for _, n := range notes {
+			n.Section = len(doc.Sections) - 1
+			p.Blocks = append(p.Blocks, n)
 		}
 		doc.Pages = append(doc.Pages, p)
 	}

@@ -19,6 +19,10 @@ const (
 	KindParagraph BlockKind = "paragraph"
 	KindCaption   BlockKind = "caption"
 	KindReference BlockKind = "reference"
+	// KindFootnote is a footnote, taken out of the running text and placed after the
+	// page's other blocks; its Text starts with its mark (in superscript digits when a
+	// number, as the mark in the text is written) and Note holds the mark.
+	KindFootnote BlockKind = "footnote"
 )
 
 // BBox is a rectangle in PDF points, origin at the bottom left of the page.
@@ -34,6 +38,11 @@ type Block struct {
 	Kind BlockKind `json:"kind"`
 	Text string    `json:"text"`
 	BBox BBox      `json:"bbox"`
+	// Note is a footnote's mark ("4", "*", "†"); empty for other kinds.
+	Note string `json:"note,omitempty"`
+	// Section is the index in Document.Sections of the (sub)section the block belongs
+	// to (a heading belongs to the section it opens); -1 before the first heading.
+	Section int `json:"section"`
 }
 
 // Page is one extracted page; Number counts from 1.
@@ -46,10 +55,14 @@ type Page struct {
 
 // Section is a recognised part of the paper and where it starts.
 type Section struct {
-	Title string `json:"title"`
+	Title string `json:"title"` // the heading as printed: "2.4 Selecting Negative Distractors"
 	Level int    `json:"level"` // 1 for "2 Method", 2 for "2.1 Setup"
 	Page  int    `json:"page"`
 	Kind  string `json:"kind,omitempty"` // abstract, references or empty
+	// Number is the heading's number ("2.4", "A"), empty for an unnumbered one.
+	Number string `json:"number,omitempty"`
+	// Name is the heading without its number: "Selecting Negative Distractors".
+	Name string `json:"name,omitempty"`
 }
 
 // Meta is what is known about the paper from its metadata and first page.
@@ -69,43 +82,93 @@ type Document struct {
 	Sections []Section `json:"sections"`
 }
 
-// Text returns the plain text in reading order, blocks separated by blank lines.
+// Text returns the plain text in reading order, blocks separated by blank lines. A page's
+// footnotes follow its text; when the page ends inside a paragraph they wait for the
+// paragraph's end on the next page, so that no note splits a sentence.
 func (d *Document) Text() string {
 	var b strings.Builder
-	for _, p := range d.Pages {
-		for _, bl := range p.Blocks {
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(bl.Text)
+	d.walk(func(bl Block) {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
 		}
-	}
+		b.WriteString(bl.Text)
+	}, nil)
 	if b.Len() > 0 {
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
-// Markdown returns the text with headings as Markdown headings, captions in
-// italics and a page marker comment before each page.
-func (d *Document) Markdown() string {
-	var b strings.Builder
+// walk calls block for each block in reading order, a page's footnotes moved after the
+// paragraph its last block begins (see Text), and page, when not nil, before each page.
+func (d *Document) walk(block func(Block), page func(Page)) {
+	var held []Block
+	release := func() {
+		for _, n := range held {
+			block(n)
+		}
+		held = held[:0]
+	}
 	for _, p := range d.Pages {
-		fmt.Fprintf(&b, "<!-- page %d -->\n\n", p.Number)
-		for _, bl := range p.Blocks {
-			switch bl.Kind {
-			case KindTitle:
-				b.WriteString("# " + bl.Text)
-			case KindHeading:
-				b.WriteString(strings.Repeat("#", headingLevel(bl.Text)+1) + " " + bl.Text)
-			case KindCaption:
-				b.WriteString("*" + strings.TrimSpace(bl.Text) + "*")
-			default:
-				b.WriteString(bl.Text)
+		if page != nil {
+			page(p)
+		}
+		for i, bl := range p.Blocks {
+			if bl.Kind == KindFootnote {
+				held = append(held, bl)
+				continue
 			}
-			b.WriteString("\n\n")
+			if len(held) > 0 && !(i == 0 && bl.Kind == KindParagraph) {
+				release() // the paragraph that ran across the page break has ended
+			}
+			block(bl)
+			if len(held) > 0 && i == 0 {
+				release()
+			}
+		}
+		if len(held) > 0 && !runsOn(p) {
+			release()
 		}
 	}
+	release()
+}
+
+// runsOn reports whether a page's running text ends inside a paragraph: its last block
+// before the footnotes is a paragraph that does not end a sentence.
+func runsOn(p Page) bool {
+	for i := len(p.Blocks) - 1; i >= 0; i-- {
+		bl := p.Blocks[i]
+		if bl.Kind == KindFootnote {
+			continue
+		}
+		t := strings.TrimSpace(bl.Text)
+		if bl.Kind != KindParagraph || t == "" {
+			return false
+		}
+		return !strings.ContainsRune(".?!:;)”\"", []rune(t)[len([]rune(t))-1])
+	}
+	return false
+}
+
+// Markdown returns the text with headings as Markdown headings, captions in
+// italics, footnotes as quotes and a page marker comment before each page.
+func (d *Document) Markdown() string {
+	var b strings.Builder
+	d.walk(func(bl Block) {
+		switch bl.Kind {
+		case KindTitle:
+			b.WriteString("# " + bl.Text)
+		case KindHeading:
+			b.WriteString(strings.Repeat("#", headingLevel(bl.Text)+1) + " " + bl.Text)
+		case KindCaption:
+			b.WriteString("*" + strings.TrimSpace(bl.Text) + "*")
+		case KindFootnote:
+			b.WriteString("> " + bl.Text)
+		default:
+			b.WriteString(bl.Text)
+		}
+		b.WriteString("\n\n")
+	}, func(p Page) { fmt.Fprintf(&b, "<!-- page %d -->\n\n", p.Number) })
 	return b.String()
 }
 

@@ -110,7 +110,10 @@ func parseFont(v pdf.Value, spent *budget) *fontData {
 	base := v.Key("BaseFont").Name()
 	lb := strings.ToLower(base)
 	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "cmbx") ||
-		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") || strings.HasSuffix(lb, ".b")
+		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") || strings.HasSuffix(lb, ".b") ||
+		// URW's Times and Helvetica clones (NimbusRomNo9L-Medi, NimbusSanL-Medi) name their
+		// bold "Medi": ACL's section headings are set in it.
+		strings.HasSuffix(lb, "-medi") || strings.Contains(lb, "-mediital") || strings.Contains(lb, "medium")
 	subtype := v.Key("Subtype").Name()
 	encName := v.Key("Encoding").Name()
 	if subtype == "Type0" {

@@ -1,0 +1,73 @@
+package paper
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Issue 30: footnotes were read where their column ends, inside the sentence that runs on
+// in the next column or page ("separated by … 4We also experimented … the [SEP] token").
+// They are blocks of their own kind after the page's text, marked, and wait for the end of
+// a paragraph that crosses the page break.
+func TestFootnotesKeptApart(t *testing.T) {
+	t.Parallel()
+	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{2, 3}}})
+	var notes []Block
+	for _, bl := range doc.Pages[0].Blocks {
+		if bl.Kind == KindFootnote {
+			notes = append(notes, bl)
+		} else if len(notes) > 0 {
+			t.Errorf("%q after a footnote on its page", bl.Text)
+		}
+	}
+	if len(notes) != 3 || notes[1].Note != "4" || !strings.HasPrefix(notes[1].Text, "⁴ We also experimented with additional fields") {
+		t.Fatalf("footnotes of page 2: %+v", notes)
+	}
+	text := doc.Text()
+	inOrder(t, text, "separated by", "the [SEP] token. We use SciBERT", "⁴ We also experimented", "2.3 Citation-Based Pretraining Objective")
+	if strings.Contains(text, "4We also") {
+		t.Error("a footnote's mark glued to its text")
+	}
+	var md, js bytes.Buffer
+	if err := doc.Write(&md, "markdown"); err != nil || !strings.Contains(md.String(), "\n> ⁴ We also experimented") {
+		t.Errorf("markdown: %v", err)
+	}
+	if err := doc.Write(&js, "json"); err != nil || !strings.Contains(js.String(), `"kind": "footnote"`) || !strings.Contains(js.String(), `"note": "4"`) {
+		t.Errorf("json: %v", err)
+	}
+}
+
+// Sections carry their number and name, subsections too (ACL sets them in URW's "Medi"
+// bold, which was not read as bold: every passage was labelled "2 Model"), and each block
+// knows its section.
+func TestSectionNumbers(t *testing.T) {
+	t.Parallel()
+	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{1, 4}}})
+	at := -1
+	for i, s := range doc.Sections {
+		if s.Number == "2.4" {
+			at = i
+			if s.Name != "Selecting Negative Distractors" || s.Level != 2 || s.Page != 3 || s.Title != "2.4 Selecting Negative Distractors" {
+				t.Errorf("section 2.4: %+v", s)
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no section 2.4 in %+v", doc.Sections)
+	}
+	var nums []string
+	for _, s := range doc.Sections {
+		nums = append(nums, s.Number)
+	}
+	if got := strings.Join(nums, " "); !strings.Contains(got, "1 2 2.1 2.2 2.3 2.4 2.5 3 3.1 3.2 3.3") {
+		t.Errorf("section numbers %q", got)
+	}
+	for _, p := range doc.Pages {
+		for _, bl := range p.Blocks {
+			if strings.HasPrefix(bl.Text, "The choice of negative example papers") && bl.Section != at {
+				t.Errorf("block of 2.4 in section %d", bl.Section)
+			}
+		}
+	}
+}
