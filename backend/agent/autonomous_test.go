@@ -26,16 +26,6 @@ func roleOf(r llm.Request) store.PhaseRole {
 	return store.RoleWorker
 }
 
-// lastUser is the last user message of a request (the task or a round's brief).
-func lastUser(r llm.Request) string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == llm.RoleUser {
-			return r.Messages[i].Content
-		}
-	}
-	return ""
-}
-
 // autoScript is a scripted autonomous run: the planner answers with a plan, the worker makes
 // one write per round and then reports, the critic answers critiques[i] on its i-th review
 // (the last one again when they run out).

@@ -151,12 +151,6 @@ func (j *journal) add(typ store.EventType, payload any) error {
 	return err
 }
 
-// flush writes the queued events, if any.
-func (j *journal) flush() error {
-	_, err := j.record()
-	return err
-}
-
 // err is the first failed write of the turn (nil: none).
 func (j *journal) err() error {
 	j.mu.Lock()

@@ -15,7 +15,9 @@ import (
 
 // Stop, returned by a stream's callback, ends the stream; the stream function returns it, so
 // the caller can tell a consumer that stopped (or an answer complete on its own terms) from
-// the end of the body.
+// the end of the body. Like fs.SkipDir it is a signal, not a failure, hence its name.
+//
+//lint:ignore ST1012 a signal named as fs.SkipDir is, not an error to report
 var Stop = errors.New("httpapi: stream stopped")
 
 // SSE sends r and calls fn with the data of each server-sent event decoded into T, until:
