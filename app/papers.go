@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -97,6 +99,51 @@ func (p *PaperService) ImportArxiv(ref string) (PaperInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	return p.lib.ImportArxiv(ctx, ref)
+}
+
+// ImportURL downloads the PDF at a web address and adds it to the library. It needs web
+// access turned on in the settings.
+func (p *PaperService) ImportURL(url string) (PaperInfo, error) {
+	cfg, err := p.settings.config()
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	if !cfg.WebAccess {
+		return PaperInfo{}, fmt.Errorf("importing %s downloads it, and web access is off: turn it on in Settings, or download the PDF and add the file", url)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	release, err := p.imports.acquire(ctx)
+	if err != nil {
+		return PaperInfo{}, err
+	}
+	defer release()
+	return p.lib.ImportURL(ctx, url)
+}
+
+// ImportRef imports what the command line names: a PDF file, else an arXiv id or URL, else
+// the PDF at a web address. dir is where a relative path is found (the terminal's directory).
+func (p *PaperService) ImportRef(ref, dir string) (PaperInfo, error) {
+	path := ref
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return p.ImportPath(path)
+	}
+	if _, err := paper.ParseArxivID(ref); err == nil {
+		return p.ImportArxiv(ref)
+	}
+	if strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://") {
+		return p.ImportURL(ref)
+	}
+	return PaperInfo{}, fmt.Errorf("%s is not a file, an arXiv id (2401.12345) or a web address (https://…)", ref)
+}
+
+// QASession is the paper's Q&A conversation (created on first use): a question sent to it
+// with ChatService.Send is answered from the paper's passages.
+func (p *PaperService) QASession(paperID string) (string, error) {
+	return p.lib.Session(paperID, store.PurposeQA)
 }
 
 // List returns the library, most recently opened (or added) first.

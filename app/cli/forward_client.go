@@ -181,8 +181,13 @@ func (p *pendingAnswers) fail() {
 
 // forwardChat sends o in the running Tofu behind c and streams the reply as `tofu chat` does.
 func forwardChat(c *usersock.Conn, o ChatOptions, out, errOut io.Writer) error {
+	return forwardReply(c, forwardRequest{Version: forwardVersion, Tofu: Version, Chat: &o}, out, errOut)
+}
+
+// forwardReply sends req (a chat message, a question about a paper) and streams the reply.
+func forwardReply(c *usersock.Conn, req forwardRequest, out, errOut io.Writer) error {
 	defer c.Close()
-	if err := c.Send(forwardRequest{Version: forwardVersion, Tofu: Version, Chat: &o}); err != nil {
+	if err := c.Send(req); err != nil {
 		return err
 	}
 	var carry runeCarry

@@ -100,6 +100,8 @@ func (in *instance) serve(c *usersock.Conn) {
 		err = in.chat(c, *req.Chat)
 	case req.MCP != nil:
 		err = in.mcp(c, *req.MCP)
+	case req.Paper != nil:
+		err = in.paper(c, *req.Paper)
 	case req.Search != nil:
 		var found []history.Match
 		if found, err = in.a.History().Search(req.Search.Query, req.Search.Limit); err == nil {
@@ -191,7 +193,11 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 }
 
 // chat sends a forwarded `tofu chat` message through the window's ChatService.
-func (in *instance) chat(c *usersock.Conn, o ChatOptions) error {
+func (in *instance) chat(c *usersock.Conn, o ChatOptions) error { return in.reply(c, o, nil) }
+
+// reply sends o's message and forwards the reply; notes, when given, are lines said after a
+// reply that ended well (a paper answer's sources), from the events after before.
+func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string, before uint64) []string) error {
 	if o.BaseURL != "" {
 		return errors.New("--base-url would change the running Tofu's provider: set it in its Settings, or quit it to use --base-url")
 	}
@@ -230,7 +236,13 @@ func (in *instance) chat(c *usersock.Conn, o ChatOptions) error {
 		in.a.Runner.StopAndWait(sid)
 		failure = <-ended
 	}
-	c.Send(forwardOutput{End: &forwardEnd{Session: sid, Error: toWire(chatOutcome(in.st, sid, before, failure))}})
+	outcome := chatOutcome(in.st, sid, before, failure)
+	if outcome == nil && notes != nil {
+		for _, n := range notes(sid, before) {
+			c.Send(forwardOutput{Note: n})
+		}
+	}
+	c.Send(forwardOutput{End: &forwardEnd{Session: sid, Error: toWire(outcome)}})
 	return nil
 }
 

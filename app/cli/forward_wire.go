@@ -20,7 +20,7 @@ import (
 
 // forwardVersion changes with any change to the frames below; a client and an instance of
 // different versions refuse each other with a message saying so.
-const forwardVersion = 3
+const forwardVersion = 4
 
 // Frame size limits: a request carries a task or prompt; the instance's frames carry events
 // (a tool result is bounded by the L0 budget, a file read by its larger cap).
@@ -38,6 +38,7 @@ type forwardRequest struct {
 	Search  *forwardSearchRequest `json:"search,omitempty"` // tofu sessions search
 	Desk    *deskRequest          `json:"desk,omitempty"`   // tofu sessions show, tofu checkpoints
 	MCP     *forwardMCPRequest    `json:"mcp,omitempty"`    // tofu mcp serve (stdio)
+	Paper   *forwardPaperRequest  `json:"paper,omitempty"`  // tofu paper add, list, ask
 }
 
 // forwardMCPRequest starts `tofu mcp serve` in the instance: then each JSON-RPC message of the
@@ -78,11 +79,12 @@ type forwardOutput struct {
 	Ask      *store.Approval  `json:"ask,omitempty"`     // an approval waits (--approve ask)
 	Answered *forwardAnswered `json:"answered,omitempty"`
 	End      *forwardEnd      `json:"end,omitempty"`
-	Error    *wireError       `json:"error,omitempty"` // refused before a turn ran
-	Note     string           `json:"note,omitempty"`  // a line for stderr (tofu chat's model switch)
-	Found    *forwardFound    `json:"found,omitempty"` // a search's answer
-	Desk     *deskAnswer      `json:"desk,omitempty"`  // a desk command's answer
-	MCP      json.RawMessage  `json:"mcp,omitempty"`   // a JSON-RPC message of Tofu's MCP server
+	Error    *wireError       `json:"error,omitempty"`  // refused before a turn ran
+	Note     string           `json:"note,omitempty"`   // a line for stderr (tofu chat's model switch)
+	Found    *forwardFound    `json:"found,omitempty"`  // a search's answer
+	Desk     *deskAnswer      `json:"desk,omitempty"`   // a desk command's answer
+	MCP      json.RawMessage  `json:"mcp,omitempty"`    // a JSON-RPC message of Tofu's MCP server
+	Papers   *forwardPapers   `json:"papers,omitempty"` // tofu paper add's and list's answer
 }
 
 type forwardFound struct {

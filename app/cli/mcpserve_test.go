@@ -79,7 +79,7 @@ func TestMCPServeWithInspector(t *testing.T) {
 		Tools []struct{ Name string }
 	}
 	out := inspector(t, env, "--method", "tools/list")
-	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 9 {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 10 {
 		t.Fatalf("tools/list: %v\n%s", err, out)
 	}
 	call := func(tool string, args ...string) string {

@@ -52,7 +52,7 @@ func newPaperCmd() *cobra.Command {
 	extract.Flags().StringVarP(&pages, "pages", "p", "", `pages to extract, e.g. "1-3,5" (default: all)`)
 	extract.Flags().StringVar(&password, "password", "", "password of an encrypted PDF")
 	extract.Flags().BoolVar(&progress, "progress", false, "show progress on stderr")
-	cmd.AddCommand(extract)
+	cmd.AddCommand(extract, newPaperAddCmd(), newPaperListCmd(), newPaperAskCmd())
 	return cmd
 }
 

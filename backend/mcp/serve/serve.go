@@ -30,6 +30,8 @@ type Options struct {
 	Approve permission.Mode
 	// Version is announced to clients.
 	Version string
+	// Import adds a paper to the library (nil: no paper_import).
+	Import Importer
 }
 
 // New returns the MCP server of Tofu's tools.
@@ -42,6 +44,10 @@ func New(o Options) *server.MCPServer {
 	t := &handlers{o: o}
 	for _, st := range t.tools() {
 		s.AddTool(st.Tool, st.Handler)
+	}
+	if o.Import != nil {
+		it := t.importTool()
+		s.AddTool(it.Tool, it.Handler)
 	}
 	return s
 }

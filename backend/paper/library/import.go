@@ -6,8 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,7 +58,9 @@ func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size i
 	// Blobs first, the record last: a paper is listed only once everything it needs is stored.
 	fail := func(err error) (Info, error) {
 		for _, k := range []string{PDFKey(id), docKey(id), structKey(id)} {
-			l.store.DeleteBlob(k)
+			// Best effort: the import fails with err either way, and a blob left behind is
+			// never listed (the record, written last, is missing).
+			_ = l.store.DeleteBlob(k)
 		}
 		return Info{}, fmt.Errorf("save %s: %w", name, err)
 	}
@@ -104,4 +110,53 @@ func (l *Library) ImportArxiv(ctx context.Context, ref string) (Info, error) {
 			i.Year = meta.Year
 		}
 	})
+}
+
+// maxDownload bounds a PDF downloaded by ImportURL, as arXiv's downloads are bounded.
+const maxDownload = 200 << 20
+
+// ImportURL downloads the PDF at url and adds it to the library. Whether web access is
+// allowed is the caller's to check; a network that cannot be reached is paper.ErrOffline's
+// kind of error, with what to do instead.
+func (l *Library) ImportURL(ctx context.Context, url string) (Info, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return Info{}, fmt.Errorf("%q is not a URL Tofu can download: %w", url, err)
+	}
+	req.Header.Set("User-Agent", "Tofu (research assistant)")
+	client := l.opts.HTTP
+	if client == nil {
+		client = &http.Client{Timeout: 2 * time.Minute}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		var dns *net.DNSError
+		var op *net.OpError
+		if errors.As(err, &dns) || errors.As(err, &op) {
+			return Info{}, fmt.Errorf("%s cannot be reached (%v): check the connection, or download the PDF and add the file", req.URL.Host, err)
+		}
+		return Info{}, fmt.Errorf("download %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return Info{}, fmt.Errorf("%s answered %s", url, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxDownload+1))
+	if err != nil {
+		return Info{}, fmt.Errorf("download %s: %w", url, err)
+	}
+	if len(data) > maxDownload {
+		return Info{}, fmt.Errorf("%s is larger than %d MB", url, maxDownload>>20)
+	}
+	if !bytes.HasPrefix(data, []byte("%PDF")) {
+		return Info{}, fmt.Errorf("%s is not a PDF (it starts %.20q): give the address of the PDF itself", url, data[:min(len(data), 20)])
+	}
+	name := path.Base(req.URL.Path)
+	if name == "" || name == "/" || name == "." {
+		name = req.URL.Host
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".pdf") {
+		name += ".pdf"
+	}
+	return l.Import(ctx, name, bytes.NewReader(data), int64(len(data)), "")
 }

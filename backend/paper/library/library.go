@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,8 @@ type Options struct {
 	Emit          Emitter
 	// Arxiv is where ImportArxiv downloads from (zero: arxiv.org).
 	Arxiv paper.Arxiv
+	// HTTP is what ImportURL downloads with (nil: a client with a two-minute timeout).
+	HTTP *http.Client
 }
 
 // Library is the paper library of one store.
