@@ -240,8 +240,8 @@ func runHelper(t *testing.T, data, tmp string, args []string, kill bool, after i
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		var ev store.Event
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			continue // test framework output, or a line cut by the kill
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Seq == 0 {
+			continue // test framework output, a line cut by the kill, or the closing summary
 		}
 		evs = append(evs, ev)
 		if kill && !killed && len(evs) == after {

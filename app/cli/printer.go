@@ -63,6 +63,10 @@ func (p *printer) event(ev store.Event) {
 		b = store.PlainJSON(b) // what the model wrote: && stays &&
 		p.mu.Lock()
 		fmt.Fprintf(p.out, "%s\n", b)
+		var u llm.Usage
+		if ev.Type == store.EventUsage && ev.Decode(&u) == nil {
+			p.usage.add(u) // for the summary line that ends the run
+		}
 		p.mu.Unlock()
 		return
 	}
@@ -169,6 +173,10 @@ func progressNote(tp store.ToolProgress) string {
 
 func (p *printer) finish(session string, end agent.End) {
 	if p.json {
+		p.mu.Lock()
+		b, _ := json.Marshal(p.usage.summary(session, string(end.Reason), end.Steps))
+		fmt.Fprintf(p.out, "%s\n", b)
+		p.mu.Unlock()
 		return
 	}
 	p.note("(session %s: %s after %d step(s))", session, end.Reason, end.Steps)

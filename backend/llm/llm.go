@@ -158,6 +158,9 @@ type Usage struct {
 	ReasoningTokens  int    `json:"reasoning_tokens,omitempty"`
 	CacheReadTokens  int    `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int    `json:"cache_write_tokens,omitempty"`
+	// CacheReported says the provider reports cached tokens (zero then means none was read
+	// from its cache); without it CacheReadTokens says nothing.
+	CacheReported bool `json:"cache_reported,omitempty"`
 	// LocalInputTokens and LocalOutputTokens are Tofu's own count (o200k BPE) of the request and
 	// the reply, stored beside the provider's figures so the two can be compared.
 	LocalInputTokens  int `json:"local_input_tokens,omitempty"`

@@ -39,7 +39,7 @@ func TestStreamThinkingTextUsage(t *testing.T) {
 	}
 	got := *r.Usage
 	got.DurationMS = 0
-	if want := (llm.Usage{Model: model, InputTokens: 1250, OutputTokens: 20, CacheReadTokens: 1000, CacheWriteTokens: 200}); got != want {
+	if want := (llm.Usage{Model: model, InputTokens: 1250, OutputTokens: 20, CacheReadTokens: 1000, CacheWriteTokens: 200, CacheReported: true}); got != want {
 		t.Errorf("usage %+v, want %+v", got, want)
 	}
 	c := srv.Chats()[0]

@@ -180,6 +180,7 @@ func finishBlock(b *openBlock) (llm.Event, bool) {
 // message_delta the cumulative output (newer API versions repeat the input side there too).
 // InputTokens counts the whole prompt, cached parts included, as OpenAI's prompt_tokens does.
 func addUsage(u *llm.Usage, w *wireUsage) {
+	u.CacheReported = true // Anthropic's usage always has the cache's counts
 	if w.CacheReadInputTokens > 0 {
 		u.CacheReadTokens = w.CacheReadInputTokens
 	}

@@ -54,7 +54,7 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 			if r.Reasoning != rep.Reasoning || r.Text != rep.Text {
 				t.Errorf("reasoning %q text %q", r.Reasoning, r.Text)
 			}
-			want := llm.Usage{Model: model, InputTokens: 1200, OutputTokens: 30, CacheReadTokens: 1024, ReasoningTokens: 12}
+			want := llm.Usage{Model: model, InputTokens: 1200, OutputTokens: 30, CacheReadTokens: 1024, ReasoningTokens: 12, CacheReported: true}
 			if r.Usage == nil {
 				t.Fatal("no usage")
 			}

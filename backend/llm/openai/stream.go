@@ -156,10 +156,10 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 func toUsage(u *wireUsage) *llm.Usage {
 	out := &llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
 	if u.PromptTokensDetails != nil {
-		out.CacheReadTokens = u.PromptTokensDetails.CachedTokens
+		out.CacheReadTokens, out.CacheReported = u.PromptTokensDetails.CachedTokens, true
 	}
-	if out.CacheReadTokens == 0 {
-		out.CacheReadTokens = u.PromptCacheHitTokens
+	if out.CacheReadTokens == 0 && u.PromptCacheHitTokens > 0 {
+		out.CacheReadTokens, out.CacheReported = u.PromptCacheHitTokens, true
 	}
 	if u.CompletionTokensDetails != nil {
 		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
