@@ -405,6 +405,7 @@ export interface Usage {
   reasoning_tokens?: number
   cache_read_tokens?: number
   cache_write_tokens?: number
+  cache_reported?: boolean
   local_input_tokens?: number
   local_output_tokens?: number
   cost_usd?: number
