@@ -13,13 +13,44 @@ const label = process.argv[4] ?? 'after'
 const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 860 })
 let code = 0
 try {
-  await step('the empty state without Ollama', async () => {
+  await step('the empty state without Ollama says it once', async () => {
     await page.goto(url)
     await tid('empty-state').waitFor()
-    await tid('banner').waitFor()
+    await tid('first-run').waitFor()
     await page.screenshot({ path: `${out}/${label}-no-ollama.png` })
+    if (label !== 'after') return
+    // Regression (issue 36): the banner repeated the first-run help, with three Refresh
+    // controls and the Enter / Shift+Enter hint twice.
+    check((await tid('banner').count()) === 0, 'the banner repeats the first-run help')
+    const refresh = await page.getByRole('button', { name: /^Refresh$/ }).count()
+    check(refresh === 1, `${refresh} Refresh buttons in the window`)
+    const enterHints = await page.locator('kbd', { hasText: /^Shift$/ }).count()
+    check(enterHints === 1, `the Shift+Enter hint is shown ${enterHints} times`)
+    const reason = await tid('first-run-reason').innerText()
+    check(/Ollama is not running at http:\/\/127\.0\.0\.1:\d+/.test(reason), `the reason: ${reason}`)
   })
   if (label === 'after') {
+    await step('sending anyway: the error in words, under one heading', async () => {
+      await tid('composer').fill('hello?')
+      await tid('composer').press('Enter')
+      await tid('message-error').waitFor()
+      const text = await tid('message-error-text').innerText()
+      // With no model configured the turn stops before Ollama; with one, Go's "dial tcp …:
+      // connection refused" becomes words (status.test.ts, errorWords).
+      check(/^(No model is selected|Cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+: nothing is listening there)/.test(text), `the error reads: ${text}`)
+      check(!/dial tcp|Post "/.test(await tid('message-error').innerText()), 'Go\'s error text is shown unasked')
+      // The banner stays only to say something else (Ollama is down; the turn had no model).
+      const heading = await tid('message-error').locator('strong').first().innerText()
+      if (await tid('banner').count()) {
+        const banner = await tid('banner').innerText()
+        check(!banner.includes(heading), `the banner repeats the error's heading "${heading}"`)
+      }
+      const refresh = await page.getByRole('button', { name: /^Refresh( models)?$/ }).count()
+      check(refresh <= 2, `${refresh} Refresh controls (the picker's and one more at most)`)
+      await page.screenshot({ path: `${out}/after-send-anyway.png` })
+      await tid('new-conversation').click()
+      await tid('first-run').waitFor()
+    })
     await step('try the demo: a conversation in its scratch folder', async () => {
       await tid('first-run').waitFor()
       await tid('first-run-demo').click()
@@ -52,6 +83,9 @@ try {
       await tid('demo-note').waitFor({ state: 'detached' })
       await page.locator('[data-testid="workspace-chip"]', { hasText: 'tofu-demo-' }).waitFor({ state: 'detached' })
       await tid('banner').waitFor()
+      // Regression (issue 36): the picker kept the demo's tofu-test:latest with a red dot.
+      const picked = await tid('model-picker').locator('option:checked').innerText()
+      check(picked === 'No models', `the picker after Stop demo: ${picked}`)
       await page.screenshot({ path: `${out}/after-demo-stopped.png` })
     })
   }

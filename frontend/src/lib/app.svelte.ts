@@ -3,7 +3,7 @@
 import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity, isStub } from './sessions'
 import { dequeue, edit, enqueue, putBack, takeNext, type Queues } from './queue'
-import { hasModel, modelBanner } from './status'
+import { bannerShown, firstRun, hasModel, modelBanner, sameModel } from './status'
 import { DeltaBuffer } from './stream'
 import { meterOf, tokenReport } from './tokens'
 import { withMode, type FamilyMode } from './toolbar'
@@ -71,6 +71,13 @@ class AppState {
   /** Approvals and answers being sent, by call id (their buttons are disabled meanwhile). */
   answering = $state<Record<string, boolean>>({})
   banner = $derived(modelBanner(this.status, this.model))
+  /** The first-run help the empty conversation shows while no model can answer (status.ts). */
+  setup = $derived(firstRun(this.status))
+  /** The banner as shown: not while the first-run help or the last turn's error says it. */
+  shownBanner = $derived.by(() => {
+    const last = this.items.at(-1)
+    return bannerShown(this.banner, this.setup, last?.kind === 'error' ? last.error.kind : null, this.items.length === 0)
+  })
   models = $derived(this.status?.models ?? [])
   /** The chosen model can think (its capabilities say so): the Enhance menu's thinking line. */
   modelThinks = $derived(this.models.find((m) => m.name === this.model)?.capabilities?.includes('thinking') === true)
@@ -194,10 +201,14 @@ class AppState {
   async stopDemo() {
     this.statusLoading = true
     const demoFolder = this.status?.demo_workspace
+    const demoModel = this.status?.default_model ?? ''
     try {
       this.status = await api.models.stopDemo()
       if (demoFolder && this.workspace === demoFolder) await this.setWorkspace('')
-      this.model = this.status.default_model || this.defaultModel()
+      // The demo's model is gone with it: the picker says "No models" rather than keeping it
+      // (the demo's conversation still names it).
+      const next = this.status.default_model || this.defaultModel()
+      this.model = next && sameModel(next, demoModel) && !hasModel(this.status.models, next) ? '' : next
       this.ok('demo')
       await this.loadSettings()
     } catch (err) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { firstRun, hintParts, modelBanner, providerLabel, titleFor } from './status'
+import { bannerShown, errorWords, firstRun, hintParts, modelBanner, providerLabel, titleFor } from './status'
 import type { ModelStatus } from './types'
 
 const base: ModelStatus = { provider: 'ollama', base_url: 'http://127.0.0.1:11434', reachable: true, models: [{ name: 'qwen3:latest', provider: 'ollama' }], default_model: 'qwen3' }
@@ -74,5 +74,33 @@ describe('firstRun', () => {
     expect(firstRun(base)).toBeNull()
     expect(firstRun({ ...base, error: { kind: 'model_not_found', message: 'x' } })).toBeNull()
     expect(firstRun({ ...down, demo: true })).toBeNull()
+  })
+})
+
+describe('errorWords', () => {
+  it('says a refused connection in words and keeps Go\'s text as the detail (regression: issue 36)', () => {
+    const raw = 'ollama: cannot reach Ollama at http://127.0.0.1:11434: Post "http://127.0.0.1:11434/api/show": dial tcp 127.0.0.1:11434: connect: connection refused'
+    const w = errorWords(raw)
+    expect(w.text).toBe('Cannot reach Ollama at http://127.0.0.1:11434: nothing is listening there.')
+    expect(w.detail).toBe(raw)
+  })
+  it('names unknown hosts and timeouts', () => {
+    expect(errorWords('openai: cannot reach vllm at http://gpu:8000/v1: Get "http://gpu:8000/v1/models": dial tcp: lookup gpu: no such host').text).toBe(
+      'Cannot reach vllm at http://gpu:8000/v1: that host name is unknown.',
+    )
+    expect(errorWords('cannot reach x: Post "http://x/api/chat": dial tcp 10.0.0.1:80: i/o timeout').text).toBe('Cannot reach x: it did not answer in time.')
+  })
+  it('leaves a sentence alone and has no detail then', () => {
+    expect(errorWords('The model rejected the request.')).toEqual({ text: 'The model rejected the request.', detail: '' })
+  })
+})
+
+describe('bannerShown', () => {
+  const b = { kind: 'unreachable', title: 'Ollama is not reachable', message: '', hint: '' }
+  it('gives way to the first-run help in an empty conversation, and to the same error in the transcript', () => {
+    expect(bannerShown(b, { kind: 'unreachable', ollama: true }, null, true)).toBeNull()
+    expect(bannerShown(b, { kind: 'unreachable', ollama: true }, null, false)).toBe(b)
+    expect(bannerShown(b, null, 'unreachable', false)).toBeNull()
+    expect(bannerShown(b, null, 'server', false)).toBe(b)
   })
 })

@@ -132,3 +132,57 @@ export function firstRun(status: ModelStatus | null): FirstRun | null {
   if (kind !== 'unreachable' && kind !== 'no_models') return null
   return { kind, ollama: (status.provider_type || 'ollama') === 'ollama' }
 }
+
+/** What a network failure means, from the words Go's net package ends its error with. */
+const causes: [RegExp, string][] = [
+  [/connection refused/i, 'nothing is listening there'],
+  [/no such host|server misbehaving/i, 'that host name is unknown'],
+  [/i\/o timeout|deadline exceeded|timed? ?out/i, 'it did not answer in time'],
+  [/network is unreachable|no route to host/i, 'the network cannot get there'],
+  [/connection reset|broken pipe|EOF$/i, 'the connection was cut'],
+  [/certificate|x509|tls:/i, 'its TLS certificate was refused'],
+]
+
+/** Where Go's wrapped cause starts in an error's text: `Post "http://…": dial tcp …`. */
+const goCause = /: (?:(?:Post|Get|Put|Delete|Head) "|dial tcp|read tcp|write tcp|net\/http:|x509:|tls:|EOF$)/
+
+/**
+ * An error's message in words for the transcript: the provider's prefix ("ollama: ") and Go's
+ * wrapped cause ("Post "…/api/show": dial tcp …: connect: connection refused") become one
+ * sentence ("Cannot reach Ollama at http://127.0.0.1:11434: nothing is listening there."); the
+ * raw text is the detail, shown on request. `detail` is empty when the words are the text.
+ */
+export function errorWords(message: string): { text: string; detail: string } {
+  const raw = message.trim()
+  let text = raw.replace(/^(ollama|openai|anthropic|llm|router|tofu-demo|[a-z][\w.-]*): (?=\S)/, '')
+  const at = text.search(goCause)
+  let cause = ''
+  if (at >= 0) {
+    const tail = text.slice(at)
+    text = text.slice(0, at)
+    cause = causes.find(([re]) => re.test(tail))?.[1] ?? ''
+  }
+  text = text.charAt(0).toUpperCase() + text.slice(1)
+  if (cause) text += `: ${cause}`
+  if (!/[.!?]$/.test(text)) text += '.'
+  return { text, detail: at >= 0 || text.replace(/\.$/, '').toLowerCase() !== raw.replace(/\.$/, '').toLowerCase() ? raw : '' }
+}
+
+/**
+ * The banner, unless the screen already says the same: the first-run help of an empty
+ * conversation (it names the problem and its remedies), or the last turn's error of the same
+ * kind (it has its own Retry and Refresh).
+ */
+export function bannerShown(banner: BannerInfo | null, setup: FirstRun | null, lastError: string | null, empty: boolean): BannerInfo | null {
+  if (!banner) return null
+  if (setup && empty) return null
+  if (lastError && lastError === banner.kind) return null
+  return banner
+}
+
+/** The first-run help's one line on what is wrong, with the address it tried. */
+export function firstRunReason(status: ModelStatus | null, setup: FirstRun): string {
+  const who = providerLabel(status?.error?.provider || status?.provider, status?.provider_type || 'ollama')
+  const where = status?.base_url ? ` at ${status.base_url}` : ''
+  return setup.kind === 'unreachable' ? `${who} is not running${where}, or Tofu cannot reach it.` : `${who} is running${where} but has no model installed.`
+}
