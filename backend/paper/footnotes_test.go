@@ -71,3 +71,18 @@ func TestSectionNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A left-column line that runs to the gutter (code in a monospace font) read as one
+// fragment with the right column's line beside it, a full-width line that cut specter's
+// appendix page into bands read out of order ("’sample’: [0, 10 ** -6, 10 ** -5], the
+// citation graph via sampled triplets. Citeomatic"). splitAtGutter parts them.
+func TestLineRunningToTheGutter(t *testing.T) {
+	t.Parallel()
+	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{12, 12}}})
+	text := doc.Text()
+	inOrder(t, text, "{’window’: [5, 10, 15], ’sample’: [0, 10 ** -6, 10 ** -5], ’epochs’",
+		"for a total of 27 models", "3. Fasttext-Sum", "4. SIF", "5. ELMo", "6. Citeomatic", "8. SciBERT")
+	if strings.Contains(text, "10 ** -5], the citation graph") {
+		t.Error("a line of each column read as one")
+	}
+}

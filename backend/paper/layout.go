@@ -292,6 +292,9 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 	}
 	frags = dropMarginNumbers(frags, page)
 	gutter, ok := findGutter(frags)
+	if ok {
+		frags = splitAtGutter(frags, gutter)
+	}
 	for i := range frags {
 		frags[i].col = 0
 		if ok {
@@ -496,6 +499,49 @@ func findGutter(frags []frag) (gutterPos, bool) {
 		}
 	}
 	return g, nl >= 3 && nr >= 3
+}
+
+// splitAtGutter splits a fragment that crosses the gutter where it is two lines, one of each
+// column, set close enough to read as one: a gap of at least half a size (wider than the
+// spaces of a justified line) with the gutter between its ends, after which the text starts
+// where the right column's lines start. A left-column line that runs to the column's edge
+// (code in a monospace font, "’sample’: [0, 10 ** -6, 10 ** -5],") joined the right
+// column's line beside it; as one fragment across the gutter it was read as full-width,
+// which cut the page's columns into bands read out of order (specter's appendix).
+func splitAtGutter(frags []frag, g gutterPos) []frag {
+	// The right column's left edge: where its lines start, the smallest start of the
+	// fragments right of the gutter that are as wide as a line of a column.
+	start := math.Inf(1)
+	n := 0
+	for _, f := range frags {
+		if side(f, g) == 2 && f.box.X1-f.box.X0 > 10*g.size {
+			start = min(start, f.box.X0)
+			n++
+		}
+	}
+	if n < 3 {
+		return frags
+	}
+	var out []frag
+	for _, f := range frags {
+		cut := -1
+		if side(f, g) == 0 {
+			for i := 1; i < len(f.glyphs); i++ {
+				p, q := f.glyphs[i-1], f.glyphs[i]
+				end := p.X + p.W
+				if q.X-end >= 0.5*g.size && end <= g.x1 && end >= g.x0-2*g.size && math.Abs(q.X-start) <= 0.1*g.size {
+					cut = i
+					break
+				}
+			}
+		}
+		if cut < 0 {
+			out = append(out, f)
+			continue
+		}
+		out = append(out, newFrag(f.glyphs[:cut], f.row), newFrag(f.glyphs[cut:], f.row))
+	}
+	return out
 }
 
 // side puts a fragment left (1) or right (2) of the gutter, or across it (0)
