@@ -44,8 +44,9 @@ func ParseDay(date string, loc *time.Location) (Day, error) {
 func (d Day) holds(t time.Time) bool { return !t.Before(d.Start) && t.Before(d.End) }
 
 // Figures computes the report's figures for day from the log, with the extractive prose.
-// papers names a paper of the library by id ("" when unknown). Sessions of the report
-// itself (purpose myday) are left out, but their model calls are counted.
+// papers names a paper of the library by id ("" when unknown). Sessions made for a purpose
+// other than a conversation (the report's own, a swarm's agents) are left out, but their model
+// calls are counted.
 func Figures(log Log, day Day, papers func(id string) string) (Report, error) {
 	infos, err := log.Sessions()
 	if err != nil {
@@ -79,11 +80,14 @@ func Figures(log Log, day Day, papers func(id string) string) (Report, error) {
 			continue
 		}
 		switch {
-		case info.Purpose == store.PurposeMyDay:
 		case info.Paper != "":
 			if !slices.Contains(paperWork[info.Paper], string(info.Purpose)) {
 				paperWork[info.Paper] = append(paperWork[info.Paper], string(info.Purpose))
 			}
+		case info.Purpose != "" || info.Parent != "":
+			// A session a conversation or Tofu made for its own work (a swarm's sub-agents and
+			// master rounds, this report's call, a translation, a scheduled poll): its calls
+			// count above, but it is not a conversation of the user's.
 		default:
 			r.Sessions = append(r.Sessions, sd)
 			r.Todos = append(r.Todos, todos...)
