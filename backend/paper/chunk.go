@@ -163,7 +163,8 @@ func (d *Document) Chunks() []Chunk {
 
 // runInTitle is the title of a run-in heading: the words before the paragraph's first
 // sentence begins, where a capitalised word is followed by one in lower case ("Selecting
-// Negative Distractors | The choice of …", "Negative examples | The first set …"), or at a
+// Negative Distractors | The choice of …", "Negative examples | The first set …") that is not
+// one of the small words titles keep in lower case ("Born with World Models?"), or at a
 // period ending the title. Up to ten words; none found, the first four.
 func runInTitle(rest string) string {
 	w := strings.Fields(rest)
@@ -172,7 +173,7 @@ func runInTitle(rest string) string {
 		if j > 0 && strings.HasSuffix(w[j-1], ".") {
 			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
 		}
-		if j >= 1 && j+1 < len(w) && startsUpper(w[j]) && startsLower(w[j+1]) {
+		if j >= 1 && j+1 < len(w) && startsUpper(w[j]) && startsLower(w[j+1]) && !titleWords[strings.ToLower(w[j+1])] {
 			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
 		}
 	}
@@ -181,6 +182,12 @@ func runInTitle(rest string) string {
 	}
 	return strings.Join(w[:4], " ")
 }
+
+// titleWords are the words a title in title case keeps in lower case (Chicago's short
+// articles, conjunctions and prepositions).
+var titleWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "but": true,
+	"nor": true, "of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "with": true,
+	"by": true, "from": true, "via": true, "as": true, "into": true, "over": true, "vs.": true, "vs": true}
 
 func startsUpper(s string) bool {
 	for _, r := range s {

@@ -69,6 +69,8 @@ func TestRunInSubsectionsLabelTheirPassages(t *testing.T) {
 		{Number: 3, Blocks: []Block{
 			{Kind: KindParagraph, Text: "2.5 Negative examples. The second set is harder."},
 			{Kind: KindHeading, Text: "3. Experiments"},
+			{Kind: KindParagraph, Text: "3.0. Are Networks Born with World Models?"},
+			{Kind: KindParagraph, Text: "Some say so, in the text that follows."},
 			{Kind: KindParagraph, Text: "3.1 Data We use the corpus of Semantic Scholar."},
 		}},
 	}}
@@ -76,7 +78,7 @@ func TestRunInSubsectionsLabelTheirPassages(t *testing.T) {
 	for _, c := range doc.Chunks() {
 		got = append(got, c.Section)
 	}
-	want := []string{"2.1 Overview", "2.4 Selecting Negative Distractors", "2.5 Negative examples", "3.1 Data"}
+	want := []string{"2.1 Overview", "2.4 Selecting Negative Distractors", "2.5 Negative examples", "3.0 Are Networks Born with World Models?", "3.1 Data"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("sections %q, want %q", got, want)
 	}
