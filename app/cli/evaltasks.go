@@ -175,9 +175,16 @@ func RunSuite(ctx context.Context, st *store.Store, path string, o SuiteOptions,
 	return RunTasks(ctx, st, shard.Of(tasks), o.TasksOptions, eval.TasksOptions{Log: log, Finished: finished, Run: info, Done: done})
 }
 
-// config is what the report records of the configuration.
+// config is what the report records of the configuration. Without --model, the model is the
+// settings' main model, named (the report said model "").
 func (o TasksOptions) config() eval.RunConfig {
-	return eval.RunConfig{Model: o.Model, Mode: o.Mode, Context: o.Context, Approve: o.Approve, MaxSteps: o.MaxSteps,
+	model := o.Model
+	if model == "" {
+		if cfg, err := settings(); err == nil {
+			model = cfg.Models.Main
+		}
+	}
+	return eval.RunConfig{Model: model, Mode: o.Mode, Context: o.Context, Approve: o.Approve, MaxSteps: o.MaxSteps,
 		MaxCost: o.MaxCost, MaxTimeSec: o.MaxTime.Seconds(), TestCmd: o.TestCmd}
 }
 
