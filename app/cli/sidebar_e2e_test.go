@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
@@ -18,6 +19,21 @@ func TestSidebarEndToEnd(t *testing.T) {
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)
 	made := map[string]string{}
+	// Older conversations first (the page opens on the latest, "Math"): enough to fill the
+	// sidebar at 900×620, one with Markdown for the search snippets.
+	for i := 1; i <= 6; i++ {
+		info, err := st.CreateSession(fmt.Sprintf("Note %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Append(info.ID, store.EventUser, store.UserMessage{Text: fmt.Sprintf("note %d", i)})
+	}
+	md, err := st.CreateSession("Markdown notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Append(md.ID, store.EventUser, store.UserMessage{Text: "how do I find wombat files"})
+	st.Append(md.ID, store.EventAssistant, store.AssistantMessage{Text: "Use **find** to list every wombat file:\n\n```sh\nfind ~ -name '*wombat*'\n```\n"})
 	for _, c := range []struct{ title, user, reply string }{
 		{"Quokkas", "where do quokkas live", "On Rottnest Island, off Perth."},
 		{"Tides", "when is high tide", "Twice a day, about 12 h 25 min apart."},

@@ -23,11 +23,42 @@ const chunks = () => page.evaluate(() =>
 
 
 await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
-  await step('open the app: three conversations, no folder', async () => {
+  await step('open the app: ten conversations, no folder', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="session-item"], [data-testid="backend-down"]')
     check((await tid('backend-down').count()) === 0, 'the app could not reach the backend')
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-item"]').length === 3)
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-item"]').length === 10)
+  })
+
+  await step('at 900×620 the sidebar shows at least 8 conversations, under no "Folders" heading', async () => {
+    // Regression (issue 36): Memory, My Day, Schedule, the paper drop zone and the arXiv box
+    // left room for 2.5 conversations, listed under "FOLDERS" with no folder.
+    await page.setViewportSize({ width: 900, height: 620 })
+    await page.waitForTimeout(100)
+    const seen = await page.evaluate(() => {
+      const list = document.querySelector('nav.list').getBoundingClientRect()
+      return [...document.querySelectorAll('[data-testid="session-item"]')].filter((r) => {
+        const b = r.getBoundingClientRect()
+        return b.height > 0 && b.top >= list.top - 1 && b.bottom <= list.bottom + 1
+      }).length
+    })
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-900x620.png') })
+    check(seen >= 8, `${seen} conversations fit in the sidebar at 900×620`)
+    check((await tid('folders-heading').count()) === 0, 'a "Folders" heading with no folder')
+  })
+
+  await step('search keeps the panel buttons in place and shows snippets without Markdown', async () => {
+    const before = await tid('myday-open').boundingBox()
+    await tid('history-search').fill('wombat')
+    await page.locator('[data-testid="history-hit"]', { hasText: 'Markdown notes' }).first().waitFor()
+    const after = await tid('myday-open').boundingBox()
+    check(Math.abs(before.y - after.y) < 1, `My Day moved from y=${before.y} to y=${after.y} when searching`)
+    const snippets = await page.locator('[data-testid="history-hit"] .snippet').allInnerTexts()
+    check(snippets.some((t) => t.includes('find')), `snippets: ${snippets.join(' | ')}`)
+    check(!snippets.some((t) => /\*\*|```/.test(t)), `a snippet shows Markdown marks: ${snippets.join(' | ')}`)
+    if (shot) await page.screenshot({ path: shot.replace(/\.png$/, '-search.png') })
+    await tid('history-search').press('Escape')
+    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   await step('highlight.js waits for the first code block', async () => {

@@ -29,3 +29,19 @@ export function shortTime(iso: string, now = new Date()): string {
   if (d.getFullYear() === now.getFullYear()) return d.toLocaleDateString([], { day: 'numeric', month: 'short' })
   return d.toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' })
 }
+
+/**
+ * A search snippet as text: the Markdown it was cut from (`**bold**`, fences, headings, list
+ * markers, links) without its marks, on one line. Cut snippets may hold half a pair: every mark
+ * goes, paired or not.
+ */
+export function plainSnippet(s: string): string {
+  return s
+    .replace(/```[\w+-]*/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
+    .replace(/(\*\*|__|~~|`)/g, '')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
