@@ -36,7 +36,7 @@ func (c Chunk) Page() int {
 
 // ChunkVersion changes whenever Chunks cuts differently, so stored chunks of an older cut can
 // be made again from the stored document.
-const ChunkVersion = 2
+const ChunkVersion = 3
 
 // Chunk sizes in words. A passage is a few paragraphs: the grain a question is answered at.
 // It is closed before a paragraph that would take it past ChunkMaxWords, so it ends where a
@@ -163,8 +163,9 @@ func (d *Document) Chunks() []Chunk {
 
 // runInTitle is the title of a run-in heading: the words before the paragraph's first
 // sentence begins, where a capitalised word is followed by one in lower case ("Selecting
-// Negative Distractors | The choice of …", "Negative examples | The first set …") that is not
-// one of the small words titles keep in lower case ("Born with World Models?"), or at a
+// Negative Distractors | The choice of …", "Negative examples | The first set …") unless that
+// is one of the small words titles keep in lower case, between capitalised words ("Born with
+// World Models?"), or at a
 // period ending the title. Up to ten words; none found, the first four.
 func runInTitle(rest string) string {
 	w := strings.Fields(rest)
@@ -173,7 +174,10 @@ func runInTitle(rest string) string {
 		if j > 0 && strings.HasSuffix(w[j-1], ".") {
 			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
 		}
-		if j >= 1 && j+1 < len(w) && startsUpper(w[j]) && startsLower(w[j+1]) && !titleWords[strings.ToLower(w[j+1])] {
+		// A small word between capitalised ones is the title's ("Born with World Models");
+		// followed by one in lower case it is the sentence's ("In the recommendation task").
+		inTitle := titleWords[strings.ToLower(w[min(j+1, len(w)-1)])] && j+2 < len(w) && startsUpper(w[j+2])
+		if j >= 1 && j+1 < len(w) && startsUpper(w[j]) && startsLower(w[j+1]) && !inTitle {
 			return strings.TrimSuffix(strings.Join(w[:j], " "), ".")
 		}
 	}

@@ -72,13 +72,14 @@ func TestRunInSubsectionsLabelTheirPassages(t *testing.T) {
 			{Kind: KindParagraph, Text: "3.0. Are Networks Born with World Models?"},
 			{Kind: KindParagraph, Text: "Some say so, in the text that follows."},
 			{Kind: KindParagraph, Text: "3.1 Data We use the corpus of Semantic Scholar."},
+			{Kind: KindParagraph, Text: "3.4 Recommendation In the recommendation task, we evaluate embeddings."},
 		}},
 	}}
 	var got []string
 	for _, c := range doc.Chunks() {
 		got = append(got, c.Section)
 	}
-	want := []string{"2.1 Overview", "2.4 Selecting Negative Distractors", "2.5 Negative examples", "3.0 Are Networks Born with World Models?", "3.1 Data"}
+	want := []string{"2.1 Overview", "2.4 Selecting Negative Distractors", "2.5 Negative examples", "3.0 Are Networks Born with World Models?", "3.1 Data", "3.4 Recommendation"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("sections %q, want %q", got, want)
 	}
