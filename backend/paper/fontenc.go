@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -24,9 +25,44 @@ const maxFontHead = 64 << 10
 
 // codeTable is the text of each code of a simple font, where known; a code known to have no
 // text (a piece of a large delimiter other than its top, TeX's "suppress") is known and empty.
+// The codes /Differences names are resolved when the font is parsed; the font program's
+// built-in encoding is read only when a code outside them is shown (TeX's text fonts name
+// every code they use in /Differences, and reading each program cost a tenth of an
+// extraction), then TeX's encoding by the font's name fills what is still unknown.
 type codeTable struct {
 	text  [256]string
 	known [256]bool
+
+	once    sync.Once
+	program pdf.Value // FontFile, or a null value
+	spent   *budget
+	tex     *[128]rune
+	rest    [256]string // from the program and tex, after load
+	restOK  [256]bool
+}
+
+// lookup returns the text of a code and whether the font says what it is.
+func (t *codeTable) lookup(c byte) (string, bool) {
+	if t.known[c] {
+		return t.text[c], true
+	}
+	t.once.Do(t.load)
+	return t.rest[c], t.restOK[c]
+}
+
+func (t *codeTable) load() {
+	var names [256]string
+	if t.program.Kind() == pdf.Stream {
+		type1Encoding(t.program, t.spent, &names)
+	}
+	for c := range t.rest {
+		if names[c] != "" {
+			t.rest[c], t.restOK[c] = glyphNameText(names[c])
+		}
+		if !t.restOK[c] && t.tex != nil && c < len(t.tex) && t.tex[c] != 0 {
+			t.rest[c], t.restOK[c] = string(t.tex[c]), true
+		}
+	}
 }
 
 // simpleCodes returns the codes of a simple font whose encoding names no base encoding, or
@@ -37,12 +73,9 @@ func simpleCodes(v pdf.Value, spent *budget) *codeTable {
 	if enc.Kind() == pdf.Name || enc.Kind() == pdf.Dict && !enc.Key("BaseEncoding").IsNull() {
 		return nil // a named base encoding: the library's tables and /Differences do it
 	}
-	var names [256]string
-	fd := v.Key("FontDescriptor")
-	found := false
-	if ff := fd.Key("FontFile"); ff.Kind() == pdf.Stream {
-		found = type1Encoding(ff, spent, &names)
-	}
+	out := &codeTable{spent: spent, tex: texEncodingFor(v.Key("BaseFont").Name())}
+	out.program = v.Key("FontDescriptor").Key("FontFile")
+	found := out.program.Kind() == pdf.Stream || out.tex != nil
 	if diff := enc.Key("Differences"); diff.Kind() == pdf.Array {
 		code := -1
 		for i := 0; i < diff.Len() && i < 4096; i++ {
@@ -52,25 +85,15 @@ func simpleCodes(v pdf.Value, spent *budget) *codeTable {
 				code = int(x.Int64())
 			case pdf.Name:
 				if code >= 0 && code < 256 {
-					names[code] = x.Name()
-					found = true
+					out.text[code], out.known[code] = glyphNameText(x.Name())
+					found = found || out.known[code]
 				}
 				code++
 			}
 		}
 	}
-	tex := texEncodingFor(v.Key("BaseFont").Name())
-	if !found && tex == nil {
+	if !found {
 		return nil
-	}
-	out := &codeTable{}
-	for c := range out.text {
-		if names[c] != "" {
-			out.text[c], out.known[c] = glyphNameText(names[c])
-		}
-		if !out.known[c] && tex != nil && c < len(tex) && tex[c] != 0 {
-			out.text[c], out.known[c] = string(tex[c]), true
-		}
 	}
 	return out
 }

@@ -225,8 +225,8 @@ func (f *fontInfo) decode(code []byte) string {
 	var s string
 	if u, ok := f.toUni[string(code)]; ok {
 		s = u
-	} else if len(code) == 1 && f.codes != nil && f.codes.known[code[0]] {
-		s = f.codes.text[code[0]]
+	} else if t, ok := f.codeText(code); ok {
+		s = t
 	} else if f.twoByte {
 		switch {
 		case f.ucs2:
@@ -243,6 +243,14 @@ func (f *fontInfo) decode(code []byte) string {
 	}
 	f.cache[string(code)] = s
 	return s
+}
+
+// codeText is a simple font's code by its glyph names (fontenc.go).
+func (f *fontInfo) codeText(code []byte) (string, bool) {
+	if len(code) != 1 || f.codes == nil {
+		return "", false
+	}
+	return f.codes.lookup(code[0])
 }
 
 func decodeUTF16(b string) string {
