@@ -164,9 +164,17 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 // runTurn runs a checked run's turn with a's runner and says which session it ran in (tofu
 // eval tasks runs several at once with one App).
 func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
-	sid, model, switched, err := readyRun(st, a, o)
+	var sid, model string
+	var switched *store.Fallback
+	var first []store.Event // a new session's first events, written with it
+	var err error
+	if o.Continue == "" {
+		sid, model, first, err = createRun(st, a, o)
+	} else {
+		sid, model, switched, err = readyRun(st, a, o)
+	}
 	if err != nil {
-		return "", agent.End{}, err
+		return sid, agent.End{}, err
 	}
 
 	printer := newPrinter(out, errOut, o.JSON)
@@ -176,8 +184,13 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 		}
 	})
 	defer unsub()
-	if err := appendTask(st, sid, switched, o.Task); err != nil {
-		return sid, agent.End{}, err
+	for _, ev := range first {
+		printer.event(ev)
+	}
+	if o.Continue != "" {
+		if err := appendTask(st, sid, switched, o.Task); err != nil {
+			return sid, agent.End{}, err
+		}
 	}
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
@@ -255,13 +268,8 @@ func checkRun(st *store.Store, o RunOptions, dir string) (RunOptions, error) {
 // task, checked for --continue, and set to work in the workspace, model and mode. switched
 // says the main model was not available and which one runs instead.
 func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, switched *store.Fallback, err error) {
-	model = o.Model
-	if model == "" {
-		status := a.Models.Status()
-		if status.Error != nil && len(status.Models) == 0 {
-			return "", "", nil, status.Error
-		}
-		model, switched = status.DefaultModel, status.Switched
+	if model, switched, err = runModel(a, o); err != nil {
+		return "", "", nil, err
 	}
 	sid = o.Continue
 	if sid == "" {
@@ -277,34 +285,71 @@ func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, swi
 	} else if _, err := st.Session(sid); err != nil {
 		return "", "", nil, err
 	}
-	mode := store.SessionMode(o.Mode)
-	if _, err := st.UpdateSession(sid, func(i *store.SessionInfo) {
-		i.Workspace, i.Model, i.Mode = o.Workspace, model, mode
-		i.Translate = i.Translate || o.Translate
-		if o.Eval != nil {
-			i.Eval = o.Eval
-		}
-	}); err != nil {
+	if _, err := st.UpdateSession(sid, o.sessionSettings(model)); err != nil {
 		return "", "", nil, err
 	}
 	return sid, model, switched, nil
 }
 
+// runModel is the model a run asks for, or the main model of the settings; switched says the
+// main model was not available and which one runs instead.
+func runModel(a *app.App, o RunOptions) (model string, switched *store.Fallback, err error) {
+	if o.Model != "" {
+		return o.Model, nil, nil
+	}
+	status := a.Models.Status()
+	if status.Error != nil && len(status.Models) == 0 {
+		return "", nil, status.Error
+	}
+	return status.DefaultModel, status.Switched, nil
+}
+
+// sessionSettings sets a session to work as the run says: workspace, model, mode.
+func (o RunOptions) sessionSettings(model string) func(*store.SessionInfo) {
+	return func(i *store.SessionInfo) {
+		i.Workspace, i.Model, i.Mode = o.Workspace, model, store.SessionMode(o.Mode)
+		i.Translate = i.Translate || o.Translate
+		if o.Eval != nil {
+			i.Eval = o.Eval
+		}
+	}
+}
+
+// createRun picks the model of a new run and creates its session with its settings and its
+// first events (the startup fallback, the task) in one write: a run killed before its task was
+// recorded left an empty session behind.
+func createRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, first []store.Event, err error) {
+	model, switched, err := runModel(a, o)
+	if err != nil {
+		return "", "", nil, err
+	}
+	info, first, err := st.CreateSessionWith(cmp.Or(o.Title, app.TitleFrom(o.Task)), o.sessionSettings(model), taskEntries(switched, o.Task)...)
+	return info.ID, model, first, err
+}
+
 // appendTask records the task as the user's message (none for a bare --continue), after the
 // startup fallback when the main model was replaced.
 func appendTask(st *store.Store, sid string, switched *store.Fallback, task string) error {
-	if switched != nil {
-		// The main model was not available: another one runs the task, and the log and the
-		// terminal say which, instead of the swap going unnoticed.
-		if _, err := st.Append(sid, store.EventFallback, *switched); err != nil {
-			return err
-		}
-	}
-	if task == "" {
+	entries := taskEntries(switched, task)
+	if len(entries) == 0 {
 		return nil
 	}
-	_, err := st.Append(sid, store.EventUser, store.UserMessage{Text: task})
+	_, err := st.AppendBatch(sid, entries...)
 	return err
+}
+
+// taskEntries are the events that start a run: the startup fallback when the main model was
+// not available (another one runs the task, and the log and the terminal say which, instead of
+// the swap going unnoticed), then the task as the user's message (none for a bare --continue).
+func taskEntries(switched *store.Fallback, task string) []store.Entry {
+	var out []store.Entry
+	if switched != nil {
+		out = append(out, store.Entry{Type: store.EventFallback, Payload: *switched})
+	}
+	if task != "" {
+		out = append(out, store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: task}})
+	}
+	return out
 }
 
 // runRequest is the turn a run asks the runner for (without its terminal: Prompt and Sink).

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
 )
 
 // "0% cached" is said only when the provider reports its cache; otherwise the summary says
@@ -50,5 +52,28 @@ func TestRunJSONEndsWithASummary(t *testing.T) {
 	}
 	if _, ok := sum["cached_tokens"]; ok {
 		t.Errorf("Ollama reports no caching, yet the summary gives a cached figure: %s", lines[len(lines)-1])
+	}
+}
+
+// A new run's session exists only with its task: it is created with its first event in one
+// write, so a run killed before that leaves nothing (an empty session was left behind).
+func TestRunNeverLeavesAnEmptySession(t *testing.T) {
+	st, srv := runEnv(t)
+	srv.Default(llmtest.Reply{Text: "done"})
+	var empty []string
+	defer st.WatchSessions(func(c store.SessionChange) {
+		if !c.Deleted && c.Info.Events == 0 {
+			empty = append(empty, c.Info.ID)
+		}
+	})()
+	var out, errOut bytes.Buffer
+	if _, err := Run(context.Background(), st, RunOptions{Task: "go", Workspace: t.TempDir(), Approve: "all", JSON: true}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if len(empty) != 0 {
+		t.Fatalf("session %v was durable without any event", empty)
+	}
+	if !strings.Contains(out.String(), `"type":"user"`) {
+		t.Fatalf("the task was not printed:\n%s", out.String())
 	}
 }
