@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -27,6 +28,7 @@ type Window struct {
 
 	mu  sync.RWMutex
 	ctx context.Context
+	run time.Time // when Show handed over to Wails (the start-up timeline's mark)
 }
 
 // New returns the window that shows frontend (the built front end, frontend/dist).
@@ -38,6 +40,7 @@ func (w *Window) start(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.ctx = ctx
+	runtime.EventsOnce(ctx, startupTopic, w.reportStartup)
 }
 
 // Emit sends one event to the front end (app.Emitter).
@@ -81,6 +84,7 @@ func (w *Window) ChooseSaveFile(title, defaultName string) (string, error) {
 // closes (cli.Window).
 func (w *Window) Show(a *app.App, shutdown func()) error {
 	quietJSC()
+	w.run = time.Now()
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,

@@ -1,0 +1,72 @@
+package window
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// StartupEnv names the variable that makes the window print its start-up timeline to stderr
+// once the front end has painted (.ci/window-smoke.sh and `make bench` read it): first paint
+// measured from inside, not by polling screenshots.
+const StartupEnv = "TOFU_STARTUP_TIMES"
+
+// startupTopic is the event the front end sends after its first frames (frontend/src/lib/startup.ts).
+const startupTopic = "tofu:startup"
+
+// pageMarks are the front end's marks: Origin is performance.timeOrigin (the page's navigation
+// start, Unix ms); the others are performance.now() values, ms after Origin.
+type pageMarks struct {
+	Origin float64 `json:"origin"`
+	Script float64 `json:"script"` // the bundle began to run
+	Shell  float64 `json:"shell"`  // the first frame after the shell mounted
+	Ready  float64 `json:"ready"`  // the first frame after the conversations and models arrived
+}
+
+// timeline is the window's start-up, each mark in ms after the process started (the `tofu`
+// command, which became tofu-window by exec).
+type timeline struct {
+	Run    float64 `json:"run"`    // Go handed over to Wails (the window about to be built)
+	Page   float64 `json:"page"`   // WebKit began loading the page
+	Script float64 `json:"script"` // the bundle began to run
+	Shell  float64 `json:"shell"`  // first frame of the shell
+	Ready  float64 `json:"ready"`  // first frame with the data the shell waits for: first paint
+}
+
+// newTimeline places the page's marks on the process's clock.
+func newTimeline(process, run time.Time, m pageMarks) timeline {
+	since := func(t time.Time) float64 { return float64(t.Sub(process).Microseconds()) / 1000 }
+	origin := time.UnixMicro(int64(m.Origin * 1000))
+	at := func(ms float64) float64 { return since(origin.Add(time.Duration(ms * float64(time.Millisecond)))) }
+	return timeline{Run: since(run), Page: since(origin), Script: at(m.Script), Shell: at(m.Shell), Ready: at(m.Ready)}
+}
+
+// print writes the timeline as one line a script can read: "startup: {json}".
+func (t timeline) print(w io.Writer) {
+	b, _ := json.Marshal(t)
+	fmt.Fprintf(w, "startup: %s\n", b)
+}
+
+// reportStartup prints the timeline when StartupEnv is set; data is the front end's event.
+func (w *Window) reportStartup(data ...any) {
+	if os.Getenv(StartupEnv) == "" || len(data) == 0 {
+		return
+	}
+	raw, err := json.Marshal(data[0])
+	var m pageMarks
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
+	if err != nil || m.Origin == 0 {
+		fmt.Fprintf(os.Stderr, "startup: the front end's marks are unreadable: %s\n", raw)
+		return
+	}
+	started, err := processStart()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "startup: %v\n", err)
+		return
+	}
+	newTimeline(started, w.run, m).print(os.Stderr)
+}

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+describe('startup marks', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  })
+
+  it('sends one event to the window once the shell and the data have been painted', async () => {
+    vi.stubGlobal('requestAnimationFrame', (fn: FrameRequestCallback) => {
+      fn(0)
+      return 0
+    })
+    const emit = vi.fn()
+    ;(window as unknown as { runtime: unknown }).runtime = { EventsEmit: emit }
+    const { shellMounted, dataLoaded } = await import('./startup')
+    shellMounted()
+    expect(emit).not.toHaveBeenCalled()
+    dataLoaded()
+    expect(emit).toHaveBeenCalledTimes(1)
+    const [topic, marks] = emit.mock.calls[0]
+    expect(topic).toBe('tofu:startup')
+    expect(marks.origin).toBeGreaterThan(0)
+    expect(marks.shell).toBeGreaterThanOrEqual(marks.script)
+    expect(marks.ready).toBeGreaterThanOrEqual(marks.shell)
+    delete (window as unknown as { runtime?: unknown }).runtime
+  })
+})

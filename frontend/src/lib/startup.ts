@@ -1,0 +1,40 @@
+// The window's start-up, measured from inside (docs/PERFORMANCE.md, "The window's first
+// paint"): the page marks when its bundle ran, its shell's first frame and the first frame with
+// the conversations and models the shell waits for, and sends them to Go, which places them on
+// the process's clock (app/window/startup.go; printed when TOFU_STARTUP_TIMES is set).
+
+type Runtime = { EventsEmit?: (topic: string, ...data: unknown[]) => void }
+
+const marks = { origin: performance.timeOrigin, script: performance.now(), shell: 0, ready: 0 }
+
+/** afterPaint runs fn once the next frame has been painted (two animation frames later). */
+function afterPaint(fn: () => void) {
+  requestAnimationFrame(() => requestAnimationFrame(fn))
+}
+
+function send() {
+  if (!marks.shell || !marks.ready) return
+  const rt = (window as unknown as { runtime?: Runtime }).runtime
+  rt?.EventsEmit?.('tofu:startup', { ...marks })
+}
+
+/** shellMounted marks the shell's first frame (call it right after mounting). */
+export function shellMounted() {
+  afterPaint(() => {
+    marks.shell = performance.now()
+    send()
+  })
+}
+
+/** dataLoaded marks the first frame with the start-up data (call it when app.start resolves). */
+export function dataLoaded() {
+  afterPaint(() => {
+    marks.ready = performance.now()
+    send()
+  })
+}
+
+/** startupMarks are the marks so far (for tests). */
+export function startupMarks() {
+  return { ...marks }
+}
