@@ -33,8 +33,12 @@ await runScript('toolbar e2e', { browser, page, pageErrors }, async () => {
     await setWorkspace(page, workspace)
   })
 
-  await step('the toolbar shows every family on and Search on', async () => {
-    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 6/6' }).waitFor()
+  await step('the toolbar shows every family on but Desktop (off in Settings), and Search on', async () => {
+    // Desktop control is off in Settings: counted, and named (regression, issue 36: the chip
+    // said "Tools 6/6 — Every tool family is on" with desktop off).
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 6/7' }).waitFor()
+    const title = await tid('tools-open').getAttribute('title')
+    check(title === 'Off in Settings: Desktop', `the Tools chip's title: ${title}`)
     await page.locator('[data-testid="search-toggle"][aria-pressed="true"]').waitFor()
   })
 
@@ -71,13 +75,13 @@ await runScript('toolbar e2e', { browser, page, pageErrors }, async () => {
     await page.keyboard.press('Escape')
     await tid('tools-menu').waitFor({ state: 'detached' })
     check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'tools-open', 'Escape does not give focus back to the chip')
-    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 4/6' }).waitFor()
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 4/7' }).waitFor()
   })
 
   await step('Search off: the chip and the menu agree', async () => {
     await tid('search-toggle').click()
     await page.locator('[data-testid="search-toggle"][aria-pressed="false"]').waitFor()
-    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/6' }).waitFor()
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/7' }).waitFor()
   })
 
   await step('the Enhance menu opens upward and closes on a click outside', async () => {
@@ -120,7 +124,7 @@ await runScript('toolbar e2e', { browser, page, pageErrors }, async () => {
 
   await step('after a reload the conversation keeps its switches', async () => {
     await page.reload()
-    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/6' }).waitFor()
+    await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 3/7' }).waitFor()
     await page.locator('[data-testid="search-toggle"][aria-pressed="false"]').waitFor()
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { enhanceChip, withMode, groups, nextIndex, offerChip, searchChip, thinkingChoice, toolsChip } from './toolbar'
+import { enhanceChip, failedServers, withMode, groups, nextIndex, offerChip, searchChip, thinkingChoice, toolsChip } from './toolbar'
 import type { ToolFamilyState } from './types'
 
 const fam = (family: string, on: boolean, blocked?: string): ToolFamilyState => ({ family, label: family, on, blocked })
@@ -7,8 +7,15 @@ const fam = (family: string, on: boolean, blocked?: string): ToolFamilyState => 
 describe('toolbar chips', () => {
   it('counts the families on over those the conversation can have', () => {
     const c = toolsChip([fam('coding', true), fam('web', false, 'Web access is off in Settings'), fam('browser', false), fam('swarm', true), fam('mcp:files', true)])
-    expect(c.label).toBe('Tools 3/4')
+    expect(c.label).toBe('Tools 3/5')
     expect(c.title).toBe('Off here: browser. Off in Settings: web')
+    // Regression (issue 36): "Tools 6/6 — Every tool family is on" with web search and desktop off in Settings.
+    const all = toolsChip([fam('coding', true), fam('web', false, 'Web access is off in Settings'), fam('desktop', false, 'Desktop control is off in Settings')])
+    expect(all).toMatchObject({ label: 'Tools 1/3', title: 'Off in Settings: web, desktop' })
+    // A failed MCP server is not counted as on, and is named.
+    const failed = failedServers([{ name: 'files', status: 'failed', error: 'exit status 1' }, { name: 'ok', status: 'connected' }])
+    expect(failed).toEqual({ 'mcp:files': 'exit status 1' })
+    expect(toolsChip([fam('coding', true), fam('mcp:files', true)], failed)).toMatchObject({ label: 'Tools 1/2', title: 'Not running: mcp:files' })
     expect(toolsChip([fam('coding', true)]).title).toBe('Every tool family is on')
     expect(toolsChip([]).label).toBe('Tools 0/0')
   })
@@ -70,6 +77,8 @@ describe('the Enhance menu thinking level', () => {
     expect(offerChip({ ...browser, on: false })).toBeNull()
     expect(offerChip({ ...browser, blocked: 'Web access is off in Settings' })).toBeNull()
     expect(offerChip(fam('coding', true))).toBeNull()
+    // A failed MCP server is not "when needed": it cannot run.
+    expect(offerChip({ ...browser, family: 'mcp:files' }, { 'mcp:files': 'exit status 1' })).toBeNull()
     // The checkbox: turned on, the family's tools are offered from the next request.
     expect(withMode({ ...browser, on: false }, 'on')).toMatchObject({ on: true, offered: true })
     expect(withMode({ ...browser, offered: true }, 'off')).toMatchObject({ on: false, offered: false })

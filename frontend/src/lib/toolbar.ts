@@ -5,16 +5,29 @@ import type { ToolFamilyState } from './types'
 
 export const WEB_FAMILY = 'web'
 
-/** "Tools 5/7": families on over families the conversation could have (those blocked by a
- * Settings safety switch do not count: no switch here turns them on). */
-export function toolsChip(families: ToolFamilyState[]): { label: string; on: number; total: number; title: string } {
-  const usable = families.filter((f) => !f.blocked)
-  const on = usable.filter((f) => f.on).length
-  const off = usable.filter((f) => !f.on).map((f) => f.label)
+/** Families that cannot run, by family: an MCP server that failed to start, with its error. */
+export type Failed = Record<string, string>
+
+/** The families whose MCP server failed, from Settings' server list (McpServer.status). */
+export function failedServers(servers: { name: string; status: string; error?: string }[]): Failed {
+  const out: Failed = {}
+  for (const s of servers) if (s.status === 'failed') out[`mcp:${s.name}`] = s.error || 'The server failed to start'
+  return out
+}
+
+/** "Tools 4/8": families that can run in this conversation over all of them; the title names
+ * what is off here, off in Settings and not running (regression, issue 36: "Tools 6/6 — every
+ * tool family is on" while web search and desktop were off in Settings). */
+export function toolsChip(families: ToolFamilyState[], failed: Failed = {}): { label: string; on: number; total: number; title: string } {
+  const on = families.filter((f) => f.on && !f.blocked && !failed[f.family]).length
+  const off = families.filter((f) => !f.on && !f.blocked).map((f) => f.label)
   const blocked = families.filter((f) => f.blocked).map((f) => f.label)
-  const parts = [off.length ? `Off here: ${off.join(', ')}` : 'Every tool family is on']
+  const down = families.filter((f) => f.on && !f.blocked && failed[f.family]).map((f) => f.label)
+  const parts: string[] = []
+  if (off.length) parts.push(`Off here: ${off.join(', ')}`)
   if (blocked.length) parts.push(`Off in Settings: ${blocked.join(', ')}`)
-  return { label: `Tools ${on}/${usable.length}`, on, total: usable.length, title: parts.join('. ') }
+  if (down.length) parts.push(`Not running: ${down.join(', ')}`)
+  return { label: `Tools ${on}/${families.length}`, on, total: families.length, title: parts.length ? parts.join('. ') : 'Every tool family is on' }
 }
 
 /** A family's mode in a conversation (SessionService.SetToolFamilyMode). */
@@ -27,8 +40,8 @@ export function withMode(f: ToolFamilyState, mode: FamilyMode): ToolFamilyState 
 
 /** The small switch beside a deferred family that is on: whether its tools wait for
  * tool_search ("when needed") or are offered from the next request; null for the others. */
-export function offerChip(f: ToolFamilyState): { label: string; next: FamilyMode; title: string } | null {
-  if (!f.deferred || !f.on || f.blocked) return null
+export function offerChip(f: ToolFamilyState, failed: Failed = {}): { label: string; next: FamilyMode; title: string } | null {
+  if (!f.deferred || !f.on || f.blocked || failed[f.family]) return null
   return f.offered
     ? { label: 'offered', next: 'auto', title: 'Offered in every request; click to leave them to tool_search' }
     : { label: 'when needed', next: 'on', title: 'Left to tool_search; click to offer them from the next request' }
