@@ -64,7 +64,9 @@ func newEvalCmd() *cobra.Command {
 		Use:   "pdf DIR",
 		Short: "Compare PDF extraction with ground truth, side by side with pdftotext -raw",
 		Long: "DIR holds one folder per paper with paper.pdf and groundtruth/ (see\n" +
-			"shared/data/papers). Reports word F1, reading order and pages per second.",
+			"shared/data/papers). Reports, for Tofu and for pdftotext, word F1, reading order (on the\n" +
+			"truth's running text), symbol recall (math and typographic symbols of the truth found, as\n" +
+			"multisets) and pages per second, and how many of pdftotext's symbols Tofu finds.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
