@@ -140,7 +140,12 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	if notice != "" {
 		fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
 	}
-	if err := a.Chat.Send(sessionID, o.Prompt, model); err != nil {
+	send := a.Chat.Send
+	if o.Session == "" {
+		// A new conversation was created with the message: the reply runs on the log.
+		send = func(sid, _, model string) error { return a.Chat.Retry(sid, model) }
+	}
+	if err := send(sessionID, o.Prompt, model); err != nil {
 		return err
 	}
 	<-term.ended
@@ -160,6 +165,9 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 // its id and how many events it held before the message. When another model than the main
 // one answers, the log gets the fallback and notice says it for the terminal.
 func chatSession(st *store.Store, a *app.App, o ChatOptions) (sid, model string, before uint64, notice string, err error) {
+	if strings.TrimSpace(o.Prompt) == "" {
+		return "", "", 0, "", errors.New("the message is empty")
+	}
 	model = o.Model
 	var switched *store.Fallback
 	if model == "" {
@@ -171,11 +179,21 @@ func chatSession(st *store.Store, a *app.App, o ChatOptions) (sid, model string,
 	}
 	sid = o.Session
 	if sid == "" {
-		info, err := st.CreateSession("")
+		// Created with its first events in one write: a kill before the message was recorded
+		// left an empty conversation behind.
+		var first []store.Entry
+		if switched != nil {
+			first = append(first, store.Entry{Type: store.EventFallback, Payload: *switched})
+		}
+		first = append(first, store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: o.Prompt}})
+		info, _, err := st.CreateSessionWith(app.TitleFrom(o.Prompt), nil, first...)
 		if err != nil {
 			return "", "", 0, "", err
 		}
-		sid = info.ID
+		if switched != nil {
+			notice = switched.Notice()
+		}
+		return info.ID, model, 0, notice, nil
 	}
 	info, err := st.Session(sid)
 	if err != nil {

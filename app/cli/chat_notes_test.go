@@ -123,3 +123,27 @@ func TestChatKeepsTheReplyWhenItsOutputCloses(t *testing.T) {
 		t.Fatalf("the reply was not recorded: events %s (run: %v)\n%s", eventTypes(t, st, list[0].ID), runErr, stderr.String())
 	}
 }
+
+// A new conversation exists only with its message (created with it in one write): a kill
+// before the message was recorded left an empty conversation behind.
+func TestChatNeverLeavesAnEmptyConversation(t *testing.T) {
+	st, srv := runEnv(t)
+	srv.Default(llmtest.Reply{Text: "Hi."})
+	var empty []string
+	defer st.WatchSessions(func(c store.SessionChange) {
+		if !c.Deleted && c.Info.Events == 0 {
+			empty = append(empty, c.Info.ID)
+		}
+	})()
+	var out, errOut bytes.Buffer
+	if err := Chat(st, ChatOptions{Prompt: "hello there"}, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if len(empty) != 0 || out.String() != "Hi.\n" {
+		t.Fatalf("empty sessions %v, stdout %q", empty, out.String())
+	}
+	info, err := st.Session(onlySession(t, st))
+	if err != nil || info.Title != "hello there" {
+		t.Fatalf("session %+v, %v", info, err)
+	}
+}
