@@ -177,9 +177,15 @@ func attachRow(rs []row, g glyph) int {
 		if d := g.Y - r.base; d < -1.5*r.size || d > 1.5*r.size {
 			continue
 		}
+		// A few neighbours tell the baseline beside the glyph; looking at every one made a
+		// row of N glyphs beside M small ones cost N×M (a hostile page: 50,000 each).
+		near := 0
 		for _, o := range r.glyphs {
 			if g.X > o.X+o.W+2*o.Size || g.X+g.W < o.X-2*o.Size {
 				continue
+			}
+			if near++; near > 8 {
+				break
 			}
 			d := g.Y - o.Y
 			if d < -0.4*o.Size || d > 0.7*o.Size || math.Abs(d) >= bestD {
