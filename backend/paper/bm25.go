@@ -3,6 +3,7 @@ package paper
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,8 +78,11 @@ var sectionRef = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // Passages are what a question is answered from, in the order they are sent, at most k:
-//   - the passages of a section the question names by number ("What does section 2.4 say?"),
-//     in reading order: the reader asked for that section, not for what its words resemble;
+//   - the passages of a section the question names by number ("What does section 2.4 say?",
+//     "What does section 4 say about patterns?"): the reader asked for that section, not for
+//     what its words resemble. Best ranked first (in reading order when the question has no
+//     other word of the section's), and at most k-1 of them, so the best passage elsewhere
+//     still comes when the question reaches past the section;
 //   - then the best-ranked passages; the top one, when it ends inside its section (the next
 //     passage is of the same section), brings that next passage right after it: an answer
 //     that runs on past a passage's end ("the first set … ; the second set …") is not cut off.
@@ -91,11 +95,24 @@ func (ix *Index) Passages(question string, k int) []Hit {
 			out = append(out, h)
 		}
 	}
-	for _, m := range sectionRef().FindAllStringSubmatch(question, -1) {
-		for _, c := range ix.chunks {
-			if sectionNumber(c.Section) == m[1] || strings.HasPrefix(sectionNumber(c.Section), m[1]+".") {
-				push(Hit{Chunk: c})
+	if refs := sectionRef().FindAllStringSubmatch(question, -1); len(refs) > 0 {
+		// Ranked by the rest of the question: "section 3" named them, and its "3" is no word
+		// of what is asked.
+		score := map[int]float64{}
+		for _, h := range ix.Search(sectionRef().ReplaceAllString(question, " "), len(ix.chunks)) {
+			score[h.Chunk.ID] = h.Score
+		}
+		var named []Hit
+		for _, m := range refs {
+			for _, c := range ix.chunks {
+				if n := sectionNumber(c.Section); n == m[1] || strings.HasPrefix(n, m[1]+".") {
+					named = append(named, Hit{Chunk: c, Score: score[c.ID]})
+				}
 			}
+		}
+		sort.SliceStable(named, func(i, j int) bool { return named[i].Score > named[j].Score })
+		for _, h := range named[:min(len(named), k-1)] {
+			push(h)
 		}
 	}
 	hits := ix.Search(question, k)

@@ -165,3 +165,32 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// A section named by number whose answer is deep in it: its passages come best first, not the
+// first five in reading order, and one place is left for the best passage elsewhere.
+func TestNamedSectionRankedWithin(t *testing.T) {
+	t.Parallel()
+	var blocks []Block
+	blocks = append(blocks, Block{Kind: KindHeading, Text: "3 Results"})
+	for i := range 7 {
+		text := fmt.Sprintf("Paragraph %d of the results reports accuracy on benchmarks and tables. ", i) + strings.Repeat("Numbers rise and fall across runs. ", 25)
+		if i == 6 {
+			text = "Zebras were the hardest class of all the images. " + text
+		}
+		blocks = append(blocks, Block{Kind: KindParagraph, Text: text})
+	}
+	blocks = append(blocks, Block{Kind: KindHeading, Text: "4 Discussion"}, Block{Kind: KindParagraph, Text: "Zebras and horses are alike in the discussion of errors."})
+	ix := NewIndex((&Document{Pages: []Page{{Number: 1, Blocks: blocks}}}).Chunks())
+	hits := ix.Passages("What does section 3 say about zebras?", PassagesPerQuestion)
+	if len(hits) != PassagesPerQuestion || !strings.HasPrefix(hits[0].Chunk.Text, "Zebras were") {
+		t.Fatalf("first: %+v", hits)
+	}
+	if last := hits[len(hits)-1].Chunk; last.Section != "4 Discussion" {
+		t.Fatalf("no place left for the best passage elsewhere: %q", last.Section)
+	}
+	// With no other word of the section's, its passages come in reading order.
+	hits = ix.Passages("What does section 3 say?", PassagesPerQuestion)
+	if !strings.HasPrefix(hits[0].Chunk.Text, "Paragraph 0") || !strings.HasPrefix(hits[1].Chunk.Text, "Paragraph 1") {
+		t.Fatalf("reading order: %q, %q", hits[0].Chunk.Text[:20], hits[1].Chunk.Text[:20])
+	}
+}
