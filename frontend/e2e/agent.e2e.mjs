@@ -125,6 +125,9 @@ await runScript('agent e2e', { browser, page, pageErrors }, async () => {
     await tid('approval-card').waitFor()
     await tid('approve-deny').click()
     await page.locator('[data-testid="tool-card"][data-call-id="call_again"][data-status="denied"]').waitFor()
+    // Who denied it, in words (issue 36: a policy block read like the user's Deny).
+    const who = await page.locator('[data-testid="tool-card"][data-call-id="call_again"] [data-testid="tool-decided"]').innerText()
+    check(who === 'denied by you', `the denied card says: ${who}`)
     await page.locator('[data-testid="message-assistant"][data-streaming="false"]', { hasText: 'left' }).last().waitFor()
     await tid('stop').waitFor({ state: 'detached' })
     check((await tid('approval-expired').count()) === 0, 'the answered approval still shows as expired')
@@ -137,8 +140,11 @@ await runScript('agent e2e', { browser, page, pageErrors }, async () => {
     await tid('composer').fill('Check the notes autonomously')
     await tid('composer').press('Enter')
     await page.locator('[data-testid="phase-marker"][data-role="planner"]', { hasText: 'Planner' }).waitFor()
-    await page.locator('[data-testid="phase-marker"][data-role="worker"]', { hasText: 'Worker · round 1' }).waitFor()
-    await page.locator('[data-testid="phase-marker"][data-verdict="STOP"]', { hasText: 'Critic: STOP — Checked notes.txt' }).waitFor()
+    await page.locator('[data-testid="phase-marker"][data-role="worker"]', { hasText: 'Worker: round 1' }).waitFor()
+    await page.locator('[data-testid="phase-marker"][data-verdict="STOP"]', { hasText: 'Critic’s verdict: done, the work holds — Checked notes.txt' }).waitFor()
+    // Phases and verdicts in words: no raw verdict names (regression, issue 36).
+    const markers = await tid('phase-marker').allInnerTexts()
+    check(!markers.some((t) => /STOP|CONTINUE_/.test(t)), `a phase marker shows a raw verdict: ${markers.join(' | ')}`)
     await tid('stop').waitFor({ state: 'detached' })
     check((await tid('continue').count()) === 0, 'a finished autonomous run offers Continue')
     // The mode is the session's: it survives a reload.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROPOSED_MAX_LINES, browserCard, desktopCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
+import { PROPOSED_MAX_LINES, browserCard, decidedLabel, desktopCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
 
 describe('tool card helpers', () => {
   it('summarizes arguments in one line', () => {
@@ -82,5 +82,18 @@ describe('browser cards', () => {
     expect(card).toEqual({ target: 'click link "Active"', title: 'TodoMVC', url: 'http://x/#/active', thumbnail: 'data:image/jpeg;base64,/9j/4AAQ' })
     expect(browserCard('browser_act', { thumbnail: '"><script>' })?.thumbnail).toBe('')
     expect(browserCard('run_command', { url: 'x' })).toBeNull()
+  })
+})
+
+describe('decidedLabel', () => {
+  it('says who denied what (regression, issue 36: a critic call blocked by policy read as "denied by policy" right after the user clicked Deny)', () => {
+    expect(decidedLabel({ decision: 'deny', by: 'user', reason: '' })).toEqual({ text: 'denied by you', why: '' })
+    expect(decidedLabel({ decision: 'deny', by: 'policy', reason: 'nobody can approve it now' }, 'critic')).toEqual({
+      text: 'the critic’s call, blocked by Tofu without asking',
+      why: 'nobody can approve it now',
+    })
+    expect(decidedLabel({ decision: 'deny', by: 'policy', reason: 'a rule denies `git push*`' }, 'worker').text).toBe('blocked by Tofu without asking')
+    expect(decidedLabel({ decision: 'allow', by: 'user', reason: '' }).text).toBe('allowed once')
+    expect(decidedLabel(undefined).text).toBe('')
   })
 })

@@ -284,3 +284,24 @@ export function progressLabel(p: { progress: number; total?: number; message?: s
   const text = [count, clip(p.message ?? '', 160)].filter(Boolean).join(' · ')
   return { fraction: total ? Math.min(1, Math.max(0, p.progress / total)) : null, text }
 }
+
+const ALLOWED: Record<string, string> = {
+  allow: 'allowed once',
+  allow_session: 'allowed for this session',
+  allow_workspace: 'allowed in this workspace until Tofu closes',
+  allow_always: 'always allowed in this workspace',
+  allow_always_global: 'always allowed',
+}
+
+/**
+ * Who decided a call's approval, in words: "allowed once", "denied by you", or for the policy
+ * the rule's reason and whose call it was ("the critic's call, blocked by Tofu: …"), so a call
+ * refused without asking does not read as if the user's Deny was ignored (issue 36).
+ */
+export function decidedLabel(a: { decision: string; by: string; reason: string } | undefined, phase?: string): { text: string; why: string } {
+  if (!a || !a.decision) return { text: '', why: '' }
+  if (ALLOWED[a.decision]) return { text: ALLOWED[a.decision], why: '' }
+  if (a.by !== 'policy') return { text: 'denied by you', why: '' }
+  const whose = phase === 'critic' || phase === 'planner' ? `the ${phase}’s call, ` : ''
+  return { text: `${whose}blocked by Tofu without asking`, why: a.reason }
+}

@@ -60,19 +60,19 @@ describe('project: autonomous runs', () => {
       'turn',
     ])
     expect(phases(items).map((p) => phaseLabel(p).text)).toEqual([
-      'Planner',
-      'Worker · round 1',
-      'Critic · round 1',
-      'Critic: CONTINUE_WORKER (STOP not accepted) — Looks fine but TestB still fails.',
-      'Worker · round 2',
-      'Critic · round 2',
-      'Critic: STOP — All tests pass.',
+      'Planner: writing a plan',
+      'Worker: round 1, carrying out the plan',
+      'Critic: checking round 1',
+      'Critic’s verdict: not done, another worker round (it said done, but the check did not pass) — Looks fine but TestB still fails.',
+      'Worker: round 2, from the critic’s feedback',
+      'Critic: checking round 2',
+      'Critic’s verdict: done, the work holds — All tests pass.',
     ])
     // The gate's reason is in the tooltip; the tool call of round 1 is a card as usual.
     const gated = phases(items)[3]
-    expect(phaseLabel(gated).title).toContain('Gate: the feedback still lists failures')
+    expect(phaseLabel(gated).title).toContain('Not accepted: the feedback still lists failures')
     const worker = items[4] as AssistantItem
-    expect(worker.tools?.[0]).toMatchObject({ id: 'w1', status: 'ok' })
+    expect(worker.tools?.[0]).toMatchObject({ id: 'w1', status: 'ok', phase: 'worker' })
     // The turn line sums every phase's tokens and counts the worker rounds.
     const turn = items[items.length - 1] as TurnItem
     expect(turn).toMatchObject({ reason: 'done', rounds: 2, tokens: { input: 590, output: 60, calls: 6 }, continuable: false })
@@ -80,13 +80,15 @@ describe('project: autonomous runs', () => {
 
   it('labels a replan, long feedback, and a critique without feedback', () => {
     const base = { kind: 'phase' as const, key: 'k', seq: 1, time: '', iteration: 2, verdict: '' as const, claimed: '' as const, gate: '', feedback: '' }
-    expect(phaseLabel({ ...base, role: 'planner', state: 'start' }).text).toBe('Planner · replan')
+    expect(phaseLabel({ ...base, role: 'planner', state: 'start' }).text).toBe('Planner: writing a new plan')
     const long = 'x'.repeat(200)
     const text = phaseLabel({ ...base, role: 'critic', state: 'end', verdict: 'CONTINUE_PLANNER', feedback: `${long}\nsecond line` }).text
-    expect(text.startsWith('Critic: CONTINUE_PLANNER — xxx')).toBe(true)
+    expect(text.startsWith('Critic’s verdict: not done, back to the planner for a new plan — xxx')).toBe(true)
     expect(text.endsWith('…')).toBe(true)
     expect(text).not.toContain('second line')
-    expect(phaseLabel({ ...base, role: 'critic', state: 'end', verdict: 'STOP' }).text).toBe('Critic: STOP')
+    expect(phaseLabel({ ...base, role: 'critic', state: 'end', verdict: 'STOP' }).text).toBe('Critic’s verdict: done, the work holds')
+    // No raw verdict names reach the page (regression, issue 36).
+    for (const v of ['STOP', 'CONTINUE_WORKER', 'CONTINUE_PLANNER'] as const) expect(phaseLabel({ ...base, role: 'critic', state: 'end', verdict: v, claimed: v }).text).not.toMatch(/STOP|CONTINUE/)
   })
 
   it('shows the typing dots between phases while the run goes on, and Continue when the log stops there', () => {

@@ -104,6 +104,9 @@ export type ToolCallItem = {
   approval?: ApprovalInfo
   /** spawn_agents: the live dashboard of its swarm (`swarm` events). */
   swarm?: SwarmView
+  /** The autonomous run's phase that made the call: a call the policy blocks for the critic or
+   * the planner (they only read) says so, not just "denied by policy". */
+  phase?: PhaseRole
   /** The last progress report while it ran (`tool_progress`): an MCP server's notifications,
    * a delegated agent's steps. Kept after the result; the card shows it only while running. */
   progress?: ToolProgress
@@ -376,6 +379,8 @@ export function project(state: TranscriptState): Item[] {
   }
   // The log stops in the middle of an agent turn (results the model has not seen yet).
   let midTurn = false
+  // The phase of an autonomous run the next calls belong to ('' outside one).
+  let phaseRole: PhaseRole | '' = ''
   // Compaction markers by id, for their undo events.
   const compactions = new Map<string, CompactionItem>()
 
@@ -409,6 +414,7 @@ export function project(state: TranscriptState): Item[] {
         newSegment()
         segStart = e.time
         midTurn = false
+        phaseRole = ''
         break
       case 'assistant': {
         const d = isObj(e.data) ? e.data : {}
@@ -434,7 +440,7 @@ export function project(state: TranscriptState): Item[] {
         }
         if (tcs.length > 0) {
           item.tools = tcs.map((tc) => {
-            const c: CallState = { ...tc, status: 'running', final: item.interrupted }
+            const c: CallState = { ...tc, status: 'running', final: item.interrupted, ...(phaseRole ? { phase: phaseRole } : {}) }
             calls.set(tc.id, c)
             return c
           })
@@ -535,6 +541,7 @@ export function project(state: TranscriptState): Item[] {
         if ((role !== 'planner' && role !== 'worker' && role !== 'critic') || (state !== 'start' && state !== 'end')) break
         const iteration = typeof d.iteration === 'number' ? d.iteration : 0
         if (role === 'worker' && state === 'start') segRounds++
+        phaseRole = state === 'start' ? role : ''
         // The run goes on between phases: the typing dots show until the next reply streams,
         // and a log that stops here did not finish.
         midTurn = true
@@ -885,29 +892,45 @@ export function turnEndLabel(t: TurnItem): string {
   return `Stopped: ${t.reason.replace(/_/g, ' ')}`
 }
 
-const VERDICTS: Record<Verdict, string> = { STOP: 'STOP', CONTINUE_WORKER: 'CONTINUE_WORKER', CONTINUE_PLANNER: 'CONTINUE_PLANNER' }
+/** A critic's verdict in words (regression, issue 36: the marker showed "CONTINUE_WORKER"). */
+const VERDICTS: Record<Verdict, string> = {
+  STOP: 'done, the work holds',
+  CONTINUE_WORKER: 'not done, another worker round',
+  CONTINUE_PLANNER: 'not done, back to the planner for a new plan',
+}
+
+/** What a critic claimed when the gate did not accept it, in words. */
+const CLAIMED: Record<Verdict, string> = {
+  STOP: 'it said done, but the check did not pass',
+  CONTINUE_WORKER: 'it asked for another round',
+  CONTINUE_PLANNER: 'it asked for a new plan',
+}
 
 /**
- * The words of a phase marker: "Planner", "Planner · replan", "Worker · round 2",
- * "Critic · round 2", "Critic: CONTINUE_WORKER — the first line of the feedback…"; `title`
- * holds the whole feedback and, when the gate overrode the critic, why.
+ * The words of a phase marker: "Planner: writing a plan", "Planner: writing a new plan",
+ * "Worker: round 2, from the critic's feedback", "Critic: checking round 2", "Critic's verdict:
+ * not done, another worker round — the first line of the feedback…"; `title` holds the whole
+ * feedback and, when the gate overrode the critic, why.
  */
 export function phaseLabel(p: PhaseItem): { text: string; title: string } {
   if (p.state === 'start') {
     switch (p.role) {
       case 'planner':
-        return { text: p.iteration > 1 ? 'Planner · replan' : 'Planner', title: 'The planner writes a short plan for the worker' }
+        return { text: p.iteration > 1 ? 'Planner: writing a new plan' : 'Planner: writing a plan', title: 'The planner writes a short plan for the worker' }
       case 'worker':
-        return { text: `Worker · round ${p.iteration}`, title: p.iteration > 1 ? 'The worker goes on from the critic’s feedback' : 'The worker carries out the plan' }
+        return {
+          text: p.iteration > 1 ? `Worker: round ${p.iteration}, from the critic’s feedback` : `Worker: round ${p.iteration}, carrying out the plan`,
+          title: p.iteration > 1 ? 'The worker goes on from the critic’s feedback' : 'The worker carries out the plan',
+        }
       case 'critic':
-        return { text: `Critic · round ${p.iteration}`, title: 'The critic checks the work and gives a verdict' }
+        return { text: `Critic: checking round ${p.iteration}`, title: 'The critic checks the work and gives a verdict; it only reads' }
     }
   }
-  let text = `Critic: ${(p.verdict && VERDICTS[p.verdict]) ?? (p.verdict || 'no verdict')}`
-  if (p.claimed) text += ` (${p.claimed} not accepted)`
+  let text = `Critic’s verdict: ${(p.verdict && VERDICTS[p.verdict]) ?? (p.verdict || 'none given')}`
+  if (p.claimed) text += ` (${CLAIMED[p.claimed] ?? p.claimed})`
   const first = p.feedback.trim().split('\n')[0].trim()
   if (first) text += ` — ${first.length > 140 ? first.slice(0, 139) + '…' : first}`
-  const title = [p.feedback.trim(), p.gate ? `Gate: ${p.gate}` : ''].filter(Boolean).join('\n\n')
+  const title = [p.feedback.trim(), p.gate ? `Not accepted: ${p.gate}` : ''].filter(Boolean).join('\n\n')
   return { text, title }
 }
 
