@@ -443,23 +443,6 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	}
 }
 
-// waitPIDFile polls for a pid file a command writes (a hung test fails after a minute).
-func waitPIDFile(t *testing.T, path string) int {
-	t.Helper()
-	for range 6000 {
-		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
-			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pid
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never written", path)
-	return 0
-}
-
 // alive reports whether pid runs (a zombie awaiting its reaper is dead).
 func alive(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
