@@ -69,6 +69,7 @@ func TestSymbolsFromBuiltinEncodings(t *testing.T) {
 	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{2, 3}}})
 	text := doc.Text()
 	for _, want := range []string{
+		"Triplet loss =max {( d (PQ, P+) − d (PQ, P−) + m), 0}", // the same, set small in Figure 1
 		"L = max{(d(PQ, P+)− d(PQ, P−)+ m), 0} (2)",
 		"(see §6)", "P¹ −c−it→e P²",
 	} {

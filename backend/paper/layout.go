@@ -151,16 +151,20 @@ func rows(gs []glyph) []row {
 			rest = append(rest, i)
 		}
 	}
+	rs = clusterRows(gs, rest, rs)
+	// Hanging glyphs last, when every row they could reach is there: an equation set small
+	// in a figure has its rows only once the small glyphs have made them.
+	left := hanging[:0]
 	for _, i := range hanging {
 		if k := attachHanging(rs, gs[i]); k >= 0 {
 			g := gs[i]
 			g.Y = rs[k].base
 			rs[k].glyphs = append(rs[k].glyphs, g)
 		} else {
-			rest = append(rest, i)
+			left = append(left, i)
 		}
 	}
-	rs = clusterRows(gs, rest, rs)
+	rs = clusterRows(gs, left, rs)
 	slices.SortStableFunc(rs, func(a, b row) int { return cmp.Compare(b.base, a.base) })
 	return rs
 }
