@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, FetchEventStream, HttpTransport, WailsTransport, api, on, setTransport, takeToken } from './bridge'
+import { ApiError, FetchEventStream, HttpTransport, WailsTransport, api, isQuitKey, on, quitWindow, setTransport, takeToken } from './bridge'
 
 function jsonResponse(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -188,5 +188,19 @@ describe('paper upload over HTTP', () => {
     const fetchFn = (async () => new Response(JSON.stringify({ error: 'the PDF is password-protected', kind: 'encrypted' }), { status: 400 })) as unknown as typeof fetch
     const tr = new HttpTransport('', fetchFn, () => ({ onmessage: null, onopen: null, close() {} }))
     await expect(tr.uploadPaper(new Blob(['x']), 'x.pdf', '')).rejects.toThrow('password-protected')
+  })
+})
+
+describe('quitting the window (regression, issue 36: Ctrl+Q did nothing)', () => {
+  it('Ctrl+Q and ⌘Q quit through Wails; a browser keeps its own Ctrl+Q', () => {
+    const key = (k: string, mods: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods })
+    expect(isQuitKey(key('q', { ctrlKey: true }))).toBe(true)
+    expect(isQuitKey(key('Q', { metaKey: true }))).toBe(true)
+    expect(isQuitKey(key('q', { ctrlKey: true, shiftKey: true }))).toBe(false)
+    expect(isQuitKey(key('q'))).toBe(false)
+    const Quit = vi.fn()
+    expect(quitWindow({ runtime: { Quit } })).toBe(true)
+    expect(Quit).toHaveBeenCalledOnce()
+    expect(quitWindow({})).toBe(false)
   })
 })

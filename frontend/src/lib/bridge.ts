@@ -13,6 +13,7 @@ type WailsRuntime = {
   EventsOn: (topic: string, cb: Listener) => (() => void) | void
   EventsOff: (topic: string, ...more: string[]) => void
   BrowserOpenURL?: (url: string) => void
+  Quit?: () => void
   ClipboardSetText?: (text: string) => Promise<boolean>
 }
 
@@ -339,6 +340,22 @@ function pickTransport(): Transport {
   if (typeof window === 'undefined') return new HttpTransport('')
   watchForNewToken(window)
   return new HttpTransport(takeToken())
+}
+
+/**
+ * Ctrl+Q (⌘Q): quits the desktop window through Wails' runtime. In a browser (`tofu serve`)
+ * the key is the browser's, and this returns false.
+ */
+export function quitWindow(win: unknown = typeof window !== 'undefined' ? window : undefined): boolean {
+  const quit = (win as WailsWindow | undefined)?.runtime?.Quit
+  if (typeof quit !== 'function') return false
+  quit()
+  return true
+}
+
+/** The quit chord: Ctrl+Q, or ⌘Q, alone. */
+export function isQuitKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): boolean {
+  return (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'q'
 }
 
 let transport: Transport | null = null
