@@ -78,6 +78,30 @@ func TestSymbolRecall(t *testing.T) {
 	}
 }
 
+// The order is measured on the truth's running text: its marked footnotes are no anchors,
+// as each convention puts them elsewhere.
+func TestTruthWithoutNotes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tei := filepath.Join(dir, "a.tei.xml")
+	tex := filepath.Join(dir, "a.tex")
+	if err := os.WriteFile(tei, []byte(`<p>Body words here.</p><note place="foot" n="4">Footnote words.</note><p>More body.</p>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tex, []byte(`\begin{document}Body\footnote{Note with {nested} braces.} goes on.\end{document}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := truthWithoutNotes([]string{tei}, "tei"); !strings.Contains(got, "More body") || strings.Contains(got, "Footnote") {
+		t.Errorf("tei: %q", got)
+	}
+	if got := truthWithoutNotes([]string{tex}, "latex"); !strings.Contains(got, "goes on") || strings.Contains(got, "nested") {
+		t.Errorf("latex: %q", got)
+	}
+	if got := truthWithoutNotes([]string{tei}, "text"); got != "" {
+		t.Errorf("text has no marked notes: %q", got)
+	}
+}
+
 func TestEvalPDF(t *testing.T) {
 	dir := papersDir(t)
 	rep, err := EvalPDF(context.Background(), dir, PDFOptions{Runs: 1})
