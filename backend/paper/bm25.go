@@ -111,7 +111,7 @@ func (ix *Index) Passages(question string, k int) []Hit {
 			}
 		}
 		sort.SliceStable(named, func(i, j int) bool { return named[i].Score > named[j].Score })
-		for _, h := range named[:min(len(named), k-1)] {
+		for _, h := range named[:min(len(named), max(1, k-1))] {
 			push(h)
 		}
 	}

@@ -144,7 +144,7 @@ func TestRetrieveRealPaper(t *testing.T) {
 		if len(chunks) < 5 {
 			t.Fatalf("%s: only %d chunks", tc.paper, len(chunks))
 		}
-		hits := NewIndex(chunks).Search(tc.question, 4)
+		hits := NewIndex(chunks).Passages(tc.question, 4) // as the reader retrieves
 		if len(hits) == 0 {
 			t.Fatalf("%s: nothing retrieved for %q", tc.paper, tc.question)
 		}
