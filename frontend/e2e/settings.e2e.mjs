@@ -54,7 +54,32 @@ await runScript('settings end-to-end', { browser, page, pageErrors }, async () =
     check(/secrets\.json/.test(paths), `the footer does not say where keys are kept (TOFU_KEYRING=off): ${paths}`)
   })
 
-  await step('an empty Ollama base URL shows what it means here: OLLAMA_HOST', async () => {
+  await step('sections: a navigation row, and Settings reopen at the top', async () => {
+    // Regression (issue 36): one long modal with no navigation, reopened where it was scrolled.
+    await tid('settings-nav-behaviour').click()
+    const at = await page.evaluate(() => {
+      const body = document.querySelector('[data-testid="settings-body"]')
+      const h = document.getElementById('s-behaviour')
+      return { scrolled: body.scrollTop, off: h.getBoundingClientRect().top - body.getBoundingClientRect().top }
+    })
+    check(at.scrolled > 0 && at.off < 120, `Behaviour is not at the top after its link: ${JSON.stringify(at)}`)
+    check((await tid('settings-nav-behaviour').getAttribute('aria-current')) === 'true', 'the Behaviour link is not marked current')
+    if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-nav.png') })
+    await page.keyboard.press('Escape')
+    await dialog().waitFor({ state: 'hidden' })
+    // The Settings button's tooltip must not stay over the dialog it opened.
+    await tid('settings-open').hover()
+    await tid('tooltip').waitFor()
+    await openSettings()
+    check((await tid('tooltip').count()) === 0, 'the Settings button\'s tooltip stays over the dialog')
+    const top = await tid('settings-body').evaluate((b) => b.scrollTop)
+    check(top === 0, `Settings reopened scrolled to ${top}`)
+    check((await tid('settings-nav-providers').getAttribute('aria-current')) === 'true', 'Providers is not current on opening')
+  })
+
+  await step('an empty Ollama base URL shows what it means here, in words', async () => {
+    const words = await rows().first().getByTestId('settings-base-url-empty').innerText()
+    check(!/OLLAMA_HOST|else http/.test(words) && /^Leave empty to use the Ollama at http/.test(words), `the empty base URL hint: ${words}`)
     const field = rows().first().getByTestId('settings-base-url')
     const host = process.env.OLLAMA_HOST ?? ''
     const placeholder = (await field.getAttribute('placeholder')) ?? ''
