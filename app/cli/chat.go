@@ -81,6 +81,20 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 	if !ok || sid == nil || topic != app.SessionTopic(*sid) {
 		return
 	}
+	if msg.Kind == app.MessageStream && msg.State == app.StreamEnded {
+		t.mu.Lock()
+		io.WriteString(t.out, t.carry.flush())
+		t.failure = msg.Error
+		t.mu.Unlock()
+		close(t.ended)
+		return
+	}
+	t.show(msg)
+}
+
+// show writes a message of the reply: its text on out, a retried attempt or a fallback as a
+// note on errOut. The forwarded chat shows what the running Tofu sends with it too.
+func (t *terminalEmitter) show(msg app.SessionMessage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -99,8 +113,16 @@ func (t *terminalEmitter) Emit(topic string, data any) {
 		}
 	case msg.Kind == app.MessageStream && msg.State == app.StreamEnded:
 		io.WriteString(t.out, t.carry.flush())
-		t.failure = msg.Error
-		close(t.ended)
+	}
+}
+
+// endLine ends the reply's last line, if it is not ended.
+func (t *terminalEmitter) endLine() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.midLine {
+		fmt.Fprintln(t.out)
+		t.midLine = false
 	}
 }
 
@@ -149,11 +171,7 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 		return err
 	}
 	<-term.ended
-	term.mu.Lock()
-	if term.midLine {
-		fmt.Fprintln(out)
-	}
-	term.mu.Unlock()
+	term.endLine()
 	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
 		return err
 	}

@@ -147,3 +147,21 @@ func TestChatNeverLeavesAnEmptyConversation(t *testing.T) {
 		t.Fatalf("session %+v, %v", info, err)
 	}
 }
+
+// Beside a running Tofu, `tofu chat` shows the retried attempt as it does alone.
+func TestForwardChatMarksARetriedAttempt(t *testing.T) {
+	srv := llmtestServer(t)
+	var n atomic.Int32
+	srv.DefaultFunc(func(llm.Request) llmtest.Reply {
+		if n.Add(1) == 1 {
+			return llmtest.Reply{Text: "the first attempt breaks here and here", Fault: llmtest.FaultReset, After: 3}
+		}
+		return llmtest.Reply{Text: "The complete reply."}
+	})
+	data := t.TempDir()
+	startServe(t, data)
+	out, errOut, code := tofuAt(t, data, "", "chat", "hello")
+	if code != 0 || !strings.Contains(errOut, "[connection dropped, retrying: ") || !strings.HasSuffix(out, "The complete reply.\n") {
+		t.Fatalf("exit %d\nstdout %q\nstderr:\n%s", code, out, errOut)
+	}
+}

@@ -190,7 +190,7 @@ func forwardReply(c *usersock.Conn, req forwardRequest, out, errOut io.Writer) e
 	if err := c.Send(req); err != nil {
 		return err
 	}
-	var carry runeCarry
+	term := &terminalEmitter{out: out, errOut: errOut} // the reply shown as a local chat shows it
 	for {
 		var f forwardOutput
 		if err := c.Recv(&f); err != nil {
@@ -201,12 +201,14 @@ func forwardReply(c *usersock.Conn, req forwardRequest, out, errOut io.Writer) e
 			return f.Error.err()
 		case f.Note != "":
 			fmt.Fprintf(errOut, "[%s]\n", termLine(f.Note))
-		case f.Message != nil && f.Message.Kind == app.MessageDelta:
-			io.WriteString(out, carry.next(f.Message.Text))
-		case f.Message != nil && f.Message.Kind == app.MessageStream && f.Message.State == app.StreamEnded:
-			io.WriteString(out, carry.flush())
+		case f.Message != nil:
+			msg := app.SessionMessage{Kind: f.Message.Kind, Text: f.Message.Text, State: f.Message.State, Error: f.Message.Error}
+			if f.Message.Event != nil {
+				msg.Event = *f.Message.Event
+			}
+			term.show(msg)
 		case f.End != nil:
-			fmt.Fprintln(out)
+			term.endLine()
 			if err := f.End.Error.err(); err != nil {
 				return err
 			}
