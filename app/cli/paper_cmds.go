@@ -206,7 +206,7 @@ func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer
 	if err != nil {
 		return err
 	}
-	sid, model, before, notice, err := chatSession(st, a, ChatOptions{Session: sid, Model: model})
+	sid, model, before, notice, err := chatSession(st, a, ChatOptions{Prompt: question, Session: sid, Model: model})
 	if err != nil {
 		return err
 	}
@@ -221,6 +221,7 @@ func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer
 	term.mu.Lock()
 	if term.midLine {
 		fmt.Fprintln(out)
+		term.midLine = false
 	}
 	term.mu.Unlock()
 	if err := chatOutcome(st, sid, before, term.failure); err != nil {
