@@ -37,7 +37,8 @@ await runScript('toolbar e2e', { browser, page, pageErrors }, async () => {
     // Desktop control is off in Settings: counted, and named (regression, issue 36: the chip
     // said "Tools 6/6 — Every tool family is on" with desktop off).
     await page.locator('[data-testid="tools-open"]', { hasText: 'Tools 6/7' }).waitFor()
-    const title = await tid('tools-open').getAttribute('title')
+    // The title moves to data-tip while the pointer is on the chip (lib/tooltip.ts).
+    const title = await tid('tools-open').evaluate((b) => b.getAttribute('title') ?? b.getAttribute('data-tip'))
     check(title === 'Off in Settings: Desktop', `the Tools chip's title: ${title}`)
     await page.locator('[data-testid="search-toggle"][aria-pressed="true"]').waitFor()
   })

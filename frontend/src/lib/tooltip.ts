@@ -24,6 +24,10 @@ export function installTooltips(doc: Document = document): () => void {
     const text = el.getAttribute('data-tip')
     if (text !== null && !el.hasAttribute('title')) el.setAttribute('title', text)
     el.removeAttribute('data-tip')
+    if (el.hasAttribute('data-tip-label')) {
+      el.removeAttribute('aria-label')
+      el.removeAttribute('data-tip-label')
+    }
   }
   function show(el: HTMLElement) {
     if (!tip || tip.el !== el || !el.isConnected) return
@@ -63,6 +67,11 @@ export function installTooltips(doc: Document = document): () => void {
     if (el.tagName === 'OPTION') return
     el.setAttribute('data-tip', text)
     el.removeAttribute('title')
+    // An icon button named only by its title keeps its accessible name meanwhile.
+    if (!el.hasAttribute('aria-label') && !el.textContent?.trim()) {
+      el.setAttribute('aria-label', text)
+      el.setAttribute('data-tip-label', '')
+    }
     const node = doc.createElement('div')
     node.className = 'tofu-tip'
     node.setAttribute('role', 'tooltip')
