@@ -162,12 +162,7 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	if notice != "" {
 		fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
 	}
-	send := a.Chat.Send
-	if o.Session == "" {
-		// A new conversation was created with the message: the reply runs on the log.
-		send = func(sid, _, model string) error { return a.Chat.Retry(sid, model) }
-	}
-	if err := send(sessionID, o.Prompt, model); err != nil {
+	if err := sendChat(a, o, sessionID, model); err != nil {
 		return err
 	}
 	<-term.ended
@@ -177,6 +172,15 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
 	return nil
+}
+
+// sendChat sends o's message in the conversation chatSession picked: a new conversation was
+// created holding it, and its reply runs on the log.
+func sendChat(a *app.App, o ChatOptions, sid, model string) error {
+	if o.Session == "" {
+		return a.Chat.Retry(sid, model)
+	}
+	return a.Chat.Send(sid, o.Prompt, model)
 }
 
 // chatSession picks the model and the conversation of a chat (a new one unless o names one):

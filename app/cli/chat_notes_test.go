@@ -164,4 +164,15 @@ func TestForwardChatMarksARetriedAttempt(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "[connection dropped, retrying: ") || !strings.HasSuffix(out, "The complete reply.\n") {
 		t.Fatalf("exit %d\nstdout %q\nstderr:\n%s", code, out, errOut)
 	}
+	// The message was sent once.
+	chats := srv.Chats()
+	users := 0
+	for _, m := range chats[len(chats)-1].Request.Messages {
+		if m.Role == llm.RoleUser {
+			users++
+		}
+	}
+	if users != 1 {
+		t.Fatalf("the last request holds %d user messages", users)
+	}
 }

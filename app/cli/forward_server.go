@@ -215,7 +215,7 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 		default:
 		}
 	})()
-	if err := in.a.Chat.Send(sid, o.Prompt, model); err != nil {
+	if err := sendChat(in.a, o, sid, model); err != nil {
 		return err
 	}
 	// Once the reply has ended, the connection closing must not stop a later turn of the
