@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkTime, cost, dayLabel, dayList, proseLine, scheduleLine, tokens, usageRows, type DayReport } from './myday'
+import { checkTime, cost, dayLabel, dayList, proseLine, scheduleLine, summaryParts, tokens, usageRows, type DayReport } from './myday'
 
 const report = (over: Partial<DayReport>): DayReport => ({
   date: '2026-03-10', generated: '', sessions: [], open: [], todos: [], papers: [], models: [],
@@ -47,5 +47,16 @@ describe('My Day', () => {
     const late = scheduleLine({ at: '18:00', next: iso(12, 18), last: { due: iso(11, 18), started: iso(12, 9, 2), outcome: 'ok', late: true } }, today)
     expect(late).toContain('Yesterday 18:00 was missed (Tofu was closed); written at the next start, today 09:02.')
     expect(scheduleLine({ at: '18:00', last: { due: iso(10, 18), outcome: 'missed', missed: 2 } }, today)).toContain('with 1 more after it')
+  })
+})
+
+describe('summaryParts', () => {
+  it('makes the "- " lines a list and says a title once (regression, issue 36)', () => {
+    const s = '3 conversations; 12,000 tokens over 9 model calls.\n- Tides: Tides\n- Quokkas: where do quokkas live\n- Fix the spelling…: Fix the spelling in notes.txt\n- and 2 more'
+    expect(summaryParts(s)).toEqual({
+      lead: ['3 conversations; 12,000 tokens over 9 model calls.'],
+      items: ['Tides', 'Quokkas: where do quokkas live', 'Fix the spelling in notes.txt', 'and 2 more'],
+    })
+    expect(summaryParts('A quiet day.')).toEqual({ lead: ['A quiet day.'], items: [] })
   })
 })

@@ -111,3 +111,35 @@ export function scheduleLine(s: MyDaySchedule | null, today: string): string {
   else line += ` ${due} failed: ${r.outcome}`
   return line
 }
+
+/**
+ * A report's summary as paragraphs and a list: its "- " lines (the extractive summary's one per
+ * conversation, or a model's bullets) become list items, and an item that says its title twice
+ * ("Tides: Tides", the title being the first message) says it once (issue 36).
+ */
+export function summaryParts(summary: string): { lead: string[]; items: string[] } {
+  const lead: string[] = []
+  const items: string[] = []
+  for (const raw of summary.split('\n')) {
+    const line = raw.trim()
+    if (!line) continue
+    const m = /^[-*•]\s+(.*)$/.exec(line)
+    if (!m) {
+      lead.push(line)
+      continue
+    }
+    const item = m[1]
+    const at = item.indexOf(': ')
+    if (at > 0) {
+      const title = item.slice(0, at).trim()
+      const rest = item.slice(at + 2).trim()
+      const same = (a: string, b: string) => a.replace(/[\s.…]+$/, '').toLowerCase() === b.replace(/[\s.…]+$/, '').toLowerCase()
+      if (same(title, rest) || rest.toLowerCase().startsWith(title.replace(/[.…]+$/, '').toLowerCase())) {
+        items.push(rest.length >= title.length ? rest : title)
+        continue
+      }
+    }
+    items.push(item)
+  }
+  return { lead, items }
+}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { jobFromForm, missedTotal, nextText, runText, whatText, whenText, type ScheduleJob } from './schedule'
+import { jobFromForm, missedTotal, nextText, runText, cronText, whatText, whenText, type ScheduleJob } from './schedule'
 
 const job = (over: Partial<ScheduleJob>): ScheduleJob => ({ id: 'j', name: 'n', kind: 'prompt', created: '', ...over })
 
 describe('schedule view', () => {
   it('says when a job runs and what is next', () => {
-    expect(whenText(job({ cron: '30 9 * * 1-5' }))).toBe('cron 30 9 * * 1-5')
+    expect(whenText(job({ cron: '30 9 * * 1-5' }))).toBe('On weekdays at 09:30 (cron 30 9 * * 1-5)')
     expect(whenText(job({ at: new Date(2026, 2, 10, 9, 5).toISOString() }))).toBe('once at 2026-03-10 09:05')
     expect(nextText(job({ done: true, next: '0001-01-01T00:00:00Z' }))).toBe('done')
     expect(nextText(job({ next: new Date(2026, 2, 11, 9, 30).toISOString() }))).toBe('next 2026-03-11 09:30')
@@ -31,5 +31,20 @@ describe('schedule view', () => {
     expect(runText({ due, started, outcome: 'ok' })).toBe('2026-03-10 18:00 ran')
     expect(whatText(job({ kind: 'myday', cron: '0 18 * * *' }))).toContain('My Day report')
     expect(whatText(job({ kind: 'agent', prompt: 'tidy', workspace: '/w' }))).toBe('tidy — in /w')
+  })
+})
+
+describe('cronText', () => {
+  it('says common cron expressions in words (regression, issue 36: only a raw cron string)', () => {
+    expect(cronText('0 9 * * 1-5')).toBe('On weekdays at 09:00')
+    expect(cronText('30 7 * * *')).toBe('Every day at 07:30')
+    expect(cronText('*/15 * * * *')).toBe('Every 15 minutes')
+    expect(cronText('5 * * * *')).toBe('Every hour at 5 minutes past')
+    expect(cronText('0 * * * *')).toBe('Every hour, on the hour')
+    expect(cronText('0 8 1 * *')).toBe('On day 1 of each month at 08:00')
+    expect(cronText('0 9,17 * * 1,4')).toBe('On Mondays and Thursdays at 09:00 and 17:00')
+    expect(cronText('0 10 * * 0,6')).toBe('At weekends at 10:00')
+    expect(cronText('0 9 * 1 *')).toBeNull()
+    expect(cronText('0 9 * *')).toMatch(/^Not a cron expression/)
   })
 })

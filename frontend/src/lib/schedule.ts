@@ -30,7 +30,11 @@ function short(iso: string): string {
 
 /** When the job runs: its cron, or its single time. */
 export function whenText(j: ScheduleJob): string {
-  return j.cron ? `cron ${j.cron}` : j.at && j.at !== zero ? `once at ${short(j.at)}` : ''
+  if (j.cron) {
+    const words = cronText(j.cron)
+    return words && !words.startsWith('Not ') ? `${words} (cron ${j.cron})` : `cron ${j.cron}`
+  }
+  return j.at && j.at !== zero ? `once at ${short(j.at)}` : ''
 }
 
 /** The next run, or that the job is done. */
@@ -71,4 +75,62 @@ export function jobFromForm(f: { name: string; kind: ScheduleJob['kind']; when: 
   if (f.kind === 'command') j.command = f.command.trim()
   if (f.kind === 'watch') j.condition = f.condition.trim()
   return j
+}
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+
+/** "a, b and c". */
+function joinAnd(xs: string[]): string {
+  return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`
+}
+
+/** A day-of-week field in words ("weekdays", "Mondays and Thursdays"), or null. */
+function daysText(f: string): string | null {
+  if (f === '*') return 'every day'
+  if (f === '1-5') return 'on weekdays'
+  if (f === '0,6' || f === '6,0' || f === '6-7') return 'at weekends'
+  const days: number[] = []
+  for (const part of f.split(',')) {
+    const r = /^(\d)(?:-(\d))?$/.exec(part)
+    if (!r) return null
+    const a = Number(r[1]) % 7
+    const b = r[2] === undefined ? a : Number(r[2]) % 7
+    if (b < a) return null
+    for (let d = a; d <= b; d++) days.push(d)
+  }
+  return `on ${joinAnd(days.map((d) => DAYS[d] + 's'))}`
+}
+
+/**
+ * A five-field cron expression in words, for the Schedule form's preview: "Every day at 09:00",
+ * "On weekdays at 09:30", "Every 15 minutes", "On day 1 of each month at 08:00". Null when it
+ * is not one of those shapes (the form then shows the fields' names); "invalid" reasons as a
+ * string starting with "Not".
+ */
+export function cronText(expr: string): string | null {
+  const f = expr.trim().split(/\s+/)
+  if (f.length !== 5) return 'Not a cron expression: five fields are needed (minute hour day month weekday)'
+  const [min, hour, dom, mon, dow] = f
+  const num = (s: string, max: number) => /^\d+$/.test(s) && Number(s) <= max
+  const every = /^\*\/(\d+)$/
+  if (mon !== '*') return null
+  if (every.test(min) && hour === '*' && dom === '*' && dow === '*') {
+    const n = Number(every.exec(min)![1])
+    return n === 1 ? 'Every minute' : `Every ${n} minutes`
+  }
+  if (num(min, 59) && hour === '*' && dom === '*' && dow === '*') {
+    const m = Number(min)
+    return m === 0 ? 'Every hour, on the hour' : `Every hour at ${m} minute${m === 1 ? '' : 's'} past`
+  }
+  if (!num(min, 59)) return null
+  const hours = hour.split(',')
+  if (!hours.every((h) => num(h, 23))) return null
+  const at = joinAnd(hours.map((h) => `${h.padStart(2, '0')}:${min.padStart(2, '0')}`))
+  if (dom !== '*') {
+    if (!num(dom, 31) || dow !== '*') return null
+    return `On day ${dom} of each month at ${at}`
+  }
+  const days = daysText(dow)
+  if (!days) return null
+  return `${days.charAt(0).toUpperCase()}${days.slice(1)} at ${at}`
 }
