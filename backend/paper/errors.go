@@ -2,6 +2,7 @@ package paper
 
 import (
 	"errors"
+	"net/http"
 	"os/exec"
 	"strings"
 
@@ -20,6 +21,9 @@ var (
 	// inflates too far, too much text, a page tree too large); errors.Is(err, ErrCorrupt)
 	// holds too.
 	ErrTooLarge = errors.New("the PDF is beyond the extractor's limits")
+	// ErrNotPDF: the file is something else (a web page, a text file, an image); errors.Is(err,
+	// ErrCorrupt) holds too, for callers that only know that one.
+	ErrNotPDF = errors.New("the file is not a PDF")
 )
 
 // Error carries the kind (one of the sentinels), the reason and a hint for
@@ -55,7 +59,7 @@ func (e *Error) Unwrap() []error {
 // extraction's error across a process boundary or extracts by other means.
 func NewError(kind error, reason, hint string) *Error {
 	e := &Error{Kind: kind, Reason: reason, Hint: hint}
-	if kind == ErrTooLarge {
+	if kind == ErrTooLarge || kind == ErrNotPDF {
 		e.cause = ErrCorrupt
 	}
 	if hint == "" {
@@ -64,6 +68,8 @@ func NewError(kind error, reason, hint string) *Error {
 			e.Hint = tooLargeHint
 		case ErrCorrupt:
 			e.Hint = corruptHint
+		case ErrNotPDF:
+			e.Hint = "give the paper's PDF file"
 		}
 	}
 	return e
@@ -100,4 +106,26 @@ func noText(pages int) error {
 		reason = wording.Plural(pages, "page") + " without extractable text"
 	}
 	return &Error{Kind: ErrNoText, Reason: reason, Hint: hint}
+}
+
+// notPDFReason says what a file without a PDF header looks like, from its first bytes: a
+// user who dropped the wrong file learns which one it was.
+func notPDFReason(head []byte) string {
+	kind := http.DetectContentType(head)
+	kind, _, _ = strings.Cut(kind, ";")
+	what := map[string]string{
+		"text/html":                "it is a web page (HTML), perhaps the page around the PDF's link",
+		"text/plain":               "it is a text file",
+		"text/xml":                 "it is an XML file",
+		"application/zip":          "it is a ZIP archive (a Word or PowerPoint file is one)",
+		"application/x-gzip":       "it is a gzip archive (an arXiv source tarball is one)",
+		"application/postscript":   "it is PostScript",
+		"image/png":                "it is a PNG image",
+		"image/jpeg":               "it is a JPEG image",
+		"application/octet-stream": "it has no %PDF- header",
+	}[kind]
+	if what == "" {
+		what = "it is " + kind
+	}
+	return what
 }

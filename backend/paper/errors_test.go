@@ -140,3 +140,22 @@ func TestEncrypted(t *testing.T) {
 		t.Errorf("decrypted text = %q", doc.Text())
 	}
 }
+
+// A file that is not a PDF is called that, with what it is instead, not "damaged"; it is still
+// an ErrCorrupt for callers that only know that kind.
+func TestNotAPDFSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ data, want string }{
+		{"# Tofu\n\nA desktop research assistant.\n", "it is a text file"},
+		{"<!DOCTYPE html><html><body>Download the paper</body></html>", "it is a web page"},
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "it is a PNG image"},
+	} {
+		_, err := extractBytes([]byte(tc.data), Options{})
+		if !errors.Is(err, ErrNotPDF) || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("%q: err = %v, want ErrNotPDF (and ErrCorrupt)", tc.want, err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "the file is not a PDF: "+tc.want) || strings.Contains(msg, "damaged") {
+			t.Errorf("message = %q, want %q", msg, tc.want)
+		}
+	}
+}

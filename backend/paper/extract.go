@@ -84,7 +84,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, opts Options) (doc 
 		return nil, fmt.Errorf("read paper: %w", err)
 	}
 	if !bytes.Contains(head, []byte("%PDF-")) {
-		return nil, corrupt("not a PDF file (no %PDF- header)")
+		return nil, NewError(ErrNotPDF, notPDFReason(head), "")
 	}
 	// Resource bounds (bounds.go): every compressed stream but images is inflated once,
 	// keeping nothing, before either PDF library reads the file (images before pdfcpu does).

@@ -28,12 +28,14 @@ type wireError struct {
 	Hint   string `json:"hint,omitempty"`
 }
 
-// kinds name paper's sentinels on the wire; ErrTooLarge before ErrCorrupt, which it also is.
+// kinds name paper's sentinels on the wire; ErrTooLarge and ErrNotPDF before ErrCorrupt, which
+// they also are.
 var kinds = []struct {
 	name string
 	err  error
 }{
 	{"too_large", paper.ErrTooLarge},
+	{"not_pdf", paper.ErrNotPDF},
 	{"encrypted", paper.ErrEncrypted},
 	{"no_text", paper.ErrNoText},
 	{"corrupt", paper.ErrCorrupt},
