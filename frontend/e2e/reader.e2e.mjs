@@ -108,6 +108,21 @@ await runScript('reader e2e', { browser, page, pageErrors }, async () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="pdf-page"] .textLayer span').length > 20)
     const n = await page.getByTestId('pdf-page').count()
     check(n > 1, `only ${n} page(s) shown`)
+    // No blank white page without a word (issue 36): a page not drawn yet says so, a drawn
+    // one has no such note left.
+    const states = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="pdf-page"]')].map((p) => ({ drawn: !!p.dataset.drawn, note: p.querySelector('[data-testid="pdf-page-waiting"]')?.textContent?.trim() ?? '' })),
+    )
+    check(states.every((s) => (s.drawn ? s.note === '' : /^(Page \d+|Drawing page \d+…)$/.test(s.note))), `pages without a sign of work: ${JSON.stringify(states)}`)
+    if (shot) {
+      // The last pages, just scrolled to: each says it is being drawn until it is.
+      await page.locator('.pages').evaluate((el) => { el.scrollTop = el.scrollHeight })
+      const last = await page.locator('[data-testid="pdf-page"]').last().evaluate((p) => p.querySelector('[data-testid="pdf-page-waiting"]')?.textContent?.trim() ?? 'drawn')
+      console.log(`     the last page just after the scroll: ${last}`)
+      await page.screenshot({ path: shot.replace(/\.png$/, '-waiting.png') })
+      await page.locator('.pages').evaluate((el) => { el.scrollTop = 0 })
+      await page.locator('.pages[data-idle="true"]').waitFor()
+    }
   })
 
   let cited = 0
