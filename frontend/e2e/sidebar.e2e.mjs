@@ -61,6 +61,21 @@ await runScript('sidebar e2e', { browser, page, pageErrors }, async () => {
     await page.setViewportSize({ width: 1280, height: 900 })
   })
 
+  await step('the paper library folds; the arXiv box keeps what was typed when it fails', async () => {
+    // Folded by default once there are conversations, so they keep the sidebar's height.
+    check((await tid('paper-arxiv').count()) === 0, 'the paper library is open with ten conversations')
+    await tid('papers-toggle').click()
+    await tid('paper-arxiv').fill('not-an-arxiv-id')
+    await tid('paper-arxiv').press('Enter')
+    await tid('paper-error').waitFor()
+    const kept = await tid('paper-arxiv').inputValue()
+    check(kept === 'not-an-arxiv-id', `the arXiv box was cleared by its error: ${JSON.stringify(kept)}`)
+    await tid('paper-error').getByRole('button', { name: 'Dismiss' }).click()
+    await tid('paper-arxiv').fill('')
+    await tid('papers-toggle').click()
+    await tid('paper-arxiv').waitFor({ state: 'detached' })
+  })
+
   await step('highlight.js waits for the first code block', async () => {
     // The page opens on "Math" (the latest): it shows formulas and no code. Frames after its
     // first paint it has fetched KaTeX, which the formulas asked for, and not highlight.js.
