@@ -98,6 +98,17 @@ await runScript('mcp e2e', { browser, page, pageErrors }, async () => {
       check((await card.getAttribute('data-status')) === 'ok', 'the call did not end ok')
       check((await card.locator('[data-testid="tool-progress"]').count()) === 0, 'the finished card still shows progress')
     })
+    await step('the Tools menu says the broken server is not running (not "when needed")', async () => {
+      // Regression (issue 36): a failed MCP server was listed as available "when needed".
+      const title = await tid('tools-open').evaluate((b) => b.getAttribute('title') ?? b.getAttribute('data-tip'))
+      check(/Not running: broken/.test(title ?? ''), `the Tools chip's title: ${title}`)
+      await tid('tools-open').click()
+      const row = tid('tools-family-mcp:broken')
+      await row.getByTestId('tools-failed').waitFor()
+      check((await tid('tools-offer-mcp:broken').count()) === 0, 'the broken server is offered "when needed"')
+      if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-tools.png') })
+      await page.keyboard.press('Escape')
+    })
   }
   console.log('e2e: MCP ok')
 })
