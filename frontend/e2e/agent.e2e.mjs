@@ -145,6 +145,8 @@ await runScript('agent e2e', { browser, page, pageErrors }, async () => {
     // Phases and verdicts in words: no raw verdict names (regression, issue 36).
     const markers = await tid('phase-marker').allInnerTexts()
     check(!markers.some((t) => /STOP|CONTINUE_/.test(t)), `a phase marker shows a raw verdict: ${markers.join(' | ')}`)
+    const replies = await tid('message-assistant').allInnerTexts()
+    check(!replies.some((t) => /VERDICT:/.test(t)), 'the critic\'s reply shows its VERDICT line')
     await tid('stop').waitFor({ state: 'detached' })
     check((await tid('continue').count()) === 0, 'a finished autonomous run offers Continue')
     // The mode is the session's: it survives a reload.

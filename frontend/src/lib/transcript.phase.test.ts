@@ -71,6 +71,9 @@ describe('project: autonomous runs', () => {
     // The gate's reason is in the tooltip; the tool call of round 1 is a card as usual.
     const gated = phases(items)[3]
     expect(phaseLabel(gated).title).toContain('Not accepted: the feedback still lists failures')
+    // The critic's reply without the verdict line the harness reads (the marker says it in words).
+    const critiques = items.filter((i): i is AssistantItem => i.kind === 'assistant' && /TestB still fails|All tests pass/.test(i.text))
+    expect(critiques.map((c) => c.text)).toEqual(['Looks fine but TestB still fails.', 'All tests pass.'])
     const worker = items[4] as AssistantItem
     expect(worker.tools?.[0]).toMatchObject({ id: 'w1', status: 'ok', phase: 'worker' })
     // The turn line sums every phase's tokens and counts the worker rounds.

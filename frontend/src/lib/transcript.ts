@@ -429,6 +429,9 @@ export function project(state: TranscriptState): Item[] {
           streaming: false,
           interrupted: d.interrupted === true,
         }
+        // The critic's reply ends with its verdict for the harness ("VERDICT: STOP"); the marker
+        // after it says the verdict in words.
+        if (phaseRole === 'critic') item.text = item.text.replace(VERDICT_LINE, '')
         if (retries > 0) item.retries = retries
         if (fallback) item.fallback = { ...(fallback as FallbackNote) }
         if (notices.length) item.notices = notices
@@ -891,6 +894,9 @@ export function turnEndLabel(t: TurnItem): string {
   }
   return `Stopped: ${t.reason.replace(/_/g, ' ')}`
 }
+
+/** The verdict a critic's reply ends with, for the harness to read. */
+const VERDICT_LINE = /\s*\**VERDICT:?\**\s*\**(STOP|CONTINUE_WORKER|CONTINUE_PLANNER)\**\.?\s*$/i
 
 /** A critic's verdict in words (regression, issue 36: the marker showed "CONTINUE_WORKER"). */
 const VERDICTS: Record<Verdict, string> = {
