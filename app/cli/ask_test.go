@@ -54,3 +54,38 @@ func TestRunTellsTheModelNobodyCanAnswer(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// A run forwarded to a running Tofu asks ask_human on its own terminal too, and with no input
+// the model reads that nobody can answer.
+func TestForwardRunAsksTheQuestionOnTheTerminal(t *testing.T) {
+	srv := llmtestServer(t)
+	script(srv, "done", []llm.ToolCall{tc("q1", "ask_human", map[string]any{"question": "Which colour?", "options": []string{"red", "blue"}})})
+	data := t.TempDir()
+	inst := startServe(t, data)
+	ws := t.TempDir()
+	_, errOut, code := tofuAt(t, data, "2\n", "run", "--cwd", ws, "paint it")
+	if code != 0 || !strings.Contains(errOut, "The agent asks: Which colour?") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = tofuAt(t, data, "", "run", "--cwd", ws, "--json", "paint it again")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	inst.stop(t)
+	st := openData(t, data)
+	var got []string
+	list, _ := st.Sessions()
+	for _, s := range list {
+		evs, _ := st.Events(s.ID)
+		for _, ev := range evs {
+			var r store.ToolResult
+			if ev.Type == store.EventToolResult && ev.Decode(&r) == nil {
+				got = append(got, s.Title+": "+r.Text)
+			}
+		}
+	}
+	joined := strings.Join(got, "\n")
+	if len(got) != 2 || !strings.Contains(joined, "paint it: The user answered: blue") || !strings.Contains(joined, "paint it again: The tool failed: ask_human: nobody can answer") {
+		t.Fatalf("results:\n%s", joined)
+	}
+}

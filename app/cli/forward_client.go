@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/usersock"
 )
@@ -71,8 +73,14 @@ func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut
 	}
 	answers := &pendingAnswers{c: c}
 	printer := newPrinter(out, errOut, o.JSON)
-	prompt, stopPrompts := terminalPrompt(o.Stdin, errOut, answers.answer, printer.decided)
+	var stdin io.Reader = strings.NewReader("") // no input: nobody answers
+	if o.Stdin != nil {
+		stdin = o.Stdin
+	}
+	input := newTerminalInput(stdin)
+	prompt, stopPrompts := input.prompt(errOut, answers.answer, printer.decided)
 	defer stopPrompts()
+	asker := terminalAsker{in: input, errOut: errOut}
 	stopOnSignal(ctx, c)
 	for {
 		var f forwardOutput
@@ -90,6 +98,11 @@ func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut
 			showMessage(printer, f.Message)
 		case f.Ask != nil:
 			prompt(*f.Ask)
+		case f.Question != nil:
+			go func(q tools.Question) {
+				text, err := asker.Ask(ctx, q)
+				c.Send(forwardInput{Answer: &forwardAnswer{Call: q.CallID, Text: text, None: err != nil}})
+			}(*f.Question)
 		case f.Answered != nil:
 			answers.settle(f.Answered)
 		case f.End != nil:

@@ -15,6 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 	"github.com/tofu-research/tofu/backend/usersock"
 )
@@ -166,7 +167,8 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	ctx, cancel := context.WithCancelCause(in.ctx)
 	defer cancel(nil)
 	asked := &askedCalls{}
-	go in.input(c, func(a forwardApprove) {
+	questions := &forwardQuestions{c: c}
+	go in.input(c, questions.deliver, func(a forwardApprove) {
 		// Only what this connection was asked: a sub-agent's call in its own session.
 		err := permission.ErrNotPending
 		ap := store.Approval{CallID: a.Call, Session: a.Session}
@@ -179,6 +181,7 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	}, func() { cancel(agent.ErrStoppedByUser) })
 
 	req := runRequest(o, sid, model, r.Context)
+	req.Asker = questions // ask_human is asked on the command line's terminal, as approvals are
 	req.Prompt = func(ap store.Approval) {
 		asked.add(approvalKey(ap))
 		c.Send(forwardOutput{Ask: &ap})
@@ -222,7 +225,7 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 	// conversation (one the window started).
 	var over atomic.Bool
 	defer over.Store(true)
-	go in.input(c, func(a forwardApprove) {
+	go in.input(c, nil, func(a forwardApprove) {
 		c.Send(forwardOutput{Answered: answeredFrame(a.Call, permission.ErrNotPending)})
 	}, func() {
 		if !over.Load() {
@@ -248,7 +251,7 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 
 // input reads the command line's frames after its request: approvals, and a stop (Ctrl+C).
 // A connection that ends (the command line quit or was killed) stops the turn too.
-func (in *instance) input(c *usersock.Conn, approve func(forwardApprove), stop func()) {
+func (in *instance) input(c *usersock.Conn, answer func(forwardAnswer), approve func(forwardApprove), stop func()) {
 	for {
 		var f forwardInput
 		if err := c.Recv(&f); err != nil {
@@ -257,6 +260,9 @@ func (in *instance) input(c *usersock.Conn, approve func(forwardApprove), stop f
 		}
 		if f.Approve != nil {
 			approve(*f.Approve)
+		}
+		if f.Answer != nil && answer != nil {
+			answer(*f.Answer)
 		}
 		if f.Stop {
 			stop()
@@ -283,4 +289,51 @@ func (s *askedCalls) has(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ids[id]
+}
+
+// forwardQuestions asks a forwarded run's ask_human questions on its command line and waits
+// for the answers it sends back.
+type forwardQuestions struct {
+	c    *usersock.Conn
+	mu   sync.Mutex
+	wait map[string]chan forwardAnswer
+}
+
+func (q *forwardQuestions) Ask(ctx context.Context, question tools.Question) (string, error) {
+	ch := make(chan forwardAnswer, 1)
+	q.mu.Lock()
+	if q.wait == nil {
+		q.wait = map[string]chan forwardAnswer{}
+	}
+	q.wait[question.CallID] = ch
+	q.mu.Unlock()
+	defer func() {
+		q.mu.Lock()
+		delete(q.wait, question.CallID)
+		q.mu.Unlock()
+	}()
+	if err := q.c.Send(forwardOutput{Question: &question}); err != nil {
+		return "", errNobodyToAnswer
+	}
+	select {
+	case a := <-ch:
+		if a.None {
+			return "", errNobodyToAnswer
+		}
+		return a.Text, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// deliver hands an answer to the question waiting for it (none waits: dropped).
+func (q *forwardQuestions) deliver(a forwardAnswer) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if ch := q.wait[a.Call]; ch != nil {
+		select {
+		case ch <- a:
+		default:
+		}
+	}
 }

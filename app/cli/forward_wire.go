@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
@@ -20,7 +21,7 @@ import (
 
 // forwardVersion changes with any change to the frames below; a client and an instance of
 // different versions refuse each other with a message saying so.
-const forwardVersion = 4
+const forwardVersion = 5 // 5: ask_human questions and their answers
 
 // Frame size limits: a request carries a task or prompt; the instance's frames carry events
 // (a tool result is bounded by the L0 budget, a file read by its larger cap).
@@ -63,8 +64,17 @@ type forwardedRun struct {
 // forwardInput is a later frame from the command line.
 type forwardInput struct {
 	Approve *forwardApprove `json:"approve,omitempty"`
-	Stop    bool            `json:"stop,omitempty"` // Ctrl+C: stop the turn
-	MCP     json.RawMessage `json:"mcp,omitempty"`  // a JSON-RPC message of the MCP client
+	Answer  *forwardAnswer  `json:"answer,omitempty"` // to a Question
+	Stop    bool            `json:"stop,omitempty"`   // Ctrl+C: stop the turn
+	MCP     json.RawMessage `json:"mcp,omitempty"`    // a JSON-RPC message of the MCP client
+}
+
+// forwardAnswer answers ask_human's question of call Call, typed on the terminal; None says
+// nobody can answer (the input has ended).
+type forwardAnswer struct {
+	Call string `json:"call"`
+	Text string `json:"text,omitempty"`
+	None bool   `json:"none,omitempty"`
 }
 
 type forwardApprove struct {
@@ -75,8 +85,9 @@ type forwardApprove struct {
 
 // forwardOutput is a frame from the instance.
 type forwardOutput struct {
-	Message  *forwardMessage  `json:"message,omitempty"` // on the session's topic
-	Ask      *store.Approval  `json:"ask,omitempty"`     // an approval waits (--approve ask)
+	Message  *forwardMessage  `json:"message,omitempty"`  // on the session's topic
+	Ask      *store.Approval  `json:"ask,omitempty"`      // an approval waits (--approve ask)
+	Question *tools.Question  `json:"question,omitempty"` // ask_human waits for an answer
 	Answered *forwardAnswered `json:"answered,omitempty"`
 	End      *forwardEnd      `json:"end,omitempty"`
 	Error    *wireError       `json:"error,omitempty"`  // refused before a turn ran
