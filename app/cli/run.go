@@ -57,7 +57,8 @@ func newRunCmd() *cobra.Command {
 		Long: "Runs the agent loop (tools, approvals, limits) on a task and streams its reply.\n" +
 			"The session is recorded like any other and shows in the window afterwards;\n" +
 			"--continue ID resumes it (tool calls that never started run first; one that was running when\n" +
-			"Tofu died is not run again: the model is told it may have run partly).\n" +
+			"Tofu died is not run again: the model is told it may have run partly, or that it did not\n" +
+			"run when its command had not started).\n" +
 			"--mode autonomous plans, works and has a critic verify, in rounds, until the critic's STOP holds.\n" +
 			"While the window or `tofu serve` runs, the run is forwarded to it (its settings and model; the\n" +
 			"window shows the session live); approvals are still answered here.\n" +
@@ -94,7 +95,7 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Workspace, "cwd", "", "workspace directory the agent works in (default: the continued session's, else the current directory)")
 	cmd.Flags().StringVarP(&o.Model, "model", "m", "", "model (default: the main model in settings)")
 	cmd.Flags().StringVar(&o.Approve, "approve", "ask", "calls the policy would ask about: ask (prompt on the terminal), safe (deny them), all (allow them; deny rules still apply), never (deny all but allowed calls), suite (safe plus workspace edits and test commands: for throwaway workspaces, docs/EVAL-TASKS.md)")
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print every event of the log as a JSON line instead of text, and last a summary line ({\"type\":\"summary\", …}: calls, tokens, cost)")
 	cmd.Flags().StringVar(&o.Continue, "continue", "", "continue this session")
 	cmd.Flags().BoolVar(&o.Translate, "translate", false, "translate-then-reason: a task not in English is translated for the model (the settings' translation model), the reply back")
 	cmd.Flags().StringVar(&o.Mode, "mode", "", "chat (the tool loop) or autonomous (planner → worker → critic with a verification gate); default chat, or the continued session's mode")
