@@ -70,11 +70,17 @@ func exitCode(err error) int {
 	if errors.As(err, &e) && e.Hint != "" {
 		fmt.Fprintln(os.Stderr, "hint:", e.Hint)
 	}
+	if e != nil && (e.Kind == llm.ErrUnreachable || e.Kind == llm.ErrNoModels) {
+		fmt.Fprintln(os.Stderr, noModelTry)
+	}
 	if x != nil {
 		return x.code
 	}
 	return 1
 }
+
+// noModelTry follows an error that there is no model to talk to: how to see Tofu work anyway.
+const noModelTry = "To try Tofu without a model: `tofu dev fake-model` serves a scripted one (README, \"Trying it with no model\"); the window's first-run card has a demo."
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
