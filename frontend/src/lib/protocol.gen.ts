@@ -576,6 +576,7 @@ export interface ContextState {
   lag?: number
   last?: Move
   left?: number
+  shrunk?: string
 }
 
 /** compact.Move */
