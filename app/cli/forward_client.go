@@ -94,6 +94,9 @@ func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut
 		switch {
 		case f.Error != nil:
 			return agent.End{}, f.Error.err()
+		case f.Note != "":
+			printer.note("[%s]", termLine(f.Note))
+			ignoredEnv(errOut)
 		case f.Message != nil:
 			showMessage(printer, f.Message)
 		case f.Ask != nil:
@@ -111,6 +114,13 @@ func forwardRun(ctx context.Context, c *usersock.Conn, o RunOptions, out, errOut
 			printer.finish(f.End.Session, end)
 			return end, nil
 		}
+	}
+}
+
+// ignoredEnv says which of this terminal's settings a forwarded command leaves unused.
+func ignoredEnv(errOut io.Writer) {
+	if h := os.Getenv("OLLAMA_HOST"); h != "" {
+		fmt.Fprintf(errOut, "[OLLAMA_HOST=%s is not used: the running Tofu's settings choose the provider; quit it to run here]\n", termLine(h))
 	}
 }
 
@@ -204,6 +214,7 @@ func forwardReply(c *usersock.Conn, req forwardRequest, out, errOut io.Writer) e
 		return err
 	}
 	term := &terminalEmitter{out: out, errOut: errOut} // the reply shown as a local chat shows it
+	first := true
 	for {
 		var f forwardOutput
 		if err := c.Recv(&f); err != nil {
@@ -214,6 +225,10 @@ func forwardReply(c *usersock.Conn, req forwardRequest, out, errOut io.Writer) e
 			return f.Error.err()
 		case f.Note != "":
 			fmt.Fprintf(errOut, "[%s]\n", termLine(f.Note))
+			if first {
+				ignoredEnv(errOut)
+				first = false
+			}
 		case f.Message != nil:
 			msg := app.SessionMessage{Kind: f.Message.Kind, Text: f.Message.Text, State: f.Message.State, Error: f.Message.Error}
 			if f.Message.Event != nil {

@@ -160,6 +160,7 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	if err != nil {
 		return err
 	}
+	c.Send(forwardOutput{Note: forwardedNote(model)})
 	defer in.follow(c, sid, nil)()
 	if err := appendTask(in.st, sid, switched, o.Task); err != nil {
 		return err
@@ -195,6 +196,12 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	return nil
 }
 
+// forwardedNote is the first thing a forwarded run or chat says: where it runs and with which
+// model, since the terminal's own settings (OLLAMA_HOST, another config) do not apply there.
+func forwardedNote(model string) string {
+	return fmt.Sprintf("sent to the running Tofu, which answers with its own settings and model (%s)", cmp.Or(model, "its default model"))
+}
+
 // chat sends a forwarded `tofu chat` message through the window's ChatService.
 func (in *instance) chat(c *usersock.Conn, o ChatOptions) error { return in.reply(c, o, nil) }
 
@@ -208,6 +215,7 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 	if err != nil {
 		return err
 	}
+	c.Send(forwardOutput{Note: forwardedNote(model)})
 	if notice != "" {
 		c.Send(forwardOutput{Note: notice})
 	}

@@ -117,9 +117,14 @@ var (
 // comparable is a run's terminal text without what differs from run to run: session ids,
 // how long commands took, and so the input tokens (the model reads the durations).
 func comparable(s string) string {
+	s = forwardNotes.ReplaceAllString(s, "")
 	s = durations.ReplaceAllString(sessionIDs.ReplaceAllString(s, "ID"), "· T]")
 	return tokensIn.ReplaceAllString(s, "N tokens in")
 }
+
+// forwardNotes are the lines only a forwarded run prints: where it runs, with which model, and
+// the terminal's settings left unused.
+var forwardNotes = regexp.MustCompile(`(?m)^\[(sent to the running Tofu|OLLAMA_HOST=)[^\n]*\n`)
 
 // TestForwardRunMatchesLocal runs the same task with piped approvals twice through real
 // processes: with no Tofu running (local), and beside a running `tofu serve` (forwarded).
@@ -145,6 +150,10 @@ func TestForwardRunMatchesLocal(t *testing.T) {
 	inst := startServe(t, data)
 	live := followSSE(t, inst.url)
 	out, errOut, code := tofuAt(t, data, "y\ny\n", args...)
+	if !strings.Contains(errOut, "[sent to the running Tofu, which answers with its own settings and model (") ||
+		!strings.Contains(errOut, "[OLLAMA_HOST="+os.Getenv("OLLAMA_HOST")+" is not used") {
+		t.Fatalf("the forwarded run does not say where it runs:\n%s", errOut)
+	}
 	if code != localCode || out != localOut || comparable(errOut) != comparable(localErr) {
 		t.Fatalf("forwarded run differs from the local one:\nexit %d / %d\n--- local\n%s%s\n--- forwarded\n%s%s", localCode, code, localOut, localErr, out, errOut)
 	}
@@ -324,6 +333,9 @@ func TestForwardChat(t *testing.T) {
 	out, errOut, code := tofuAt(t, data, "", "chat", "hello")
 	if code != 0 || strings.TrimSpace(out) != "Hi there & welcome." || !strings.Contains(errOut, "(conversation ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "[sent to the running Tofu") || strings.Count(errOut, "is not used") != 1 {
+		t.Fatalf("the forwarded chat does not say once where it runs:\n%s", errOut)
 	}
 	sid := sessionIDs.FindString(errOut)
 	out, errOut, code = tofuAt(t, data, "", "chat", "--session", sid, "again")
