@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -167,4 +168,41 @@ func TestDemoTourAndStop(t *testing.T) {
 		t.Fatalf("Settings still list the demo: %+v", set.Demo)
 	}
 	f.app.Models.StopDemo() // stopping twice is harmless
+}
+
+// The demo and the paper reader: asked about a paper, the demo model says it cannot read and
+// quotes the passage Tofu retrieved, cited to its real page (not the stop-button test's filler);
+// a report is refused with how to get one, and nothing is saved as the paper's report.
+func TestDemoInThePaperReader(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	st, err := f.app.Models.StartDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper, err := f.app.Papers.Import("specter.pdf", testPaper(t, "specter_acl2020"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, err := f.app.Papers.Ask(paper.ID, "How are the negative examples chosen? Give a long answer.", st.DefaultModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.rec.waitFor(t, "the answer", f.rec.ended(sid))
+	var reply store.AssistantMessage
+	for _, ev := range f.events(t, sid) {
+		if ev.Type == store.EventAssistant {
+			ev.Decode(&reply)
+		}
+	}
+	cited := regexp.MustCompile(`begins on page (\d+):[\s\S]*\[p\. (\d+)\]`).FindStringSubmatch(reply.Text)
+	if !strings.Contains(reply.Text, "cannot read papers") || strings.Contains(reply.Text, "keeps talking") || cited == nil || cited[1] != cited[2] {
+		t.Fatalf("the demo's answer in the reader:\n%s", reply.Text)
+	}
+	if _, err := f.app.Papers.Report(paper.ID, st.DefaultModel); err == nil || !strings.Contains(err.Error(), "cannot write a report") {
+		t.Fatalf("a report with the demo model: %v", err)
+	}
+	if view, _ := f.app.Papers.Open(paper.ID); view.Report != "" {
+		t.Fatalf("a report was saved: %q", view.Report)
+	}
 }

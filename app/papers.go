@@ -169,6 +169,10 @@ func (p *PaperService) Ask(paperID, question, model string) (string, error) {
 // Report generates the paper's structured report (streamed in its report session, whose id
 // is returned); the last complete one is the paper's report.
 func (p *PaperService) Report(paperID, model string) (string, error) {
+	if p.settings.demoOn() {
+		// It would write whatever its script says, and the paper would keep that as its report.
+		return "", errors.New("the demo's scripted model cannot write a report: install a model (ollama pull qwen3:8b) or add a provider in Settings, then generate it")
+	}
 	sid, err := p.lib.Session(paperID, store.PurposeReport)
 	if err != nil {
 		return "", err

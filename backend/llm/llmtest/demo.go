@@ -27,9 +27,12 @@ func DemoModel() Model {
 // containing "bench" streams 1,000 words at 100 per second; one containing "long" streams a
 // long reply slowly (so a UI can stop it); in a turn offered the coding tools, any other
 // message starts the demo tour (demotour.go: a read, then a command that asks for approval);
-// without tools it is echoed in a few chunks with some Markdown and a Go code block. With
-// thinking on, a short reasoning comes first.
+// without tools it is echoed in a few chunks with some Markdown and a Go code block; the paper
+// reader's question is answered with what the demo is and the passage retrieved (demopaper.go).
+// With thinking on, a short reasoning comes first.
 func (s *Server) ScriptDemo() *Server {
+	// First: the paper reader's question (its passages may hold "long" or "bench").
+	s.On(asksAboutAPaper).ReplyFunc(demoPaperAnswer)
 	// "bench": 1,000 words at 100 per second, one word per chunk, to measure the UI's cost per token.
 	s.OnUser("bench").ReplyFunc(func(req llm.Request) Reply {
 		return Reply{Text: LongText(1000), TokenDelay: 10 * time.Millisecond}
