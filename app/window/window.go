@@ -84,6 +84,7 @@ func (w *Window) ChooseSaveFile(title, defaultName string) (string, error) {
 // closes (cli.Window).
 func (w *Window) Show(a *app.App, shutdown func()) error {
 	quietJSC()
+	quietFileChooser()
 	w.run = time.Now()
 	return wails.Run(&options.App{
 		Title:            "Tofu",

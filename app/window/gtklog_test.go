@@ -1,0 +1,45 @@
+//go:build linux && cgo
+
+package window
+
+import (
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// stderrOfC captures what C code writes to file descriptor 2 while fn runs.
+func stderrOfC(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := syscall.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Dup2(int(w.Fd()), 2); err != nil {
+		t.Fatal(err)
+	}
+	fn()
+	syscall.Dup2(saved, 2)
+	syscall.Close(saved)
+	w.Close()
+	b, _ := io.ReadAll(r)
+	return string(b)
+}
+
+// The file chooser's repeated critical is dropped; GTK's other criticals still show.
+func TestFileChooserCriticalIsQuiet(t *testing.T) {
+	quietFileChooser()
+	out := stderrOfC(t, func() {
+		gtkCritical("gtk_tree_model_get_iter_first: assertion 'GTK_IS_TREE_MODEL (tree_model)' failed")
+		gtkCritical("gtk_widget_show: assertion 'GTK_IS_WIDGET (widget)' failed")
+	})
+	if strings.Contains(out, "gtk_tree_model_get_iter_first") || !strings.Contains(out, "gtk_widget_show") {
+		t.Fatalf("stderr:\n%s", out)
+	}
+}
