@@ -65,7 +65,7 @@ func TestMCPServeBesideTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	var list struct{ Tools []struct{ Name string } }
-	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 9 {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Tools) != 10 {
 		t.Fatalf("tools/list: %v\n%s", err, out)
 	}
 	a := <-task

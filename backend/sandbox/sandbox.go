@@ -200,7 +200,9 @@ func (b Boundary) args(dir string) ([]string, error) {
 // whole node_modules folder it lies in (a package's launcher finds its platform binary there),
 // else its folder.
 func programPlaces(prog string, args []string) []string {
-	tmp := filepath.Clean(os.TempDir())
+	// The host's /tmp itself, not os.TempDir(): the sandbox's own folder is bound at /tmp
+	// whatever TMPDIR says (a test or a user pointing TMPDIR elsewhere hid a CI clone in /tmp).
+	const tmp = "/tmp"
 	var out []string
 	for _, p := range append([]string{prog}, args...) {
 		if !filepath.IsAbs(p) {

@@ -272,6 +272,8 @@ func TestProgramInTheHostTmpIsShown(t *testing.T) {
 	os.MkdirAll(filepath.Join(clone, "tools", "node_modules", "other"), 0o755)
 	write(t, filepath.Join(clone, "tools", "node_modules", "other", "data.txt"), "sibling")
 	write(t, filepath.Join(clone, "private.txt"), "TOFU-CANARY private")
+	// TMPDIR elsewhere (Codex's tests set one) does not move the /tmp the sandbox replaces.
+	t.Setenv("TMPDIR", filepath.Join(clone, "elsewhere"))
 	cmd := exec.Command("sh", filepath.Join(bin, "run.sh"))
 	cmd.Dir = f.ws
 	if err := f.b.Wrap(cmd); err != nil {
