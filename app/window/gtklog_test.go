@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 	"testing"
 )
 
@@ -17,16 +18,16 @@ func stderrOfC(t *testing.T, fn func()) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := syscall.Dup(2)
+	saved, err := unix.Dup(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Dup2(int(w.Fd()), 2); err != nil {
+	if err := unix.Dup2(int(w.Fd()), 2); err != nil {
 		t.Fatal(err)
 	}
 	fn()
-	syscall.Dup2(saved, 2)
-	syscall.Close(saved)
+	unix.Dup2(saved, 2)
+	unix.Close(saved)
 	w.Close()
 	b, _ := io.ReadAll(r)
 	return string(b)
