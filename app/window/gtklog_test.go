@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"testing"
 
 	"golang.org/x/sys/unix"
-	"testing"
 )
 
 // stderrOfC captures what C code writes to file descriptor 2 while fn runs.
