@@ -81,23 +81,15 @@ func parseMistral(seg string, tools toolset) ([]llm.ToolCall, bool) {
 // when anything else lies between them.
 func splitObjects(s string) []string {
 	var out []string
-	depth, start, inString, escaped := 0, -1, false, false
+	depth, start, str := 0, -1, jsonString{}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.inside(c) {
 			continue
 		}
 		switch {
 		case c == '"' && depth > 0:
-			inString = true
+			str.open = true
 		case c == '{' || c == '[' && depth > 0:
 			if depth == 0 {
 				start = i

@@ -188,23 +188,15 @@ func plausibleJSON(s string) bool {
 			return false
 		}
 	}
-	depth, inString, escaped := 0, false, false
+	depth, str := 0, jsonString{}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.inside(c) {
 			continue
 		}
 		switch c {
 		case '"':
-			inString = true
+			str.open = true
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -213,6 +205,25 @@ func plausibleJSON(s string) bool {
 				return strings.TrimSpace(s[i+1:]) == ""
 			}
 		}
+	}
+	return true
+}
+
+// jsonString follows a JSON string byte by byte once its opening quote is seen (open set).
+type jsonString struct{ open, escaped bool }
+
+// inside reports whether c belongs to the open string (its closing quote included).
+func (j *jsonString) inside(c byte) bool {
+	if !j.open {
+		return false
+	}
+	switch {
+	case j.escaped:
+		j.escaped = false
+	case c == '\\':
+		j.escaped = true
+	case c == '"':
+		j.open = false
 	}
 	return true
 }
