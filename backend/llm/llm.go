@@ -193,7 +193,11 @@ type ModelInfo struct {
 	Capabilities  []Capability `json:"capabilities,omitempty"`
 	Family        string       `json:"family,omitempty"`
 	ParameterSize string       `json:"parameter_size,omitempty"`
+	Quantization  string       `json:"quantization,omitempty"` // Ollama's quantization_level (Q4_K_M, F16, …)
 	SizeBytes     int64        `json:"size_bytes,omitempty"`
+	// CapabilitiesDerived: the server did not list capabilities (Ollama before 0.6.4), so they
+	// were read from the template and model_info as Ollama derives them.
+	CapabilitiesDerived bool `json:"capabilities_derived,omitempty"`
 }
 
 // Has reports whether the model has capability c.

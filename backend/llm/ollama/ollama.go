@@ -244,12 +244,8 @@ func (p *Provider) show(ctx, reqCtx context.Context, name, digest string) (model
 	if err := p.c.JSON(ctx, reqCtx, r, "model details", resp); err != nil {
 		return modelEntry{}, err
 	}
-	e = modelEntry{digest: digest, info: p.describe(name, resp), chat: len(resp.Capabilities) == 0}
-	for _, c := range resp.Capabilities {
-		if c == "completion" {
-			e.chat = true
-		}
-	}
+	e = modelEntry{digest: digest, info: p.describe(name, resp)}
+	_, e.chat, _ = Capabilities(resp)
 	p.mu.Lock()
 	p.shows[key] = e
 	p.mu.Unlock()
@@ -263,16 +259,8 @@ func (p *Provider) describe(name string, resp *api.ShowResponse) llm.ModelInfo {
 		info.ContextLength = contextLength(resp.ModelInfo)
 		info.Family = resp.Details.Family
 		info.ParameterSize = resp.Details.ParameterSize
-		for _, c := range resp.Capabilities {
-			switch c {
-			case "tools":
-				info.Capabilities = append(info.Capabilities, llm.CapTools)
-			case "vision":
-				info.Capabilities = append(info.Capabilities, llm.CapVision)
-			case "thinking":
-				info.Capabilities = append(info.Capabilities, llm.CapThinking)
-			}
-		}
+		info.Quantization = resp.Details.QuantizationLevel
+		info.Capabilities, _, info.CapabilitiesDerived = Capabilities(resp)
 	}
 	info.ContextWindow = p.window(info.ContextLength, 0)
 	return info
