@@ -38,11 +38,22 @@ type journal struct {
 	// they are written with the step's next write, ahead of it.
 	pending []store.Entry
 	failed  error // the first write that failed: the turn ends with it
+	// part reads the bytes of attached images (the log's RequestPart, when it has one).
+	part func(key string) ([]byte, error)
+}
+
+// partReader is a Log that keeps request parts (store.Store): attached images are read from it.
+type partReader interface {
+	RequestPart(key string) ([]byte, error)
 }
 
 // OpenJournal reads a session's log into a Journal.
 func OpenJournal(log Log, session string) (*Journal, error) {
 	j := &journal{log: log, session: session}
+	if pr, ok := log.(partReader); ok {
+		j.part = pr.RequestPart
+		j.proj.part = j.part
+	}
 	if err := j.Sync(); err != nil {
 		return nil, err
 	}
@@ -81,7 +92,7 @@ func (j *journal) apply(evs []store.Event) {
 		j.events = append(j.events, ev)
 		if ev.Type == store.EventBranch || ev.Type == store.EventBranchSwitch {
 			j.path = slices.Clone(store.ActivePath(j.events))
-			j.proj = projection{}
+			j.proj = projection{part: j.part}
 			for _, e := range j.path {
 				j.proj.add(e)
 			}

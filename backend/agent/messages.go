@@ -45,6 +45,8 @@ type projection struct {
 	// user is the last user message's event and text (a translation of it replaces the text).
 	userSeq  uint64
 	userText string
+	// part reads an attached image's bytes (nil: images are not sent, as in an export).
+	part func(key string) ([]byte, error)
 }
 
 // messages is the conversation so far: a fresh slice (the messages may be edited by the
@@ -91,7 +93,8 @@ func (p *projection) add(ev store.Event) {
 		if ev.Decode(&u) == nil {
 			p.aside = false
 			p.closeOpen()
-			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text + AttachmentText(u.Attachments)})
+			imgs, note := attachedImages(u.Attachments, p.part)
+			p.msgs = append(p.msgs, llm.Message{Role: llm.RoleUser, Content: u.Text + AttachmentText(u.Attachments) + note, Images: imgs})
 			p.end = len(p.msgs)
 			p.userSeq, p.userText = ev.Seq, u.Text
 		}

@@ -30,14 +30,14 @@ type Rebuilder struct {
 
 // NewRebuilder returns a Rebuilder over a session's whole log.
 func NewRebuilder(events []store.Event, part func(key string) ([]byte, error)) *Rebuilder {
-	return &Rebuilder{events: events, part: part}
+	return &Rebuilder{events: events, part: part, j: journal{part: part, proj: projection{part: part}}}
 }
 
 // Rebuild is Rebuild for the next call (its Upto not before the previous call's, else the
 // log is projected again from its start).
 func (r *Rebuilder) Rebuild(b *router.Built) (llm.Request, error) {
 	if r.next > 0 && b.Upto < r.events[r.next-1].Seq {
-		r.j, r.next = journal{}, 0
+		r.j, r.next = journal{part: r.part, proj: projection{part: r.part}}, 0
 	}
 	from := r.next
 	for r.next < len(r.events) && r.events[r.next].Seq <= b.Upto {

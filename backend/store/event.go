@@ -263,6 +263,15 @@ type Attachment struct {
 	MimeType string         `json:"mime_type,omitempty"`
 	Text     string         `json:"text"`
 	Size     int            `json:"size,omitempty"` // bytes read, before any cut
+	// Blob is the attached bytes as the user gave them (an image, a file), kept as a request
+	// part (PutRequestPart: named by their sha256, stored once): images are sent from it,
+	// the transcript shows it, traces export it.
+	Blob string `json:"blob,omitempty"`
+	// Tokens is what Text (a file) or the image costs the model, counted when attached
+	// (o200k; an image at tokens.PerImage).
+	Tokens int `json:"tokens,omitempty"`
+	// Clipped says Text holds only the start of the file: it went past the attachment budget.
+	Clipped bool `json:"clipped,omitempty"`
 }
 
 // AssistantMessage is a model's complete (or interrupted) reply.

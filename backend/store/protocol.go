@@ -164,4 +164,6 @@ type AttachmentKind string
 
 const (
 	AttachMCPResource AttachmentKind = "mcp_resource" // a resource of an MCP server (resources/read)
+	AttachImage       AttachmentKind = "image"        // an image the user picked, dropped or pasted: sent to vision models as an image
+	AttachFile        AttachmentKind = "file"         // a text, code, PDF or Office file, read as text by read_files' readers
 )
