@@ -41,6 +41,7 @@ type ModelService struct {
 
 	mu       sync.Mutex
 	switched *store.Fallback // the last status's replacement of the main model, if any
+	warm     *warmStatus     // a status asked for at start (models_warm.go)
 }
 
 // publish sends st to the window and keeps what it says of the main model's replacement.
@@ -59,8 +60,18 @@ func (m *ModelService) lastSwitched() *store.Fallback {
 }
 
 // Status asks the providers for their models. It never fails: a problem is described in
-// Error (the connection banner shows it with its hint).
+// Error (the connection banner shows it with its hint). The first call after Warm takes the
+// answer Warm asked for.
 func (m *ModelService) Status() ModelStatus {
+	if w := m.takeWarm(); w != nil {
+		<-w.done
+		m.publish(w.st)
+		return w.st
+	}
+	return m.status()
+}
+
+func (m *ModelService) status() ModelStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st := ModelStatus{Models: []llm.ModelInfo{}, Demo: m.settings.demoOn()}

@@ -12,8 +12,9 @@ if [ "${1:-run}" = test ]; then
   # faster engine, whose agreement with the built-in one is tested. Not poppler-data: the CJK
   # tables ship inside Tofu, and --no-install-recommends keeps poppler-utils from pulling it in.
   need+=(git gcc libc6-dev chromium xvfb xauth imagemagick xdotool openbox wmctrl poppler-utils ripgrep iproute2 util-linux fonts-noto-color-emoji)
-  # dbus-daemon: dbus-run-session, the window smoke test's session bus.
-  need+=(dbus-daemon)
+  # dbus-daemon: dbus-run-session, the window smoke test's session bus; libglib2.0-bin: gdbus,
+  # with which it waits for the accessibility bus it starts as a desktop session does.
+  need+=(dbus-daemon libglib2.0-bin)
   # The desktop tests: real apps (xterm, zenity), independent observers (x11-utils: xprop,
   # xwininfo, xev; xclip), and a session bus with AT-SPI for the accessibility view.
   need+=(xterm zenity xclip x11-utils dbus-x11 at-spi2-core)

@@ -46,6 +46,8 @@ func runWindow(w Window) error {
 		return err
 	}
 	defer a.Close()
+	// The page's first paint waits for the model status: ask for it while GTK and WebKit start.
+	a.Models.Warm()
 	defer startScheduler(a)() // jobs run while Tofu is open
 	a.SetDialogs(w)
 	stopCommands := takeCommands(dir, a, st, fan)

@@ -46,6 +46,30 @@ beforeEach(() => {
 afterEach(() => setTransport(null))
 
 describe('AppState', () => {
+  it('start asks for the model status with the first calls, not after them (first paint)', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    use({ 'SessionService.List': async () => { await held; return sessions } })
+    const started = app.start()
+    await Promise.resolve()
+    expect(fake.calls).toContain('ModelService.Status')
+    expect(fake.calls).toContain('SessionService.List')
+    release()
+    await started
+    expect(app.status?.default_model).toBe('m')
+    expect(app.currentId).toBe('a')
+  })
+
+  it('a model status that fails while the backend is down is not reported twice', async () => {
+    use({
+      'SessionService.List': () => { throw new Error('no backend') },
+      'ModelService.Status': () => { throw new Error('no backend') },
+    })
+    await app.start()
+    expect(app.connection).toBe('down')
+    expect(app.notice).toBeNull()
+  })
+
   it('a later success clears the stale banner of the same action (workspace picker)', async () => {
     let fails = true
     use({

@@ -118,6 +118,10 @@ class AppState {
 
   async start() {
     this.connection = 'connecting'
+    // Asked for at once with the rest, not after them: the model server is the slowest to
+    // answer, and the first paint waits for the picker (docs/PERFORMANCE.md). Its failure is
+    // reported only once the connection is known to be up.
+    const status = this.readStatus()
     try {
       const [sessions, settings, folders] = await Promise.all([api.sessions.list(), api.settings.get(), api.sessions.folders()])
       this.sessions = byActivity(sessions)
@@ -132,8 +136,7 @@ class AppState {
       return
     }
     this.subscribe()
-    if (this.sessions.length > 0) await this.select(this.sessions[0].id)
-    await this.refreshStatus()
+    await Promise.all([this.sessions.length > 0 ? this.select(this.sessions[0].id) : null, status.then((apply) => apply())])
   }
 
   private subscribe() {
@@ -219,12 +222,20 @@ class AppState {
   }
 
   async refreshStatus() {
+    ;(await this.readStatus())()
+  }
+
+  /** readStatus asks for the model status and resolves to the step that shows the answer. */
+  private async readStatus(): Promise<() => void> {
     this.statusLoading = true
     try {
-      this.setStatus(await api.models.status())
-      this.ok('status')
+      const s = await api.models.status()
+      return () => {
+        this.setStatus(s)
+        this.ok('status')
+      }
     } catch (err) {
-      this.fail('status', `Could not read the model status: ${messageOf(err)}`)
+      return () => this.fail('status', `Could not read the model status: ${messageOf(err)}`)
     } finally {
       this.statusLoading = false
     }
