@@ -31,7 +31,11 @@ func Export(w io.Writer, log Log, session, format string) error {
 	var doc any
 	switch format {
 	case FormatTofu, "":
-		doc = tofuDoc(session, events, calls)
+		atts, err := attachments(log, events)
+		if err != nil {
+			return err
+		}
+		doc = tofuDoc(session, events, calls, atts)
 	case FormatOpenAI:
 		doc = map[string]any{"messages": openAIMessages(events, calls)}
 	case FormatMiniSWEAgent:
@@ -55,7 +59,7 @@ type exportedRequest struct {
 	Rebuilt bool `json:"rebuilt,omitempty"`
 }
 
-func tofuDoc(session string, events []store.Event, calls []Call) any {
+func tofuDoc(session string, events []store.Event, calls []Call, atts []exportedAttachment) any {
 	reqs := make([]exportedRequest, 0, len(calls))
 	for _, c := range calls {
 		r := exportedRequest{Call: c.N, Seq: c.Seq}
@@ -67,7 +71,7 @@ func tofuDoc(session string, events []store.Event, calls []Call) any {
 		}
 		reqs = append(reqs, r)
 	}
-	return map[string]any{"format": "tofu-trace-1", "session": session, "events": events, "requests": reqs}
+	return map[string]any{"format": "tofu-trace-1", "session": session, "events": events, "requests": reqs, "attachments": atts}
 }
 
 // openAIMessages is the conversation on the active path, after the system prompt of the last

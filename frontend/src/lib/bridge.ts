@@ -444,6 +444,11 @@ export const api = {
     /** Send with context attached (MCP resources read by mcp.readResource). */
     sendAttached: (sessionID: string, text: string, model: string, attachments: Attachment[]) =>
       call<void>('ChatService', 'SendAttached', sessionID, text, model, attachments),
+    /** Reads a picked, dropped or pasted file (base64) as an attachment: an image, or text
+     * with its tokens counted. */
+    attach: (name: string, data: string) => call<Attachment>('ChatService', 'Attach', name, data),
+    /** An image attachment's bytes as a data: URL (the transcript's thumbnail). */
+    attachmentImage: (blob: string) => call<string>('ChatService', 'AttachmentImage', blob),
     retry: (sessionID: string, model: string) => call<void>('ChatService', 'Retry', sessionID, model),
     stop: (sessionID: string) => call<void>('ChatService', 'Stop', sessionID),
     streaming: async () => (await call<string[] | null>('ChatService', 'Streaming')) ?? [],

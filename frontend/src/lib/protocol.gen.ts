@@ -274,7 +274,11 @@ export type BranchReason = (typeof BranchReason)[keyof typeof BranchReason]
 /** AttachmentKind says what a user message's attachment is (Attachment.Kind). (backend/store.AttachmentKind) */
 export const AttachmentKind = {
   /** a resource of an MCP server (resources/read) */
-  Resource: 'mcp_resource',
+  MCPResource: 'mcp_resource',
+  /** an image the user picked, dropped or pasted: sent to vision models as an image */
+  Image: 'image',
+  /** a text, code, PDF or Office file, read as text by read_files' readers */
+  File: 'file',
 } as const
 export type AttachmentKind = (typeof AttachmentKind)[keyof typeof AttachmentKind]
 
@@ -375,6 +379,9 @@ export interface Attachment {
   mime_type?: string
   text: string
   size?: number
+  blob?: string
+  tokens?: number
+  clipped?: boolean
 }
 
 /** store.AssistantMessage */

@@ -12,9 +12,10 @@ import { filesChangedSince, recordedChanges } from './checkpoints'
 /** A message's translation (`message_translation`): the user's message in English for the
  * model, or the reply in the user's language. `fallback` says why the original was used. */
 export type TranslationNote = { text: string; from: string; to: string; fallback?: string }
-/** Context attached to a user message (an MCP resource), shown as a chip; its text is the
+/** Context attached to a user message (an MCP resource, a file, an image), shown as a chip or
+ * a thumbnail (`blob`: its bytes in the store); its text is the
  * model's, not shown. */
-export type AttachmentChip = { kind: string; server: string; uri: string; name: string; mimeType: string; size: number }
+export type AttachmentChip = { kind: string; server: string; uri: string; name: string; mimeType: string; size: number; blob?: string; tokens?: number; clipped?: boolean }
 export type UserItem = {
   kind: 'user'
   key: string
@@ -222,6 +223,9 @@ function attachmentsOf(data: unknown): AttachmentChip[] {
     name: str(a.name) || str(a.uri),
     mimeType: str(a.mime_type),
     size: typeof a.size === 'number' ? a.size : str(a.text).length,
+    ...(str(a.blob) ? { blob: str(a.blob) } : {}),
+    ...(typeof a.tokens === 'number' ? { tokens: a.tokens } : {}),
+    ...(a.clipped === true ? { clipped: true } : {}),
   }))
 }
 
