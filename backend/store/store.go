@@ -78,6 +78,9 @@ type SessionInfo struct {
 	// ForkOf is the conversation this one duplicates, up to its event ForkSeq.
 	ForkOf  string `json:"fork_of,omitempty"`
 	ForkSeq uint64 `json:"fork_seq,omitempty"`
+	// Bridge is the chat platform a bridge conversation comes from ("matrix", "telegram", …;
+	// backend/bridge); "" for the window's own.
+	Bridge string `json:"bridge,omitempty"`
 }
 
 // EvalTask is what a suite's session says of its task.

@@ -1,0 +1,232 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// begin takes a message as the user's next one: recorded as pending with the message id
+// (durable before the session sees it), appended to the session, answered by a turn.
+func (b *Bridge) begin(ctx context.Context, conv Conversation, m Incoming) error {
+	if conv.Session == "" {
+		id, err := b.newSession(conv, m.Text)
+		if err != nil {
+			return err
+		}
+		conv.Session = id
+	}
+	info, err := b.o.Store.Session(conv.Session)
+	if err != nil {
+		return fmt.Errorf("the conversation's session: %w", err)
+	}
+	conv.Pending = &Pending{Message: m.ID, Text: m.Text, Before: info.Events}
+	conv.markHandled(m.ID)
+	if err := b.rec.putConversation(conv); err != nil {
+		return err
+	}
+	if err := b.appendPending(&conv); err != nil {
+		return err
+	}
+	return b.startTurn(ctx, conv)
+}
+
+// newSession creates the session of a conversation: titled as the window titles one, working
+// in the conversation's workspace, with the web, browser and desktop off unless turned on.
+func (b *Bridge) newSession(conv Conversation, first string) (string, error) {
+	if err := os.MkdirAll(conv.Workspace, 0o755); err != nil {
+		return "", fmt.Errorf("the conversation's workspace: %w", err)
+	}
+	var off []store.ToolFamily
+	for _, f := range offByDefault {
+		if !slices.Contains(b.o.ToolsOn, f) {
+			off = append(off, f)
+		}
+	}
+	info, _, err := b.o.Store.CreateSessionWith(b.o.Title(first), func(i *store.SessionInfo) {
+		i.Workspace, i.ToolsOff, i.Bridge = conv.Workspace, off, b.o.Platform.Name()
+	})
+	return info.ID, err
+}
+
+// appendPending appends the pending message to the session unless a previous run did.
+func (b *Bridge) appendPending(conv *Conversation) error {
+	p := conv.Pending
+	if p.Seq == 0 {
+		if ev, err := b.o.Store.EventAt(conv.Session, p.Before+1); err == nil && ev.Type == store.EventUser {
+			var u store.UserMessage
+			if ev.Decode(&u) == nil && u.Text == p.Text {
+				p.Seq = ev.Seq
+			}
+		}
+	}
+	if p.Seq == 0 {
+		ev, err := b.o.Store.Append(conv.Session, store.EventUser, store.UserMessage{Text: p.Text})
+		if err != nil {
+			return err
+		}
+		p.Seq = ev.Seq
+	}
+	return b.rec.putConversation(*conv)
+}
+
+// startTurn runs the turn answering the conversation's pending message.
+func (b *Bridge) startTurn(ctx context.Context, conv Conversation) error {
+	b.mu.Lock()
+	runCtx := b.ctx
+	b.mu.Unlock()
+	r := &running{session: conv.Session, started: time.Now()}
+	r.reply = newReply(b, conv.Chat, conv.Pending.Message, conv.Pending.Reply)
+	req := session.Request{
+		Session: conv.Session, Model: b.o.Model, Approve: conv.Approve, Sink: r.reply,
+		Prompt: func(a store.Approval) { b.ask(runCtx, conv.Chat, a) },
+		Ended:  func(end agent.End) { b.finish(runCtx, conv.Chat, end) },
+	}
+	b.mu.Lock()
+	b.turns[conv.Chat] = r
+	b.mu.Unlock()
+	t, err := b.o.Runner.Start(runCtx, req)
+	if err != nil {
+		b.mu.Lock()
+		delete(b.turns, conv.Chat)
+		b.mu.Unlock()
+		// Nothing will run: the message is answered with why, and is not pending any more.
+		return b.deliverAnswer(ctx, conv.Chat, "Tofu could not answer: "+err.Error())
+	}
+	b.mu.Lock()
+	r.turn = t
+	b.mu.Unlock()
+	go r.reply.pace(runCtx, t.Done())
+	return nil
+}
+
+// finish delivers a turn's answer, unless the bridge itself is closing: then the message
+// stays pending and the next run answers it.
+func (b *Bridge) finish(ctx context.Context, chat string, end agent.End) {
+	b.mu.Lock()
+	r := b.turns[chat]
+	delete(b.turns, chat)
+	b.mu.Unlock()
+	if ctx.Err() != nil {
+		return
+	}
+	conv, _, err := b.rec.conversation(chat)
+	if err != nil || conv.Pending == nil {
+		return
+	}
+	text := b.answerText(conv.Session, conv.Pending.Seq, end)
+	if r != nil {
+		r.reply.stop()
+	}
+	if err := b.deliverAnswer(ctx, chat, text); err != nil {
+		b.o.Logf("%s: deliver the answer in %s: %v", b.o.Name, chat, err)
+	}
+}
+
+// answerText is what the chat reads of a turn: the model's last words since the message,
+// and why the turn stopped when it did not finish.
+func (b *Bridge) answerText(sessionID string, since uint64, end agent.End) string {
+	evs, err := b.o.Store.EventsFrom(sessionID, since)
+	var text string
+	if err == nil {
+		for _, ev := range evs {
+			var a store.AssistantMessage
+			if ev.Type == store.EventAssistant && ev.Decode(&a) == nil && a.Text != "" {
+				text = a.Text
+			}
+		}
+	}
+	note := ""
+	switch {
+	case end.Reason == store.EndDone:
+	case end.Reason == store.EndInterrupted:
+		note = "(stopped)"
+	case end.Err != nil:
+		note = fmt.Sprintf("(the turn stopped: %s: %v)", end.Reason, end.Err)
+	default:
+		note = fmt.Sprintf("(the turn stopped: %s)", end.Reason)
+	}
+	switch {
+	case text == "" && note == "":
+		return "(no answer)"
+	case text == "":
+		return note
+	case note == "":
+		return text
+	}
+	return text + "\n\n" + note
+}
+
+// deliverAnswer sends (or edits in) the pending message's answer and clears it: the one
+// place a pending message stops being pending.
+func (b *Bridge) deliverAnswer(ctx context.Context, chat, text string) error {
+	conv, _, err := b.rec.conversation(chat)
+	if err != nil || conv.Pending == nil {
+		return err
+	}
+	p := conv.Pending
+	sent := false
+	if p.Reply != "" {
+		err := b.o.Platform.Edit(ctx, chat, p.Reply, text)
+		sent = err == nil
+		if err != nil && !errors.Is(err, ErrNoEdit) {
+			return err
+		}
+	}
+	if !sent {
+		if _, err := b.o.Platform.Send(ctx, chat, Outgoing{Text: text, Key: "answer-" + p.Message}); err != nil {
+			return err
+		}
+	}
+	conv.Pending = nil
+	return b.rec.putConversation(conv)
+}
+
+// resume finishes what a previous run left: each pending message is answered, by the turn
+// its log already ended with, or by running the turn on (Continue).
+func (b *Bridge) resume(ctx context.Context) error {
+	convs, err := b.rec.conversations()
+	if err != nil {
+		return err
+	}
+	for _, conv := range convs {
+		if conv.Pending == nil || conv.Session == "" {
+			continue
+		}
+		if err := b.appendPending(&conv); err != nil {
+			return err
+		}
+		if end, ok := b.endedSince(conv.Session, conv.Pending.Seq); ok {
+			if err := b.deliverAnswer(ctx, conv.Chat, b.answerText(conv.Session, conv.Pending.Seq, end)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := b.startTurn(ctx, conv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// endedSince says how the turn answering the user event seq ended, when its log says it ended
+// other than by Tofu closing (a turn cut by a shutdown is run on).
+func (b *Bridge) endedSince(sessionID string, seq uint64) (agent.End, bool) {
+	evs, err := b.o.Store.EventsFrom(sessionID, seq+1)
+	if err != nil || len(evs) == 0 {
+		return agent.End{}, false
+	}
+	last := evs[len(evs)-1]
+	var te store.TurnEnd
+	if last.Type != store.EventTurnEnd || last.Decode(&te) != nil || te.Reason == store.EndInterrupted {
+		return agent.End{}, false
+	}
+	return agent.End{Reason: te.Reason, Steps: te.Steps}, true
+}
