@@ -445,7 +445,7 @@ func (a *Agent) request(ctx context.Context, t *Turn, retry int, first bool) (ll
 		}
 		return req, rc, nil
 	}
-	if !a.summarize(ctx, t, v, rc.upto, est, window, cfg, trigger) {
+	if a.summarize(ctx, t, v, rc.upto, est, window, cfg, trigger) != nil {
 		return req, rc, t.j.err()
 	}
 	req, _, rc, err = a.build(t, t.j.snapshot(), retry)

@@ -103,13 +103,14 @@ const (
 )
 
 // summarize runs L2 on the view v (built from the log up to upto) of a request of est tokens:
-// it asks the summary model for a compaction of the earlier turns, records it with a notice,
-// and reports whether it did. The summariser's call is a model call of the session like the
-// others: its usage, report and fingerprint are recorded before the compaction, with what its
-// request was built from, so a trace builds it again. With nothing to summarize it does nothing; a
-// failure is a notice, not the turn's error (the request goes out without the summary, and
-// the turn does not try again).
-func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est, window int, cfg compact.Config, trigger string) bool {
+// it asks the summary model for a compaction of the earlier turns and records it with a notice;
+// nil means it did (compact.ErrNothingToSummarize: there was nothing to summarize; any other
+// error: it failed, and the notice saying so is queued). The summariser's call is a model
+// call of the session like the others: its usage, report and fingerprint are recorded before
+// the compaction, with what its request was built from, so a trace builds it again. A failure
+// is a notice, not the turn's error (the request goes out without the summary, and the turn
+// does not try again).
+func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est, window int, cfg compact.Config, trigger string) error {
 	model, sw := t.SummaryModel, t.SummaryWindow
 	if model == "" {
 		model, sw = t.Model, window
@@ -133,7 +134,7 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est
 	ctx, printed := a.tapRequests(ctx)
 	c, usage, err := compact.Summarize(ctx, a.Provider, model, conv, window, cfg, trigger)
 	if errors.Is(err, compact.ErrNothingToSummarize) {
-		return false
+		return err
 	}
 	if usage != nil {
 		// Its tokens and cost count like the turn's own calls (the token panel, the session's
@@ -158,9 +159,13 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est
 	if err != nil {
 		if !interrupted(ctx) {
 			t.l2Failed = true
-			t.j.later(store.EventNotice, store.Notice{Text: "Context compaction failed (" + err.Error() + "); the request goes out without it."})
+			failed := "Context compaction failed (" + err.Error() + "); the request goes out without it."
+			if trigger == compact.TriggerManual {
+				failed = "Context compaction failed (" + err.Error() + "); the conversation is as it was."
+			}
+			t.j.later(store.EventNotice, store.Notice{Text: failed})
 		}
-		return false
+		return err
 	}
 	// What the next request will weigh: the view with the summary, L1 from a fresh state.
 	after := a.assemble(t, compact.Apply(v.raw, &c, t.Instructions))
@@ -171,12 +176,16 @@ func (a *Agent) summarize(ctx context.Context, t *Turn, v view, upto uint64, est
 		c.ThresholdTokens = compact.Threshold(window, t.Context.Config.L2)
 	}
 	why := ""
-	if trigger == "overflow" {
+	switch trigger {
+	case "overflow":
 		why = " after the model refused the request as too long"
+	case compact.TriggerManual:
+		why = " as you asked"
 	}
+	c.Instruction = cfg.L2.Instruction
 	notice := store.Notice{Text: fmt.Sprintf(
 		"Context compacted%s: %d earlier messages summarized (%s → %s tokens); undo in the transcript.",
 		why, c.To-c.From, wording.Thousands(c.TokensBefore), wording.Thousands(c.TokensAfter))}
 	_, err = t.j.record(store.Entry{Type: store.EventCompaction, Payload: c}, store.Entry{Type: store.EventNotice, Payload: notice})
-	return err == nil
+	return err
 }

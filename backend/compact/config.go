@@ -128,6 +128,10 @@ type L2Config struct {
 	MaxSummaryTokens int `json:"max_summary_tokens"`
 	ClipChars        int `json:"clip_chars"`
 	MaxInputChars    int `json:"max_input_chars"`
+	// Instruction is what the user asked of a summary they ran themselves (/compact …): the
+	// summariser reads it before the history. Empty for automatic summaries. It lives in the
+	// config so a model call's recipe carries it and a trace builds the same request again.
+	Instruction string `json:"instruction,omitempty"`
 }
 
 // Defaults is the best measured setting on the recorded trajectories (docs/CONTEXT.md).

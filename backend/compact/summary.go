@@ -25,14 +25,19 @@ type Compaction struct {
 	Hash    string `json:"hash"`
 	Summary string `json:"summary"`
 	Model   string `json:"model"`
-	// Trigger says why it ran: "auto" (near the window), "overflow" (L3) or "manual".
+	// Trigger says why it ran: "auto" (near the window), "overflow" (L3) or "manual"
+	// (TriggerManual: the user's /compact, with its Instruction).
 	Trigger      string `json:"trigger"`
+	Instruction  string `json:"instruction,omitempty"`
 	TokensBefore int    `json:"tokens_before"` // of the whole request before
 	TokensAfter  int    `json:"tokens_after"`  // and after
 	// ThresholdTokens is the trigger point (Threshold) for the window it ran with, so the user
 	// sees where compaction fires (0 when the window was unknown).
 	ThresholdTokens int `json:"threshold_tokens,omitempty"`
 }
+
+// TriggerManual is the trigger of a summary the user asked for (/compact).
+const TriggerManual = "manual"
 
 // ErrNothingToSummarize means every turn but the in-flight one is already kept (or there is no
 // user message to anchor the in-flight turn).
@@ -264,7 +269,11 @@ func summaryInput(conv []llm.Message, from, to int, c L2Config) string {
 	if c.MaxInputChars > 0 && len(hist) > c.MaxInputChars {
 		hist = headTail(hist, c.MaxInputChars)
 	}
-	return "## Current User Query\n" + query + "\n\n## Conversation History to Compress\n\n" + hist
+	asked := ""
+	if in := strings.TrimSpace(c.Instruction); in != "" {
+		asked = "## The User's Instruction for This Summary\n" + clip(in, 2_000) + "\n\n"
+	}
+	return "## Current User Query\n" + query + "\n\n" + asked + "## Conversation History to Compress\n\n" + hist
 }
 
 // headTail keeps 60% of n from the head of s and 40% from its tail.

@@ -57,6 +57,10 @@ type Request struct {
 	// released and the session is free again (a new turn may start from Ended).
 	Started func()
 	Ended   func(agent.End)
+	// Compact, when set, makes the turn a compaction the user asked for (/compact) instead of
+	// a reply: the earlier turns are summarized with *Compact as the instruction
+	// (agent.Agent.Compact).
+	Compact *string
 }
 
 // plan is a built turn, ready to run.
@@ -71,6 +75,8 @@ type plan struct {
 	// toolsOff: the tool families the conversation turned off; toolsOn: those it turned on,
 	// offered without tool_search (families.go).
 	toolsOff, toolsOn []store.ToolFamily
+	// compact: the turn is the user's /compact with this instruction (nil: a reply).
+	compact *string
 }
 
 // Start builds a turn and runs it in the background under ctx (cancel it with a cause, e.g.
@@ -98,6 +104,10 @@ func (r *Runner) Start(ctx context.Context, req Request) (*Turn, error) {
 	}
 	if model := r.modelOf(req); strings.HasPrefix(model, AgentModelPrefix) {
 		// The conversation's model is a coding agent (external.go).
+		if req.Compact != nil {
+			free()
+			return nil, errors.New("this conversation's model is a coding agent, which keeps its own context: /compact is for Tofu's models")
+		}
 		et, err := r.buildExternal(req, model)
 		if err != nil {
 			free()
@@ -161,6 +171,9 @@ func (r *Runner) run(ctx context.Context, p *plan) agent.End {
 	if p.turn.Context != nil {
 		r.contextModels(ctx, p.cfg, &p.turn) // asks the provider: not before Start returns
 	}
+	if p.compact != nil {
+		return p.agent.Compact(ctx, p.turn, *p.compact)
+	}
 	var userLang string
 	if p.translate {
 		userLang = r.translateIn(ctx, p)
@@ -202,7 +215,13 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	autonomous := agentMode && info.Mode == ModeAutonomous
 	msgs := j.Messages()
 	// An autonomous run goes on from its log wherever it stopped (a critic's review, …).
-	if len(msgs) == 0 || (msgs[len(msgs)-1].Role != llm.RoleUser && !(agentMode && msgs[len(msgs)-1].Role == llm.RoleTool) && !autonomous) {
+	switch {
+	case req.Compact != nil && info.Paper != "":
+		return nil, agent.ErrNoContextManager
+	case req.Compact != nil && len(msgs) == 0:
+		return nil, errors.New("there is nothing to compact: the conversation is empty")
+	case req.Compact != nil:
+	case len(msgs) == 0 || (msgs[len(msgs)-1].Role != llm.RoleUser && !(agentMode && msgs[len(msgs)-1].Role == llm.RoleTool) && !autonomous):
 		return nil, errors.New("there is no message to answer")
 	}
 	provider, _, err := r.o.Provider()
@@ -216,7 +235,7 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 		cfg.MemoryRecallOff = true // this conversation's switch (Enhance), over the settings'
 	}
 	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate,
-		toolsOff: info.ToolsOff, toolsOn: info.ToolsOn}
+		toolsOff: info.ToolsOff, toolsOn: info.ToolsOn, compact: req.Compact}
 	p.turn = agent.Turn{
 		Session: req.Session, Model: model, System: assets.Prompt("chat"), Journal: j, Sink: req.Sink,
 		Price: r.Price, MaxSteps: req.MaxSteps, MaxCostUSD: req.MaxCostUSD, Thinking: info.Thinking,
