@@ -10,7 +10,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress bench vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress test-quick bench vet clean
 
 run: build
 	./$(BIN)
@@ -103,6 +103,11 @@ test-e2e:
 # tests skip in test-go, where TOFU_OLLAMA_BIN is not set.
 test-ollama:
 	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/
+
+# The edit-compile-test loop: the unit tests of the packages and front-end files you changed
+# (build/test-quick.sh says which). Not a substitute for make test.
+test-quick:
+	build/test-quick.sh
 
 # Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
 # tests that wait on time or on output that can appear early. Not part of `make test` (it takes
