@@ -129,7 +129,9 @@ func TestAnImageStaysAnImage(t *testing.T) {
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	img := []store.Attachment{{Kind: store.AttachImage, Name: "a.png", Tokens: tokens.PerImage}}
-	file := func(n int) []store.Attachment { return []store.Attachment{{Kind: store.AttachFile, Name: "f.txt", Tokens: n}} }
+	file := func(n int) []store.Attachment {
+		return []store.Attachment{{Kind: store.AttachFile, Name: "f.txt", Tokens: n}}
+	}
 	models := []llm.ModelInfo{
 		{Name: "qwen3:8b", Provider: "ollama", Capabilities: []llm.Capability{llm.CapTools, llm.CapThinking}},
 		{Name: "llava:latest", Provider: "ollama", Capabilities: []llm.Capability{llm.CapVision}},
