@@ -574,6 +574,40 @@ class AppState {
     }
   }
 
+  /** /compact: summarizes the conversation's earlier turns now, with the user's instruction
+   * for the summary (a turn of its own: the transcript shows its divider and notice). */
+  async compact(instruction: string): Promise<boolean> {
+    if (!this.currentId || this.streaming || this.sending) return false
+    try {
+      await api.chat.compact(this.currentId, instruction, this.model)
+      this.ok('compact')
+      return true
+    } catch (err) {
+      this.fail('compact', `Could not compact: ${messageOf(err)}`)
+      return false
+    }
+  }
+
+  /** /clear: a new conversation with this one's settings (model, workspace, mode, switches). */
+  async clear(): Promise<boolean> {
+    const id = this.currentId
+    if (!id) return (await this.newSession()) !== null
+    try {
+      const s = await api.sessions.clear(id)
+      if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
+      this.ok('clear')
+      await this.select(s.id)
+      this.focusTick++
+      return true
+    } catch (err) {
+      this.fail('clear', `Could not start a new conversation: ${messageOf(err)}`)
+      return false
+    }
+  }
+
+  /** /model without a name: the toolbar's model picker opens (ModelPicker watches the tick). */
+  pickerTick = $state(0)
+
   /** Shows the version of the conversation that starts with event `first`. */
   async switchBranch(first: number) {
     if (!this.currentId || this.streaming) return

@@ -417,6 +417,8 @@ export const api = {
     restore: (id: string) => call<void>('SessionService', 'Restore', id),
     /** A new conversation with the log up to event upTo (0: all), linked to its source. */
     duplicate: (id: string, upTo = 0) => call<SessionInfo>('SessionService', 'Duplicate', id, upTo),
+    /** /clear: a new, empty conversation with this one's settings. */
+    clear: (id: string) => call<SessionInfo>('SessionService', 'Clear', id),
     /** A compact stand-in for the conversation, to send as context in another. */
     reference: (id: string) => call<string>('SessionService', 'Reference', id),
   },
@@ -456,6 +458,8 @@ export const api = {
     continue: (sessionID: string, model: string) => call<void>('ChatService', 'Continue', sessionID, model),
     approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService', 'Approve', sessionID, callID, decision),
     answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
+    /** /compact: summarizes the earlier turns now, with the user's instruction for the summary. */
+    compact: (sessionID: string, instruction: string, model: string) => call<void>('ChatService', 'Compact', sessionID, instruction, model),
     /** Withdraws a compaction: later requests send the raw messages again. Refused while a turn runs. */
     undoCompaction: (sessionID: string, compactionID: string) => call<void>('ChatService', 'UndoCompaction', sessionID, compactionID),
     /** A new version of the user message `seq` (a branch; the old one stays), then its reply. */
