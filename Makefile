@@ -97,12 +97,13 @@ test-frontend:
 test-e2e:
 	$(OFFLINE) env TOFU_E2E=1 CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run 'EndToEnd' -v ./app/cli/
 
-# The Ollama provider's contract tests against a real `ollama serve` with tiny models the tests
+# The Ollama provider's contract tests, and the pull, resume, load and delete of models
+# (backend/llm/ollama/manage), against a real `ollama serve` with tiny models the tests
 # make (docs/PROVIDERS.md). build/ollama.sh builds the server with cgo the first time (the only
 # step that uses the network: the module proxy) and caches it by version in ~/.cache/tofu; the
 # tests skip in test-go, where TOFU_OLLAMA_BIN is not set.
 test-ollama:
-	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/
+	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/...
 
 # The edit-compile-test loop: the unit tests of the packages and front-end files you changed
 # (build/test-quick.sh says which). Not a substitute for make test.

@@ -256,7 +256,7 @@ func (p *Provider) show(ctx, reqCtx context.Context, name, digest string) (model
 func (p *Provider) describe(name string, resp *api.ShowResponse) llm.ModelInfo {
 	info := llm.ModelInfo{Name: name, Provider: ProviderName}
 	if resp != nil {
-		info.ContextLength = contextLength(resp.ModelInfo)
+		info.ContextLength = ContextLength(resp.ModelInfo)
 		info.Family = resp.Details.Family
 		info.ParameterSize = resp.Details.ParameterSize
 		info.Quantization = resp.Details.QuantizationLevel
@@ -282,8 +282,8 @@ func (p *Provider) window(contextLength, requested int) int {
 	return w
 }
 
-// contextLength reads "<arch>.context_length" from /api/show's model_info.
-func contextLength(info map[string]any) int {
+// ContextLength reads "<arch>.context_length" from /api/show's model_info.
+func ContextLength(info map[string]any) int {
 	for k, v := range info {
 		if !strings.HasSuffix(k, ".context_length") {
 			continue
