@@ -27,7 +27,7 @@ func (b *Bridge) ask(ctx context.Context, chat string, a store.Approval) {
 		text += "\n(" + a.Reason + ")"
 	}
 	text += "\nReply yes to allow it once, no to deny it."
-	_, err := b.o.Platform.Send(ctx, chat, Outgoing{Text: text, Key: "ask-" + a.CallID + "-" + r.session,
+	_, err := b.send(ctx, chat, Outgoing{Text: text, Key: "ask-" + a.CallID + "-" + r.session,
 		Buttons: []Button{{Label: "Allow once", Press: "yes", Call: a.CallID}, {Label: "Deny", Press: "no", Call: a.CallID}}})
 	if err != nil && ctx.Err() == nil {
 		b.o.Logf("%s: ask in %s: %v", b.o.Name, chat, err)

@@ -42,6 +42,9 @@ type Options struct {
 	EditEvery time.Duration
 	// Logf records refusals and failures (nil: the standard logger's stderr).
 	Logf func(format string, args ...any)
+	// FirstBackoff is the first wait before reaching the platform again after a failure
+	// (0: firstBackoff); it doubles up to maxBackoff.
+	FirstBackoff time.Duration
 }
 
 // offByDefault are the families a bridge conversation does not get unless turned on: what
@@ -59,6 +62,7 @@ type Bridge struct {
 	ctx     context.Context // the bridge's lifetime; turns run under it
 	turns   map[string]*running
 	refused map[string]bool
+	health  health
 }
 
 // running is a conversation's turn in flight.
@@ -94,6 +98,9 @@ func New(o Options) (*Bridge, error) {
 	if o.Title == nil {
 		o.Title = func(s string) string { return s }
 	}
+	if o.FirstBackoff <= 0 {
+		o.FirstBackoff = firstBackoff
+	}
 	if o.EditEvery <= 0 {
 		o.EditEvery = 2 * time.Second
 	}
@@ -121,7 +128,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 	if err := b.resume(ctx); err != nil {
 		return err
 	}
-	return b.o.Platform.Listen(ctx, state.Cursor, func(m Incoming) error { return b.deliver(ctx, m) })
+	return b.listen(ctx)
 }
 
 // waitTurns waits for the turns the bridge started to record where they stopped.
@@ -139,14 +146,18 @@ func (b *Bridge) waitTurns() {
 	}
 }
 
-// deliver handles one incoming message, then moves the cursor past it.
+// deliver handles one incoming message, then moves the cursor past it. An Incoming with no id
+// says the platform is reached (and where its stream is).
 func (b *Bridge) deliver(ctx context.Context, m Incoming) error {
-	if err := b.handle(ctx, m); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	b.health.connected()
+	if m.ID != "" {
+		if err := b.handle(ctx, m); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			b.o.Logf("%s: message %s in %s: %v", b.o.Name, m.ID, m.Chat, err)
+			b.say(ctx, m.Chat, "Tofu could not take this message: "+err.Error())
 		}
-		b.o.Logf("%s: message %s in %s: %v", b.o.Name, m.ID, m.Chat, err)
-		b.say(ctx, m.Chat, "Tofu could not take this message: "+err.Error())
 	}
 	if m.Cursor == "" {
 		return nil
@@ -251,7 +262,7 @@ func folderName(chat string) string {
 
 // say sends a short note; a failure is only logged (the conversation goes on).
 func (b *Bridge) say(ctx context.Context, chat, text string) {
-	if _, err := b.o.Platform.Send(ctx, chat, Outgoing{Text: text}); err != nil && ctx.Err() == nil {
+	if _, err := b.send(ctx, chat, Outgoing{Text: text}); err != nil && ctx.Err() == nil {
 		b.o.Logf("%s: send to %s: %v", b.o.Name, chat, err)
 	}
 }

@@ -174,19 +174,23 @@ func (b *Bridge) deliverAnswer(ctx context.Context, chat, text string) error {
 	p := conv.Pending
 	sent := false
 	if p.Reply != "" {
-		err := b.o.Platform.Edit(ctx, chat, p.Reply, text)
+		err := patiently(ctx, func() error { return b.o.Platform.Edit(ctx, chat, p.Reply, text) })
 		sent = err == nil
 		if err != nil && !errors.Is(err, ErrNoEdit) {
 			return err
 		}
 	}
 	if !sent {
-		if _, err := b.o.Platform.Send(ctx, chat, Outgoing{Text: text, Key: "answer-" + p.Message}); err != nil {
+		if _, err := b.send(ctx, chat, Outgoing{Text: text, Key: "answer-" + p.Message}); err != nil {
 			return err
 		}
 	}
-	conv.Pending = nil
-	return b.rec.putConversation(conv)
+	// Only Pending changes: a /new handled meanwhile stays.
+	return b.update(chat, func(c *Conversation) {
+		if c.Pending != nil && c.Pending.Message == p.Message {
+			c.Pending = nil
+		}
+	})
 }
 
 // resume finishes what a previous run left: each pending message is answered, by the turn

@@ -78,6 +78,10 @@ func (p *Platform) Listen(ctx context.Context, cursor string, deliver func(bridg
 		p.join(ctx, resp)
 		since = resp.NextBatch
 	}
+	// Connected (the bridge says so in Settings), and the position kept for a restart.
+	if err := deliver(bridge.Incoming{Cursor: since}); err != nil {
+		return err
+	}
 	for {
 		resp, err := p.cli.SyncRequest(ctx, int(p.timeout.Milliseconds()), since, "", false, event.PresenceOffline)
 		if err != nil {

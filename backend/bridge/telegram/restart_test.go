@@ -1,0 +1,143 @@
+package telegram_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tofu-research/tofu/backend/bridge"
+
+	"github.com/tofu-research/tofu/backend/bridge/telegram/telegramtest"
+	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/store"
+)
+
+// answers are the chat's messages that are not approval questions or notes: the answers.
+func answers(msgs []telegramtest.Message) []telegramtest.Message {
+	var out []telegramtest.Message
+	for _, m := range msgs {
+		if !strings.Contains(m.Text, "Reply yes to allow") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestKillMidTurnAndRestartAnswersOnce: Tofu is killed while the answer streams (its first
+// words already shown in the chat); a new bridge and runner on the same store finish that
+// message: the chat ends with one answer, the shown message edited into it, and the message is
+// not taken again although Telegram delivers it again (its offset was not confirmed).
+func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	hold := make(chan struct{})
+	f.model.On(firstStep).Reply(llmtest.Reply{Text: "partial words then more", Hold: hold}).Times(1)
+	f.model.Default(llmtest.Reply{Text: "The whole answer."})
+	f.start(t)
+	f.tg.Say(owner, owner, "tell me everything")
+	f.tg.Wait(ownerChat, patience, func(ms []telegramtest.Message) bool {
+		return len(ms) == 1 && strings.HasSuffix(ms[0].Text, " …")
+	})
+	// Once the bridge has recorded which message shows the answer (docs/BRIDGES.md: a kill in
+	// the instant between Telegram taking the first words and that record can leave them).
+	for i := 0; ; i++ {
+		var c bridge.Conversation
+		if ok, err := f.st.GetJSON("bridge/telegram/chat/"+ownerChat, &c); err != nil || !ok {
+			t.Fatal(ok, err)
+		} else if c.Pending != nil && c.Pending.Reply != "" {
+			break
+		}
+		if i == 6000 {
+			t.Fatal("the streamed message was never recorded")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.stop() // the kill: the turn is cut mid-stream, nothing of the process is kept
+	close(hold)
+	// A restart: the database reopened, a new runner and bridge.
+	if err := f.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if f.st, err = store.Open(f.dir); err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+	msgs := f.waitFor(t, ownerChat, "The whole answer.")
+	if got := answers(msgs); len(got) != 1 || got[0].Text != "The whole answer." {
+		t.Fatalf("the chat = %+v\nlog:\n%s", msgs, f.log())
+	}
+	sessions, _ := f.st.Sessions()
+	if len(sessions) != 1 {
+		t.Fatalf("%d sessions", len(sessions))
+	}
+	evs, _ := f.st.Events(sessions[0].ID)
+	users := 0
+	for _, ev := range evs {
+		if ev.Type == store.EventUser {
+			users++
+		}
+	}
+	if users != 1 {
+		t.Fatalf("the message was taken %d times", users)
+	}
+}
+
+// TestKillBeforeAnythingWasShownAndRestart: killed while the model had not said a word, the
+// restarted bridge sends the answer as one message.
+func TestKillBeforeAnythingWasShownAndRestart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{writeCall("c.txt", "c")}}).Times(1)
+	f.model.Default(llmtest.Reply{Text: "Wrote c.txt."})
+	f.start(t)
+	f.tg.Say(owner, owner, "write c.txt")
+	f.waitFor(t, ownerChat, "Reply yes to allow it once") // the turn waits for the approval
+	f.stop()
+	f.start(t)
+	// The restarted turn asks again (the first approval died with the process): answer it.
+	msgs := f.tg.Wait(ownerChat, patience, func(ms []telegramtest.Message) bool { return len(ms) == 2 })
+	if len(msgs) != 2 || !strings.Contains(msgs[1].Text, "Reply yes") {
+		t.Fatalf("the chat = %+v\nlog:\n%s", msgs, f.log())
+	}
+	f.tg.Say(owner, owner, "yes")
+	msgs = f.waitFor(t, ownerChat, "Wrote c.txt.")
+	if got := answers(msgs); len(got) != 1 {
+		t.Fatalf("the chat = %+v", msgs)
+	}
+}
+
+// TestCommandsStopNewStatus: /status says what runs, /stop interrupts it (the answer says it
+// stopped), /new starts another session for the next message.
+func TestCommandsStopNewStatus(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	f.model.OnUser("long task").Reply(llmtest.Reply{Text: "working on it", Hold: hold})
+	f.model.Default(llmtest.Reply{Text: "short answer"})
+	f.start(t)
+	f.tg.Say(owner, owner, "a long task")
+	f.tg.Wait(ownerChat, patience, func(ms []telegramtest.Message) bool { return len(ms) == 1 })
+	f.tg.Say(owner, owner, "/status")
+	f.waitFor(t, ownerChat, "Running for")
+	f.tg.Say(owner, owner, "another thing")
+	f.waitFor(t, ownerChat, "still answering")
+	f.tg.Say(owner, owner, "/stop")
+	// The streamed message is edited into the stopped answer.
+	msgs := f.tg.Wait(ownerChat, patience, func(ms []telegramtest.Message) bool { return strings.HasSuffix(ms[0].Text, "(stopped)") })
+	if !strings.HasPrefix(msgs[0].Text, "working") || !strings.HasSuffix(msgs[0].Text, "(stopped)") {
+		t.Fatalf("the stopped answer is not the streamed message edited: %+v", msgs)
+	}
+	f.tg.Say(owner, owner, "/new")
+	f.waitFor(t, ownerChat, "New conversation")
+	f.tg.Say(owner, owner, "a short one")
+	f.waitFor(t, ownerChat, "short answer")
+	sessions, _ := f.st.Sessions()
+	if len(sessions) != 2 {
+		t.Fatalf("%d sessions after /new, want 2", len(sessions))
+	}
+	f.tg.Say(owner, owner, "/frobnicate")
+	f.waitFor(t, ownerChat, "Unknown command /frobnicate")
+}
