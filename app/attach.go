@@ -33,3 +33,12 @@ func (c *ChatService) AttachmentImage(blob string) (string, error) {
 	}
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
 }
+
+// CheckAttachments says why model ("": the settings' main model) cannot take attachments (an
+// image for a model without vision, files past half its window), or nil. The composer asks
+// before it sends, so a refused message never leaves it: the draft and its chips stay.
+func (c *ChatService) CheckAttachments(model string, attachments []store.Attachment) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return c.runner.CheckAttachments(ctx, model, attachments)
+}
