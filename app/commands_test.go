@@ -2,6 +2,9 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +97,33 @@ func TestClearKeepsTheSettings(t *testing.T) {
 	}
 	if _, err := f.app.Sessions.Clear("nope"); err == nil {
 		t.Fatal("cleared a conversation that does not exist")
+	}
+}
+
+// The composer's @file: the workspace's files are listed as find_files walks them, and the one
+// chosen becomes an attachment named by its path.
+func TestMentionedFileBecomesAnAttachment(t *testing.T) {
+	t.Parallel()
+	f, id, dir := agentFixture(t)
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "src", "parser.go"), []byte("package src\n\nfunc Parse() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.log\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "run.log"), []byte("noise"), 0o644)
+	files, err := f.app.Sessions.WorkspaceFiles(id)
+	if err != nil || !slices.Contains(files, "src/parser.go") || slices.Contains(files, "run.log") || slices.Contains(files, ".gitignore") {
+		t.Fatalf("files = %q, %v", files, err)
+	}
+	a, err := f.app.Chat.AttachWorkspaceFile(id, "src/parser.go")
+	if err != nil || a.Kind != store.AttachFile || a.Name != "src/parser.go" || !strings.Contains(a.Text, "func Parse()") || a.Tokens == 0 || a.Blob == "" {
+		t.Fatalf("attachment = %+v, %v", a, err)
+	}
+	if _, err := f.app.Chat.AttachWorkspaceFile(id, "run.log"); err == nil {
+		t.Fatal("an ignored file was attached")
+	}
+	plain, _ := f.app.Sessions.Create("")
+	if _, err := f.app.Sessions.WorkspaceFiles(plain.ID); err == nil || !strings.Contains(err.Error(), "no workspace") {
+		t.Fatalf("no workspace: %v", err)
 	}
 }

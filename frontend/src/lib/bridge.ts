@@ -417,6 +417,8 @@ export const api = {
     restore: (id: string) => call<void>('SessionService', 'Restore', id),
     /** A new conversation with the log up to event upTo (0: all), linked to its source. */
     duplicate: (id: string, upTo = 0) => call<SessionInfo>('SessionService', 'Duplicate', id, upTo),
+    /** The workspace's files the composer's @ offers (relative, hidden and ignored ones left out). */
+    workspaceFiles: async (id: string) => (await call<string[] | null>('SessionService', 'WorkspaceFiles', id)) ?? [],
     /** /clear: a new, empty conversation with this one's settings. */
     clear: (id: string) => call<SessionInfo>('SessionService', 'Clear', id),
     /** A compact stand-in for the conversation, to send as context in another. */
@@ -461,6 +463,8 @@ export const api = {
     continue: (sessionID: string, model: string) => call<void>('ChatService', 'Continue', sessionID, model),
     approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService', 'Approve', sessionID, callID, decision),
     answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
+    /** A file of the workspace mentioned with @, read as an attachment of the next message. */
+    attachWorkspaceFile: (sessionID: string, path: string) => call<Attachment>('ChatService', 'AttachWorkspaceFile', sessionID, path),
     /** /compact: summarizes the earlier turns now, with the user's instruction for the summary. */
     compact: (sessionID: string, instruction: string, model: string) => call<void>('ChatService', 'Compact', sessionID, instruction, model),
     /** Withdraws a compaction: later requests send the raw messages again. Refused while a turn runs. */
