@@ -53,7 +53,7 @@ func (a *Agent) runCalls(ctx context.Context, t *Turn, calls []llm.ToolCall) boo
 				}
 			}
 			if k == len(results)-1 && j == len(calls) {
-				r.Text += reminder(unnamed)
+				r.Text += reminder(unnamed) + planReminder(t.j.snapshot(), calls)
 			}
 			entries = append(entries, store.Entry{Type: store.EventToolResult, Payload: r})
 			stopped = stopped || r.Interrupted

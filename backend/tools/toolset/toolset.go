@@ -1,5 +1,6 @@
 // Package toolset assembles Tofu's default tools into a registry for a session: the coding
-// tools always, ask_human when a user can answer, read_result when outputs are stored.
+// tools and todo_write always, ask_human when a user can answer, read_result when outputs are
+// stored.
 package toolset
 
 import (
@@ -38,6 +39,7 @@ type Toolset struct {
 func New(opts Options) *Toolset {
 	box := coding.NewToolbox(opts.Coding)
 	reg := tools.NewRegistry(box.Tools()...)
+	_ = reg.Add(assist.NewTodoWrite()) // the plan the window shows beside the turn
 	if opts.Asker != nil {
 		_ = reg.Add(assist.NewAskHuman(opts.Asker))
 	}
