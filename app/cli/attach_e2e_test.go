@@ -2,13 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"image"
-	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/attach/attachtest"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
@@ -34,19 +32,9 @@ func TestAttachmentsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
-	for x := range 64 {
-		for y := range 64 {
-			img.Set(x, y, color.RGBA{R: 220, A: 255})
-		}
-		img.Set(x, x, color.RGBA{B: 255, A: 255})
-	}
-	var pic bytes.Buffer
-	if err := png.Encode(&pic, img); err != nil {
-		t.Fatal(err)
-	}
+	pic := attachtest.SquarePNG(64)
 	imagePath, filePath := filepath.Join(dir, "square.png"), filepath.Join(dir, "notes.md")
-	os.WriteFile(imagePath, pic.Bytes(), 0o600)
+	os.WriteFile(imagePath, pic, 0o600)
 	os.WriteFile(filePath, []byte("# Notes\nThe square is red, the diagonal blue.\n"), 0o600)
 
 	st, url, stop := serveE2E(t, root)
@@ -59,7 +47,7 @@ func TestAttachmentsEndToEnd(t *testing.T) {
 	}
 	req := chats[0].Request
 	last := req.Messages[len(req.Messages)-1]
-	if len(last.Images) != 2 || !bytes.Equal(last.Images[1], pic.Bytes()) || !bytes.Equal(last.Images[0], pic.Bytes()) || !bytes.Contains([]byte(last.Content), []byte("The square is red, the diagonal blue.")) {
+	if len(last.Images) != 2 || !bytes.Equal(last.Images[1], pic) || !bytes.Equal(last.Images[0], pic) || !bytes.Contains([]byte(last.Content), []byte("The square is red, the diagonal blue.")) {
 		t.Fatalf("the model got %d images and:\n%s", len(last.Images), last.Content)
 	}
 	list, _ := st.Sessions()

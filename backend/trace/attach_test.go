@@ -5,35 +5,16 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"image"
-	"image/color"
-	"image/png"
 	"strings"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/attach"
+	"github.com/tofu-research/tofu/backend/attach/attachtest"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
-
-// testPNG is a small real PNG (a red square with a blue diagonal).
-func testPNG(t testing.TB) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
-	for x := range 16 {
-		for y := range 16 {
-			img.Set(x, y, color.RGBA{R: 220, A: 255})
-		}
-		img.Set(x, x, color.RGBA{B: 255, A: 255})
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // visionModels are a vision model and a text-only one, as the scripted server lists them.
 func visionModels() []llmtest.Model {
@@ -51,7 +32,7 @@ func visionModels() []llmtest.Model {
 // export carries the image's bytes.
 func TestImageAttachmentReachesEveryWire(t *testing.T) {
 	t.Parallel()
-	pic := testPNG(t)
+	pic := attachtest.SquarePNG(16)
 	b64 := base64.StdEncoding.EncodeToString(pic)
 	wantOnWire := map[string][]string{
 		llm.WireOllama:    {`"images":["` + b64 + `"]`},
@@ -150,7 +131,7 @@ func TestImageRefusedForATextOnlyModel(t *testing.T) {
 			srv := llmtest.New(t, visionModels()...)
 			r := runner(t, st, srv, w.wire)
 			defer r.Shutdown()
-			img, err := attach.Read(context.Background(), st, "shot.png", testPNG(t))
+			img, err := attach.Read(context.Background(), st, "shot.png", attachtest.SquarePNG(16))
 			if err != nil {
 				t.Fatal(err)
 			}
