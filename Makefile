@@ -10,7 +10,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-stress test-quick bench vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-matrix test-stress test-quick bench vet clean
 
 run: build
 	./$(BIN)
@@ -34,7 +34,7 @@ frontend:
 	$(GO) run ./backend/protocol/cmd/gen-ts
 	cd frontend && npm run build
 
-test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window test-ollama
+test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window test-ollama test-matrix
 	@echo "all tests passed"
 
 # staticcheck, pinned: installed once from the module proxy into the user's cache, by version
@@ -109,6 +109,13 @@ test-ollama:
 # (build/test-quick.sh says which). Not a substitute for make test.
 test-quick:
 	build/test-quick.sh
+
+# The chat bridge's Matrix platform against a real Dendrite homeserver on 127.0.0.1 (docs/BRIDGES.md).
+# build/dendrite.sh builds Dendrite with cgo (SQLite) the first time (the module proxy: ~20 min
+# on a loaded 2-core machine) and caches it by version in ~/.cache/tofu; the test skips in
+# test-go, where TOFU_DENDRITE is not set.
+test-matrix:
+	dir=$$(build/dendrite.sh) && $(OFFLINE) env TOFU_DENDRITE=$$dir CGO_ENABLED=1 $(GO) test -race -count=1 -v ./backend/bridge/matrix/
 
 # Every Go test and the front-end unit tests, several times each with the CPU kept busy: finds
 # tests that wait on time or on output that can appear early. Not part of `make test` (it takes
