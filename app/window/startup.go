@@ -22,6 +22,8 @@ type pageMarks struct {
 	Origin float64 `json:"origin"`
 	Script float64 `json:"script"` // the bundle began to run
 	Shell  float64 `json:"shell"`  // the first frame after the shell mounted
+	Data   float64 `json:"data"`   // the conversations, settings and folders arrived
+	Models float64 `json:"models"` // the model status arrived
 	Ready  float64 `json:"ready"`  // the first frame after the conversations and models arrived
 }
 
@@ -32,6 +34,8 @@ type timeline struct {
 	Page   float64 `json:"page"`   // WebKit began loading the page
 	Script float64 `json:"script"` // the bundle began to run
 	Shell  float64 `json:"shell"`  // first frame of the shell
+	Data   float64 `json:"data"`   // the first data calls answered (conversations, settings, folders)
+	Models float64 `json:"models"` // the model status answered
 	Ready  float64 `json:"ready"`  // first frame with the data the shell waits for: first paint
 }
 
@@ -40,7 +44,8 @@ func newTimeline(process, run time.Time, m pageMarks) timeline {
 	since := func(t time.Time) float64 { return float64(t.Sub(process).Microseconds()) / 1000 }
 	origin := time.UnixMicro(int64(m.Origin * 1000))
 	at := func(ms float64) float64 { return since(origin.Add(time.Duration(ms * float64(time.Millisecond)))) }
-	return timeline{Run: since(run), Page: since(origin), Script: at(m.Script), Shell: at(m.Shell), Ready: at(m.Ready)}
+	return timeline{Run: since(run), Page: since(origin), Script: at(m.Script), Shell: at(m.Shell),
+		Data: at(m.Data), Models: at(m.Models), Ready: at(m.Ready)}
 }
 
 // print writes the timeline as one line a script can read: "startup: {json}".

@@ -11,15 +11,15 @@ import (
 func TestTimelinePlacesThePageMarks(t *testing.T) {
 	process := time.UnixMilli(1_000_000)
 	run := process.Add(120 * time.Millisecond)
-	marks := pageMarks{Origin: 1_000_400, Script: 150, Shell: 180.5, Ready: 420}
+	marks := pageMarks{Origin: 1_000_400, Script: 150, Shell: 180.5, Data: 200, Models: 300, Ready: 420}
 	got := newTimeline(process, run, marks)
-	want := timeline{Run: 120, Page: 400, Script: 550, Shell: 580.5, Ready: 820}
+	want := timeline{Run: 120, Page: 400, Script: 550, Shell: 580.5, Data: 600, Models: 700, Ready: 820}
 	if got != want {
 		t.Fatalf("timeline = %+v, want %+v", got, want)
 	}
 	var b bytes.Buffer
 	got.print(&b)
-	if !strings.HasPrefix(b.String(), `startup: {"run":120,"page":400,"script":550,"shell":580.5,"ready":820}`) {
+	if !strings.HasPrefix(b.String(), `startup: {"run":120,"page":400,"script":550,"shell":580.5,"data":600,"models":700,"ready":820}`) {
 		t.Fatalf("printed %q", b.String())
 	}
 }

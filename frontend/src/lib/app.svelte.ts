@@ -1,5 +1,6 @@
 // The application state and its actions. Components read fields and call methods; the rules
 // (what a transcript shows, what the banner says) live in the pure modules next to this one.
+import { dataArrived, modelsArrived } from './startup'
 import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity, isStub } from './sessions'
 import { dequeue, edit, enqueue, putBack, takeNext, type Queues } from './queue'
@@ -124,6 +125,7 @@ class AppState {
     const status = this.readStatus()
     try {
       const [sessions, settings, folders] = await Promise.all([api.sessions.list(), api.settings.get(), api.sessions.folders()])
+      dataArrived()
       this.sessions = byActivity(sessions)
       this.settings = settings
       this.folders = folders
@@ -230,6 +232,7 @@ class AppState {
     this.statusLoading = true
     try {
       const s = await api.models.status()
+      modelsArrived()
       return () => {
         this.setStatus(s)
         this.ok('status')

@@ -13,8 +13,10 @@ describe('startup marks', () => {
     })
     const emit = vi.fn()
     ;(window as unknown as { runtime: unknown }).runtime = { EventsEmit: emit }
-    const { shellMounted, dataLoaded } = await import('./startup')
+    const { shellMounted, dataLoaded, dataArrived, modelsArrived } = await import('./startup')
     shellMounted()
+    dataArrived()
+    modelsArrived()
     expect(emit).not.toHaveBeenCalled()
     dataLoaded()
     expect(emit).toHaveBeenCalledTimes(1)
@@ -23,6 +25,8 @@ describe('startup marks', () => {
     expect(marks.origin).toBeGreaterThan(0)
     expect(marks.shell).toBeGreaterThanOrEqual(marks.script)
     expect(marks.ready).toBeGreaterThanOrEqual(marks.shell)
+    expect(marks.data).toBeGreaterThan(0)
+    expect(marks.models).toBeGreaterThanOrEqual(marks.data)
     delete (window as unknown as { runtime?: unknown }).runtime
   })
 })

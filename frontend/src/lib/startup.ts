@@ -5,7 +5,7 @@
 
 type Runtime = { EventsEmit?: (topic: string, ...data: unknown[]) => void }
 
-const marks = { origin: performance.timeOrigin, script: performance.now(), shell: 0, ready: 0 }
+const marks = { origin: performance.timeOrigin, script: performance.now(), shell: 0, data: 0, models: 0, ready: 0 }
 
 /** afterPaint runs fn once the next frame has been painted (two animation frames later). */
 function afterPaint(fn: () => void) {
@@ -32,6 +32,16 @@ export function dataLoaded() {
     marks.ready = performance.now()
     send()
   })
+}
+
+/** dataArrived marks the arrival of the conversations, settings and folders (the first time). */
+export function dataArrived() {
+  marks.data ||= performance.now()
+}
+
+/** modelsArrived marks the arrival of the model status (the first time). */
+export function modelsArrived() {
+  marks.models ||= performance.now()
 }
 
 /** startupMarks are the marks so far (for tests). */
