@@ -43,13 +43,15 @@ type App struct {
 	Sessions *SessionService
 	Chat     *ChatService
 	Models   *ModelService
-	Settings *SettingsService
-	Papers   *PaperService
-	MCP      *MCPService
-	Memory   *MemoryService
-	Skills   *SkillsService
-	MyDay    *MyDayService
-	Schedule *ScheduleService
+	// LocalModels manages the local Ollama's models: list, pull, delete, start the server.
+	LocalModels *LocalModelService
+	Settings    *SettingsService
+	Papers      *PaperService
+	MCP         *MCPService
+	Memory      *MemoryService
+	Skills      *SkillsService
+	MyDay       *MyDayService
+	Schedule    *ScheduleService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -79,6 +81,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	}
 	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st, agents: &procgroup.Spawner{}}
 	a.Models.agents = &session.ExternalAgents{}
+	a.LocalModels = newLocalModelService(settings, emit, func() { a.Models.Status() })
 	lib := library.New(st, library.Options{
 		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
@@ -180,17 +183,18 @@ func (a *App) PaperHandler() http.Handler { return a.Papers.handler() }
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {
 	return map[string]any{
-		"SessionService":  a.Sessions,
-		"ChatService":     a.Chat,
-		"ModelService":    a.Models,
-		"SettingsService": a.Settings,
-		"PaperService":    a.Papers,
-		"MCPService":      a.MCP,
-		"MemoryService":   a.Memory,
-		"SkillsService":   a.Skills,
-		"MyDayService":    a.MyDay,
-		"ScheduleService": a.Schedule,
-		"BrowserService":  a.BrowserView,
+		"SessionService":    a.Sessions,
+		"ChatService":       a.Chat,
+		"ModelService":      a.Models,
+		"LocalModelService": a.LocalModels,
+		"SettingsService":   a.Settings,
+		"PaperService":      a.Papers,
+		"MCPService":        a.MCP,
+		"MemoryService":     a.Memory,
+		"SkillsService":     a.Skills,
+		"MyDayService":      a.MyDay,
+		"ScheduleService":   a.Schedule,
+		"BrowserService":    a.BrowserView,
 	}
 }
 
@@ -206,6 +210,7 @@ func (a *App) Close() {
 		a.Desktop.Close()
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
+		a.LocalModels.close()
 		a.Sessions.history.Close()
 		for _, u := range a.unsubs {
 			u()

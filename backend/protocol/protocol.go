@@ -9,6 +9,7 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/ollama/manage"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
@@ -51,6 +52,7 @@ var Enums = []Enum{
 	{"backend/store", "BranchReason"},
 	{"backend/store", "AttachmentKind"},
 	{"backend/llm", "ErrorKind"},
+	{"backend/llm/ollama/manage", "PullState"},
 	{"backend/paper/library", "TranslationState"},
 	{"app", "MessageKind"}, // what arrives on a session's topic
 	{"app", "StreamState"},
@@ -106,5 +108,11 @@ var Shapes = []Payload{
 	payload[history.Match]("HistoryMatch"),   // SessionService.Search
 	payload[memory.Record]("MemoryRecord"),   // MemoryService
 	payload[memory.Found]("MemoryFound"),
-	payload[skills.Skill](""), // SkillsService
+	payload[skills.Skill](""),                // SkillsService
+	payload[llm.Error]("GoProviderError"),    // types.ts's ProviderError, as Go writes it
+	payload[manage.Progress]("PullProgress"), // on the models:pull topic
+	payload[manage.Loaded]("LoadedModel"),
+	payload[manage.Model]("LocalModel"),
+	payload[manage.Status]("LocalModels"), // LocalModelService.Status
+	payload[manage.Plan]("PullPlan"),      // LocalModelService.PlanPull
 }

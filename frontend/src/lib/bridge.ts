@@ -5,6 +5,7 @@ import type { ScheduleJob } from './schedule'
 import type { FamilyMode } from './toolbar'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
+import type { LocalModels, PullPlan } from './protocol.gen'
 import type { AgentMode, Attachment, Decision, Event, HistoryMatch, ImagesCheck, McpPrompt, McpResource, McpServer, McpServerConfig, McpSource, MemoryFound, MemoryRecord, ModelStatus, Skill, PaperInfo, PaperView, ProviderCheck, ProviderConfig, SessionInfo, Settings, ToolFamilyState, Translation } from './types'
 
 type Listener = (data: unknown) => void
@@ -490,6 +491,18 @@ export const api = {
     testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
     /** Lists the images provider's models as edited (key: typed, '' the stored one); generates nothing. */
     testImages: (images: { base_url?: string; model?: string }, key: string) => call<ImagesCheck>('ModelService', 'TestImages', images, key),
+  },
+  /** Settings' "Local models": the local Ollama's models; a pull's steps arrive on "models:pull" (PullProgress). */
+  localModels: {
+    status: () => call<LocalModels>('LocalModelService', 'Status'),
+    /** A pull's size against this machine's memory, before it starts. */
+    planPull: (name: string) => call<PullPlan>('LocalModelService', 'PlanPull', name),
+    pull: (name: string, total: number) => call<void>('LocalModelService', 'Pull', name, total),
+    /** What was downloaded stays: the next pull of the model resumes. */
+    cancelPull: (name: string) => call<void>('LocalModelService', 'CancelPull', name),
+    delete: (name: string) => call<void>('LocalModelService', 'Delete', name),
+    /** Runs `ollama serve` (installed, not running) as Tofu's child: it stops with Tofu. */
+    start: () => call<LocalModels>('LocalModelService', 'Start'),
   },
   settings: {
     get: () => call<Settings>('SettingsService', 'Get'),

@@ -302,6 +302,16 @@ export const ErrorKind = {
 } as const
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind]
 
+/** PullState is where a pull is. (backend/llm/ollama/manage.PullState) */
+export const PullState = {
+  Running: 'running',
+  Done: 'done',
+  /** what was downloaded stays: the next pull resumes */
+  Cancelled: 'cancelled',
+  Failed: 'failed',
+} as const
+export type PullState = (typeof PullState)[keyof typeof PullState]
+
 /** TranslationState is where a translation stands (TranslationProgress.State). (backend/paper/library.TranslationState) */
 export const TranslationState = {
   Running: 'running',
@@ -884,6 +894,76 @@ export interface Skill {
 /** The payload (`data`) of each event type (docs/EVENTS.md). */
 export interface EventPayloads {
   branch: Branch
+/** llm.Error */
+export interface GoProviderError {
+  kind: ErrorKind
+  provider?: string
+  message: string
+  hint?: string
+  status_code?: number
+  retry_after?: number
+}
+
+/** manage.Progress */
+export interface PullProgress {
+  model: string
+  state: PullState
+  status: string
+  completed: number
+  total: number
+  resumed?: number
+  bytes_per_second?: number
+  seconds_left?: number
+  error?: GoProviderError
+}
+
+/** manage.Loaded */
+export interface LoadedModel {
+  memory_bytes: number
+  vram_bytes: number
+  context_length?: number
+  expires_at: string
+}
+
+/** manage.Model */
+export interface LocalModel {
+  name: string
+  digest: string
+  size_bytes: number
+  modified_at: string
+  family?: string
+  parameter_size?: string
+  quantization?: string
+  context_length?: number
+  capabilities: string[] | null
+  capabilities_derived?: boolean
+  embedding?: boolean
+  loaded?: LoadedModel
+  error?: string
+}
+
+/** manage.Status */
+export interface LocalModels {
+  base_url: string
+  running: boolean
+  installed: boolean
+  started: boolean
+  remote: boolean
+  models: LocalModel[] | null
+  pulls: PullProgress[] | null
+  memory: number
+  error?: GoProviderError
+}
+
+/** manage.Plan */
+export interface PullPlan {
+  model: string
+  bytes: number
+  memory: number
+  too_large: boolean
+  note?: string
+}
+
   branch_switch: BranchSwitch
   checkpoint_restore: CheckpointRestore
   trash: Trash

@@ -75,7 +75,11 @@ export type ModelInfo = {
   capabilities?: Capability[]
   family?: string
   parameter_size?: string
+  /** Ollama's quantization level (Q4_K_M, F16, …). */
+  quantization?: string
   size_bytes?: number
+  /** The server lists no capabilities (Ollama before 0.6.4): read from the template. */
+  capabilities_derived?: boolean
 }
 
 export type ErrorKind = GoErrorKind

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// totalMemory is MemTotal from /proc/meminfo in bytes, 0 when unknown.
-func totalMemory() int64 {
+// TotalMemory is MemTotal from /proc/meminfo in bytes, 0 when unknown.
+func TotalMemory() int64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0

@@ -2,5 +2,5 @@
 
 package manage
 
-// totalMemory is unknown here: no plan says a model is too large.
-func totalMemory() int64 { return 0 }
+// TotalMemory is unknown here: no plan says a model is too large.
+func TotalMemory() int64 { return 0 }

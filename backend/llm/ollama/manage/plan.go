@@ -37,7 +37,7 @@ func (m *Manager) PlanPull(ctx context.Context, name string) (Plan, error) {
 		return Plan{}, err
 	}
 	scheme := "https"
-	if insecure(n.Host) {
+	if loopback(n.Host) {
 		scheme = "http"
 	}
 	u := fmt.Sprintf("%s://%s/v2/%s/%s/manifests/%s", scheme, n.Host, n.Namespace, n.Model, n.Tag)
@@ -53,7 +53,7 @@ func (m *Manager) PlanPull(ctx context.Context, name string) (Plan, error) {
 		return Plan{}, pullError(name, n.Host, err.Error())
 	}
 	defer resp.Body.Close()
-	p := Plan{Model: name, Memory: totalMemory()}
+	p := Plan{Model: name, Memory: TotalMemory()}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
 		return Plan{}, pullError(name, n.Host, "manifest unknown")

@@ -105,8 +105,9 @@ func CheckName(name string) (model.Name, error) {
 	return n, nil
 }
 
-// insecure says whether a registry is reached over plain HTTP: only one on this machine.
-func insecure(host string) bool {
+// loopback says whether host (with or without a port) is this machine: a registry there is
+// reached over plain HTTP, as `insecure` pulls are; a server there can be started.
+func loopback(host string) bool {
 	h, _, err := net.SplitHostPort(host)
 	if err != nil {
 		h = host
@@ -129,7 +130,7 @@ func (m *Manager) Pull(ctx context.Context, name string, total int64, progress f
 	}
 	name = strings.TrimSpace(name)
 	t := newTracker(name, total)
-	req := &api.PullRequest{Model: name, Insecure: insecure(n.Host)}
+	req := &api.PullRequest{Model: name, Insecure: loopback(n.Host)}
 	for attempt := 0; ; attempt++ {
 		err = m.c.Pull(ctx, req, func(r api.ProgressResponse) error {
 			progress(t.observe(time.Now(), r))

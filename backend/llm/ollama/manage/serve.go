@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -41,8 +40,7 @@ const readyWait = 60 * time.Second
 // Serve starts bin ("ollama") serving at the manager's address, which must be on this
 // machine, through spawn, and waits until it answers.
 func (m *Manager) Serve(ctx context.Context, bin string, spawn Spawn) (*Server, error) {
-	host := m.base.Hostname()
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !m.Local() {
 		return nil, fmt.Errorf("Ollama is set to %s, another machine: start it there", m.BaseURL())
 	}
 	if bin == "" {
