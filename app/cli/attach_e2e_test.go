@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/attach/attachtest"
@@ -14,7 +15,7 @@ import (
 )
 
 // TestAttachmentsEndToEnd drives the composer in headless Chromium against `tofu serve`
-// (frontend/e2e/attach.e2e.mjs): an image and a file picked, a screenshot pasted, refused for
+// (frontend/e2e/attach.e2e.mjs): an image and a file picked, a screenshot pasted, a file dropped on the window, refused for
 // the text-only main model with nothing lost, sent to a vision model, shown as thumbnails that
 // come back after a reload. The model received the two images (picked and pasted) and the file's text; the log
 // keeps them as blobs.
@@ -47,13 +48,14 @@ func TestAttachmentsEndToEnd(t *testing.T) {
 	}
 	req := chats[0].Request
 	last := req.Messages[len(req.Messages)-1]
-	if len(last.Images) != 2 || !bytes.Equal(last.Images[1], pic) || !bytes.Equal(last.Images[0], pic) || !bytes.Contains([]byte(last.Content), []byte("The square is red, the diagonal blue.")) {
+	if len(last.Images) != 2 || !bytes.Equal(last.Images[1], pic) || !bytes.Equal(last.Images[0], pic) || !strings.Contains(last.Content, "The square is red, the diagonal blue.") ||
+		!strings.Contains(last.Content, "dropped on the conversation") {
 		t.Fatalf("the model got %d images and:\n%s", len(last.Images), last.Content)
 	}
 	list, _ := st.Sessions()
 	evs, _ := st.Events(list[0].ID)
 	var u store.UserMessage
-	if evs[0].Type != store.EventUser || evs[0].Decode(&u) != nil || len(u.Attachments) != 3 {
+	if evs[0].Type != store.EventUser || evs[0].Decode(&u) != nil || len(u.Attachments) != 4 {
 		t.Fatalf("the log starts with %s: %+v", evs[0].Type, u)
 	}
 	for _, a := range u.Attachments {

@@ -6,7 +6,8 @@
 //     [TOFU_E2E_SHOT=shot.png] node e2e/attach.e2e.mjs
 //
 // Steps: pick an image and a text file with the composer's file button (two chips: the
-// image's thumbnail, the file's tokens) → paste a screenshot (a third chip) → send to qwen3:8b:
+// image's thumbnail, the file's tokens) → paste a screenshot (a third chip) → drop a file on
+// the conversation, outside the composer (the overlay says it attaches; a fourth chip) → send to qwen3:8b:
 // refused with the reason, the draft and the chips stay → choose gemma3:4b, send: the message
 // shows the images as thumbnails and the file as a chip, the model answers → reload: the
 // thumbnails are still there. Screenshots: TOFU_E2E_SHOT (the transcript) plus -composer and
@@ -42,6 +43,19 @@ await runScript('attach e2e', { browser, page, pageErrors }, async () => {
     await page.locator(composerChips).nth(2).waitFor()
     const names = await page.locator(composerChips).evaluateAll((els) => els.map((e) => e.getAttribute('data-uri')))
     check(/^screenshot-\d{8}-\d{6}\.png$/.test(names[2] ?? ''), `the pasted image is named ${names[2]}`)
+  })
+  await step('drop a file on the window (outside the composer): a fourth chip', async () => {
+    const dt = await page.evaluateHandle(() => {
+      const d = new DataTransfer()
+      d.items.add(new File(['dropped on the conversation\n'], 'dropped.txt', { type: 'text/plain' }))
+      return d
+    })
+    await page.dispatchEvent('[data-testid="chat-pane"]', 'dragover', { dataTransfer: dt })
+    await tid('window-drop').waitFor()
+    check((await tid('window-drop').innerText()).includes('Drop to attach to your message'), 'the overlay does not say the drop attaches')
+    await page.dispatchEvent('[data-testid="chat-pane"]', 'drop', { dataTransfer: dt })
+    await page.locator(composerChips).nth(3).waitFor()
+    check((await page.locator(composerChips).nth(3).getAttribute('data-uri')) === 'dropped.txt', 'the dropped file is not the fourth chip')
     await tid('composer').fill('What is in these?')
     if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-composer.png') })
   })
@@ -51,7 +65,7 @@ await runScript('attach e2e', { browser, page, pageErrors }, async () => {
     const notice = await tid('composer-problem').innerText()
     check(notice.includes('qwen3:8b cannot see images; choose a vision model such as gemma3:4b'), `the composer says: ${notice}`)
     check((await tid('composer').inputValue()) === 'What is in these?', 'the draft was lost')
-    check((await page.locator(composerChips).count()) === 3, 'the attachments were lost')
+    check((await page.locator(composerChips).count()) === 4, 'the attachments were lost')
     check((await page.locator('[data-testid="message-user"]').count()) === 0, 'the refused message was recorded')
     if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, '-refused.png') })
   })
@@ -61,7 +75,7 @@ await runScript('attach e2e', { browser, page, pageErrors }, async () => {
     await page.getByText('I see a red square with a blue diagonal.').first().waitFor()
     await page.locator(sentThumbs).nth(1).waitFor()
     const files = page.locator('[data-testid="message-user"] [data-testid="attachment-chip"][data-kind="file"]')
-    check((await files.count()) === 1 && (await files.innerText()).includes('notes.md'), 'the sent message does not show the file chip')
+    check((await files.count()) === 2 && (await files.first().innerText()).includes('notes.md'), 'the sent message does not show the file chips')
     check((await page.locator(composerChips).count()) === 0, 'the composer kept the attachments after sending')
   })
   await step('after a reload the thumbnails come back from the log', async () => {
