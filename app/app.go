@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/desktop"
@@ -82,8 +83,10 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st, agents: &procgroup.Spawner{}}
 	a.Models.agents = &session.ExternalAgents{}
 	a.LocalModels = newLocalModelService(settings, emit, func() { a.Models.Status() })
+	// My Day, translation and the schedule's watch ask the model through one logged call.
+	call := agent.OneShot{Log: st, Provider: providers.get, Price: price}.Call
 	lib := library.New(st, library.Options{
-		Provider: providers.get, Price: price, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
+		Provider: providers.get, Call: call, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
 	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
 	webAccess := func() bool {
@@ -126,15 +129,17 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 			}, imageTools(settings.config, settings.keys, st)},
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
+		// A message sent with the main model's replacement records the switch (session.Runner.Send).
+		Switched: a.Models.lastSwitched,
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
-	a.MyDay = newMyDayService(st, lib, providers, settings, price)
-	a.Schedule = newScheduleService(st, a.Runner, providers, settings, price, emit, a.MyDay.reportOf)
+	a.MyDay = newMyDayService(st, lib, call, settings)
+	a.Schedule = newScheduleService(st, a.Runner, call, settings, emit, a.MyDay.reportOf)
 	a.MyDay.sched = a.Schedule.s
 	followMyDaySetting(a.Schedule.s, settings)
-	chat := &ChatService{store: st, runner: a.Runner, emit: emit, switched: a.Models.lastSwitched}
+	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
 	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,
 		config: settings.config}
@@ -163,6 +168,14 @@ func skillsDir(cfgDir string) string {
 		return ""
 	}
 	return filepath.Join(cfgDir, "skills")
+}
+
+// Send writes a message another front end sends (`tofu chat`, a `tofu run` forwarded to this
+// Tofu) and starts its turn, streamed to the window as the window's own turns are; the
+// front end follows the session's topic and answers approvals through req.Prompt. It is the
+// App's, not a service's: the page cannot call it.
+func (a *App) Send(ctx context.Context, m session.Message, req session.Request) (session.Sent, error) {
+	return a.Chat.send(ctx, m, req)
 }
 
 // StartTurn starts a turn another front end drives (a `tofu run` forwarded to this Tofu),

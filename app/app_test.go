@@ -538,18 +538,6 @@ func TestSessionsAnnounced(t *testing.T) {
 	}
 }
 
-func TestTitleFrom(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"  hello   world \nsecond line": "hello world",
-		"Summarize the related work section of this paper on retrieval augmented generation": "Summarize the related work section of this…",
-	} {
-		if got := TitleFrom(in); got != want {
-			t.Errorf("TitleFrom(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCoalescer(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"github.com/tofu-research/tofu/backend/agent"
-	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
@@ -23,12 +20,6 @@ type ChatService struct {
 	store  *store.Store
 	runner *session.Runner
 	emit   Emitter
-	// switched is the main model's replacement the model status found (nil: none): a
-	// conversation that sends with it gets a startup fallback event, once per run of the app.
-	switched func() *store.Fallback
-
-	mu       sync.Mutex
-	recorded map[string]bool // sessions whose replacement is recorded
 }
 
 // Send appends the user's message (durably) and starts the reply in the background.
@@ -43,81 +34,27 @@ func (c *ChatService) SendAttached(sessionID, text, model string, attachments []
 	if strings.TrimSpace(text) == "" {
 		return errors.New("the message is empty")
 	}
-	if c.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	// Title first, so the session list announced with the user event already carries it.
-	c.titleIfUntitled(sessionID, text)
-	if err := c.recordSwitch(sessionID, model); err != nil {
-		return err
-	}
-	if _, err := c.store.Append(sessionID, store.EventUser, store.UserMessage{Text: text, Attachments: attachments}); err != nil {
-		return err
-	}
-	if err := c.start(sessionID, model); err != nil {
-		// The message is in the log: the turn that could not start is too, so the
-		// transcript shows the error under it with Retry instead of an orphaned message.
-		c.recordFailure(sessionID, model, err)
-		return err
-	}
-	return nil
-}
-
-// recordSwitch makes the main model's replacement an event of the conversation that sends with
-// the replacing model (the banner says it for the window; the log says it for the session),
-// once per session and run of the app. A fallback event just written for it (`tofu chat`
-// records its own) is not written again.
-func (c *ChatService) recordSwitch(sessionID, model string) error {
-	if c.switched == nil {
-		return nil
-	}
-	sw := c.switched()
-	if sw == nil || sw.Model != model {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.recorded[sessionID] {
-		return nil
-	}
-	if c.recorded == nil {
-		c.recorded = map[string]bool{}
-	}
-	c.recorded[sessionID] = true
-	info, err := c.store.Session(sessionID)
-	if err != nil {
-		return err
-	}
-	if info.Events > 0 {
-		last, err := c.store.EventsFrom(sessionID, info.Events)
-		var f store.Fallback
-		if err == nil && len(last) == 1 && last[0].Type == store.EventFallback && last[0].Decode(&f) == nil && f == *sw {
-			return nil
-		}
-	}
-	_, err = c.store.Append(sessionID, store.EventFallback, *sw)
+	_, err := c.send(context.Background(), session.Message{Session: sessionID, Text: text, Attachments: attachments},
+		session.Request{Model: model, Questions: true})
 	return err
 }
 
-// recordFailure appends the reason a turn could not start (no model picked, no provider) as
-// an error event. A busy session is not a failure of the message.
-func (c *ChatService) recordFailure(sessionID, model string, err error) {
-	if errors.Is(err, ErrBusy) {
-		return
-	}
-	info := store.ErrorInfo{Kind: llm.ErrServer, Message: err.Error(), Model: model, Retryable: true,
-		Hint: "Check the provider in Settings, then Retry."}
-	if model == "" {
-		info.Kind, info.Hint = llm.ErrModelNotFound, "Pick a model in the model picker, then Retry."
-	}
-	var e *llm.Error
-	if errors.As(err, &e) {
-		info.Kind, info.Provider = e.Kind, e.Provider
-		if e.Hint != "" {
-			info.Hint = e.Hint
+// send writes m and starts its turn (session.Runner.Send), streamed to the window as its own:
+// the window's Send, and `tofu chat` or a forwarded `tofu run` through App.Send.
+func (c *ChatService) send(ctx context.Context, m session.Message, req session.Request) (session.Sent, error) {
+	var sink *streamSink
+	written := m.Written
+	m.Written = func(sid string, evs []store.Event, r *session.Request) {
+		if written != nil {
+			written(sid, evs, r)
 		}
+		sink = c.stream(r)
 	}
-	_, _ = c.store.Append(sessionID, store.EventError, info) // the caller reports err either way
+	sent, err := c.runner.Send(ctx, m, req)
+	if err != nil && sink != nil {
+		sink.close()
+	}
+	return sent, err
 }
 
 // Retry runs the model again on the log as it is, after an error or an interruption. In a
@@ -210,13 +147,22 @@ func (c *ChatService) start(sessionID, model string) error {
 	return err
 }
 
-// startTurn starts the turn req describes, streamed to the window as its own: "started",
-// deltas (coalesced), "ended" (with the error when the turn failed in a way its log cannot
-// show). The window's Send starts its turns here, and so does a `tofu run` forwarded to this
-// Tofu (App.StartTurn), which follows the same messages on the session's topic and answers
-// approvals through req.Prompt. req's Sink, Started and Ended are the window's and are
-// replaced. Unexported: every exported method of a service is callable from the page.
+// startTurn starts the turn req describes on the log as it is (Retry, Continue, Edit, …),
+// streamed to the window as its own.
 func (c *ChatService) startTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
+	sink := c.stream(&req)
+	t, err := c.runner.Start(ctx, req)
+	if err != nil {
+		sink.close()
+	}
+	return t, err
+}
+
+// stream makes req's turn the window's: "started", deltas (coalesced), "ended" (with the error
+// when the turn failed in a way its log cannot show), on the session's topic, which a `tofu
+// run` or `tofu chat` forwarded to this Tofu follows too. req's Sink, Started and Ended are
+// replaced. Unexported: every exported method of a service is callable from the page.
+func (c *ChatService) stream(req *session.Request) *streamSink {
 	topic := SessionTopic(req.Session)
 	sink := newStreamSink(c.emit, topic)
 	req.Sink = sink
@@ -229,11 +175,7 @@ func (c *ChatService) startTurn(ctx context.Context, req session.Request) (*sess
 		}
 		c.emit.Emit(topic, msg)
 	}
-	t, err := c.runner.Start(ctx, req)
-	if err != nil {
-		sink.close()
-	}
-	return t, err
+	return sink
 }
 
 // settle sends the deltas of the session's live view still held by the coalescer before the
@@ -246,31 +188,4 @@ func (c *ChatService) settle(ev store.Event) {
 	if sink, ok := c.runner.Sink(ev.Session).(*streamSink); ok {
 		sink.co.drain()
 	}
-}
-
-func (c *ChatService) titleIfUntitled(sessionID, text string) {
-	// A title that could not be saved leaves the default one: the turn runs either way, and a
-	// store that cannot write fails the turn's own first append, which is reported.
-	_, _ = c.store.UpdateSession(sessionID, func(i *store.SessionInfo) {
-		if i.Title == store.DefaultTitle {
-			i.Title = TitleFrom(text)
-		}
-	})
-}
-
-// TitleFrom makes a conversation title from its first message: the first line, at most ~48
-// characters, cut at a word boundary.
-func TitleFrom(text string) string {
-	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(text), "\n", 2)[0])
-	line = strings.Join(strings.Fields(line), " ")
-	const max = 48
-	if utf8.RuneCountInString(line) <= max {
-		return line
-	}
-	r := []rune(line)[:max]
-	cut := string(r)
-	if i := strings.LastIndexByte(cut, ' '); i > max/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,.;:") + "…"
 }

@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 
-	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/myday"
+	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
@@ -18,10 +18,9 @@ type MyDayService struct {
 	sched    *schedule.Scheduler // set once the schedule service is made
 }
 
-func newMyDayService(st *store.Store, lib *library.Library, providers *providerCache, settings *SettingsService,
-	price func(string, llm.Usage) float64) *MyDayService {
+func newMyDayService(st *store.Store, lib *library.Library, call oneshot.Func, settings *SettingsService) *MyDayService {
 	return &MyDayService{settings: settings, gen: myday.New(myday.Options{
-		Store: st, Provider: providers.get, Price: price,
+		Store: st, Call: call,
 		Cheap: func() string {
 			cfg, err := settings.config()
 			if err != nil {

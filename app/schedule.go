@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/assets"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -24,9 +25,9 @@ type ScheduleService struct {
 // ScheduleTopic is the event topic telling the window the jobs changed.
 const ScheduleTopic = "schedule"
 
-func newScheduleService(st *store.Store, runner *session.Runner, providers *providerCache, settings *SettingsService,
-	price func(string, llm.Usage) float64, emit Emitter, report func(context.Context, time.Time) (string, error)) *ScheduleService {
-	exec := &scheduleExec{st: st, runner: runner, provider: providers.get, price: price, report: report, cheap: func() string {
+func newScheduleService(st *store.Store, runner *session.Runner, call oneshot.Func, settings *SettingsService,
+	emit Emitter, report func(context.Context, time.Time) (string, error)) *ScheduleService {
+	exec := &scheduleExec{st: st, runner: runner, call: call, report: report, cheap: func() string {
 		cfg, err := settings.config()
 		if err != nil {
 			return ""
@@ -58,11 +59,10 @@ func (a *App) RunScheduler(ctx context.Context) error { return a.Schedule.s.Run(
 
 // scheduleExec runs a due job through the turn runner: every run is a session.
 type scheduleExec struct {
-	st       *store.Store
-	runner   *session.Runner
-	provider func() (llm.Provider, error)
-	price    func(string, llm.Usage) float64
-	cheap    func() string
+	st     *store.Store
+	runner *session.Runner
+	call   oneshot.Func // the watch's check
+	cheap  func() string
 	// report writes the My Day report of the day a time falls on (the session of its prose).
 	report func(ctx context.Context, due time.Time) (string, error)
 }
@@ -70,17 +70,9 @@ type scheduleExec struct {
 func (e *scheduleExec) Run(ctx context.Context, j schedule.Job, due time.Time) (string, bool, error) {
 	switch j.Kind {
 	case schedule.KindPrompt:
-		id, err := e.session(j, j.Session, "")
-		if err != nil {
-			return "", false, err
-		}
-		return id, true, e.turn(ctx, id, j.Prompt, session.Request{})
+		return e.send(ctx, j, j.Session, "", session.Message{Text: j.Prompt}, session.Request{})
 	case schedule.KindAgent:
-		id, err := e.session(j, "", j.Workspace)
-		if err != nil {
-			return "", false, err
-		}
-		return id, true, e.turn(ctx, id, j.Prompt, session.Request{})
+		return e.send(ctx, j, "", j.Workspace, session.Message{Text: j.Prompt}, session.Request{})
 	case schedule.KindCommand:
 		return e.command(ctx, j)
 	case schedule.KindWatch:
@@ -95,41 +87,26 @@ func (e *scheduleExec) Run(ctx context.Context, j schedule.Job, due time.Time) (
 	return "", false, fmt.Errorf("unknown job kind %q", j.Kind)
 }
 
-// session returns the conversation a run goes into: id, or a new one named after the job.
-func (e *scheduleExec) session(j schedule.Job, id, workspace string) (string, error) {
-	if id != "" {
-		_, err := e.st.Session(id)
-		return id, err
-	}
-	info, err := e.st.CreateSession("⏰ " + j.Name)
-	if err != nil {
-		return "", err
-	}
+// send sends m into the conversation id (or a new one named after the job, in workspace) and
+// runs the turn to its end: the run held once its conversation has the message, and fails
+// with the turn (a command's single step may end at its step bound).
+func (e *scheduleExec) send(ctx context.Context, j schedule.Job, id, workspace string, m session.Message, req session.Request) (string, bool, error) {
+	m.Session, m.Title = id, "⏰ "+j.Name
 	if workspace != "" {
-		if _, err := e.st.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Workspace = workspace }); err != nil {
-			return "", err
-		}
+		m.Setup = func(i *store.SessionInfo) { i.Workspace = workspace }
 	}
-	return info.ID, nil
-}
-
-// turn sends text into the session and runs the turn to its end.
-func (e *scheduleExec) turn(ctx context.Context, id, text string, req session.Request) error {
-	if _, err := e.st.Append(id, store.EventUser, store.UserMessage{Text: text}); err != nil {
-		return err
-	}
-	req.Session = id
-	end, err := e.runner.Run(ctx, req)
+	sent, err := e.runner.Send(ctx, m, req)
 	if err != nil {
-		return err
+		return sent.Session, sent.Session != "", err
 	}
-	if end.Reason != store.EndDone {
-		if end.Err != nil {
-			return end.Err
-		}
-		return fmt.Errorf("the turn ended: %s", end.Reason)
+	end := sent.Turn.Wait()
+	switch {
+	case end.Err != nil:
+		return sent.Session, true, end.Err
+	case end.Reason != store.EndDone && !(req.MaxSteps > 0 && end.Reason == store.EndMaxSteps):
+		return sent.Session, true, fmt.Errorf("the turn ended: %s", end.Reason)
 	}
-	return nil
+	return sent.Session, true, nil
 }
 
 // command runs the job's command in its workspace as a run_command call the scheduler
@@ -137,35 +114,17 @@ func (e *scheduleExec) turn(ctx context.Context, id, text string, req session.Re
 // service like any agent's, so the window's card (or a rule) decides, and the model then
 // reads the output in one reply.
 func (e *scheduleExec) command(ctx context.Context, j schedule.Job) (string, bool, error) {
-	id, err := e.session(j, "", j.Workspace)
-	if err != nil {
-		return "", false, err
-	}
 	args, _ := json.Marshal(map[string]string{"command": j.Command})
-	_, err = e.st.AppendBatch(id,
-		store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: "Scheduled command (" + j.Name + "): " + j.Command + "\nReport what it printed."}},
-		store.Entry{Type: store.EventAssistant, Payload: store.AssistantMessage{Model: "schedule",
-			ToolCalls: []llm.ToolCall{{ID: "schedule-" + j.ID, Name: "run_command", Arguments: args}}}})
-	if err != nil {
-		return id, false, err
-	}
-	end, err := e.runner.Run(ctx, session.Request{Session: id, MaxSteps: 1})
-	if err != nil {
-		return id, false, err
-	}
-	if end.Err != nil {
-		return id, false, end.Err
-	}
-	return id, true, nil
+	return e.send(ctx, j, "", j.Workspace, session.Message{
+		Text: "Scheduled command (" + j.Name + "): " + j.Command + "\nReport what it printed.",
+		Then: []store.Entry{{Type: store.EventAssistant, Payload: store.AssistantMessage{Model: "schedule",
+			ToolCalls: []llm.ToolCall{{ID: "schedule-" + j.ID, Name: "run_command", Arguments: args}}}}},
+	}, session.Request{MaxSteps: 1})
 }
 
 // watch asks the cheap model whether the condition holds (its call logged in a session of
 // purpose schedule) and, when it does, sends the job's prompt into its conversation.
 func (e *scheduleExec) watch(ctx context.Context, j schedule.Job, due time.Time) (string, bool, error) {
-	provider, err := e.provider()
-	if err != nil {
-		return "", false, err
-	}
 	last := ""
 	if evs, err := e.st.Events(j.Session); err == nil {
 		for _, m := range agent.Messages(evs) {
@@ -174,40 +133,14 @@ func (e *scheduleExec) watch(ctx context.Context, j schedule.Job, due time.Time)
 			}
 		}
 	}
-	info, err := e.st.CreateSession("⏰ " + j.Name + " (check)")
-	if err != nil {
-		return "", false, err
-	}
-	if _, err := e.st.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Purpose = store.PurposeSchedule }); err != nil {
-		return "", false, err
-	}
 	q := fmt.Sprintf("Condition: %s\nNow: %s\nThe conversation's last reply:\n%s", j.Condition, due.Format(time.RFC1123), last)
-	if _, err := e.st.Append(info.ID, store.EventUser, store.UserMessage{Text: q}); err != nil {
-		return info.ID, false, err
-	}
-	jr, err := agent.OpenJournal(e.st, info.ID)
+	reply, err := e.call(ctx, oneshot.Call{Title: "⏰ " + j.Name + " (check)", Purpose: store.PurposeSchedule,
+		Model: e.cheap(), System: assets.Prompt("schedule_watch"), Text: q})
 	if err != nil {
-		return info.ID, false, err
+		return reply.Session, false, err
 	}
-	var reply strings.Builder
-	a := &agent.Agent{Log: e.st, Provider: provider}
-	end := a.Run(ctx, agent.Turn{Session: info.ID, Journal: jr, Model: e.cheap(), Price: e.price,
-		Sink: sinkFunc(func(text string) { reply.WriteString(text) }), System: assets.Prompt("schedule_watch")})
-	if end.Reason != store.EndDone {
-		if end.Err != nil {
-			return info.ID, false, end.Err
-		}
-		return info.ID, false, fmt.Errorf("the check ended: %s", end.Reason)
+	if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(reply.Text)), "YES") {
+		return reply.Session, false, nil
 	}
-	if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(reply.String())), "YES") {
-		return info.ID, false, nil
-	}
-	return j.Session, true, e.turn(ctx, j.Session, j.Prompt, session.Request{})
+	return e.send(ctx, j, j.Session, "", session.Message{Text: j.Prompt}, session.Request{})
 }
-
-// sinkFunc collects a reply's text (a retried call would repeat it: the check reads only its
-// first word).
-type sinkFunc func(text string)
-
-func (f sinkFunc) Delta(text, _ string) { f(text) }
-func (f sinkFunc) Reset(string)         {}

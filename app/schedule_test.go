@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/schedule"
@@ -51,7 +52,7 @@ func TestScheduledRunsAreSessions(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &scheduleExec{st: f.store, runner: f.app.Runner, provider: f.app.Models.providers.get,
+	e := &scheduleExec{st: f.store, runner: f.app.Runner, call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
 		cheap: func() string { return llmtest.DemoModelName }}
 	due := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -154,17 +156,21 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	defer a.Close()
 
-	sessionID, model, before, notice, err := chatSession(st, a, o)
+	model, err := checkChat(a, o)
 	if err != nil {
 		return err
 	}
-	term.session.Store(&sessionID)
-	if notice != "" {
-		fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
-	}
-	if err := sendChat(a, o, sessionID, model); err != nil {
+	var before uint64
+	if _, err := chatSend(a, o, model, func(sid string, b uint64, notice string) {
+		term.session.Store(&sid)
+		before = b
+		if notice != "" {
+			fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
+		}
+	}); err != nil {
 		return err
 	}
+	sessionID := *term.session.Load()
 	<-term.ended
 	term.endLine()
 	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
@@ -174,60 +180,42 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	return nil
 }
 
-// sendChat sends o's message in the conversation chatSession picked: a new conversation was
-// created holding it, and its reply runs on the log.
-func sendChat(a *app.App, o ChatOptions, sid, model string) error {
-	if o.Session == "" {
-		return a.Chat.Retry(sid, model)
+// checkChat refuses an empty message, and says which model answers (runModel).
+func checkChat(a *app.App, o ChatOptions) (string, error) {
+	if strings.TrimSpace(o.Prompt) == "" {
+		return "", errors.New("the message is empty")
 	}
-	return a.Chat.Send(sid, o.Prompt, model)
+	return runModel(a, o.Model)
 }
 
-// chatSession picks the model and the conversation of a chat (a new one unless o names one):
-// its id and how many events it held before the message. When another model than the main
-// one answers, the log gets the fallback and notice says it for the terminal.
-func chatSession(st *store.Store, a *app.App, o ChatOptions) (sid, model string, before uint64, notice string, err error) {
-	if strings.TrimSpace(o.Prompt) == "" {
-		return "", "", 0, "", errors.New("the message is empty")
+// chatSend sends o's message (checked with checkChat) the window's way (App.Send: a new conversation unless o names
+// one, created holding it; the startup fallback recorded before it). ready is called with the
+// conversation, the events it held before the message and the fallback's notice, once they are
+// durable and before the reply starts (the terminal follows the conversation from there).
+func chatSend(a *app.App, o ChatOptions, model string, ready func(sid string, before uint64, notice string)) (session.Sent, error) {
+	sent, err := a.Send(context.Background(), session.Message{Session: o.Session, Text: o.Prompt,
+		Written: func(sid string, evs []store.Event, _ *session.Request) {
+			var before uint64
+			if len(evs) > 0 {
+				before = evs[0].Seq - 1
+			}
+			ready(sid, before, fallbackNotice(evs))
+		}}, session.Request{Model: model, Questions: true})
+	if err != nil && o.Session != "" && errors.Is(err, store.ErrNotFound) {
+		err = fmt.Errorf("conversation %s: %w", o.Session, err)
 	}
-	model = o.Model
-	var switched *store.Fallback
-	if model == "" {
-		status := a.Models.Status()
-		if status.Error != nil && len(status.Models) == 0 {
-			return "", "", 0, "", status.Error
+	return sent, err
+}
+
+// fallbackNotice is what the terminal says of a startup fallback among evs ("" : none).
+func fallbackNotice(evs []store.Event) string {
+	for _, ev := range evs {
+		var f store.Fallback
+		if ev.Type == store.EventFallback && ev.Decode(&f) == nil {
+			return f.Notice()
 		}
-		model, switched = status.DefaultModel, status.Switched
 	}
-	sid = o.Session
-	if sid == "" {
-		// Created with its first events in one write: a kill before the message was recorded
-		// left an empty conversation behind.
-		var first []store.Entry
-		if switched != nil {
-			first = append(first, store.Entry{Type: store.EventFallback, Payload: *switched})
-		}
-		first = append(first, store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: o.Prompt}})
-		info, _, err := st.CreateSessionWith(app.TitleFrom(o.Prompt), nil, first...)
-		if err != nil {
-			return "", "", 0, "", err
-		}
-		if switched != nil {
-			notice = switched.Notice()
-		}
-		return info.ID, model, 0, notice, nil
-	}
-	info, err := st.Session(sid)
-	if err != nil {
-		return "", "", 0, "", fmt.Errorf("conversation %s: %w", sid, err)
-	}
-	if switched != nil {
-		if _, err := st.Append(sid, store.EventFallback, *switched); err != nil {
-			return "", "", 0, "", err
-		}
-		notice = switched.Notice()
-	}
-	return sid, model, info.Events, notice, nil
+	return ""
 }
 
 // chatOutcome says how a reply ended: failure is why, when its log could not say it;

@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/history"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -156,43 +157,51 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	if err != nil {
 		return err
 	}
-	sid, model, switched, err := readyRun(in.st, in.a, o)
+	model, err := runModel(in.a, o.Model)
 	if err != nil {
 		return err
 	}
 	c.Send(forwardOutput{Note: forwardedNote(model)})
-	defer in.follow(c, sid, nil)()
-	if err := appendTask(in.st, sid, switched, o.Task); err != nil {
-		return err
-	}
+	var stopFollow func()
+	defer func() {
+		if stopFollow != nil {
+			stopFollow()
+		}
+	}()
 	ctx, cancel := context.WithCancelCause(in.ctx)
 	defer cancel(nil)
 	asked := &askedCalls{}
 	questions := &forwardQuestions{c: c}
-	go in.input(c, questions.deliver, func(a forwardApprove) {
-		// Only what this connection was asked: a sub-agent's call in its own session.
-		err := permission.ErrNotPending
-		ap := store.Approval{CallID: a.Call, Session: a.Session}
-		if asked.has(approvalKey(ap)) {
-			err = in.a.Runner.Approve(cmp.Or(a.Session, sid), a.Call, string(a.Decision))
-		}
-		frame := answeredFrame(a.Call, err)
-		frame.Session = a.Session
-		c.Send(forwardOutput{Answered: frame})
-	}, func() { cancel(agent.ErrStoppedByUser) })
-
-	req := runRequest(o, sid, model, r.Context)
+	req := runRequest(o, r.Context)
+	req.Model = model
 	req.Asker = questions // ask_human is asked on the command line's terminal, as approvals are
 	req.Prompt = func(ap store.Approval) {
 		asked.add(approvalKey(ap))
 		c.Send(forwardOutput{Ask: &ap})
 	}
-	t, err := in.a.StartTurn(ctx, req)
+	sent, err := in.a.Send(ctx, runMessage(o, func(sid string, first []store.Event, _ *session.Request) {
+		// The command line sees the run's first events, then follows the rest.
+		for _, ev := range first {
+			c.Send(forwardOutput{Message: &forwardMessage{Kind: app.MessageEvent, Event: &ev}})
+		}
+		stopFollow = in.follow(c, sid, nil)
+		go in.input(c, questions.deliver, func(a forwardApprove) {
+			// Only what this connection was asked: a sub-agent's call in its own session.
+			err := permission.ErrNotPending
+			ap := store.Approval{CallID: a.Call, Session: a.Session}
+			if asked.has(approvalKey(ap)) {
+				err = in.a.Runner.Approve(cmp.Or(a.Session, sid), a.Call, string(a.Decision))
+			}
+			frame := answeredFrame(a.Call, err)
+			frame.Session = a.Session
+			c.Send(forwardOutput{Answered: frame})
+		}, func() { cancel(agent.ErrStoppedByUser) })
+	}), req)
 	if err != nil {
 		return err
 	}
-	end := t.Wait()
-	c.Send(forwardOutput{End: endFrame(sid, end)})
+	end := sent.Turn.Wait()
+	c.Send(forwardOutput{End: endFrame(sent.Session, end)})
 	return nil
 }
 
@@ -211,24 +220,35 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 	if o.BaseURL != "" {
 		return errors.New("--base-url would change the running Tofu's provider: set it in its Settings, or quit it to use --base-url")
 	}
-	sid, model, before, notice, err := chatSession(in.st, in.a, o)
+	model, err := checkChat(in.a, o)
 	if err != nil {
 		return err
 	}
 	c.Send(forwardOutput{Note: forwardedNote(model)})
-	if notice != "" {
-		c.Send(forwardOutput{Note: notice})
-	}
 	ended := make(chan string, 1)
-	defer in.follow(c, sid, func(failure string) {
-		select {
-		case ended <- failure:
-		default:
+	var stopFollow func()
+	defer func() {
+		if stopFollow != nil {
+			stopFollow()
 		}
-	})()
-	if err := sendChat(in.a, o, sid, model); err != nil {
+	}()
+	var before uint64
+	sent, err := chatSend(in.a, o, model, func(sid string, b uint64, notice string) {
+		before = b
+		if notice != "" {
+			c.Send(forwardOutput{Note: notice})
+		}
+		stopFollow = in.follow(c, sid, func(failure string) {
+			select {
+			case ended <- failure:
+			default:
+			}
+		})
+	})
+	if err != nil {
 		return err
 	}
+	sid := sent.Session
 	// Once the reply has ended, the connection closing must not stop a later turn of the
 	// conversation (one the window started).
 	var over atomic.Bool

@@ -206,15 +206,19 @@ func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer
 	if err != nil {
 		return err
 	}
-	sid, model, before, notice, err := chatSession(st, a, ChatOptions{Prompt: question, Session: sid, Model: model})
+	o := ChatOptions{Prompt: question, Session: sid, Model: model}
+	model, err = checkChat(a, o)
 	if err != nil {
 		return err
 	}
-	term.session.Store(&sid)
-	if notice != "" {
-		fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
-	}
-	if err := a.Chat.Send(sid, question, model); err != nil {
+	var before uint64
+	if _, err := chatSend(a, o, model, func(sid string, b uint64, notice string) {
+		term.session.Store(&sid)
+		before = b
+		if notice != "" {
+			fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
+		}
+	}); err != nil {
 		return err
 	}
 	<-term.ended

@@ -165,34 +165,18 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 // runTurn runs a checked run's turn with a's runner and says which session it ran in (tofu
 // eval tasks runs several at once with one App).
 func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
-	var sid, model string
-	var switched *store.Fallback
-	var first []store.Event // a new session's first events, written with it
-	var err error
-	if o.Continue == "" {
-		sid, model, first, err = createRun(st, a, o)
-	} else {
-		sid, model, switched, err = readyRun(st, a, o)
-	}
+	model, err := runModel(a, o.Model)
 	if err != nil {
-		return sid, agent.End{}, err
+		return "", agent.End{}, err
 	}
-
 	printer := newPrinter(out, errOut, o.JSON)
-	unsub := st.Subscribe(func(ev store.Event) {
-		if ev.Session == sid {
-			printer.event(ev)
+	var sid string
+	var unsub func()
+	defer func() {
+		if unsub != nil {
+			unsub()
 		}
-	})
-	defer unsub()
-	for _, ev := range first {
-		printer.event(ev)
-	}
-	if o.Continue != "" {
-		if err := appendTask(st, sid, switched, o.Task); err != nil {
-			return sid, agent.End{}, err
-		}
-	}
+	}()
 	// The runner builds the turn as the window's (prompt, instruction files, tools, context
 	// manager, windows); the terminal answers the approvals.
 	var in io.Reader = strings.NewReader("") // no input: nobody answers
@@ -204,16 +188,28 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 		return a.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
 	}, printer.decided)
 	defer stopPrompts()
-	req := runRequest(o, sid, model, ctxCfg)
+	req := runRequest(o, ctxCfg)
+	req.Model = model
 	// ask_human is asked on the terminal too; with no input left, the model reads that nobody
 	// can answer (it read "Unknown tool").
 	req.Prompt, req.Sink, req.Asker = prompt, printer, terminalAsker{in: input, errOut: errOut}
-	end, err := a.Runner.Run(ctx, req)
+	sent, err := a.Runner.Send(ctx, runMessage(o, func(s string, first []store.Event, _ *session.Request) {
+		sid = s
+		unsub = st.Subscribe(func(ev store.Event) {
+			if ev.Session == s {
+				printer.event(ev)
+			}
+		})
+		for _, ev := range first {
+			printer.event(ev)
+		}
+	}), req)
 	if err != nil {
-		return sid, agent.End{}, err
+		return sent.Session, agent.End{}, err
 	}
-	printer.finish(sid, end)
-	return sid, end, nil
+	end := sent.Turn.Wait()
+	printer.finish(sent.Session, end)
+	return sent.Session, end, nil
 }
 
 // loadContextConfig reads --context-config (nil when not given).
@@ -265,98 +261,38 @@ func checkRun(st *store.Store, o RunOptions, dir string) (RunOptions, error) {
 	return o, nil
 }
 
-// readyRun picks the model and readies the session of a checked run: created for a new
-// task, checked for --continue, and set to work in the workspace, model and mode. switched
-// says the main model was not available and which one runs instead.
-func readyRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, switched *store.Fallback, err error) {
-	if model, switched, err = runModel(a, o); err != nil {
-		return "", "", nil, err
-	}
-	sid = o.Continue
-	if sid == "" {
-		title := o.Title
-		if title == "" {
-			title = app.TitleFrom(o.Task)
-		}
-		info, err := st.CreateSession(title)
-		if err != nil {
-			return "", "", nil, err
-		}
-		sid = info.ID
-	} else if _, err := st.Session(sid); err != nil {
-		return "", "", nil, err
-	}
-	if _, err := st.UpdateSession(sid, o.sessionSettings(model)); err != nil {
-		return "", "", nil, err
-	}
-	return sid, model, switched, nil
-}
-
-// runModel is the model a run asks for, or the main model of the settings; switched says the
-// main model was not available and which one runs instead.
-func runModel(a *app.App, o RunOptions) (model string, switched *store.Fallback, err error) {
-	if o.Model != "" {
-		return o.Model, nil, nil
+// runModel checks that a model can answer and says which: the one named, or the model
+// status's default (the settings' main model, or its startup replacement, which the status
+// also keeps for session.Runner.Send to record).
+func runModel(a *app.App, model string) (string, error) {
+	if model != "" {
+		return model, nil
 	}
 	status := a.Models.Status()
 	if status.Error != nil && len(status.Models) == 0 {
-		return "", nil, status.Error
+		return "", status.Error
 	}
-	return status.DefaultModel, status.Switched, nil
+	return status.DefaultModel, nil
 }
 
-// sessionSettings sets a session to work as the run says: workspace, model, mode.
-func (o RunOptions) sessionSettings(model string) func(*store.SessionInfo) {
-	return func(i *store.SessionInfo) {
-		i.Workspace, i.Model, i.Mode = o.Workspace, model, store.SessionMode(o.Mode)
-		i.Translate = i.Translate || o.Translate
-		if o.Eval != nil {
-			i.Eval = o.Eval
-		}
-	}
-}
-
-// createRun picks the model of a new run and creates its session with its settings and its
-// first events (the startup fallback, the task) in one write: a run killed before its task was
-// recorded left an empty session behind.
-func createRun(st *store.Store, a *app.App, o RunOptions) (sid, model string, first []store.Event, err error) {
-	model, switched, err := runModel(a, o)
-	if err != nil {
-		return "", "", nil, err
-	}
-	info, first, err := st.CreateSessionWith(cmp.Or(o.Title, app.TitleFrom(o.Task)), o.sessionSettings(model), taskEntries(switched, o.Task)...)
-	return info.ID, model, first, err
-}
-
-// appendTask records the task as the user's message (none for a bare --continue), after the
-// startup fallback when the main model was replaced.
-func appendTask(st *store.Store, sid string, switched *store.Fallback, task string) error {
-	entries := taskEntries(switched, task)
-	if len(entries) == 0 {
-		return nil
-	}
-	_, err := st.AppendBatch(sid, entries...)
-	return err
-}
-
-// taskEntries are the events that start a run: the startup fallback when the main model was
-// not available (another one runs the task, and the log and the terminal say which, instead of
-// the swap going unnoticed), then the task as the user's message (none for a bare --continue).
-func taskEntries(switched *store.Fallback, task string) []store.Entry {
-	var out []store.Entry
-	if switched != nil {
-		out = append(out, store.Entry{Type: store.EventFallback, Payload: *switched})
-	}
-	if task != "" {
-		out = append(out, store.Entry{Type: store.EventUser, Payload: store.UserMessage{Text: task}})
-	}
-	return out
+// runMessage is the message a run sends (session.Runner.Send): the task, in a new session
+// unless --continue names one (none for a bare --continue), set to work in the run's
+// workspace and mode.
+func runMessage(o RunOptions, written func(string, []store.Event, *session.Request)) session.Message {
+	return session.Message{Session: o.Continue, Title: o.Title, Text: o.Task, Written: written,
+		Setup: func(i *store.SessionInfo) {
+			i.Workspace, i.Mode = o.Workspace, store.SessionMode(o.Mode)
+			i.Translate = i.Translate || o.Translate
+			if o.Eval != nil {
+				i.Eval = o.Eval
+			}
+		}}
 }
 
 // runRequest is the turn a run asks the runner for (without its terminal: Prompt and Sink).
-func runRequest(o RunOptions, sid, model string, ctxCfg *compact.Config) session.Request {
+func runRequest(o RunOptions, ctxCfg *compact.Config) session.Request {
 	return session.Request{
-		Session: sid, Model: model, Approve: o.Approve,
+		Model: o.Model, Approve: o.Approve,
 		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Context: o.Context, ContextConfig: ctxCfg,
 	}
 }

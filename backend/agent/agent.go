@@ -156,10 +156,10 @@ type Agent struct {
 }
 
 // Interruption causes: cancel a turn's context with one of these (context.WithCancelCause)
-// and the log says why it stopped.
+// and the log says why it stopped (store's, so a package below the agent can use them).
 var (
-	ErrStoppedByUser = errors.New(string(store.InterruptUser))
-	ErrShutdown      = errors.New(string(store.InterruptShutdown))
+	ErrStoppedByUser = store.ErrStoppedByUser
+	ErrShutdown      = store.ErrShutdown
 )
 
 // End is why a turn ended (store.EndDone, EndMaxSteps, …, EndError).

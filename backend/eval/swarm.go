@@ -215,24 +215,16 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return out, err
 	}
-	info, err := st.CreateSession("eval swarm")
+	sent, err := runner.Send(ctx, session.Message{Title: "eval swarm", Text: "Run the team.",
+		Setup: func(i *store.SessionInfo) { i.Workspace = ws }}, session.Request{Approve: "all"})
 	if err != nil {
 		return out, err
 	}
-	if _, err := st.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Workspace = ws }); err != nil {
-		return out, err
-	}
-	if _, err := st.Append(info.ID, store.EventUser, store.UserMessage{Text: "Run the team."}); err != nil {
-		return out, err
-	}
-	end, err := runner.Run(ctx, session.Request{Session: info.ID, Approve: "all"})
-	if err != nil {
-		return out, err
-	}
+	end := sent.Turn.Wait()
 	if end.Reason != store.EndDone {
 		return out, fmt.Errorf("the eval's turn ended %s: %v", end.Reason, end.Err)
 	}
-	out, err = measureSwarm(st, info.ID, sw, refused)
+	out, err = measureSwarm(st, sent.Session, sw, refused)
 	mu.Lock()
 	out.injected = maxInjected(writerBrief)
 	mu.Unlock()

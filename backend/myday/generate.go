@@ -8,18 +8,13 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/assets"
-	"github.com/tofu-research/tofu/backend/agent"
-	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 // Store is what generating and keeping reports needs of the store.
 type Store interface {
 	Log
-	agent.Log
-	CreateSession(title string) (store.SessionInfo, error)
-	UpdateSession(id string, fn func(*store.SessionInfo)) (store.SessionInfo, error)
-	Append(id string, typ store.EventType, payload any) (store.Event, error)
 	PutJSON(key string, v any) error
 	GetJSON(key string, v any) (bool, error)
 	ListJSON(prefix string, fn func(name string, raw json.RawMessage) error) error
@@ -29,10 +24,9 @@ type Store interface {
 type Options struct {
 	Store Store
 	// Cheap names the cheap model ("" when none is configured: the prose is extractive) and
-	// Provider reaches it.
-	Cheap    func() string
-	Provider func() (llm.Provider, error)
-	Price    func(model string, u llm.Usage) float64
+	// Call asks it (agent.OneShot; nil: the prose is extractive).
+	Cheap func() string
+	Call  oneshot.Func
 	// Paper names a paper of the library by id (nil: ids are shown).
 	Paper func(id string) string
 	Now   func() time.Time
@@ -78,7 +72,7 @@ func (g *Generator) Generate(ctx context.Context, day Day) (Report, error) {
 		return Report{}, err
 	}
 	r.Generated = g.o.Now()
-	if model := g.o.Cheap(); model != "" && g.o.Provider != nil && len(r.Sessions)+len(r.Papers) > 0 {
+	if model := g.o.Cheap(); model != "" && g.o.Call != nil && len(r.Sessions)+len(r.Papers) > 0 {
 		if err := g.prose(ctx, &r, model); err != nil {
 			r.ProseNote = "the cheap model's summary failed, so this one is extracted: " + err.Error()
 		}
@@ -91,36 +85,15 @@ func (g *Generator) Generate(ctx context.Context, day Day) (Report, error) {
 
 // prose asks model for the summary and TODOs, in a session of its own.
 func (g *Generator) prose(ctx context.Context, r *Report, model string) error {
-	provider, err := g.o.Provider()
+	reply, err := g.o.Call(ctx, oneshot.Call{Title: "My Day " + r.Date, Purpose: store.PurposeMyDay,
+		Model: model, System: assets.Prompt("myday"), Text: facts(*r)})
+	if reply.Session != "" {
+		r.Session, r.Model = reply.Session, model
+	}
 	if err != nil {
 		return err
 	}
-	info, err := g.o.Store.CreateSession("My Day " + r.Date)
-	if err != nil {
-		return err
-	}
-	if _, err := g.o.Store.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Purpose = store.PurposeMyDay }); err != nil {
-		return err
-	}
-	r.Session, r.Model = info.ID, model
-	if _, err := g.o.Store.Append(info.ID, store.EventUser, store.UserMessage{Text: facts(*r)}); err != nil {
-		return err
-	}
-	j, err := agent.OpenJournal(g.o.Store, info.ID)
-	if err != nil {
-		return err
-	}
-	var reply replyText
-	a := &agent.Agent{Log: g.o.Store, Provider: provider}
-	end := a.Run(ctx, agent.Turn{Session: info.ID, Journal: j, Model: model, Price: g.o.Price, Sink: &reply,
-		System: assets.Prompt("myday")})
-	if end.Reason != store.EndDone {
-		if end.Err != nil {
-			return end.Err
-		}
-		return fmt.Errorf("the call ended: %s", end.Reason)
-	}
-	summary, todos := splitProse(reply.String())
+	summary, todos := splitProse(reply.Text)
 	if summary == "" {
 		return fmt.Errorf("the reply had no summary")
 	}
@@ -184,11 +157,6 @@ func splitProse(text string) (string, []string) {
 	}
 	return strings.TrimSpace(text), nil
 }
-
-type replyText struct{ strings.Builder }
-
-func (r *replyText) Delta(text, _ string) { r.WriteString(text) }
-func (r *replyText) Reset(string)         { r.Builder.Reset() }
 
 // Get returns the stored report of date, if there is one.
 func (g *Generator) Get(date string) (Report, bool, error) {

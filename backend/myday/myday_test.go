@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
@@ -168,7 +169,7 @@ func TestReportProseByTheCheapModel(t *testing.T) {
 	srv.OnUser("Parser fix").Reply(llmtest.Reply{Text: "Fixed the CSV parser and ran benchmarks.\n\nTODO:\n- Add the quoted-comma test\n- Rerun the benchmarks with more steps"})
 	provider := ollama.New(srv.URL)
 	g := New(Options{Store: d, Paper: paperTitle, Loc: time.UTC, Now: func() time.Time { return noon },
-		Cheap: func() string { return llmtest.DemoModelName }, Provider: func() (llm.Provider, error) { return provider, nil }})
+		Cheap: func() string { return llmtest.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
 	r, err := g.Generate(context.Background(), g.Today())
 	if err != nil {
 		t.Fatal(err)
@@ -197,12 +198,12 @@ func TestReportProseByTheCheapModel(t *testing.T) {
 // with the reason.
 func TestReportFallsBackWhenTheModelFails(t *testing.T) {
 	t.Parallel()
-	_, d := fixture(t)
+	st, d := fixture(t)
 	srv := llmtest.New(t, llmtest.DemoModel())
 	srv.Default(llmtest.Reply{Status: 400, Error: "model is broken"})
 	provider := ollama.New(srv.URL)
 	g := New(Options{Store: d, Loc: time.UTC, Now: func() time.Time { return noon },
-		Cheap: func() string { return llmtest.DemoModelName }, Provider: func() (llm.Provider, error) { return provider, nil }})
+		Cheap: func() string { return llmtest.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
 	r, err := g.Generate(context.Background(), g.Today())
 	if err != nil {
 		t.Fatal(err)

@@ -54,6 +54,9 @@ type Options struct {
 	// Agents run the coding agents a conversation may have as its model ("agent:claude";
 	// external.go). Nil: none.
 	Agents *ExternalAgents
+	// Switched, when set, is the main model's replacement the model status found (nil:
+	// none): Send answers with it and records it as a startup fallback (send.go).
+	Switched func() *store.Fallback
 }
 
 // ToolFamily adds tools to the registry of a turn on spec (tools.Family: the families live
@@ -77,6 +80,8 @@ type Runner struct {
 	windowsOf string
 	// versions caches the toolchain versions the environment block names.
 	versions *toolVersions
+	// switchNoted: the sessions whose startup fallback is recorded (send.go).
+	switchNoted map[string]bool
 }
 
 // New returns a runner on o.
@@ -92,7 +97,7 @@ func New(o Options) *Runner {
 		return CommandBoundary(cfg)
 	}, shownSkills(o.SkillsDir)...)
 	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{},
-		versions: newToolVersions()}
+		versions: newToolVersions(), switchNoted: map[string]bool{}}
 }
 
 // Price is a call's cost from the settings' price table (0 for unlisted models).

@@ -190,7 +190,7 @@ func (h *handlers) paperAsk(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return fail(fmt.Sprintf("paper %s: %v", id, err)), nil
 	}
-	return h.turn(ctx, req, sid, q, "")
+	return h.turn(ctx, req, session.Message{Session: sid, Text: q}, "")
 }
 
 func (h *handlers) sessionsList(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -284,41 +284,43 @@ func (h *handlers) runTask(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if _, err := session.ResolveWorkspace(ws); err != nil {
 		return fail(fmt.Sprintf("workspace %s: %v", ws, err)), nil
 	}
-	sid := req.GetString("session", "")
-	if sid == "" {
-		info, err := h.o.Store.CreateSession(wording.Clip(task, 60))
-		if err != nil {
-			return fail(err.Error()), nil
-		}
-		if _, err := h.o.Store.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Workspace = ws }); err != nil {
-			return fail(err.Error()), nil
-		}
-		sid = info.ID
-	}
-	return h.turn(ctx, req, sid, task, string(h.o.Approve))
+	return h.turn(ctx, req, session.Message{Session: req.GetString("session", ""), Text: task,
+		Setup: func(i *store.SessionInfo) {
+			if i.Workspace == "" { // a new session: an earlier run_task's keeps its own
+				i.Workspace = ws
+			}
+		}}, string(h.o.Approve))
 }
 
-// turn appends the user's text to sid, runs a turn (its events sent as progress) and answers
-// with the last reply.
-func (h *handlers) turn(ctx context.Context, req mcp.CallToolRequest, sid, userText, approve string) (*mcp.CallToolResult, error) {
-	if _, err := h.o.Store.Append(sid, store.EventUser, store.UserMessage{Text: userText}); err != nil {
-		return fail(err.Error()), nil
+// turn sends m (session.Runner.Send: a new session unless m names one), runs its turn (its
+// events sent as progress) and answers with the last reply.
+func (h *handlers) turn(ctx context.Context, req mcp.CallToolRequest, m session.Message, approve string) (*mcp.CallToolResult, error) {
+	var stop func()
+	defer func() {
+		if stop != nil {
+			stop()
+		}
+	}()
+	m.Written = func(sid string, _ []store.Event, _ *session.Request) {
+		step := 0.0
+		stop = h.o.Store.Subscribe(func(ev store.Event) {
+			if ev.Session != sid {
+				return
+			}
+			if msg := describe(ev); msg != "" {
+				step++
+				progress(ctx, req, step, msg)
+			}
+		})
 	}
-	step := 0.0
-	stop := h.o.Store.Subscribe(func(ev store.Event) {
-		if ev.Session != sid {
-			return
-		}
-		if msg := describe(ev); msg != "" {
-			step++
-			progress(ctx, req, step, msg)
-		}
-	})
-	end, err := h.o.Runner.Run(ctx, session.Request{Session: sid, Approve: approve})
-	stop()
+	sent, err := h.o.Runner.Send(ctx, m, session.Request{Approve: approve})
 	if err != nil {
 		return fail(err.Error()), nil
 	}
+	end := sent.Turn.Wait()
+	stop()
+	stop = nil
+	sid := sent.Session
 	evs, _ := h.o.Store.Events(sid)
 	answer := ""
 	for _, ev := range evs {

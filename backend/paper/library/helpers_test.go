@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
@@ -44,8 +45,9 @@ func newEnv(t *testing.T) *env {
 	h := &heard{changed: make(chan struct{})}
 	lib := New(st, Options{
 		Provider: func() (llm.Provider, error) { return gw, nil },
-		Price:    func(string, llm.Usage) float64 { return 0.25 },
-		Emit:     h,
+		Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return gw, nil },
+			Price: func(string, llm.Usage) float64 { return 0.25 }}.Call,
+		Emit: h,
 	})
 	t.Cleanup(func() { lib.Shutdown(); st.Close() })
 	return &env{lib: lib, store: st, model: srv, heard: h}

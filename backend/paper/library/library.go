@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -36,8 +36,8 @@ type Emitter interface {
 type Options struct {
 	// Provider is the model provider for the current settings (it may change between calls).
 	Provider func() (llm.Provider, error)
-	// Price is a call's cost in US dollars (nil: free).
-	Price func(model string, u llm.Usage) float64
+	// Call makes a translation's model calls (agent.OneShot; nil: translation is refused).
+	Call oneshot.Func
 	// DeleteSession removes a session linked to a paper, stopping its turn first (nil:
 	// the store's DeleteSession).
 	DeleteSession func(id string) error
@@ -275,7 +275,7 @@ func (l *Library) Delete(id string) error {
 func (l *Library) Shutdown() {
 	l.mu.Lock()
 	for _, j := range l.jobs {
-		j.cancel(agent.ErrShutdown)
+		j.cancel(store.ErrShutdown)
 	}
 	l.mu.Unlock()
 	l.wg.Wait()

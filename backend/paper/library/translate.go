@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/assets"
-	"github.com/tofu-research/tofu/backend/agent"
-	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -136,7 +135,7 @@ func (l *Library) StopTranslate(paperID string) {
 	j := l.jobs[paperID]
 	l.mu.Unlock()
 	if j != nil {
-		j.cancel(agent.ErrStoppedByUser)
+		j.cancel(store.ErrStoppedByUser)
 		<-j.done
 	}
 }
@@ -202,29 +201,18 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 		}
 		l.opts.Emit.Emit(PaperTopic(id), TranslationProgress{Kind: "translation", Lang: tr.Lang, Done: done, Total: len(tr.Items), State: state, Error: msg})
 	}
-	provider, err := l.opts.Provider()
-	if err != nil {
-		progress(TranslationError, err.Error())
-		return
-	}
-	// The translation's session is read once; each batch then adds only its own events.
-	j, err := agent.OpenJournal(l.store, tr.Session)
-	if err != nil {
-		progress(TranslationError, err.Error())
-		return
-	}
 	progress(TranslationRunning, "")
 	for {
 		batch := nextBatch(tr.Items)
 		if len(batch) == 0 {
 			break
 		}
-		texts, err := l.translateBatch(ctx, provider, tr, j, batch)
+		texts, err := l.translateBatch(ctx, tr, batch)
 		if err == nil && len(texts) != len(batch) && len(batch) > 1 {
 			// The model merged or dropped markers: one paragraph at a time instead.
 			texts = nil
 			for _, i := range batch {
-				one, e := l.translateBatch(ctx, provider, tr, j, []int{i})
+				one, e := l.translateBatch(ctx, tr, []int{i})
 				if e != nil {
 					err = e
 					break
@@ -259,37 +247,23 @@ func (l *Library) runTranslation(ctx context.Context, id string, tr *Translation
 }
 
 // translateBatch translates the items at indexes batch in one model call, logged in the
-// translation's session like a chat turn (the batch as the user's message, then the reply,
-// usage, the router's report, and the error if it failed). It returns the texts in order; a
-// reply whose markers do not match returns fewer texts.
-func (l *Library) translateBatch(ctx context.Context, provider llm.Provider, tr *Translation, j *agent.Journal, batch []int) ([]string, error) {
-	if _, err := l.store.Append(tr.Session, store.EventUser, store.UserMessage{Text: numbered(tr.Items, batch)}); err != nil {
-		return nil, fmt.Errorf("log the translation request: %w", err)
+// translation's session like a chat turn (oneshot: the batch as the user's message, then the
+// reply, usage, the router's report, and the error if it failed). It returns the texts in
+// order; a reply whose markers do not match returns fewer texts.
+func (l *Library) translateBatch(ctx context.Context, tr *Translation, batch []int) ([]string, error) {
+	if l.opts.Call == nil {
+		return nil, errors.New("translation needs a model call, and none is configured here")
 	}
-	var reply replyText
-	a := &agent.Agent{Log: l.store, Provider: provider}
-	end := a.Run(ctx, agent.Turn{
-		Session: tr.Session, Journal: j, Model: tr.Model, Price: l.opts.Price, Sink: &reply,
+	reply, err := l.opts.Call(ctx, oneshot.Call{Session: tr.Session, Model: tr.Model,
 		System: strings.ReplaceAll(assets.Prompt("paper_translate"), "{{lang}}", tr.Lang),
+		Text:   numbered(tr.Items, batch),
 		// Each batch is a request of its own: the batches before it are not sent again.
-		Augment: func(msgs []llm.Message) ([]llm.Message, error) { return msgs[len(msgs)-1:], nil },
-	})
-	switch {
-	case ctx.Err() != nil:
-		return nil, context.Cause(ctx)
-	case end.Reason != "done" && end.Err != nil:
-		return nil, end.Err
-	case end.Reason != "done":
-		return nil, fmt.Errorf("the translation call ended: %s", end.Reason)
+		Alone: true})
+	if err != nil {
+		return nil, err
 	}
-	return splitMarked(reply.String(), len(batch)), nil
+	return splitMarked(reply.Text, len(batch)), nil
 }
-
-// replyText collects the text of a reply as it streams; a retried call starts it again.
-type replyText struct{ strings.Builder }
-
-func (r *replyText) Delta(text, _ string) { r.WriteString(text) }
-func (r *replyText) Reset(string)         { r.Builder.Reset() }
 
 func contains(xs []string, x string) bool {
 	for _, v := range xs {
