@@ -29,6 +29,7 @@ require (
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.44.0
+	maunium.net/go/mautrix v0.33.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -37,7 +38,6 @@ require (
 	github.com/rs/zerolog v1.35.1 // indirect
 	go.mau.fi/util v0.11.1 // indirect
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
-	maunium.net/go/mautrix v0.33.0 // indirect
 )
 
 require (
@@ -170,7 +170,7 @@ require (
 	golang.org/x/mod v0.43.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/term v0.48.0 // indirect
-	golang.org/x/tools v0.52.1-0.20261106145633-d407941a339a // indirect
+	golang.org/x/tools v0.52.1-0.20261106145633-d407941a339a
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
