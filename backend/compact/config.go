@@ -78,6 +78,9 @@ type L1Config struct {
 	// (Anthropic and OpenAI: 0.1). With it the mark moves only when the cost model says the
 	// move pays for its cache rewrite (Move); 0 moves whenever at least EpochTokens are saved.
 	CachePrice float64 `json:"cache_price"`
+	// KV, when enabled, prices moves for a local server's KV cache instead (Local; kvcache.go):
+	// CachePrice is then not used.
+	KV KVConfig `json:"kv,omitzero"`
 	// PreviewChars bounds the first and the last line a placeholder quotes.
 	PreviewChars int `json:"preview_chars"`
 	// Reasoning and Images: strip the reasoning and the images of cold messages.

@@ -22,6 +22,9 @@ type Move struct {
 	// Gain is the expected saving in uncached-token equivalents: Saved × price × Calls −
 	// (Rewrite − Cached). The mark moves when it is positive.
 	Gain float64 `json:"gain"`
+	// Pressure: on a local KV cache, the move was taken because the request neared the window
+	// plan's limit, not for its gain (KVConfig.Pressure).
+	Pressure bool `json:"pressure,omitempty"`
 }
 
 // decideMove prices moving the mark now: cur is the view as of the old mark, saved what the
@@ -50,16 +53,9 @@ func decideMove(conv, cur []llm.Message, first, saved, left int, c L1Config) (Mo
 	}
 	// Only what the previous request already sent was cached: the newest reply and what its
 	// calls returned are sent uncached either way.
-	end := len(conv)
-	for end > first && conv[end-1].Role != llm.RoleAssistant {
-		end--
-	}
-	if end > first {
-		end--
-	}
-	old := 0
-	for i := first; i < end; i++ {
-		old += MessageTokens(cur[i])
+	old := cachedSpan(conv, cur, first)
+	if c.KV.Enabled {
+		return decideKV(m, old, countMessages(cur), c.KV)
 	}
 	m.Rewrite = old - saved
 	m.Cached = c.CachePrice * float64(old)

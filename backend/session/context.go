@@ -64,9 +64,13 @@ func (r *Runner) results() compact.ResultStore {
 // contextModels fills in what L2 needs of a turn on at.Model: the model's context window, the
 // model that writes summaries (the cheap one in the settings, else the turn's) and its window.
 // A window the providers do not report stays 0 (the agent then uses what the last call
-// reported).
+// reported). A model on an Ollama provider runs on a local server with a KV cache: L1 prices
+// its moves for that cache (compact.Local), with the room the window leaves.
 func (r *Runner) contextModels(ctx context.Context, cfg config.Config, at *agent.Turn) {
 	at.Window = r.Window(ctx, at.Model)
+	if p, _ := cfg.Resolve(at.Model); p.Type == config.TypeOllama && at.Context.Config.L1.Enabled {
+		at.Context.Config = compact.Local(at.Context.Config, at.Window)
+	}
 	at.SummaryModel = cfg.Models.Cheap
 	if at.SummaryModel == "" {
 		at.SummaryModel = at.Model
