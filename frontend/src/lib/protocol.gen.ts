@@ -603,6 +603,7 @@ export interface Move {
   cached: number
   calls: number
   gain: number
+  pressure?: boolean
 }
 
 /** store.Phase */
