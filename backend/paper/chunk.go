@@ -2,6 +2,7 @@ package paper
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,12 @@ type ChunkBox struct {
 	BBox BBox `json:"bbox"`
 }
 
-// Page returns the first page the chunk is on.
+// Page returns the page the chunk's text starts on (its first block's: a page's footnotes,
+// read after the paragraph that runs on to the next page, can follow text of a later page).
 func (c Chunk) Page() int {
+	if len(c.Boxes) > 0 {
+		return c.Boxes[0].Page
+	}
 	if len(c.Pages) == 0 {
 		return 0
 	}
@@ -36,7 +41,7 @@ func (c Chunk) Page() int {
 
 // ChunkVersion changes whenever Chunks cuts differently, so stored chunks of an older cut can
 // be made again from the stored document.
-const ChunkVersion = 3
+const ChunkVersion = 4
 
 // Chunk sizes in words. A passage is a few paragraphs: the grain a question is answered at.
 // It is closed before a paragraph that would take it past ChunkMaxWords, so it ends where a
@@ -79,84 +84,96 @@ func (d *Document) Chunks() []Chunk {
 		parts   []string
 		section string
 		top     string // number of the enclosing numbered section, "" when there is none
+		at      int    // the page of the last block added to cur (0: none yet)
+		open    bool   // the last block added to cur is a paragraph whose sentence runs on
 	)
 	flush := func() {
 		if cur.Words == 0 {
-			cur, parts = Chunk{}, nil
+			cur, parts, at, open = Chunk{}, nil, 0, false
 			return
 		}
 		cur.ID = len(out)
 		cur.Section = section
 		cur.Text = strings.Join(parts, "\n\n")
+		slices.Sort(cur.Pages)
 		out = append(out, cur)
-		cur, parts = Chunk{}, nil
+		cur, parts, at, open = Chunk{}, nil, 0, false
 	}
 	add := func(page int, box BBox, text string, words int) {
-		if n := len(cur.Pages); n == 0 || cur.Pages[n-1] != page {
-			if n > 0 {
+		if page != at {
+			if at != 0 {
 				text = pageMarker(page) + " " + text
 			}
-			cur.Pages = append(cur.Pages, page)
+			at = page
+			if !slices.Contains(cur.Pages, page) {
+				cur.Pages = append(cur.Pages, page)
+			}
 		}
 		cur.Boxes = append(cur.Boxes, ChunkBox{Page: page, BBox: box})
 		parts = append(parts, text)
 		cur.Words += words
 	}
-	for _, p := range d.Pages {
-		for _, b := range p.Blocks {
-			text := strings.TrimSpace(b.Text)
-			if text == "" {
-				continue
+	// In the reading order of Text: a page's footnotes after the paragraph that runs on across
+	// its end, not between that paragraph's two halves (the passage sent to the model read
+	// "separated by … ⁴ We also experimented … ⁵ It is also possible … [page 3] the [SEP] token").
+	d.walk(func(b Block, page int) {
+		text := strings.TrimSpace(b.Text)
+		if text == "" {
+			return
+		}
+		switch b.Kind {
+		case KindHeading, KindTitle:
+			flush()
+			section = text
+			if b.Kind == KindTitle {
+				section = ""
 			}
-			switch b.Kind {
-			case KindHeading, KindTitle:
-				flush()
-				section = text
-				if b.Kind == KindTitle {
-					section = ""
-				}
-				// A subsection keeps the number of the section it is in; a section sets it.
-				if m := subNumber().FindStringSubmatch(text); m != nil {
-					if top == "" {
-						top = m[1]
-					}
-				} else if m := topNumber().FindStringSubmatch(text); m != nil {
+			// A subsection keeps the number of the section it is in; a section sets it.
+			if m := subNumber().FindStringSubmatch(text); m != nil {
+				if top == "" {
 					top = m[1]
-				} else {
-					top = ""
 				}
-				continue
-			case KindReference:
+			} else if m := topNumber().FindStringSubmatch(text); m != nil {
+				top = m[1]
+			} else {
+				top = ""
+			}
+			return
+		case KindReference:
+			flush()
+			return
+		case KindParagraph:
+			// A numbered heading run into its paragraph, under the section with its first
+			// number ("2.4 …" inside "2 Model"): a number elsewhere ("3.5 million …") is not one.
+			if m := runInHeading().FindStringSubmatch(text); m != nil && m[1] == top {
 				flush()
-				continue
-			case KindParagraph:
-				// A numbered heading run into its paragraph, under the section with its first
-				// number ("2.4 …" inside "2 Model"): a number elsewhere ("3.5 million …") is not one.
-				if m := runInHeading().FindStringSubmatch(text); m != nil && m[1] == top {
-					flush()
-					section = m[1] + m[2] + " " + runInTitle(m[3])
-					section = strings.TrimSpace(section)
-				}
-			}
-			// A passage below ChunkMinWords (a heading's first short paragraph) takes the next
-			// paragraph or piece even past ChunkMaxWords: a passage of a few words answers nothing.
-			words := wordCount(text)
-			if cur.Words >= ChunkMinWords && cur.Words+words > ChunkMaxWords {
-				flush()
-			}
-			if words <= ChunkMaxWords {
-				add(p.Number, b.BBox, text, words)
-				continue
-			}
-			for _, piece := range splitLong(text, ChunkMaxWords) {
-				n := wordCount(piece)
-				if cur.Words >= ChunkMinWords && cur.Words+n > ChunkMaxWords {
-					flush()
-				}
-				add(p.Number, b.BBox, piece, n)
+				section = m[1] + m[2] + " " + runInTitle(m[3])
+				section = strings.TrimSpace(section)
 			}
 		}
-	}
+		// A passage below ChunkMinWords (a heading's first short paragraph) takes the next
+		// paragraph or piece even past ChunkMaxWords: a passage of a few words answers nothing.
+		// Nor is a paragraph cut where a page or column break set it in two blocks ("…
+		// separated by | the [SEP] token"): the second, starting in lower case, stays with the
+		// first.
+		words := wordCount(text)
+		continues := open && b.Kind == KindParagraph && startsLower(text)
+		open = b.Kind == KindParagraph && !endsSentence(text)
+		if !continues && cur.Words >= ChunkMinWords && cur.Words+words > ChunkMaxWords {
+			flush()
+		}
+		if words <= ChunkMaxWords {
+			add(page, b.BBox, text, words)
+			return
+		}
+		for i, piece := range splitLong(text, ChunkMaxWords) {
+			n := wordCount(piece)
+			if !(i == 0 && continues) && cur.Words >= ChunkMinWords && cur.Words+n > ChunkMaxWords {
+				flush()
+			}
+			add(page, b.BBox, piece, n)
+		}
+	}, nil)
 	flush()
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // BlockKind says what a block of text is.
@@ -87,7 +88,7 @@ type Document struct {
 // paragraph's end on the next page, so that no note splits a sentence.
 func (d *Document) Text() string {
 	var b strings.Builder
-	d.walk(func(bl Block) {
+	d.walk(func(bl Block, _ int) {
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
@@ -99,13 +100,18 @@ func (d *Document) Text() string {
 	return b.String()
 }
 
-// walk calls block for each block in reading order, a page's footnotes moved after the
-// paragraph its last block begins (see Text), and page, when not nil, before each page.
-func (d *Document) walk(block func(Block), page func(Page)) {
-	var held []Block
+// walk calls block for each block in reading order with the number of the page it is printed
+// on, a page's footnotes moved after the paragraph its last block begins (see Text), and
+// page, when not nil, before each page. Text, Markdown and Chunks read in this order.
+func (d *Document) walk(block func(bl Block, page int), page func(Page)) {
+	type note struct {
+		bl   Block
+		page int
+	}
+	var held []note
 	release := func() {
 		for _, n := range held {
-			block(n)
+			block(n.bl, n.page)
 		}
 		held = held[:0]
 	}
@@ -115,13 +121,13 @@ func (d *Document) walk(block func(Block), page func(Page)) {
 		}
 		for i, bl := range p.Blocks {
 			if bl.Kind == KindFootnote {
-				held = append(held, bl)
+				held = append(held, note{bl, p.Number})
 				continue
 			}
 			if len(held) > 0 && !(i == 0 && bl.Kind == KindParagraph) {
 				release() // the paragraph that ran across the page break has ended
 			}
-			block(bl)
+			block(bl, p.Number)
 			if len(held) > 0 && i == 0 {
 				release()
 			}
@@ -141,20 +147,27 @@ func runsOn(p Page) bool {
 		if bl.Kind == KindFootnote {
 			continue
 		}
-		t := strings.TrimSpace(bl.Text)
-		if bl.Kind != KindParagraph || t == "" {
-			return false
-		}
-		return !strings.ContainsRune(".?!:;)”\"", []rune(t)[len([]rune(t))-1])
+		return bl.Kind == KindParagraph && !endsSentence(bl.Text)
 	}
 	return false
+}
+
+// endsSentence reports whether text ends as a sentence does (or is empty): a paragraph that
+// does not run on across a page or column break.
+func endsSentence(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return strings.ContainsRune(".?!:;)”\"", r)
 }
 
 // Markdown returns the text with headings as Markdown headings, captions in
 // italics, footnotes as quotes and a page marker comment before each page.
 func (d *Document) Markdown() string {
 	var b strings.Builder
-	d.walk(func(bl Block) {
+	d.walk(func(bl Block, _ int) {
 		switch bl.Kind {
 		case KindTitle:
 			b.WriteString("# " + bl.Text)

@@ -53,6 +53,40 @@ func TestChunksStayInSections(t *testing.T) {
 	}
 }
 
+// A paragraph that a page break set in two blocks stays in one passage, with its page's
+// footnotes after it, not between its halves: the passage sent to the model read "separated
+// by ⁴ We also experimented … [page 3] the [SEP] token", cut in two passages at the note.
+func TestPassagesKeepAParagraphAcrossThePageWhole(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("Word after word makes sentences. ", 30) // 150 words
+	doc := &Document{Pages: []Page{
+		{Number: 2, Blocks: []Block{
+			{Kind: KindHeading, Text: "2 Model"},
+			{Kind: KindParagraph, Text: long + "The title and abstract, separated by"},
+			{Kind: KindFootnote, Note: "4", Text: "⁴ We also experimented with venues."},
+		}},
+		{Number: 3, Blocks: []Block{
+			{Kind: KindParagraph, Text: "the [SEP] token. " + long},
+			{Kind: KindParagraph, Text: "A new paragraph."},
+		}},
+	}}
+	chunks := doc.Chunks()
+	var got []string
+	for _, c := range chunks {
+		got = append(got, fmt.Sprintf("%d p%d %v", c.ID, c.Page(), c.Pages))
+	}
+	if len(chunks) < 2 || !strings.Contains(chunks[0].Text, "separated by\n\n[page 3] the [SEP] token.") {
+		t.Fatalf("the paragraph was cut at the page break: %v\n%q", got, chunks[0].Text)
+	}
+	// The note is read after the paragraph's end, on its own page.
+	if !strings.HasPrefix(FormatPassage(chunks[1]), "<passage id=1 section=\"2 Model\">\n[page 2] ⁴ We also experimented with venues.\n\n[page 3] A new paragraph.") {
+		t.Errorf("the footnote is not after the paragraph: %v\n%q", got, chunks[1].Text)
+	}
+	if want := []string{"0 p2 [2 3]", "1 p2 [2 3]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("pages: %v, want %v", got, want)
+	}
+}
+
 // Subsections whose headings are set at the start of their paragraph (ACL's style) label
 // their own passages; a number at the start of a paragraph that is not the section's ("3.5
 // million …" in section 2) does not.
