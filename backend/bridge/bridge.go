@@ -35,8 +35,6 @@ type Options struct {
 	ToolsOn []store.ToolFamily
 	// Model is the model turns use ("": the settings' main model).
 	Model string
-	// Title makes a new conversation's title from its first message (the window's rule).
-	Title func(string) string
 	// EditEvery is how often a streaming reply is edited (0: every 2 s, well under the
 	// platforms' limits on edits).
 	EditEvery time.Duration
@@ -94,9 +92,6 @@ func New(o Options) (*Bridge, error) {
 	}
 	if _, err := permission.ParseMode(o.Approve); err != nil {
 		return nil, fmt.Errorf("bridge %s: %w", o.Name, err)
-	}
-	if o.Title == nil {
-		o.Title = func(s string) string { return s }
 	}
 	if o.FirstBackoff <= 0 {
 		o.FirstBackoff = firstBackoff

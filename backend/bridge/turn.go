@@ -14,85 +14,82 @@ import (
 )
 
 // begin takes a message as the user's next one: recorded as pending with the message id
-// (durable before the session sees it), appended to the session, answered by a turn.
+// (durable before the session sees it), then sent into the conversation's session (a new one
+// the first time) and answered by a turn.
 func (b *Bridge) begin(ctx context.Context, conv Conversation, m Incoming) error {
-	if conv.Session == "" {
-		id, err := b.newSession(conv, m.Text)
+	p := &Pending{Message: m.ID, Text: m.Text}
+	if conv.Session != "" {
+		info, err := b.o.Store.Session(conv.Session)
 		if err != nil {
-			return err
+			return fmt.Errorf("the conversation's session: %w", err)
 		}
-		conv.Session = id
+		p.Before = info.Events
+	} else if err := os.MkdirAll(conv.Workspace, 0o755); err != nil {
+		return fmt.Errorf("the conversation's workspace: %w", err)
 	}
-	info, err := b.o.Store.Session(conv.Session)
-	if err != nil {
-		return fmt.Errorf("the conversation's session: %w", err)
-	}
-	conv.Pending = &Pending{Message: m.ID, Text: m.Text, Before: info.Events}
+	conv.Pending = p
 	conv.markHandled(m.ID)
-	if err := b.rec.putConversation(conv); err != nil {
+	if err := b.update(conv.Chat, func(c *Conversation) { *c = conv }); err != nil {
 		return err
 	}
-	if err := b.appendPending(&conv); err != nil {
-		return err
-	}
-	return b.startTurn(ctx, conv)
+	return b.startTurn(ctx, conv, m.Text)
 }
 
-// newSession creates the session of a conversation: titled as the window titles one, working
-// in the conversation's workspace, with the web, browser and desktop off unless turned on.
-func (b *Bridge) newSession(conv Conversation, first string) (string, error) {
-	if err := os.MkdirAll(conv.Workspace, 0o755); err != nil {
-		return "", fmt.Errorf("the conversation's workspace: %w", err)
-	}
-	var off []store.ToolFamily
-	for _, f := range offByDefault {
-		if !slices.Contains(b.o.ToolsOn, f) {
-			off = append(off, f)
+// setup makes a new session a bridge conversation: in its workspace, marked with the
+// platform, with the web, browser and desktop off unless the bridge turns them on. A session
+// set up before keeps what the user changed since.
+func (b *Bridge) setup(conv Conversation) func(*store.SessionInfo) {
+	return func(i *store.SessionInfo) {
+		if i.Bridge != "" {
+			return
 		}
-	}
-	info, _, err := b.o.Store.CreateSessionWith(b.o.Title(first), func(i *store.SessionInfo) {
-		i.Workspace, i.ToolsOff, i.Bridge = conv.Workspace, off, b.o.Platform.Name()
-	})
-	return info.ID, err
-}
-
-// appendPending appends the pending message to the session unless a previous run did.
-func (b *Bridge) appendPending(conv *Conversation) error {
-	p := conv.Pending
-	if p.Seq == 0 {
-		if ev, err := b.o.Store.EventAt(conv.Session, p.Before+1); err == nil && ev.Type == store.EventUser {
-			var u store.UserMessage
-			if ev.Decode(&u) == nil && u.Text == p.Text {
-				p.Seq = ev.Seq
+		i.Workspace, i.Bridge = conv.Workspace, b.o.Platform.Name()
+		for _, f := range offByDefault {
+			if !slices.Contains(b.o.ToolsOn, f) && !slices.Contains(i.ToolsOff, f) {
+				i.ToolsOff = append(i.ToolsOff, f)
 			}
 		}
 	}
-	if p.Seq == 0 {
-		ev, err := b.o.Store.Append(conv.Session, store.EventUser, store.UserMessage{Text: p.Text})
-		if err != nil {
-			return err
-		}
-		p.Seq = ev.Seq
-	}
-	return b.rec.putConversation(*conv)
 }
 
-// startTurn runs the turn answering the conversation's pending message.
-func (b *Bridge) startTurn(ctx context.Context, conv Conversation) error {
+// appended says whether the pending message is in the session (a run that died after
+// sending it); it records where.
+func (b *Bridge) appended(conv *Conversation) bool {
+	p := conv.Pending
+	if conv.Session == "" {
+		return false
+	}
+	if p.Seq != 0 {
+		return true
+	}
+	ev, err := b.o.Store.EventAt(conv.Session, p.Before+1)
+	var u store.UserMessage
+	if err != nil || ev.Type != store.EventUser || ev.Decode(&u) != nil || u.Text != p.Text {
+		return false
+	}
+	p.Seq = ev.Seq
+	return b.update(conv.Chat, func(c *Conversation) { c.Pending = p }) == nil
+}
+
+// startTurn sends text (none: the turn goes on from the log) into the conversation's session
+// through the runner, the one way turns start, and runs the turn answering the pending message.
+func (b *Bridge) startTurn(ctx context.Context, conv Conversation, text string) error {
 	b.mu.Lock()
 	runCtx := b.ctx
 	b.mu.Unlock()
 	r := &running{session: conv.Session, started: time.Now()}
 	r.reply = newReply(b, conv.Chat, conv.Pending.Message, conv.Pending.Reply)
+	msg := session.Message{Session: conv.Session, Text: text, Setup: b.setup(conv),
+		Written: func(sid string, evs []store.Event, _ *session.Request) { b.written(conv, r, sid, evs) }}
 	req := session.Request{
-		Session: conv.Session, Model: b.o.Model, Approve: conv.Approve, Sink: r.reply,
+		Model: b.o.Model, Approve: conv.Approve, Sink: r.reply,
 		Prompt: func(a store.Approval) { b.ask(runCtx, conv.Chat, a) },
 		Ended:  func(end agent.End) { b.finish(runCtx, conv.Chat, end) },
 	}
 	b.mu.Lock()
 	b.turns[conv.Chat] = r
 	b.mu.Unlock()
-	t, err := b.o.Runner.Start(runCtx, req)
+	sent, err := b.o.Runner.Send(runCtx, msg, req)
 	if err != nil {
 		b.mu.Lock()
 		delete(b.turns, conv.Chat)
@@ -101,10 +98,33 @@ func (b *Bridge) startTurn(ctx context.Context, conv Conversation) error {
 		return b.deliverAnswer(ctx, conv.Chat, "Tofu could not answer: "+err.Error())
 	}
 	b.mu.Lock()
-	r.turn = t
+	r.turn = sent.Turn
 	b.mu.Unlock()
-	go r.reply.pace(runCtx, t.Done())
+	go r.reply.pace(runCtx, sent.Turn.Done())
 	return nil
+}
+
+// written records where the message went, once it is durable and before its turn runs: the
+// session (a new one's id) and the user event.
+func (b *Bridge) written(conv Conversation, r *running, sid string, evs []store.Event) {
+	var seq uint64
+	for _, ev := range evs {
+		if ev.Type == store.EventUser {
+			seq = ev.Seq
+		}
+	}
+	b.mu.Lock()
+	r.session = sid
+	b.mu.Unlock()
+	err := b.update(conv.Chat, func(c *Conversation) {
+		c.Session = sid
+		if c.Pending != nil && c.Pending.Message == conv.Pending.Message && seq != 0 {
+			c.Pending.Seq = seq
+		}
+	})
+	if err != nil {
+		b.o.Logf("%s: record the message of %s: %v", b.o.Name, conv.Chat, err)
+	}
 }
 
 // finish delivers a turn's answer, unless the bridge itself is closing: then the message
@@ -194,26 +214,27 @@ func (b *Bridge) deliverAnswer(ctx context.Context, chat, text string) error {
 }
 
 // resume finishes what a previous run left: each pending message is answered, by the turn
-// its log already ended with, or by running the turn on (Continue).
+// its log already ended with, or by running the turn on (sent again when it never reached
+// the session).
 func (b *Bridge) resume(ctx context.Context) error {
 	convs, err := b.rec.conversations()
 	if err != nil {
 		return err
 	}
 	for _, conv := range convs {
-		if conv.Pending == nil || conv.Session == "" {
+		if conv.Pending == nil {
 			continue
 		}
-		if err := b.appendPending(&conv); err != nil {
-			return err
-		}
-		if end, ok := b.endedSince(conv.Session, conv.Pending.Seq); ok {
+		text := ""
+		if !b.appended(&conv) {
+			text = conv.Pending.Text
+		} else if end, ok := b.endedSince(conv.Session, conv.Pending.Seq); ok {
 			if err := b.deliverAnswer(ctx, conv.Chat, b.answerText(conv.Session, conv.Pending.Seq, end)); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := b.startTurn(ctx, conv); err != nil {
+		if err := b.startTurn(ctx, conv, text); err != nil {
 			return err
 		}
 	}

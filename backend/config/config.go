@@ -122,6 +122,9 @@ type Config struct {
 	Permissions Permissions `json:"permissions,omitzero"`
 	// MCPServers are the MCP servers whose tools Tofu offers (mcp.go), by name.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// Bridges are the chat apps Tofu can be reached from (bridges.go, docs/BRIDGES.md), by
+	// name; each is off until set up, its token in the keyring.
+	Bridges map[string]Bridge `json:"bridges,omitempty"`
 }
 
 // Price is what a model costs per million tokens.
@@ -202,6 +205,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.validateTools(); err != nil {
+		return err
+	}
+	if err := validateBridges(c.Bridges); err != nil {
 		return err
 	}
 	if err := validateMCP(c.MCPServers); err != nil {

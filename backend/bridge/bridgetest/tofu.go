@@ -67,7 +67,6 @@ func (f *Tofu) Start(t *testing.T, o bridge.Options) *bridge.Bridge {
 	})
 	o.Name, o.Store, o.Runner, o.Workspace = o.Platform.Name(), f.Store, f.runner, f.WS
 	o.EditEvery, o.FirstBackoff = 20*time.Millisecond, 10*time.Millisecond
-	o.Title = func(s string) string { return "chat: " + s }
 	o.Logf = func(format string, args ...any) {
 		f.mu.Lock()
 		f.logs = append(f.logs, fmt.Sprintf(format, args...))

@@ -93,7 +93,7 @@ func TestOwnerRunsATurnWithAnApprovalPressedAsAButton(t *testing.T) {
 		t.Fatalf("%d sessions", len(sessions))
 	}
 	s := sessions[0]
-	if s.Title != "chat: write hello into a.txt" || s.Workspace != f.WS || s.Bridge != "telegram" || len(s.ToolsOff) != 3 {
+	if s.Title != "write hello into a.txt" || s.Workspace != f.WS || s.Bridge != "telegram" || len(s.ToolsOff) != 3 {
 		t.Fatalf("session = %+v", s)
 	}
 	if !strings.Contains(f.Log(), "refused a message from 2002") {

@@ -1,0 +1,34 @@
+// Package platforms makes a bridge's platform from its settings and its token: the one place
+// that knows every platform the bridge speaks.
+package platforms
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tofu-research/tofu/backend/bridge"
+	"github.com/tofu-research/tofu/backend/bridge/matrix"
+	"github.com/tofu-research/tofu/backend/bridge/telegram"
+	"github.com/tofu-research/tofu/backend/config"
+)
+
+// Platform is a bridge platform that can also say who its token belongs to.
+type Platform interface {
+	bridge.Platform
+	// Check asks the platform who the token belongs to (tofu bridge test).
+	Check(ctx context.Context) (string, error)
+}
+
+// New returns the platform of the bridge name set up as b, speaking with token.
+func New(name string, b config.Bridge, token string) (Platform, error) {
+	if token == "" {
+		return nil, fmt.Errorf("bridge %s: no token: set it with tofu bridge token %s (it is kept in the keyring)", name, name)
+	}
+	switch b.Platform {
+	case "matrix":
+		return matrix.New(matrix.Options{Homeserver: b.Homeserver, UserID: b.UserID, Token: token})
+	case "telegram":
+		return telegram.New(telegram.Options{Token: token, API: b.API})
+	}
+	return nil, fmt.Errorf("bridge %s: unknown platform %q", name, b.Platform)
+}
