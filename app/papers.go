@@ -43,7 +43,8 @@ type PaperService struct {
 	settings *SettingsService
 
 	mu      sync.Mutex
-	dialogs Dialogs // the window's save dialog; nil under `tofu serve` (the browser downloads)
+	dialogs Dialogs     // the window's save dialog; nil under `tofu serve` (the browser downloads)
+	opens   []PaperOpen // asked for by the desktop (App.OpenPaper), until the UI takes them
 
 	imports importSlots // at most maxImports imports run at once (papers_upload.go)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ import (
 
 // forwardPaperRequest is a paper command forwarded to a running Tofu.
 type forwardPaperRequest struct {
-	Op       string `json:"op"`            // add, list or ask
+	Op       string `json:"op"`            // add, open, list or ask
 	Ref      string `json:"ref,omitempty"` // add: a file, an arXiv id or URL, a web address
 	Dir      string `json:"dir,omitempty"` // add: the terminal's directory, for a relative file
 	ID       string `json:"id,omitempty"`  // ask: the paper
@@ -71,7 +72,8 @@ func newPaperAddCmd() *cobra.Command {
 }
 
 func newPaperListCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the papers of the library: id, pages, year, title",
 		Args:  cobra.NoArgs,
@@ -83,6 +85,12 @@ func newPaperListCmd() *cobra.Command {
 			}, &papers)
 			if err != nil {
 				return err
+			}
+			if asJSON { // each paper as the window has it (file name, when added and last opened, …)
+				if papers == nil {
+					papers = []app.PaperInfo{}
+				}
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(papers)
 			}
 			if len(papers) == 0 {
 				fmt.Fprintln(cmd.ErrOrStderr(), "The library is empty: add a paper with tofu paper add FILE.pdf")
@@ -99,6 +107,8 @@ func newPaperListCmd() *cobra.Command {
 			return w.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the library as JSON")
+	return cmd
 }
 
 func newPaperAskCmd() *cobra.Command {
@@ -172,6 +182,12 @@ func (in *instance) paper(c *usersock.Conn, r forwardPaperRequest) error {
 	switch r.Op {
 	case "add":
 		info, err := in.a.Papers.ImportRef(r.Ref, r.Dir)
+		if err != nil {
+			return err
+		}
+		return c.Send(forwardOutput{Papers: &forwardPapers{Papers: []app.PaperInfo{info}}})
+	case "open": // tofu open: imported and shown in the reader
+		info, err := in.a.OpenPaper(r.Ref, r.Dir)
 		if err != nil {
 			return err
 		}

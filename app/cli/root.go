@@ -38,6 +38,7 @@ func Execute(frontend fs.FS) int {
 		newChatCmd(),
 		newVersionCmd(),
 		newPaperCmd(),
+		newOpenCmd(),
 		newEvalCmd(),
 		newDevCmd(),
 		newRunCmd(),

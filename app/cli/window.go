@@ -48,6 +48,7 @@ func runWindow(w Window) error {
 	defer a.Close()
 	// The page's first paint waits for the model status: ask for it while GTK and WebKit start.
 	a.Models.Warm()
+	openFromDesktop(a)        // `tofu open FILE.pdf`: shown once the page has loaded
 	defer startScheduler(a)() // jobs run while Tofu is open
 	a.SetDialogs(w)
 	stopCommands := takeCommands(dir, a, st, fan)

@@ -574,6 +574,8 @@ export const api = {
         ? call<PaperInfo>('PaperService', 'ImportWithPassword', name, data, password)
         : call<PaperInfo>('PaperService', 'Import', name, data),
     open: (id: string) => call<PaperView>('PaperService', 'Open', id),
+    /** Papers the desktop asked to show ("Open with Tofu", `tofu open`), each once: the paper or why not. */
+    takeOpens: async () => (await call<{ id?: string; name: string; error?: string }[] | null>('PaperService', 'TakeOpens')) ?? [],
     delete: (id: string) => call<void>('PaperService', 'Delete', id),
     ask: (id: string, question: string, model: string) => call<string>('PaperService', 'Ask', id, question, model),
     report: (id: string, model: string) => call<string>('PaperService', 'Report', id, model),

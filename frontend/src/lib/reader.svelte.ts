@@ -49,7 +49,7 @@ class ReaderState {
         else if (d && (d as { kind?: string }).kind === 'progress') {
           const p = d as { name: string; done: number; total: number }
           this.importing = { name: p.name, done: p.done, total: p.total }
-        }
+        } else if (d && (d as { kind?: string }).kind === 'open') void this.takeOpens()
       }),
     )
     try {
@@ -57,6 +57,27 @@ class ReaderState {
     } catch {
       // shown by the app's connection state
     }
+    await this.takeOpens()
+  }
+
+  /** Shows the papers the desktop asked for ("Open with Tofu" on a PDF, `tofu open`): the last
+   * one opens in the reader; one that could not be imported says why, as a failed drop does. */
+  async takeOpens() {
+    let asked: Awaited<ReturnType<typeof api.papers.takeOpens>> = []
+    try {
+      asked = await api.papers.takeOpens()
+    } catch {
+      return // shown by the app's connection state
+    }
+    if (asked.length === 0) return
+    this.importing = null
+    const failed = asked.filter((o) => o.error)
+    const last = asked.filter((o) => o.id).pop()
+    if (failed.length > 0) {
+      const f = failed[failed.length - 1]
+      this.problem = { name: f.name, message: f.error ?? '', needsPassword: /password/i.test(f.error ?? '') }
+    }
+    if (last?.id) await this.open(last.id)
   }
 
   async importFile(file: File, password = '') {
