@@ -234,6 +234,11 @@ func (r *Runner) build(req Request, t *Turn) (*plan, error) {
 	if info.RecallOff {
 		cfg.MemoryRecallOff = true // this conversation's switch (Enhance), over the settings'
 	}
+	if info.Bridge != "" && slices.Contains(info.ToolsOff, store.FamilyWeb) {
+		// A chat bridge's conversation reaches the web only when the user turned it on there:
+		// its commands get no proxy either (docs/BRIDGES.md).
+		cfg.WebAccess = false
+	}
 	p := &plan{agent: &agent.Agent{Log: r.o.Store, Provider: provider}, cfg: cfg, release: func() {}, translate: info.Translate,
 		toolsOff: info.ToolsOff, toolsOn: info.ToolsOn, compact: req.Compact}
 	p.turn = agent.Turn{
