@@ -6,7 +6,7 @@ bin=$(realpath "$1")
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-go build -o "$work/llmtestd" ./backend/llm/llmtest/cmd/llmtestd
+go build -o "$work/llmtestd" ./backend/llm/scripted/cmd/llmtestd
 "$work/llmtestd" -addr 127.0.0.1:0 >"$work/model.out" 2>&1 &
 for _ in $(seq 50); do grep -q '^http' "$work/model.out" && break; sleep 0.1; done
 OLLAMA_HOST=$(head -1 "$work/model.out") XDG_DATA_HOME=$work/data "$bin" serve >"$work/serve.out" 2>&1 &

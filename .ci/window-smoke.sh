@@ -32,7 +32,7 @@ fail() { echo "window-smoke: FAIL: $*" >&2; exit 1; }
 # A scripted model, so the window shows a model instead of the "cannot reach Ollama" banner.
 # Built before HOME moves, so Go finds its module and build caches.
 cd "$(dirname "$0")/.."
-go build -o "$work/llmtestd" ./backend/llm/llmtest/cmd/llmtestd
+go build -o "$work/llmtestd" ./backend/llm/scripted/cmd/llmtestd
 # A fresh user: empty data, config and cache directories.
 export XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$work/cache HOME=$work
 "$work/llmtestd" -addr 127.0.0.1:0 >"$work/llmtestd.out" 2>&1 &

@@ -1,9 +1,15 @@
 import { mount } from 'svelte'
 import { shellMounted } from './lib/startup'
+import { applyTheme, storedTheme } from './lib/theme'
+import { i18n } from './lib/i18n/index.svelte'
 import './app.css'
 // Math (lib/math.ts): copying a selection gives its LaTeX. KaTeX's stylesheet loads with KaTeX.
 import 'katex/contrib/copy-tex'
 import App from './App.svelte'
+
+// The theme before the first frame, so a dark choice never flashes light.
+applyTheme(storedTheme())
+document.documentElement.lang = i18n.locale
 
 const target = document.getElementById('app')
 if (!target) throw new Error('no #app element')

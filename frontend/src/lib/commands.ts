@@ -1,18 +1,19 @@
 // The conversation's own commands, typed in the composer: /compact, /model, /clear, /cost. Pure:
 // parsing, the completion list and the /cost line; app.svelte.ts runs them.
 import type { Totals } from './tokens'
+import type { Key } from './i18n/en'
 import { exact, formatCost, percent } from './tokens'
 
 export type CommandName = 'compact' | 'model' | 'clear' | 'cost'
 
-export type Command = { name: CommandName; usage: string; description: string }
+export type Command = { name: CommandName; usage: string; description: string; key: Key }
 
 /** Every built-in command, in the order the completion lists them. */
 export const COMMANDS: readonly Command[] = [
-  { name: 'compact', usage: '/compact [instruction]', description: 'Summarize the earlier turns now; the instruction says what to keep' },
-  { name: 'model', usage: '/model [name]', description: 'Switch the model of this conversation (no name: open the picker)' },
-  { name: 'clear', usage: '/clear', description: 'A new conversation with the same model, workspace and mode' },
-  { name: 'cost', usage: '/cost', description: 'Tokens and cost of this conversation so far' },
+  { name: 'compact', usage: '/compact [instruction]', description: 'Summarize the earlier turns now; the instruction says what to keep', key: 'command.compact' },
+  { name: 'model', usage: '/model [name]', description: 'Switch the model of this conversation (no name: open the picker)', key: 'command.model' },
+  { name: 'clear', usage: '/clear', description: 'A new conversation with the same model, workspace and mode', key: 'command.clear' },
+  { name: 'cost', usage: '/cost', description: 'Tokens and cost of this conversation so far', key: 'command.cost' },
 ]
 
 /** A built-in command and its argument; null when text is not one (an MCP prompt is
