@@ -44,8 +44,13 @@ type Sent struct {
 // settings' main model, or its startup replacement (Options.Switched): a session that sends
 // with the replacement gets the fallback event once per run of the runner, before the message.
 // A turn that cannot start is recorded under the message as an error event and returned.
+// Attachments the model cannot take (an image for a model without vision) are refused first,
+// before anything is written (CheckAttachments).
 func (r *Runner) Send(ctx context.Context, m Message, req Request) (Sent, error) {
 	model, switched := r.Choose(req.Model)
+	if err := r.CheckAttachments(ctx, model, m.Attachments); err != nil {
+		return Sent{Session: m.Session}, err // nothing written: the sender keeps the message
+	}
 	var entries []store.Entry
 	if switched != nil && r.noteSwitch(m.Session) {
 		entries = append(entries, store.Entry{Type: store.EventFallback, Payload: *switched})

@@ -117,7 +117,7 @@ func TestImageAttachmentReachesEveryWire(t *testing.T) {
 // TestImageRefusedForATextOnlyModel: before anything is sent, an image for a model that does
 // not see images is refused with the reason and a vision model to choose instead: from
 // Ollama's capabilities, and from the known families where the server says nothing (an
-// OpenAI-compatible server). The session's log is untouched.
+// OpenAI-compatible server). Runner.Send refuses it too, writing nothing.
 func TestImageRefusedForATextOnlyModel(t *testing.T) {
 	t.Parallel()
 	for _, w := range wireTypes[:2] { // Anthropic's models all see images
@@ -138,6 +138,15 @@ func TestImageRefusedForATextOnlyModel(t *testing.T) {
 			err = r.CheckAttachments(context.Background(), "qwen3:8b", []store.Attachment{img})
 			if err == nil || !strings.HasPrefix(err.Error(), "qwen3:8b cannot see images; choose a vision model such as gemma3:4b") {
 				t.Fatalf("refusal = %v", err)
+			}
+			// Sent anyway (the CLI, a bridge): refused before anything is written.
+			sent, err := r.Send(context.Background(), session.Message{Text: "What is this?", Attachments: []store.Attachment{img}},
+				session.Request{Model: "qwen3:8b"})
+			if err == nil || !strings.Contains(err.Error(), "qwen3:8b cannot see images") || sent.Session != "" {
+				t.Fatalf("Send = %+v, %v", sent, err)
+			}
+			if list, err := st.Sessions(); err != nil || len(list) != 0 {
+				t.Fatalf("sessions after a refused send: %v %v", list, err)
 			}
 			if len(srv.Chats()) != 0 {
 				t.Fatal("a request was sent")
