@@ -52,6 +52,7 @@ func Execute(frontend fs.FS) int {
 		newDesktopCmd(),
 		newWebCmd(),
 		newSandboxCmd(),
+		newBridgeCmd(),
 	)
 	return exitCode(root.Execute())
 }

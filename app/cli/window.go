@@ -50,6 +50,7 @@ func runWindow(w Window) error {
 	a.Models.Warm()
 	openFromDesktop(a)        // `tofu open FILE.pdf`: shown once the page has loaded
 	defer startScheduler(a)() // jobs run while Tofu is open
+	defer startBridges(a)()   // chat apps reach Tofu while it is open (docs/BRIDGES.md)
 	a.SetDialogs(w)
 	stopCommands := takeCommands(dir, a, st, fan)
 	defer stopCommands()
