@@ -10,7 +10,7 @@ BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-matrix test-stress test-quick bench vet clean
+.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-matrix test-package package test-stress test-quick bench vet clean
 
 run: build
 	./$(BIN)
@@ -34,7 +34,7 @@ frontend:
 	$(GO) run ./backend/protocol/cmd/gen-ts
 	cd frontend && npm run build
 
-test: setup-test frontend vet test-go test-eval test-frontend build test-e2e test-window test-ollama test-matrix
+test: setup-test frontend vet test-go test-eval test-frontend build test-package test-e2e test-window test-ollama test-matrix
 	@echo "all tests passed"
 
 # staticcheck, pinned: installed once from the module proxy into the user's cache, by version
@@ -131,6 +131,20 @@ test-stress: setup-test
 bench: build
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) run ./backend/bench/cmd/bench -doc docs/PERFORMANCE.md \
 		-tofu $(BIN) -replay "../shared/data/trajectories,$(BENCH_REPLAY)"
+
+# The Debian package (and the portable tarball) of what `make build` built, by build/package, a
+# module of its own around nfpm (docs/PACKAGING.md). The version grows with every commit.
+PKG_VERSION := 0.0.$(shell git rev-list --count HEAD 2>/dev/null || echo 0)+g$(shell git rev-parse --short HEAD 2>/dev/null || echo 0)
+package: build
+	rm -rf build/dist
+	cd build/package && $(GO) run . -bin ../bin -icon ../appicon.png -license ../../LICENSE -out ../dist -version $(PKG_VERSION) -tarball
+
+# The package installed with apt on this machine (root or password-less sudo), the installed
+# window started from its menu entry and given PDFs through the MIME association, then purged
+# leaving none of its files (.ci/package-test.sh).
+test-package: package
+	cd build/package && $(GO) vet . && $(CURDIR)/$(OFFLINE) $(GO) test -count=1 .
+	$(OFFLINE) .ci/package-test.sh build/dist/tofu_*.deb
 
 # The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window.
 test-window:

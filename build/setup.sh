@@ -15,6 +15,10 @@ if [ "${1:-run}" = test ]; then
   # dbus-daemon: dbus-run-session, the window smoke test's session bus; libglib2.0-bin: gdbus,
   # with which it waits for the accessibility bus it starts as a desktop session does.
   need+=(dbus-daemon libglib2.0-bin)
+  # The package test (.ci/package-test.sh): gtk-launch starts the installed menu entry, gio
+  # (libglib2.0-bin) opens a PDF with it; desktop-file-utils validates the entry and builds the
+  # desktop database its postinst updates.
+  need+=(libgtk-3-bin desktop-file-utils)
   # The desktop tests: real apps (xterm, zenity), independent observers (x11-utils: xprop,
   # xwininfo, xev; xclip), and a session bus with AT-SPI for the accessibility view.
   need+=(xterm zenity xclip x11-utils dbus-x11 at-spi2-core)
