@@ -55,6 +55,12 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 		return err
 	}
 	window := params.Window
+	if params.NoImages {
+		note := fmt.Sprintf("%s cannot see images, so the conversation's %d image(s) were left out; choose a vision model (e.g. gemma3) to show them", req.Model, countImages(req))
+		if !yield(llm.Event{Kind: llm.EventNotice, Text: note}, nil) {
+			return nil
+		}
+	}
 	if len(req.Tools) > 0 && len(chat.Tools) == 0 {
 		note := fmt.Sprintf("%s does not support tools, so it answers without them; pick a model with tool support (e.g. qwen3) to let it act", req.Model)
 		if !yield(llm.Event{Kind: llm.EventNotice, Text: note}, nil) {
@@ -135,7 +141,10 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, yield func(llm.E
 // that would not fit.
 func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRequest, Params, error) {
 	params := Params{Window: p.window(info.ContextLength, req.ContextWindow),
-		Tools: info.Has(llm.CapTools), Thinking: info.Has(llm.CapThinking)}
+		Tools: info.Has(llm.CapTools), Thinking: info.Has(llm.CapThinking),
+		// A model whose capabilities are known and lack vision gets no images (images attached
+		// earlier in a conversation that moved to it); unknown capabilities send them.
+		NoImages: len(info.Capabilities) > 0 && !info.Has(llm.CapVision) && countImages(req) > 0}
 	window := params.Window
 	if !params.Tools {
 		// Ollama would answer 400 "does not support tools"; Stream tells the caller instead.
@@ -165,6 +174,8 @@ type Params struct {
 	Window   int  `json:"window"`
 	Tools    bool `json:"tools,omitempty"`
 	Thinking bool `json:"thinking,omitempty"`
+	// NoImages: the model cannot see images; each message's images are left out and named.
+	NoImages bool `json:"no_images,omitempty"`
 }
 
 // Encode is the body Stream sends for req with params (a JSON Params): what Ollama's client
@@ -203,6 +214,10 @@ func chatOf(req llm.Request, params Params) (*api.ChatRequest, error) {
 		chat.Think = &api.ThinkValue{Value: req.Think}
 	}
 	for _, m := range req.Messages {
+		if params.NoImages && len(m.Images) > 0 {
+			m.Content += fmt.Sprintf("\n[%d image(s) left out: %s cannot see images]", len(m.Images), req.Model)
+			m.Images = nil
+		}
 		chat.Messages = append(chat.Messages, toMessage(m))
 	}
 	if !params.Tools {
@@ -277,4 +292,13 @@ func toolCall(tc api.ToolCall) *llm.ToolCall {
 		id = "call_" + hex.EncodeToString(b[:])
 	}
 	return &llm.ToolCall{ID: id, Name: tc.Function.Name, Arguments: args}
+}
+
+// countImages is the number of images req's messages carry.
+func countImages(req llm.Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Images)
+	}
+	return n
 }
