@@ -49,7 +49,7 @@ func Read(ctx context.Context, parts Parts, name string, data []byte) (store.Att
 	if len(data) == 0 {
 		return store.Attachment{}, fmt.Errorf("%s is empty: nothing to attach", name)
 	}
-	if mime, ok := imageType(data); ok {
+	if mime, ok := ImageType(data); ok {
 		return readImage(parts, name, mime, data)
 	}
 	if len(data) > MaxFileBytes {
@@ -91,8 +91,8 @@ func readImage(parts Parts, name, mime string, data []byte) (store.Attachment, e
 		Blob: key, Tokens: tokens.PerImage}, nil
 }
 
-// imageType is the MIME type of an image vision APIs take, from its bytes.
-func imageType(data []byte) (string, bool) {
+// ImageType is the MIME type of an image vision APIs take, from its bytes.
+func ImageType(data []byte) (string, bool) {
 	switch m := http.DetectContentType(data); m {
 	case "image/png", "image/jpeg", "image/gif", "image/webp":
 		return m, true
