@@ -10,6 +10,7 @@ describe('local models', () => {
     expect(formatBytes(5_200_000_000)).toBe('5.2 GB')
     expect(formatBytes(474_000)).toBe('474 KB')
     expect(formatDuration(42)).toBe('42 s')
+    expect(formatDuration(0.13)).toBe('under a second')
     expect(formatDuration(245)).toBe('4 min 05 s')
     expect(formatDuration(4800)).toBe('1 h 20 min')
     expect(formatContext(131072)).toBe('128k')

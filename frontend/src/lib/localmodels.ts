@@ -15,9 +15,10 @@ export function formatBytes(n: number): string {
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`
 }
 
-/** "3 s", "4 min 05 s", "1 h 20 min". */
+/** "under a second", "3 s", "4 min 05 s", "1 h 20 min". */
 export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds))
+  if (seconds < 1) return 'under a second'
+  const s = Math.round(seconds)
   if (s < 60) return `${s} s`
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
