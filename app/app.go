@@ -53,6 +53,8 @@ type App struct {
 	Skills      *SkillsService
 	MyDay       *MyDayService
 	Schedule    *ScheduleService
+	// Bridges are the chat apps Tofu answers in while it is open (docs/BRIDGES.md).
+	Bridges *BridgeService
 	// Runner builds and runs every turn: the window's (through Chat), `tofu run`'s and
 	// `tofu chat`'s.
 	Runner *session.Runner
@@ -137,6 +139,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	a.MyDay = newMyDayService(st, lib, call, settings)
 	a.Schedule = newScheduleService(st, a.Runner, call, settings, emit, a.MyDay.reportOf)
+	a.Bridges = NewBridgeService(a)
 	a.MyDay.sched = a.Schedule.s
 	followMyDaySetting(a.Schedule.s, settings)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
@@ -207,6 +210,7 @@ func (a *App) Services() map[string]any {
 		"SkillsService":     a.Skills,
 		"MyDayService":      a.MyDay,
 		"ScheduleService":   a.Schedule,
+		"BridgeService":     a.Bridges,
 		"BrowserService":    a.BrowserView,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/platforms"
@@ -90,8 +91,11 @@ func (s *BridgeService) token(name string) string {
 	return ""
 }
 
-// Test checks a bridge's settings and token by asking its platform who the token is.
-func (s *BridgeService) Test(ctx context.Context, name string) (string, error) {
+// Test checks a bridge's settings and token by asking its platform who the token is (within
+// 30 s).
+func (s *BridgeService) Test(name string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	cfg, err := s.settings.config()
 	if err != nil {
 		return "", err
@@ -107,9 +111,12 @@ func (s *BridgeService) Test(ctx context.Context, name string) (string, error) {
 	return p.Check(ctx)
 }
 
-// Run runs every bridge that is on until ctx ends. A bridge that cannot start is reported in
-// List; one that loses its platform retries by itself (bridge.Status says so).
-func (s *BridgeService) Run(ctx context.Context) error {
+// RunBridges runs every bridge that is on until ctx ends (the window and tofu serve, while
+// open). A bridge that cannot start is reported in List; one that loses its platform retries
+// by itself (bridge.Status says so).
+func (a *App) RunBridges(ctx context.Context) error { return a.Bridges.run(ctx) }
+
+func (s *BridgeService) run(ctx context.Context) error {
 	if s.runner == nil {
 		return errors.New("bridges run only in the window or tofu serve")
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -66,9 +65,7 @@ func newBridgeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
-			defer cancel()
-			who, err := s.Test(ctx, args[0])
+			who, err := s.Test(args[0])
 			if err != nil {
 				return err
 			}
@@ -116,7 +113,7 @@ func startBridges(a *app.App) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := app.NewBridgeService(a).Run(ctx); err != nil {
+		if err := a.RunBridges(ctx); err != nil {
 			fmt.Fprintf(os.Stderr, "tofu: the bridges stopped: %v\n", err)
 		}
 	}()
