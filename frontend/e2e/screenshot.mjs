@@ -13,7 +13,7 @@ const now = Date.now()
 const iso = (minAgo) => new Date(now - minAgo * 60_000).toISOString()
 const sessions = [
   { id: 's1', title: 'Attention is all you need — summary', created: iso(50), updated: iso(2), model: 'qwen3:8b', events: 6 },
-  { id: 's2', title: 'BM25 vs dense retrieval', created: iso(3000), updated: iso(1500), events: 4 },
+  { id: 's2', title: 'BM25 vs dense retrieval', created: iso(3000), updated: iso(1500), events: 4, bridge: 'telegram' },
   { id: 's3', title: 'Go context cancellation', created: iso(9000), updated: iso(8000), events: 2 },
 ]
 const answer = [
