@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -37,18 +37,18 @@ func toolCall(id, name string, args any) llm.ToolCall {
 // holding notes.txt.
 func agentFixture(t *testing.T, steps ...[]llm.ToolCall) (*fixture, string, string) {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n := toolMsgs(r)
 		// Steps are counted in results: step k follows the results of every call before it.
 		seen := 0
 		for _, s := range steps {
 			if n == seen {
-				return llmtest.Reply{Text: "Working on it, step by step.", ToolCalls: s, Chunks: 3, TokenDelay: 15 * time.Millisecond}
+				return scripted.Reply{Text: "Working on it, step by step.", ToolCalls: s, Chunks: 3, TokenDelay: 15 * time.Millisecond}
 			}
 			seen += len(s)
 		}
-		return llmtest.Reply{Text: "Done."}
+		return scripted.Reply{Text: "Done."}
 	})
 	f := newFixtureWith(t, srv, t.TempDir())
 	ws := t.TempDir()
@@ -177,7 +177,7 @@ func TestSetWorkspace(t *testing.T) {
 func TestAgentSessionRunsTools(t *testing.T) {
 	t.Parallel()
 	f, id, _ := agentFixture(t, []llm.ToolCall{readCall("c1")})
-	if err := f.app.Chat.Send(id, "what is in notes.txt?", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(id, "what is in notes.txt?", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, id, 1)
@@ -220,7 +220,7 @@ func TestAgentSessionRunsTools(t *testing.T) {
 func TestAgentWriteAsksAndApproveAllows(t *testing.T) {
 	t.Parallel()
 	f, id, ws := agentFixture(t, []llm.ToolCall{editCall("c1")})
-	if err := f.app.Chat.Send(id, "fix notes.txt", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(id, "fix notes.txt", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	asked := f.waitAsked(t, id, "c1")
@@ -261,7 +261,7 @@ func TestAgentWriteAsksAndApproveAllows(t *testing.T) {
 func TestAgentDenyTellsTheModel(t *testing.T) {
 	t.Parallel()
 	f, id, ws := agentFixture(t, []llm.ToolCall{editCall("c1")})
-	f.app.Chat.Send(id, "fix notes.txt", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "fix notes.txt", scripted.DemoModelName)
 	f.waitAsked(t, id, "c1")
 	if err := f.app.Chat.Approve(id, "c1", "deny"); err != nil {
 		t.Fatal(err)
@@ -285,7 +285,7 @@ func TestAgentAlwaysAllowHoldsForTheWorkspace(t *testing.T) {
 	t.Parallel()
 	f, id, _ := agentFixture(t, []llm.ToolCall{editCall("c1")}, []llm.ToolCall{toolCall("c2", "edit_files",
 		map[string]any{"edits": []map[string]any{{"path": "notes.txt", "old_string": "soybeans", "new_string": "soy"}}})})
-	f.app.Chat.Send(id, "fix notes.txt", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "fix notes.txt", scripted.DemoModelName)
 	f.waitAsked(t, id, "c1")
 	if err := f.app.Chat.Approve(id, "c1", "allow_always"); err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestAgentStopWhileAskingThenContinue(t *testing.T) {
 	t.Parallel()
 	// One step: a read (runs at once) and an edit (asks).
 	f, id, ws := agentFixture(t, []llm.ToolCall{readCall("c1"), editCall("c2")})
-	f.app.Chat.Send(id, "fix notes.txt", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "fix notes.txt", scripted.DemoModelName)
 	f.waitAsked(t, id, "c2")
 	if err := f.app.Chat.Stop(id); err != nil {
 		t.Fatal(err)
@@ -329,7 +329,7 @@ func TestAgentStopWhileAskingThenContinue(t *testing.T) {
 
 	// Continue: only the edit runs (it asks again); the read is not re-run.
 	chatsBefore := len(f.model.Chats())
-	if err := f.app.Chat.Continue(id, llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Continue(id, scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitAsked(t, id, "c2") // the new question (the old one is answered by nothing)
@@ -365,7 +365,7 @@ func TestAgentStopWhileAskingThenContinue(t *testing.T) {
 func TestAgentAskHuman(t *testing.T) {
 	t.Parallel()
 	f, id, _ := agentFixture(t, []llm.ToolCall{toolCall("q1", "ask_human", map[string]any{"question": "Which file?", "options": []string{"a", "b"}})})
-	f.app.Chat.Send(id, "go", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "go", scripted.DemoModelName)
 	// The question is the running call; the answer may come at any time.
 	f.rec.waitFor(t, "the ask_human call", func() bool {
 		for _, ev := range f.events(t, id) {
@@ -387,18 +387,18 @@ func TestAgentAskHuman(t *testing.T) {
 
 func TestSetModeAndAutonomousTurn(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		system := r.Messages[0].Content
 		switch {
 		case strings.Contains(system, "You are the planner"):
-			return llmtest.Reply{Text: "1. Read notes.txt"}
+			return scripted.Reply{Text: "1. Read notes.txt"}
 		case strings.Contains(system, "You are the critic"):
-			return llmtest.Reply{Text: "Read the notes; the answer is right.\nVERDICT: STOP"}
+			return scripted.Reply{Text: "Read the notes; the answer is right.\nVERDICT: STOP"}
 		case toolMsgs(r) == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{readCall("c1")}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{readCall("c1")}}
 		}
-		return llmtest.Reply{Text: "It says tofu is made of soy."}
+		return scripted.Reply{Text: "It says tofu is made of soy."}
 	})
 	f := newFixtureWith(t, srv, t.TempDir())
 	ws := t.TempDir()
@@ -416,7 +416,7 @@ func TestSetModeAndAutonomousTurn(t *testing.T) {
 	if err := f.app.Sessions.SetWorkspace(info.ID, ws); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Chat.Send(info.ID, "what is in notes.txt?", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "what is in notes.txt?", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, info.ID, 1)
@@ -457,8 +457,8 @@ func TestUnknownContextPolicyIsRefused(t *testing.T) {
 // in a conversation is gone from its next request, and an unknown family is refused.
 func TestToolFamiliesPerConversation(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "ok"})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "ok"})
 	f := newFixtureWith(t, srv, t.TempDir())
 	info, _ := f.app.Sessions.Create("")
 	if err := f.app.Sessions.SetWorkspace(info.ID, t.TempDir()); err != nil {
@@ -484,7 +484,7 @@ func TestToolFamiliesPerConversation(t *testing.T) {
 	if got, _ := f.store.Session(info.ID); !slices.Equal(got.ToolsOff, []store.ToolFamily{store.FamilyCoding}) {
 		t.Fatalf("tools_off = %v", got.ToolsOff)
 	}
-	if err := f.app.Chat.Send(info.ID, "hello", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "hello", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, info.ID, 1)

@@ -12,8 +12,8 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -89,18 +89,18 @@ type fixture struct {
 	store *store.Store
 	rec   *recorder
 	fan   *Fanout // the app's emitter: rec, and whatever a test adds
-	model *llmtest.Server
+	model *scripted.Server
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	srv := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	return newFixtureWith(t, srv, t.TempDir())
 }
 
 // newFixtureWith wires the app, with its database in storeDir, the way the commands do (settings in a config directory, the
 // real gateway) against the scripted model server srv.
-func newFixtureWith(t *testing.T, srv *llmtest.Server, storeDir string) *fixture {
+func newFixtureWith(t *testing.T, srv *scripted.Server, storeDir string) *fixture {
 	t.Helper()
 	f, closeApp := openFixture(t, srv, storeDir, t.TempDir())
 	t.Cleanup(closeApp)
@@ -109,7 +109,7 @@ func newFixtureWith(t *testing.T, srv *llmtest.Server, storeDir string) *fixture
 
 // openFixture is newFixtureWith with the settings in cfgDir; the caller closes it (a test of
 // a restart opens the same directories again).
-func openFixture(t *testing.T, srv *llmtest.Server, storeDir, cfgDir string) (*fixture, func()) {
+func openFixture(t *testing.T, srv *scripted.Server, storeDir, cfgDir string) (*fixture, func()) {
 	t.Helper()
 	st, err := store.Open(storeDir)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestSendStreamsAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Chat.Send(info.ID, "What is tofu made of?", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "What is tofu made of?", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	// The user event is durable when Send returns.
@@ -192,8 +192,8 @@ func TestSendStreamsAndRecords(t *testing.T) {
 	}
 	var reply store.AssistantMessage
 	evs[1].Decode(&reply)
-	want := llmtest.EchoText("What is tofu made of?")
-	if reply.Text != want || reply.Model != llmtest.DemoModelName || reply.Provider != "ollama" || reply.Interrupted {
+	want := scripted.EchoText("What is tofu made of?")
+	if reply.Text != want || reply.Model != scripted.DemoModelName || reply.Provider != "ollama" || reply.Interrupted {
 		t.Fatalf("reply = %+v", reply)
 	}
 	var u llm.Usage
@@ -230,7 +230,7 @@ func TestSendStreamsAndRecords(t *testing.T) {
 	}
 
 	got, _ := f.store.Session(info.ID)
-	if got.Title != "What is tofu made of?" || got.Model != llmtest.DemoModelName {
+	if got.Title != "What is tofu made of?" || got.Model != scripted.DemoModelName {
 		t.Fatalf("session after first message: %+v", got)
 	}
 	// The model got the system prompt and the user message, with a fixed num_ctx.
@@ -248,9 +248,9 @@ func TestSecondTurnCarriesHistory(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	info, _ := f.app.Sessions.Create("kept title")
-	f.app.Chat.Send(info.ID, "first", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "first", scripted.DemoModelName)
 	f.rec.waitFor(t, "first reply", f.rec.ended(info.ID))
-	if err := f.app.Chat.Send(info.ID, "second", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "second", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "second reply", func() bool { return len(f.events(t, info.ID)) == 8 })
@@ -268,7 +268,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	info, _ := f.app.Sessions.Create("")
-	if err := f.app.Chat.Send(info.ID, "tell me something long", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "tell me something long", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "some streamed text", func() bool {
@@ -279,7 +279,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 		}
 		return false
 	})
-	if err := f.app.Chat.Send(info.ID, "again", llmtest.DemoModelName); !errors.Is(err, ErrBusy) {
+	if err := f.app.Chat.Send(info.ID, "again", scripted.DemoModelName); !errors.Is(err, ErrBusy) {
 		t.Fatalf("Send while streaming: %v, want ErrBusy", err)
 	}
 	if got := f.app.Chat.Streaming(); len(got) != 1 || got[0] != info.ID {
@@ -294,7 +294,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 	}
 	var reply store.AssistantMessage
 	evs[1].Decode(&reply)
-	full := llmtest.LongText(400)
+	full := scripted.LongText(400)
 	if !reply.Interrupted || reply.Text == "" || len(reply.Text) >= len(full) || !strings.HasPrefix(full, reply.Text) {
 		t.Fatalf("partial reply = %+v", reply)
 	}
@@ -307,8 +307,8 @@ func TestStopKeepsPartialReply(t *testing.T) {
 		t.Fatal("still streaming after stop")
 	}
 	// The model server saw the client go away: the request was really cancelled.
-	if _, err := f.model.Wait(context.Background(), func(cs []llmtest.Call) bool {
-		return cs[len(cs)-1].Outcome == llmtest.OutcomeClientGone
+	if _, err := f.model.Wait(context.Background(), func(cs []scripted.Call) bool {
+		return cs[len(cs)-1].Outcome == scripted.OutcomeClientGone
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestServerDownThenRetry(t *testing.T) {
 		t.Fatalf("status with server down: %+v", st)
 	}
 	info, _ := f.app.Sessions.Create("")
-	if err := f.app.Chat.Send(info.ID, "are you there?", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "are you there?", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
@@ -340,7 +340,7 @@ func TestServerDownThenRetry(t *testing.T) {
 
 	// The user fixes the URL and retries: the same message is answered, nothing is lost.
 	f.setBaseURL(t, f.model.URL)
-	if err := f.app.Chat.Retry(info.ID, llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Retry(info.ID, scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "retry answer", func() bool { return len(f.events(t, info.ID)) == 6 })
@@ -350,7 +350,7 @@ func TestServerDownThenRetry(t *testing.T) {
 	}
 	var reply store.AssistantMessage
 	evs[3].Decode(&reply)
-	if reply.Text != llmtest.EchoText("are you there?") {
+	if reply.Text != scripted.EchoText("are you there?") {
 		t.Fatalf("retry reply = %q", reply.Text)
 	}
 }
@@ -371,9 +371,9 @@ func TestModelMissing(t *testing.T) {
 func TestServerDiesMidStream(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.model.OnUser("fragile").Reply(llmtest.Reply{Text: "one two three four five six", DieAfter: 3})
+	f.model.OnUser("fragile").Reply(scripted.Reply{Text: "one two three four five six", DieAfter: 3})
 	info, _ := f.app.Sessions.Create("")
-	f.app.Chat.Send(info.ID, "fragile", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "fragile", scripted.DemoModelName)
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
 	// The router re-ran the call (twice, with the test policy), then gave up: the last partial
@@ -395,7 +395,7 @@ func TestModelStatus(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	st := f.app.Models.Status()
-	if !st.Reachable || st.Error != nil || len(st.Models) != 1 || st.DefaultModel != llmtest.DemoModelName {
+	if !st.Reachable || st.Error != nil || len(st.Models) != 1 || st.DefaultModel != scripted.DemoModelName {
 		t.Fatalf("status = %+v", st)
 	}
 	if st.Models[0].ContextWindow != 8192 || !st.Models[0].Has(llm.CapTools) {
@@ -405,7 +405,7 @@ func TestModelStatus(t *testing.T) {
 	set.Models.Main = "gone:1b"
 	f.app.Settings.Update(set)
 	st = f.app.Models.Status()
-	if st.Error == nil || st.Error.Kind != llm.ErrModelNotFound || st.DefaultModel != llmtest.DemoModelName {
+	if st.Error == nil || st.Error.Kind != llm.ErrModelNotFound || st.DefaultModel != scripted.DemoModelName {
 		t.Fatalf("status with a missing default = %+v", st)
 	}
 	f.model.SetModels()
@@ -456,13 +456,13 @@ func TestSettingsValidationAndKeys(t *testing.T) {
 
 func TestRetriedReplyIsNotDuplicated(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	srv := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	// The first attempt dies after three pieces; the router re-runs the call.
-	srv.OnUser("flaky").Times(1).Reply(llmtest.Reply{Text: "alpha beta gamma delta epsilon", DieAfter: 3})
-	srv.OnUser("flaky").Reply(llmtest.Reply{Text: "alpha beta gamma delta epsilon"})
+	srv.OnUser("flaky").Times(1).Reply(scripted.Reply{Text: "alpha beta gamma delta epsilon", DieAfter: 3})
+	srv.OnUser("flaky").Reply(scripted.Reply{Text: "alpha beta gamma delta epsilon"})
 	f := newFixtureWith(t, srv, t.TempDir())
 	info, _ := f.app.Sessions.Create("")
-	f.app.Chat.Send(info.ID, "flaky", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "flaky", scripted.DemoModelName)
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	evs := f.events(t, info.ID)
 	if got := types(evs); got != "user,retry,assistant,usage,model_call" {
@@ -492,7 +492,7 @@ func TestDeleteStopsStreaming(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	info, _ := f.app.Sessions.Create("")
-	f.app.Chat.Send(info.ID, "long please", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "long please", scripted.DemoModelName)
 	if err := f.app.Sessions.Delete(info.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +509,7 @@ func TestShutdownRecordsInterruption(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	info, _ := f.app.Sessions.Create("")
-	f.app.Chat.Send(info.ID, "long please", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "long please", scripted.DemoModelName)
 	f.app.Close()
 	evs := f.events(t, info.ID)
 	last := evs[len(evs)-1]
@@ -560,12 +560,12 @@ func TestUsagePricedFromSettings(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	set, _ := f.app.Settings.Get()
-	set.Prices = map[string]config.Price{llmtest.DemoModelName: {Input: 1, Output: 2}}
+	set.Prices = map[string]config.Price{scripted.DemoModelName: {Input: 1, Output: 2}}
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
 	info, _ := f.app.Sessions.Create("")
-	f.app.Chat.Send(info.ID, "price me", llmtest.DemoModelName)
+	f.app.Chat.Send(info.ID, "price me", scripted.DemoModelName)
 	f.rec.waitFor(t, "end of stream", f.rec.ended(info.ID))
 	for _, ev := range f.events(t, info.ID) {
 		if ev.Type == store.EventUsage {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 func runCommand(id, command string) llm.ToolCall {
@@ -18,15 +18,15 @@ func runCommand(id, command string) llm.ToolCall {
 
 // commandModel is a scripted model that runs, one step each, the commands listed after
 // "run:" in the user's message (separated by ";;"), then says "Done.".
-func commandModel(t *testing.T) *llmtest.Server {
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		_, list, _ := strings.Cut(llmtest.LastUser(r), "run:")
+func commandModel(t *testing.T) *scripted.Server {
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
+		_, list, _ := strings.Cut(scripted.LastUser(r), "run:")
 		commands := strings.Split(list, ";;")
 		if n := toolMsgs(r); n < len(commands) {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{runCommand("c"+string(rune('1'+n)), strings.TrimSpace(commands[n]))}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{runCommand("c"+string(rune('1'+n)), strings.TrimSpace(commands[n]))}}
 		}
-		return llmtest.Reply{Text: "Done."}
+		return scripted.Reply{Text: "Done."}
 	})
 	return srv
 }
@@ -63,7 +63,7 @@ func TestRulesFromSettingsReachATurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := f.agentSession(t, ws)
-	if err := f.app.Chat.Send(a, "run: git push origin main ;; touch marker", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(a, "run: git push origin main ;; touch marker", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	asked := f.waitAsked(t, a, "c2")
@@ -95,7 +95,7 @@ func TestRulesFromSettingsReachATurn(t *testing.T) {
 	f, closeApp = openFixture(t, srv, storeDir, cfgDir)
 	defer closeApp()
 	b := f.agentSession(t, ws)
-	f.app.Chat.Send(b, "run: touch marker", llmtest.DemoModelName)
+	f.app.Chat.Send(b, "run: touch marker", scripted.DemoModelName)
 	f.waitEnded(t, b, 1)
 	if ap := f.approvals(t, b); len(ap) != 0 {
 		t.Fatalf("the same workspace asked again: %+v", ap)
@@ -104,7 +104,7 @@ func TestRulesFromSettingsReachATurn(t *testing.T) {
 		t.Fatalf("results = %+v", res)
 	}
 	c := f.agentSession(t, other)
-	f.app.Chat.Send(c, "run: touch marker", llmtest.DemoModelName)
+	f.app.Chat.Send(c, "run: touch marker", scripted.DemoModelName)
 	f.waitAsked(t, c, "c1")
 	if err := f.app.Chat.Approve(c, "c1", "deny"); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestParallelApprovalsAlwaysAllow(t *testing.T) {
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
-	f.app.Chat.Send(id, "read both", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "read both", scripted.DemoModelName)
 	f.waitAsked(t, id, "c1")
 	f.waitAsked(t, id, "c2")
 	var wg sync.WaitGroup
@@ -167,7 +167,7 @@ func TestApproveErrors(t *testing.T) {
 	if err := f.app.Chat.Approve(id, "c1", "allow"); err == nil || !strings.Contains(err.Error(), "no longer pending") {
 		t.Fatalf("before the ask: %v", err)
 	}
-	f.app.Chat.Send(id, "run it", llmtest.DemoModelName)
+	f.app.Chat.Send(id, "run it", scripted.DemoModelName)
 	if a := f.waitAsked(t, id, "c1"); !a.Once {
 		t.Fatalf("a read of a secret place offered grants: %+v", a)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -22,14 +22,14 @@ func TestCompactCommandSummarizesWithTheInstruction(t *testing.T) {
 	isSummary := func(r llm.Request) bool {
 		return len(r.Messages) > 0 && r.Messages[0].Content == compact.SummaryPrompt
 	}
-	f.model.On(isSummary).Reply(llmtest.Reply{Text: "1. Primary Request\nSUMMARY-TEXT"})
-	if err := f.app.Chat.Compact(id, "", llmtest.DemoModelName); err == nil || !strings.Contains(err.Error(), "nothing to compact") {
+	f.model.On(isSummary).Reply(scripted.Reply{Text: "1. Primary Request\nSUMMARY-TEXT"})
+	if err := f.app.Chat.Compact(id, "", scripted.DemoModelName); err == nil || !strings.Contains(err.Error(), "nothing to compact") {
 		t.Fatalf("an empty conversation: %v", err)
 	}
 	// One exchange: kept whole, nothing before it; the log says so.
 	f.store.Append(id, store.EventUser, store.UserMessage{Text: "old question 0"})
 	f.store.Append(id, store.EventAssistant, store.AssistantMessage{Text: "OLD-0 answer"})
-	if err := f.app.Chat.Compact(id, "", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Compact(id, "", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, id, 1)
@@ -41,7 +41,7 @@ func TestCompactCommandSummarizesWithTheInstruction(t *testing.T) {
 		f.store.Append(id, store.EventAssistant, store.AssistantMessage{Text: fmt.Sprintf("OLD-%d answer", i)})
 	}
 	before := len(f.model.Chats())
-	if err := f.app.Chat.Compact(id, "keep the file names", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Compact(id, "keep the file names", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, id, 2)

@@ -8,19 +8,19 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 func TestCompactionInAnAgentSessionAndUndo(t *testing.T) {
 	t.Parallel()
 	f, id, _ := agentFixture(t)
-	f.model.SetModels(llmtest.DemoModel(), llmtest.Model{Name: "cheap:latest", ContextLength: 8192})
+	f.model.SetModels(scripted.DemoModel(), scripted.Model{Name: "cheap:latest", ContextLength: 8192})
 	isSummary := func(r llm.Request) bool {
 		return len(r.Messages) > 0 && r.Messages[0].Content == compact.SummaryPrompt
 	}
-	f.model.On(isSummary).Reply(llmtest.Reply{Text: "1. Primary Request\nSUMMARY-TEXT"})
-	f.model.OnUser("slow").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
+	f.model.On(isSummary).Reply(scripted.Reply{Text: "1. Primary Request\nSUMMARY-TEXT"})
+	f.model.OnUser("slow").Reply(scripted.Reply{Text: scripted.LongText(200), Hold: make(chan struct{})})
 	set, _ := f.app.Settings.Get()
 	set.Models.Cheap = "cheap"
 	if _, err := f.app.Settings.Update(set); err != nil {
@@ -32,7 +32,7 @@ func TestCompactionInAnAgentSessionAndUndo(t *testing.T) {
 		f.store.Append(id, store.EventUser, store.UserMessage{Text: fmt.Sprintf("old question %d", i)})
 		f.store.Append(id, store.EventAssistant, store.AssistantMessage{Text: fmt.Sprintf("OLD-%d ", i) + strings.Repeat("lorem ipsum dolor ", 300)})
 	}
-	if err := f.app.Chat.Send(id, "what now?", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(id, "what now?", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.waitEnded(t, id, 1)
@@ -52,7 +52,7 @@ func TestCompactionInAnAgentSessionAndUndo(t *testing.T) {
 	}
 
 	// Undo is refused while a turn runs…
-	if err := f.app.Chat.Send(id, "slow one", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(id, "slow one", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.app.Chat.UndoCompaction(id, c.ID); !errors.Is(err, ErrBusy) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -33,7 +33,7 @@ func TestListHidesInternalSessions(t *testing.T) {
 // or configured session, or one with a message, stays.
 func TestStartRemovesEmptyStubs(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	srv := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	dir, cfg := t.TempDir(), t.TempDir()
 	f, closeApp := openFixture(t, srv, dir, cfg)
 	stub, _ := f.app.Sessions.Create("")
@@ -75,7 +75,7 @@ func TestSendWithoutModelRecordsTheError(t *testing.T) {
 		t.Fatalf("error event %+v", e)
 	}
 	// Retry with a model then answers.
-	if err := f.app.Chat.Retry(info.ID, llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Retry(info.ID, scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // DemoProvider names the provider "Try the demo" adds for this run. It is never written to
@@ -16,10 +16,10 @@ const DemoProvider = "tofu-demo"
 
 // demoServer is the built-in scripted model (the script `tofu dev fake-model` serves),
 // started on loopback on first use so a new user sees Tofu answer with no model installed,
-// and the scratch workspace its tour works in (llmtest.DemoFiles).
+// and the scratch workspace its tour works in (scripted.DemoFiles).
 type demoServer struct {
 	mu  sync.Mutex
-	srv *llmtest.Server
+	srv *scripted.Server
 	dir string
 }
 
@@ -32,7 +32,7 @@ func (d *demoServer) start() (url, dir string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("make the demo workspace: %w", err)
 		}
-		for name, text := range llmtest.DemoFiles {
+		for name, text := range scripted.DemoFiles {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 				os.RemoveAll(dir)
 				return "", "", fmt.Errorf("make the demo workspace: %w", err)
@@ -41,7 +41,7 @@ func (d *demoServer) start() (url, dir string, err error) {
 		d.dir = dir
 	}
 	if d.srv == nil {
-		srv, err := llmtest.ListenDemo("127.0.0.1:0", 0, "")
+		srv, err := scripted.ListenDemo("127.0.0.1:0", 0, "")
 		if err != nil {
 			return "", "", fmt.Errorf("start the demo model: %w", err)
 		}
@@ -102,7 +102,7 @@ func withDemo(cfg config.Config, demo *config.Provider) config.Config {
 		return cfg
 	}
 	cfg.Providers = []config.Provider{*demo}
-	cfg.Models = config.Models{Main: llmtest.DemoModelName}
+	cfg.Models = config.Models{Main: scripted.DemoModelName}
 	cfg.Fallback = nil
 	return cfg
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -34,7 +34,7 @@ func TestStartDemoAnswersWithoutOllama(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.Demo || !st.Reachable || st.Error != nil || st.Provider != DemoProvider || st.DefaultModel != llmtest.DemoModelName {
+	if !st.Demo || !st.Reachable || st.Error != nil || st.Provider != DemoProvider || st.DefaultModel != scripted.DemoModelName {
 		t.Fatalf("demo status = %+v (error %+v)", st, st.Error)
 	}
 	info, err := f.app.Sessions.Create("")
@@ -51,7 +51,7 @@ func TestStartDemoAnswersWithoutOllama(t *testing.T) {
 	}
 	var reply store.AssistantMessage
 	evs[1].Decode(&reply)
-	if reply.Text != llmtest.EchoText("What can you do?") || reply.Provider != DemoProvider {
+	if reply.Text != scripted.EchoText("What can you do?") || reply.Provider != DemoProvider {
 		t.Fatalf("reply = %+v", reply)
 	}
 
@@ -89,7 +89,7 @@ func TestDemoTourAndStop(t *testing.T) {
 	if ws == "" {
 		t.Fatalf("no demo workspace: %+v", st)
 	}
-	for name := range llmtest.DemoFiles {
+	for name := range scripted.DemoFiles {
 		if _, err := os.Stat(filepath.Join(ws, name)); err != nil {
 			t.Fatalf("the demo workspace lacks %s: %v", name, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/mcp"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -38,7 +38,7 @@ func serverOf(t *testing.T, f *fixture, name string, ok func(MCPServer) bool) MC
 func TestMCPServiceSettings(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	f := newFixtureWith(t, llmtest.New(t, llmtest.DemoModel()), t.TempDir())
+	f := newFixtureWith(t, scripted.New(t, scripted.DemoModel()), t.TempDir())
 	s := f.app.MCP
 	before, err := f.app.Settings.Get()
 	if err != nil {

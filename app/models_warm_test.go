@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 func modelNames(st ModelStatus) []string {
@@ -23,7 +23,7 @@ func TestFirstStatusTakesTheWarmedAnswer(t *testing.T) {
 	before := modelNames(f.app.Models.Status())
 	f.app.Models.Warm()
 	<-f.app.Models.warm.done
-	f.model.SetModels(llmtest.Model{Name: "later:1b"})
+	f.model.SetModels(scripted.Model{Name: "later:1b"})
 
 	published := f.countModels()
 	first := f.app.Models.Status()
@@ -51,7 +51,7 @@ func TestStaleWarmedAnswerIsDropped(t *testing.T) {
 	f.app.Models.mu.Lock()
 	f.app.Models.warm.started = time.Now().Add(-warmTTL - time.Second)
 	f.app.Models.mu.Unlock()
-	f.model.SetModels(llmtest.Model{Name: "later:1b"})
+	f.model.SetModels(scripted.Model{Name: "later:1b"})
 	if got := modelNames(f.app.Models.Status()); len(got) != 1 || got[0] != "later:1b" {
 		t.Fatalf("status lists %v; want a fresh answer [later:1b]", got)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/tofu-research/tofu/backend/shareddata"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -35,26 +35,26 @@ func testPaper(t *testing.T, id string) []byte {
 // passage mentioning a longitude): paper tests script the model themselves.
 func newPaperFixture(t *testing.T, dir string) *fixture {
 	t.Helper()
-	return newFixtureWith(t, llmtest.New(t, llmtest.DemoModel()), dir)
+	return newFixtureWith(t, scripted.New(t, scripted.DemoModel()), dir)
 }
 
 var passagePages = regexp.MustCompile(`<passage id=\d+ section="[^"]*">\n\[page (\d+)\]`)
 
 // citeFirstPassage answers with a citation of the first page of the first passage it was given,
 // as a grounded model would.
-func citeFirstPassage(req llm.Request) llmtest.Reply {
-	m := passagePages.FindStringSubmatch(llmtest.LastUser(req))
+func citeFirstPassage(req llm.Request) scripted.Reply {
+	m := passagePages.FindStringSubmatch(scripted.LastUser(req))
 	if m == nil {
-		return llmtest.Reply{Text: "The passages do not say."}
+		return scripted.Reply{Text: "The passages do not say."}
 	}
-	return llmtest.Reply{Text: fmt.Sprintf("On 27 February 2007 the Fed warned of a recession [p. %s].", m[1])}
+	return scripted.Reply{Text: fmt.Sprintf("On 27 February 2007 the Fed warned of a recession [p. %s].", m[1])}
 }
 
 func TestPaperQAGrounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	f := newPaperFixture(t, dir)
-	f.model.On(func(req llm.Request) bool { return strings.Contains(llmtest.LastUser(req), "<passage") }).ReplyFunc(citeFirstPassage)
+	f.model.On(func(req llm.Request) bool { return strings.Contains(scripted.LastUser(req), "<passage") }).ReplyFunc(citeFirstPassage)
 
 	pdf := testPaper(t, "icml2024_altmeyer_agi_claims")
 	info, err := f.app.Papers.Import("altmeyer.pdf", pdf)
@@ -72,7 +72,7 @@ func TestPaperQAGrounded(t *testing.T) {
 		t.Fatalf("library has %d papers, want 1", len(list))
 	}
 
-	sid, err := f.app.Papers.Ask(info.ID, "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?", llmtest.DemoModelName)
+	sid, err := f.app.Papers.Ask(info.ID, "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?", scripted.DemoModelName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestPaperQAGrounded(t *testing.T) {
 	if len(chats) != 1 {
 		t.Fatalf("%d chat requests", len(chats))
 	}
-	sent := llmtest.LastUser(*chats[0].Request)
+	sent := scripted.LastUser(*chats[0].Request)
 	if m := passagePages.FindStringSubmatch(sent); m == nil || m[1] != "4" {
 		t.Fatalf("first passage sent is not from page 4:\n%.600s", sent)
 	}
@@ -166,22 +166,22 @@ func TestPaperQAGrounded(t *testing.T) {
 func TestPaperReportAndTranslation(t *testing.T) {
 	t.Parallel()
 	f := newPaperFixture(t, t.TempDir())
-	f.model.OnUser("## TL;DR").Reply(llmtest.Reply{Text: "## TL;DR\nA short paper [p. 1].\n## Key results\n- F1 0.9 [p. 3]"})
+	f.model.OnUser("## TL;DR").Reply(scripted.Reply{Text: "## TL;DR\nA short paper [p. 1].\n## Key results\n- F1 0.9 [p. 3]"})
 	f.model.On(func(req llm.Request) bool {
 		return len(req.Messages) > 0 && strings.Contains(req.Messages[0].Content, "Translate each numbered")
-	}).ReplyFunc(func(req llm.Request) llmtest.Reply {
+	}).ReplyFunc(func(req llm.Request) scripted.Reply {
 		var b strings.Builder
-		for _, m := range regexp.MustCompile(`⟦(\d+)⟧`).FindAllStringSubmatch(llmtest.LastUser(req), -1) {
+		for _, m := range regexp.MustCompile(`⟦(\d+)⟧`).FindAllStringSubmatch(scripted.LastUser(req), -1) {
 			fmt.Fprintf(&b, "⟦%s⟧ FR-%s\n\n", m[1], m[1])
 		}
-		return llmtest.Reply{Text: b.String()}
+		return scripted.Reply{Text: b.String()}
 	})
 	info, err := f.app.Papers.Import("specter.pdf", testPaper(t, "specter_acl2020"))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	sid, err := f.app.Papers.Report(info.ID, llmtest.DemoModelName)
+	sid, err := f.app.Papers.Report(info.ID, scripted.DemoModelName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestPaperReportAndTranslation(t *testing.T) {
 	if none, err := f.app.Papers.Translation(info.ID, "French"); none != nil || err != nil {
 		t.Fatalf("translation before translating = %+v, %v; want nil, nil", none, err)
 	}
-	if err := f.app.Papers.Translate(info.ID, "French", llmtest.DemoModelName); err != nil {
+	if err := f.app.Papers.Translate(info.ID, "French", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "the translation", func() bool {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // "Test connection" lists the models of the provider as typed, unsaved, and says exactly why
@@ -14,7 +14,7 @@ import (
 func TestTestProvider(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := llmtest.New(t, llmtest.DemoModel(), llmtest.Model{Name: "second"})
+	srv := scripted.New(t, scripted.DemoModel(), scripted.Model{Name: "second"})
 
 	for _, p := range []config.Provider{
 		{Name: "local", Type: config.TypeOllama, BaseURL: srv.URL},

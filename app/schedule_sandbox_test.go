@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
@@ -36,11 +36,11 @@ func TestScheduledCommandRunsInTheSandbox(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.DefaultFunc(func(llm.Request) llmtest.Reply { return llmtest.Reply{Text: "reported"} })
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.DefaultFunc(func(llm.Request) scripted.Reply { return scripted.Reply{Text: "reported"} })
 	f := newFixtureWith(t, srv, t.TempDir())
 	cfg, _ := f.app.Settings.config()
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -37,23 +37,23 @@ func texts(t *testing.T, st *store.Store, id string) []string {
 // after the job, on the real runner and the scripted model; a watch asks the cheap model in
 // a check session of its own and continues its conversation only once the answer is yes.
 func TestScheduledRunsAreSessions(t *testing.T) {
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	answer := "NO, not yet."
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		if u := llmtest.LastUser(r); strings.HasPrefix(u, "Condition:") {
-			return llmtest.Reply{Text: answer}
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
+		if u := scripted.LastUser(r); strings.HasPrefix(u, "Condition:") {
+			return scripted.Reply{Text: answer}
 		} else {
-			return llmtest.Reply{Text: "Done: " + u}
+			return scripted.Reply{Text: "Done: " + u}
 		}
 	})
 	f := newFixtureWith(t, srv, t.TempDir())
 	cfg, _ := f.app.Settings.config()
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	e := &scheduleExec{st: f.store, runner: f.app.Runner, call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
-		cheap: func() string { return llmtest.DemoModelName }}
+		cheap: func() string { return scripted.DemoModelName }}
 	due := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 
 	id, held, err := e.Run(context.Background(), schedule.Job{ID: "j1", Name: "morning", Kind: schedule.KindPrompt, Prompt: "news?"}, due)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -90,7 +90,7 @@ func TestServerCalls(t *testing.T) {
 		{"SessionService.Rename", []any{info.ID}, 400},
 		{"SessionService.Rename", []any{info.ID, 42}, 400},
 		{"SessionService.Rename", []any{"missing", "x"}, 404},
-		{"ChatService.Send", []any{info.ID, "", llmtest.DemoModelName}, 400},
+		{"ChatService.Send", []any{info.ID, "", scripted.DemoModelName}, 400},
 	} {
 		if code, out := call(t, ts, token, tc.method, tc.args...); code != tc.want || len(out["error"]) == 0 {
 			t.Errorf("%s%v: %d %s, want %d with an error", tc.method, tc.args, code, out, tc.want)
@@ -116,7 +116,7 @@ func TestServerStreamsEvents(t *testing.T) {
 	lines.Scan() // : connected
 
 	info, _ := f.app.Sessions.Create("")
-	if code, out := call(t, ts, token, "ChatService.Send", info.ID, "hello", llmtest.DemoModelName); code != 200 {
+	if code, out := call(t, ts, token, "ChatService.Send", info.ID, "hello", scripted.DemoModelName); code != 200 {
 		t.Fatalf("Send: %d %s", code, out)
 	}
 	var text strings.Builder
@@ -153,7 +153,7 @@ func TestServerStreamsEvents(t *testing.T) {
 			break
 		}
 	}
-	if text.String() != llmtest.EchoText("hello") || !sawAssistant {
+	if text.String() != scripted.EchoText("hello") || !sawAssistant {
 		t.Fatalf("streamed %q (assistant event seen: %v)", text.String(), sawAssistant)
 	}
 }

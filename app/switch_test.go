@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -24,14 +24,14 @@ func TestStartupSwitchIsAnEventOfTheConversation(t *testing.T) {
 	l.Close()
 	set, _ := f.app.Settings.Get()
 	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: dead}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
-	set.Models.Main = llmtest.DemoModelName
-	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	set.Models.Main = scripted.DemoModelName
+	set.Fallback = []string{"backup/" + scripted.DemoModelName}
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
 	st := f.app.Models.Status()
 	sw := st.Switched
-	if sw == nil || sw.From != llmtest.DemoModelName || sw.Model != "backup/"+llmtest.DemoModelName || !sw.Startup || st.DefaultModel != sw.Model ||
+	if sw == nil || sw.From != scripted.DemoModelName || sw.Model != "backup/"+scripted.DemoModelName || !sw.Startup || st.DefaultModel != sw.Model ||
 		!strings.Contains(sw.Reason, "cannot reach Ollama") {
 		t.Fatalf("status %+v, switched %+v", st, sw)
 	}
@@ -60,7 +60,7 @@ func TestQualifiedMainModelOfTheFirstProviderIsNoFallback(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	set, _ := f.app.Settings.Get()
-	main := set.Providers[0].Name + "/" + llmtest.DemoModelName
+	main := set.Providers[0].Name + "/" + scripted.DemoModelName
 	set.Models.Main = main
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
@@ -79,13 +79,13 @@ func TestMissingMainModelSwitchesToTheFallbackChain(t *testing.T) {
 	set, _ := f.app.Settings.Get()
 	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: f.model.URL}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
 	set.Models.Main = "main/gone"
-	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	set.Fallback = []string{"backup/" + scripted.DemoModelName}
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
 	st := f.app.Models.Status()
 	sw := st.Switched
-	if sw == nil || sw.Model != "backup/"+llmtest.DemoModelName || st.DefaultModel != sw.Model || sw.From != "main/gone" {
+	if sw == nil || sw.Model != "backup/"+scripted.DemoModelName || st.DefaultModel != sw.Model || sw.From != "main/gone" {
 		t.Fatalf("default %q, switched %+v", st.DefaultModel, sw)
 	}
 	if n := sw.Notice(); strings.Contains(n, "..") || strings.HasSuffix(n, ".") {
@@ -106,13 +106,13 @@ func TestFallbackReplyNamesItsProvider(t *testing.T) {
 	l.Close()
 	set, _ := f.app.Settings.Get()
 	set.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: dead}, {Name: "backup", Type: config.TypeOllama, BaseURL: f.model.URL}}
-	set.Models.Main = llmtest.DemoModelName
-	set.Fallback = []string{"backup/" + llmtest.DemoModelName}
+	set.Models.Main = scripted.DemoModelName
+	set.Fallback = []string{"backup/" + scripted.DemoModelName}
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
 	info, _ := f.app.Sessions.Create("")
-	if err := f.app.Chat.Send(info.ID, "hello", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "hello", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "the reply", func() bool {
@@ -124,7 +124,7 @@ func TestFallbackReplyNamesItsProvider(t *testing.T) {
 			ev.Decode(&reply)
 		}
 	}
-	if reply.Model != "backup/"+llmtest.DemoModelName || reply.Provider != "backup" {
+	if reply.Model != "backup/"+scripted.DemoModelName || reply.Provider != "backup" {
 		t.Fatalf("reply from model %q, provider %q", reply.Model, reply.Provider)
 	}
 }

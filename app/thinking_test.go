@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // The Enhance menu's thinking level: kept on the session, sent with its requests, refused
@@ -22,7 +22,7 @@ func TestSetThinking(t *testing.T) {
 	if got, _ := f.store.Session(info.ID); got.Thinking != "high" {
 		t.Fatalf("thinking = %q, want high", got.Thinking)
 	}
-	if err := f.app.Chat.Send(info.ID, "hello", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "hello", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "end of the reply", f.rec.ended(info.ID))
@@ -31,7 +31,7 @@ func TestSetThinking(t *testing.T) {
 		t.Fatalf("the request's think = %v, want true (the settings say off)", c.Think)
 	}
 
-	if err := f.app.Chat.Send(info.ID, "tell me something long", llmtest.DemoModelName); err != nil {
+	if err := f.app.Chat.Send(info.ID, "tell me something long", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	f.rec.waitFor(t, "some streamed text", func() bool {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/web"
 )
 
@@ -24,7 +24,7 @@ func TestToolKeysAreSecrets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), []byte(`{"web_search": {"brave_key": "BSA-hand-written-9876"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, closeApp := openFixture(t, llmtest.New(t, llmtest.DemoModel()), t.TempDir(), cfgDir)
+	f, closeApp := openFixture(t, scripted.New(t, scripted.DemoModel()), t.TempDir(), cfgDir)
 	defer closeApp()
 	file := func(name string) string {
 		b, _ := os.ReadFile(filepath.Join(cfgDir, name))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -15,8 +15,8 @@ import (
 // request after; back to "when needed" they wait again. An unknown mode is refused.
 func TestToolFamilyTurnedOnIsOffered(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "ok"})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "ok"})
 	f := newFixtureWith(t, srv, t.TempDir())
 	info, _ := f.app.Sessions.Create("")
 	if err := f.app.Sessions.SetWorkspace(info.ID, t.TempDir()); err != nil {
@@ -38,7 +38,7 @@ func TestToolFamilyTurnedOnIsOffered(t *testing.T) {
 	turns := 0
 	offersBrowser := func(msg string) bool {
 		t.Helper()
-		if err := f.app.Chat.Send(info.ID, msg, llmtest.DemoModelName); err != nil {
+		if err := f.app.Chat.Send(info.ID, msg, scripted.DemoModelName); err != nil {
 			t.Fatal(err)
 		}
 		turns++

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -27,9 +27,9 @@ func TestAgentEndToEnd(t *testing.T) {
 
 	// The model's step is the number of tool results since the last user message. "again"
 	// asks for a second edit (the browser stops it while it waits, continues, and denies it).
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n := turnStep(r)
 		edit := func(id, from, to string) []llm.ToolCall {
 			return []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
@@ -37,28 +37,28 @@ func TestAgentEndToEnd(t *testing.T) {
 		}
 		// Autonomous mode (the last step): the phase shows in the system prompt and the brief.
 		if system := r.Messages[0].Content; strings.Contains(system, "You are the planner") {
-			return llmtest.Reply{Text: "1. Read notes.txt\n2. Confirm it is right", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+			return scripted.Reply{Text: "1. Read notes.txt\n2. Confirm it is right", TokenDelay: 10 * time.Millisecond, Chunks: 3}
 		} else if strings.Contains(system, "You are the critic") {
-			return llmtest.Reply{Text: "Checked notes.txt: it says soybeans.\nVERDICT: STOP", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+			return scripted.Reply{Text: "Checked notes.txt: it says soybeans.\nVERDICT: STOP", TokenDelay: 10 * time.Millisecond, Chunks: 3}
 		}
-		if strings.HasPrefix(llmtest.LastUser(r), "Plan:") {
-			return llmtest.Reply{Text: "The notes are right; nothing to change.", TokenDelay: 10 * time.Millisecond, Chunks: 3}
+		if strings.HasPrefix(scripted.LastUser(r), "Plan:") {
+			return scripted.Reply{Text: "The notes are right; nothing to change.", TokenDelay: 10 * time.Millisecond, Chunks: 3}
 		}
-		if strings.Contains(llmtest.LastUser(r), "again") {
+		if strings.Contains(scripted.LastUser(r), "again") {
 			if n == 0 {
-				return llmtest.Reply{Text: "Splitting the word.", ToolCalls: edit("call_again", "soybeans", "soy beans")}
+				return scripted.Reply{Text: "Splitting the word.", ToolCalls: edit("call_again", "soybeans", "soy beans")}
 			}
-			return llmtest.Reply{Text: "Understood, I left `notes.txt` as it is."}
+			return scripted.Reply{Text: "Understood, I left `notes.txt` as it is."}
 		}
 		switch n {
 		case 0:
-			return llmtest.Reply{Text: "Let me look at the file first.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
+			return scripted.Reply{Text: "Let me look at the file first.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
 				ToolCalls: []llm.ToolCall{{ID: "call_read", Name: "read_files", Arguments: args(map[string]any{"reads": []any{map[string]any{"path": "notes.txt"}}})}}}
 		case 1:
-			return llmtest.Reply{Text: "It should say soybeans. Editing it.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
+			return scripted.Reply{Text: "It should say soybeans. Editing it.", TokenDelay: 20 * time.Millisecond, Chunks: 4,
 				ToolCalls: edit("call_edit", "tofu is made of soy\n", "tofu is made of soybeans\n")}
 		}
-		return llmtest.Reply{Text: "Done: `notes.txt` now says **tofu is made of soybeans**.", TokenDelay: 20 * time.Millisecond, Chunks: 6}
+		return scripted.Reply{Text: "Done: `notes.txt` now says **tofu is made of soybeans**.", TokenDelay: 20 * time.Millisecond, Chunks: 6}
 	})
 	isolate(t, model.URL)
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -14,11 +14,11 @@ import (
 // codexOnScriptedModel puts the real Codex (build/tools) on the PATH, pointed at the scripted
 // model's Responses API through a CODEX_HOME of its own (testtools.CodexHome). The model is
 // served as gpt-5.5, which Codex's catalog knows (it offers apply_patch only to such a model).
-func codexOnScriptedModel(t *testing.T, srv *llmtest.Server) {
+func codexOnScriptedModel(t *testing.T, srv *scripted.Server) {
 	t.Helper()
-	codex := llmtest.DemoModel()
+	codex := scripted.DemoModel()
 	codex.Name = "gpt-5.5"
-	srv.SetModels(llmtest.DemoModel(), codex)
+	srv.SetModels(scripted.DemoModel(), codex)
 	home, tmp := testtools.CodexHome(t, srv.URL+"/v1", "gpt-5.5")
 	bin := filepath.Dir(testtools.Node(t, ".bin", "codex")) // fails, saying to run setup, when it is not installed
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -8,7 +8,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -19,9 +19,9 @@ import (
 
 // agentScript is the agent's side of the conversation: the write call on the first message,
 // then done; a follow-up answered from the resumed session's history (which holds done).
-func agentScript(done string, write llm.ToolCall) func(llm.Request) llmtest.Reply {
-	return func(r llm.Request) llmtest.Reply {
-		last := llmtest.LastUser(r)
+func agentScript(done string, write llm.ToolCall) func(llm.Request) scripted.Reply {
+	return func(r llm.Request) scripted.Reply {
+		last := scripted.LastUser(r)
 		var history string
 		for _, m := range r.Messages {
 			history += m.Content + "\n"
@@ -29,15 +29,15 @@ func agentScript(done string, write llm.ToolCall) func(llm.Request) llmtest.Repl
 		switch {
 		case strings.Contains(last, "what did you write"):
 			if strings.Contains(history, done) {
-				return llmtest.Reply{Text: "Earlier in this session I wrote hello.txt."}
+				return scripted.Reply{Text: "Earlier in this session I wrote hello.txt."}
 			}
-			return llmtest.Reply{Text: "I do not remember writing anything."}
+			return scripted.Reply{Text: "I do not remember writing anything."}
 		case strings.Contains(last, "write hello.txt") && toolStep(r) == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{write}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{write}}
 		case toolStep(r) > 0:
-			return llmtest.Reply{Text: done}
+			return scripted.Reply{Text: done}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
@@ -16,19 +16,19 @@ import (
 
 // claudeOnScriptedModel puts the real Claude Code (build/tools) on the PATH, pointed at the
 // scripted model's Anthropic API, in a home of its own.
-func claudeOnScriptedModel(t *testing.T, srv *llmtest.Server) {
+func claudeOnScriptedModel(t *testing.T, srv *scripted.Server) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("PATH", filepath.Join(testtools.Dir(t), ".bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	for k, v := range map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "test", "ANTHROPIC_MODEL": llmtest.DemoModelName,
-		"ANTHROPIC_SMALL_FAST_MODEL": llmtest.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+	for k, v := range map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "test", "ANTHROPIC_MODEL": scripted.DemoModelName,
+		"ANTHROPIC_SMALL_FAST_MODEL": scripted.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
 		"DISABLE_AUTOUPDATER": "1", "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude")} {
 		t.Setenv(k, v)
 	}
 }
 
 // claudeScript is Claude Code's side of the conversation (agentScript): it writes with Write.
-func claudeScript(ws string) func(llm.Request) llmtest.Reply {
+func claudeScript(ws string) func(llm.Request) scripted.Reply {
 	return agentScript("Claude wrote hello.txt.",
 		tc("toolu_1", "Write", map[string]string{"file_path": filepath.Join(ws, "hello.txt"), "content": "hello from claude\n"}))
 }
@@ -78,7 +78,7 @@ func TestConversationWithClaudeCode(t *testing.T) {
 // when TOFU_E2E=1, like the other browser tests.
 func TestAgentConversationEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
 	claudeOnScriptedModel(t, srv)
 	ws := t.TempDir()

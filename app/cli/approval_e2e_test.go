@@ -9,7 +9,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -23,32 +23,32 @@ func TestApprovalEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	run := func(id, command string) []llm.ToolCall {
 		b, _ := json.Marshal(map[string]string{"command": command})
 		return []llm.ToolCall{{ID: id, Name: "run_command", Arguments: b}}
 	}
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n := turnStep(r)
-		user := llmtest.LastUser(r)
+		user := scripted.LastUser(r)
 		switch {
 		case strings.Contains(user, "touch") && n == 0:
-			return llmtest.Reply{Text: "Touching it.", ToolCalls: run("call_touch", "touch marker")}
+			return scripted.Reply{Text: "Touching it.", ToolCalls: run("call_touch", "touch marker")}
 		case strings.Contains(user, "touch"):
-			return llmtest.Reply{Text: "Touched `marker`."}
+			return scripted.Reply{Text: "Touched `marker`."}
 		case strings.Contains(user, "outside") && n == 0:
-			return llmtest.Reply{Text: "Reading it.", ToolCalls: run("call_outside", "cat /etc/hostname")}
+			return scripted.Reply{Text: "Reading it.", ToolCalls: run("call_outside", "cat /etc/hostname")}
 		case strings.Contains(user, "outside"):
-			return llmtest.Reply{Text: "Not reading it, then."}
+			return scripted.Reply{Text: "Not reading it, then."}
 		case strings.Contains(user, "notes") && n == 0:
 			b, _ := json.Marshal(map[string]any{"edits": []map[string]string{{"path": "notes.txt", "old_string": "draft: <todo>", "new_string": "final: a && b"}}})
-			return llmtest.Reply{Text: "Editing.", ToolCalls: []llm.ToolCall{{ID: "call_edit", Name: "edit_files", Arguments: b}}}
+			return scripted.Reply{Text: "Editing.", ToolCalls: []llm.ToolCall{{ID: "call_edit", Name: "edit_files", Arguments: b}}}
 		case strings.Contains(user, "notes"):
-			return llmtest.Reply{Text: "Left the notes alone."}
+			return scripted.Reply{Text: "Left the notes alone."}
 		case strings.Contains(user, "push") && n == 0:
-			return llmtest.Reply{Text: "Pushing.", ToolCalls: run("call_push", "git push origin main")}
+			return scripted.Reply{Text: "Pushing.", ToolCalls: run("call_push", "git push origin main")}
 		}
-		return llmtest.Reply{Text: "Not pushing: the rules forbid it."}
+		return scripted.Reply{Text: "Not pushing: the rules forbid it."}
 	})
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("title\ndraft: <todo>\n"), 0o644); err != nil {
 		t.Fatal(err)

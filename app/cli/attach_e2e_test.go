@@ -10,7 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/attach/attachtest"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -21,10 +21,10 @@ import (
 // keeps them as blobs.
 func TestAttachmentsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	srv := llmtest.New(t,
-		llmtest.Model{Name: "qwen3:8b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools}},
-		llmtest.Model{Name: "gemma3:4b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools, llm.CapVision}})
-	srv.Default(llmtest.Reply{Text: "I see a red square with a blue diagonal."})
+	srv := scripted.New(t,
+		scripted.Model{Name: "qwen3:8b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools}},
+		scripted.Model{Name: "gemma3:4b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools, llm.CapVision}})
+	srv.Default(scripted.Reply{Text: "I see a red square with a blue diagonal."})
 	isolate(t, srv.URL)
 	if _, err := config.Open(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")).Update(func(c *config.Config) error {
 		c.Models.Main = "qwen3:8b"

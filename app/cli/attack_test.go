@@ -22,7 +22,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
@@ -472,7 +472,7 @@ func TestAttackSuite(t *testing.T) {
 	if live != "" {
 		modes = []string{live}
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	t.Setenv("TOFU_KEYRING", "off")
 	st, err := store.Open(t.TempDir())
@@ -481,14 +481,14 @@ func TestAttackSuite(t *testing.T) {
 	var mu sync.Mutex
 	var current []llm.ToolCall
 	var prompted []string // canary tokens the model was shown outside tool results
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		prompted = append(prompted, promptCanaries(r)...)
 		if i := toolStep(r); i < len(current) {
-			return llmtest.Reply{ToolCalls: current[i : i+1]}
+			return scripted.Reply{ToolCalls: current[i : i+1]}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 
 	type tally struct{ cases, blocked, escapes int }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -15,10 +15,10 @@ import (
 // (frontend/e2e/branches.e2e.mjs; its screenshot, build/test-shots/branches.png, shows < 2/3 >).
 func TestBranchesEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	var n atomic.Int32
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		return llmtest.Reply{Text: fmt.Sprintf("Answer %d to: %s", n.Add(1), llmtest.LastUser(r))}
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
+		return scripted.Reply{Text: fmt.Sprintf("Answer %d to: %s", n.Add(1), scripted.LastUser(r))}
 	})
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)

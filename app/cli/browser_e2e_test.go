@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
@@ -18,8 +18,8 @@ func TestBrowserCardsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	site := httptest.NewServer(http.FileServer(http.Dir(shareddata.Require(t, "web", "todomvc", "react"))))
 	defer site.Close()
-	model := llmtest.New(t, llmtest.DemoModel())
-	sc, err := llmtest.LoadScript(strings.NewReader(todoScript(site.URL + "/index.html")))
+	model := scripted.New(t, scripted.DemoModel())
+	sc, err := scripted.LoadScript(strings.NewReader(todoScript(site.URL + "/index.html")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +44,10 @@ func TestBrowserLiveFollowsTabsEndToEnd(t *testing.T) {
 		_, _ = w.Write([]byte(`<title>Second page</title><body style="background:#e8f0ff"><h1>Second page</h1><p>Opened in a tab of its own.</p></body>`))
 	}))
 	defer second.Close()
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	// The switch's result is matched by its turn, not its text: when t1's page is as it was at
 	// the first step, the context manager sends it as a reference to that earlier result.
-	sc, err := llmtest.LoadScript(strings.NewReader(fmt.Sprintf(`[
+	sc, err := scripted.LoadScript(strings.NewReader(fmt.Sprintf(`[
 	  {"match": {"user_contains": "two pages"}, "times": 1,
 	   "reply": {"tool_calls": [{"id": "c1", "name": "browser_navigate", "arguments": {"url": %q}}]}},
 	  {"match": {"tool_result": "TodoMVC: React"}, "times": 1,

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/shareddata"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -25,7 +25,7 @@ func TestRunDrivesTodoMVC(t *testing.T) {
 			defer srv.Close()
 			st, model := runEnv(t)
 			script := todoScript(srv.URL + "/index.html")
-			sc, err := llmtest.LoadScript(strings.NewReader(script))
+			sc, err := scripted.LoadScript(strings.NewReader(script))
 			if err != nil {
 				t.Fatal(err)
 			}

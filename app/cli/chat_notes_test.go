@@ -12,7 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -22,11 +22,11 @@ import (
 func TestChatMarksARetriedAttempt(t *testing.T) {
 	st, srv := runEnv(t)
 	var n atomic.Int32
-	srv.DefaultFunc(func(llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(llm.Request) scripted.Reply {
 		if n.Add(1) == 1 {
-			return llmtest.Reply{Text: "the first attempt breaks here and here", Fault: llmtest.FaultReset, After: 3}
+			return scripted.Reply{Text: "the first attempt breaks here and here", Fault: scripted.FaultReset, After: 3}
 		}
-		return llmtest.Reply{Text: "The complete reply."}
+		return scripted.Reply{Text: "The complete reply."}
 	})
 	var out, errOut bytes.Buffer
 	if err := Chat(st, ChatOptions{Prompt: "hello"}, &out, &errOut); err != nil {
@@ -51,17 +51,17 @@ func TestChatSaysWhenAFallbackAnswers(t *testing.T) {
 	l.Close()
 	if _, err := config.Open(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")).Update(func(c *config.Config) error {
 		c.Providers = []config.Provider{{Name: "main", Type: config.TypeOllama, BaseURL: dead}, {Name: "backup", Type: config.TypeOllama, BaseURL: srv.URL}}
-		c.Fallback = []string{"backup/" + llmtest.DemoModelName}
+		c.Fallback = []string{"backup/" + scripted.DemoModelName}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	srv.Default(llmtest.Reply{Text: "From the backup."})
+	srv.Default(scripted.Reply{Text: "From the backup."})
 	var out, errOut bytes.Buffer
-	if err := Chat(st, ChatOptions{Prompt: "hello", Model: llmtest.DemoModelName}, &out, &errOut); err != nil {
+	if err := Chat(st, ChatOptions{Prompt: "hello", Model: scripted.DemoModelName}, &out, &errOut); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
-	if !strings.Contains(errOut.String(), "[falling back from main/"+llmtest.DemoModelName+" to backup/"+llmtest.DemoModelName) || out.String() != "From the backup.\n" {
+	if !strings.Contains(errOut.String(), "[falling back from main/"+scripted.DemoModelName+" to backup/"+scripted.DemoModelName) || out.String() != "From the backup.\n" {
 		t.Fatalf("stdout %q, stderr:\n%s", out.String(), errOut.String())
 	}
 }
@@ -71,15 +71,15 @@ func TestChatSaysWhenAFallbackAnswers(t *testing.T) {
 // the process, and the log held only the user message). The first attempt breaks after the
 // reader has gone, so the retry's note is written for certain before the reply is complete.
 func TestChatKeepsTheReplyWhenItsOutputCloses(t *testing.T) {
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
 	hold := make(chan struct{})
 	var n atomic.Int32
-	srv.DefaultFunc(func(llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(llm.Request) scripted.Reply {
 		if n.Add(1) == 1 {
-			return llmtest.Reply{Text: "partial words lost", Hold: hold, Fault: llmtest.FaultReset, After: 2}
+			return scripted.Reply{Text: "partial words lost", Hold: hold, Fault: scripted.FaultReset, After: 2}
 		}
-		return llmtest.Reply{Text: "Kept whole."}
+		return scripted.Reply{Text: "Kept whole."}
 	})
 	data := t.TempDir()
 	r, w, err := os.Pipe()
@@ -128,7 +128,7 @@ func TestChatKeepsTheReplyWhenItsOutputCloses(t *testing.T) {
 // before the message was recorded left an empty conversation behind.
 func TestChatNeverLeavesAnEmptyConversation(t *testing.T) {
 	st, srv := runEnv(t)
-	srv.Default(llmtest.Reply{Text: "Hi."})
+	srv.Default(scripted.Reply{Text: "Hi."})
 	var empty []string
 	defer st.WatchSessions(func(c store.SessionChange) {
 		if !c.Deleted && c.Info.Events == 0 {
@@ -152,11 +152,11 @@ func TestChatNeverLeavesAnEmptyConversation(t *testing.T) {
 func TestForwardChatMarksARetriedAttempt(t *testing.T) {
 	srv := llmtestServer(t)
 	var n atomic.Int32
-	srv.DefaultFunc(func(llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(llm.Request) scripted.Reply {
 		if n.Add(1) == 1 {
-			return llmtest.Reply{Text: "the first attempt breaks here and here", Fault: llmtest.FaultReset, After: 3}
+			return scripted.Reply{Text: "the first attempt breaks here and here", Fault: scripted.FaultReset, After: 3}
 		}
-		return llmtest.Reply{Text: "The complete reply."}
+		return scripted.Reply{Text: "The complete reply."}
 	})
 	data := t.TempDir()
 	startServe(t, data)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -22,17 +22,17 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	if err := os.WriteFile(notes, []byte("# Notes\ntofu is made of soy\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch toolStep(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "e1", Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "e1", Name: "edit_files", Arguments: args(map[string]any{"edits": []any{map[string]any{
 				"path": "notes.txt", "old_string": "made of soy", "new_string": "made of soybeans"}}})}}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file", Arguments: args(map[string]any{"path": "plan.md", "content": "# Plan\n1. soybeans\n"})}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file", Arguments: args(map[string]any{"path": "plan.md", "content": "# Plan\n1. soybeans\n"})}}}
 		}
-		return llmtest.Reply{Text: "Done with the notes and the plan."}
+		return scripted.Reply{Text: "Done with the notes and the plan."}
 	})
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -30,10 +30,10 @@ func TestClaudeCodeCallsTofuOverMCP(t *testing.T) {
 	st.Append(old.ID, store.EventUser, store.UserMessage{Text: "how long to press tofu?"})
 	st.Close()
 
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	// Claude Code defers MCP tools behind its ToolSearch: the model selects Tofu's tool, calls
 	// it, then answers with its result.
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		var results []string
 		for _, m := range r.Messages {
 			if m.Role == llm.RoleTool {
@@ -42,11 +42,11 @@ func TestClaudeCodeCallsTofuOverMCP(t *testing.T) {
 		}
 		switch {
 		case len(results) == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("toolu_1", "ToolSearch", map[string]any{"query": "select:mcp__tofu__sessions_search", "max_results": 1})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("toolu_1", "ToolSearch", map[string]any{"query": "select:mcp__tofu__sessions_search", "max_results": 1})}}
 		case len(results) == 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("toolu_2", "mcp__tofu__sessions_search", map[string]string{"query": "press tofu"})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("toolu_2", "mcp__tofu__sessions_search", map[string]string{"query": "press tofu"})}}
 		}
-		return llmtest.Reply{Text: "Tofu says: " + results[len(results)-1]}
+		return scripted.Reply{Text: "Tofu says: " + results[len(results)-1]}
 	})
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"tofu": map[string]any{
 		"command": os.Args[0], "args": []string{"-test.run=TestCLIHelper"},
@@ -57,7 +57,7 @@ func TestClaudeCodeCallsTofuOverMCP(t *testing.T) {
 		"--mcp-config", string(cfg), "--strict-mcp-config", "--allowedTools", "mcp__tofu__sessions_search")
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "ANTHROPIC_BASE_URL="+srv.URL,
-		"ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL="+llmtest.DemoModelName, "ANTHROPIC_SMALL_FAST_MODEL="+llmtest.DemoModelName,
+		"ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL="+scripted.DemoModelName, "ANTHROPIC_SMALL_FAST_MODEL="+scripted.DemoModelName,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -23,8 +23,8 @@ func TestRunDelegatesToClaudeCode(t *testing.T) {
 	st, srv := runEnv(t)
 	home := t.TempDir()
 	t.Setenv("PATH", filepath.Join(testtools.Dir(t), ".bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	for k, v := range map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "test", "ANTHROPIC_MODEL": llmtest.DemoModelName,
-		"ANTHROPIC_SMALL_FAST_MODEL": llmtest.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+	for k, v := range map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "test", "ANTHROPIC_MODEL": scripted.DemoModelName,
+		"ANTHROPIC_SMALL_FAST_MODEL": scripted.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
 		"DISABLE_AUTOUPDATER": "1", "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude")} {
 		t.Setenv(k, v)
 	}
@@ -32,18 +32,18 @@ func TestRunDelegatesToClaudeCode(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			ws := t.TempDir()
 			target := filepath.Join(ws, "greeting.txt")
-			srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-				if strings.Contains(llmtest.LastUser(r), "CLAUDE TASK") { // Claude Code's own conversation
+			srv.DefaultFunc(func(r llm.Request) scripted.Reply {
+				if strings.Contains(scripted.LastUser(r), "CLAUDE TASK") { // Claude Code's own conversation
 					if toolStep(r) == 0 {
-						return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("toolu_1", "Write", map[string]string{"file_path": target, "content": "hi\n"})}}
+						return scripted.Reply{ToolCalls: []llm.ToolCall{tc("toolu_1", "Write", map[string]string{"file_path": target, "content": "hi\n"})}}
 					}
-					return llmtest.Reply{Text: "Claude wrote greeting.txt."}
+					return scripted.Reply{Text: "Claude wrote greeting.txt."}
 				}
 				switch toolStep(r) { // Tofu's
 				case 0:
-					return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("d1", "delegate", map[string]string{"agent": "claude", "task": "CLAUDE TASK: write greeting.txt"})}}
+					return scripted.Reply{ToolCalls: []llm.ToolCall{tc("d1", "delegate", map[string]string{"agent": "claude", "task": "CLAUDE TASK: write greeting.txt"})}}
 				}
-				return llmtest.Reply{Text: "Delegated."}
+				return scripted.Reply{Text: "Delegated."}
 			})
 			var out, errOut bytes.Buffer
 			end, err := Run(context.Background(), st, RunOptions{Task: "greet " + mode, Workspace: ws, Approve: mode}, &out, &errOut)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/paper/papertest"
 )
 
@@ -36,7 +36,7 @@ func newDevCmd() *cobra.Command {
 					return err
 				}
 			}
-			srv, err := llmtest.ListenDemo(addr, ctxLen, script)
+			srv, err := scripted.ListenDemo(addr, ctxLen, script)
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ func writeDemoWorkspace(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("demo workspace: %w", err)
 	}
-	for name, text := range llmtest.DemoFiles {
+	for name, text := range scripted.DemoFiles {
 		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			continue

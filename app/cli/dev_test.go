@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestFakeModelDemoTour: `tofu dev fake-model --workspace DIR` writes the tour's files (keeping
@@ -30,7 +30,7 @@ func TestFakeModelDemoTour(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, "README.md")); string(b) != "mine\n" {
 		t.Fatalf("an existing file was replaced: %q", b)
 	}
-	if b, _ := os.ReadFile(filepath.Join(ws, "hello.sh")); string(b) != llmtest.DemoFiles["hello.sh"] {
+	if b, _ := os.ReadFile(filepath.Join(ws, "hello.sh")); string(b) != scripted.DemoFiles["hello.sh"] {
 		t.Fatalf("hello.sh: %q", b)
 	}
 	var out, errOut bytes.Buffer

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -21,7 +21,7 @@ import (
 // so it runs when TOFU_E2E=1 (make test-e2e), where a missing piece is a failure, not a skip.
 func TestEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	model := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	isolate(t, model.URL)
 
 	st, url, stop := serveE2E(t, root)

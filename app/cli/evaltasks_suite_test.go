@@ -16,7 +16,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/eval"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -46,12 +46,12 @@ func addTask(id, repo, base string) map[string]any {
 }
 
 // fixAdd is the model that fixes add: an edit, then done.
-func fixAdd(r llm.Request) llmtest.Reply {
+func fixAdd(r llm.Request) scripted.Reply {
 	if toolStep(r) == 0 {
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
+		return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
 			{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
 	}
-	return llmtest.Reply{Text: "Fixed."}
+	return scripted.Reply{Text: "Fixed."}
 }
 
 func readLines(t *testing.T, path string) []string {
@@ -68,7 +68,7 @@ func readLines(t *testing.T, path string) []string {
 // results log, on disk before the second began) is not run again, the second is, and the
 // report holds both.
 func TestEvalTasksResumesAfterKill(t *testing.T) {
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
 	repo, base := taskRepo(t)
 	dir := t.TempDir()
@@ -78,7 +78,7 @@ func TestEvalTasksResumesAfterKill(t *testing.T) {
 	calls := map[string]int{} // "run/task" → model calls
 	run := 1
 	reached, release := make(chan struct{}), make(chan struct{})
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		task := strings.Fields(taskText(r))[0]
 		mu.Lock()
 		calls[strconv.Itoa(run)+"/"+task]++
@@ -243,14 +243,14 @@ func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 	// The commands' pids inside the sandbox are not their pids here: they are found by a
 	// variable in their environment.
 	token := "TOFU_MAXTIME_TOKEN=" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch toolStep(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("j", "run_command", map[string]any{"command": "export " + token + "; echo $$ > job.pid; exec sleep 600", "background": true})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("j", "run_command", map[string]any{"command": "export " + token + "; echo $$ > job.pid; exec sleep 600", "background": true})}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "export " + token + "; echo $$ > fg.pid; exec sleep 600", "timeout": 900})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "export " + token + "; echo $$ > fg.pid; exec sleep 600", "timeout": 900})}}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 	repo, base := taskRepo(t)
 	work := t.TempDir()
@@ -295,11 +295,11 @@ func TestEvalTasksMaxTimeKillsTheGroup(t *testing.T) {
 // minutes, wherever the turn is when it fires.
 func TestEvalTasksMaxTimeClock(t *testing.T) {
 	st, srv := runEnv(t)
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		if toolStep(r) == 0 {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "exec sleep 600", "timeout": 900})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("f", "run_command", map[string]any{"command": "exec sleep 600", "timeout": 900})}}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 	repo, base := taskRepo(t)
 	task := eval.Task{InstanceID: "clock", Repo: repo, BaseCommit: base, ProblemStatement: "wait", TestPatch: addTestPatch, FailToPass: []string{"add"}, TestCmd: "sh tests/{test}_test.sh"}

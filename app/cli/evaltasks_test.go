@@ -12,7 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/eval"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -82,21 +82,21 @@ func TestEvalTasksGradesEachTask(t *testing.T) {
 	// The model first tries to fix add in the user's checkout (outside its workspace: denied),
 	// then fixes add; on mul it writes a test that always passes and stops, which the
 	// grader's own test file replaces.
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		step := toolStep(r)
 		switch {
 		case strings.Contains(taskText(r), "add") && step == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("o", "write_file", map[string]any{"path": filepath.Join(repoDir, "lib/add.sh"), "content": "add() { echo 5; }\n"})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("o", "write_file", map[string]any{"path": filepath.Join(repoDir, "lib/add.sh"), "content": "add() { echo 5; }\n"})}}
 		case strings.Contains(taskText(r), "add") && step == 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e", "edit_files", map[string]any{"edits": []map[string]any{
 				{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
 		case strings.Contains(taskText(r), "mul") && step == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("w", "write_file", map[string]any{"path": "tests/mul_test.sh", "content": "true\n"})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("w", "write_file", map[string]any{"path": "tests/mul_test.sh", "content": "true\n"})}}
 		case strings.Contains(taskText(r), "loop"):
 			// Searches forever (a new pattern each step): the step limit ends the turn.
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("g"+strconv.Itoa(step), "grep", map[string]any{"searches": []map[string]any{{"pattern": "x" + strconv.Itoa(step)}}})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("g"+strconv.Itoa(step), "grep", map[string]any{"searches": []map[string]any{{"pattern": "x" + strconv.Itoa(step)}}})}}
 		}
-		return llmtest.Reply{Text: "Done."}
+		return scripted.Reply{Text: "Done."}
 	})
 	suite := []eval.Task{
 		{InstanceID: "add-1", Repo: repoDir, BaseCommit: base, ProblemStatement: "add 2 3 prints -1, not 5: fix add",

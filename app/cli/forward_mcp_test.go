@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
 
@@ -20,14 +20,14 @@ import (
 // live) and is in its log. --http is refused with the reason.
 func TestMCPServeBesideTheWindow(t *testing.T) {
 	srv := llmtestServer(t)
-	srv.OnUser("list the files").Reply(llmtest.Reply{Text: "The workspace holds notes.txt."})
+	srv.OnUser("list the files").Reply(scripted.Reply{Text: "The workspace holds notes.txt."})
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("hi\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "tofu")
 	os.MkdirAll(cfg, 0o755)
-	if err := os.WriteFile(filepath.Join(cfg, "config.json"), []byte(`{"models":{"main":"`+llmtest.DemoModelName+`"}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(cfg, "config.json"), []byte(`{"models":{"main":"`+scripted.DemoModelName+`"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	data := t.TempDir()

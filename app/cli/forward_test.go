@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -359,9 +359,9 @@ func TestForwardChat(t *testing.T) {
 
 // llmtestServer is the scripted model, with the settings and keys of the processes this test
 // starts isolated from the user's.
-func llmtestServer(t *testing.T) *llmtest.Server {
+func llmtestServer(t *testing.T) *scripted.Server {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
 	return srv
 }

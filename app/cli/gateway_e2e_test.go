@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -21,7 +21,7 @@ import (
 // reply names both models and why, and the correction shows. Runs when TOFU_E2E=1; not parallel: it sets environment variables.
 func TestGatewayNoticesEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -35,20 +35,20 @@ func TestGatewayNoticesEndToEnd(t *testing.T) {
 	os.MkdirAll(filepath.Join(configHome, "tofu"), 0o700)
 	cfg, _ := json.Marshal(map[string]any{
 		"providers": []map[string]any{{"name": "main", "type": "ollama", "base_url": dead}, {"name": "backup", "type": "ollama", "base_url": srv.URL}},
-		"models":    map[string]any{"main": llmtest.DemoModelName},
-		"fallback":  []string{"backup/" + llmtest.DemoModelName},
+		"models":    map[string]any{"main": scripted.DemoModelName},
+		"fallback":  []string{"backup/" + scripted.DemoModelName},
 	})
 	if err := os.WriteFile(filepath.Join(configHome, "tofu", "config.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch {
 		case toolStep(r) > 0:
-			return llmtest.Reply{Text: "Fixed add: it adds now."}
+			return scripted.Reply{Text: "Fixed add: it adds now."}
 		case len(r.Messages) > 2:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{editCall}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{editCall}}
 		}
-		return llmtest.Reply{Fault: llmtest.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}}
+		return scripted.Reply{Fault: scripted.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}}
 	})
 
 	st, url, stop := serveE2E(t, root)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -16,7 +16,7 @@ import (
 // the index kept in Badger, reading no log again (checked on the next open).
 func TestHistorySearchEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	isolate(t, model.URL)
 	dir := t.TempDir()
 	first, err := store.Open(dir)

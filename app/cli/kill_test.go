@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -61,15 +61,15 @@ func TestKillAndContinue(t *testing.T) {
 	}
 	runs := envInt(t, "TOFU_KILL_RUNS", 40)
 	seed := uint64(envInt(t, "TOFU_KILL_SEED", 1))
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		i := toolStep(r)
 		if i >= killSteps {
-			return llmtest.Reply{Text: "All commands ran."}
+			return scripted.Reply{Text: "All commands ran."}
 		}
 		id := fmt.Sprintf("c%d", i)
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{tc(id, "run_command", map[string]any{
+		return scripted.Reply{ToolCalls: []llm.ToolCall{tc(id, "run_command", map[string]any{
 			"command": "echo " + id + " >> counter; sleep 60 & sleep 0.05"})}}
 	})
 	var total killFigures

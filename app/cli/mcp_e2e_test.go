@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -21,29 +21,29 @@ import (
 func TestMCPEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	everything := testtools.Node(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	const doc = `uri="demo://resource/static/document/features.md"`
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		switch last := llmtest.LastUser(r); {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
+		switch last := scripted.LastUser(r); {
 		case strings.Contains(last, "<attachment") && strings.Contains(last, doc):
-			return llmtest.Reply{Text: "I read the attached features.md."}
+			return scripted.Reply{Text: "I read the attached features.md."}
 		case strings.Contains(last, "run the long operation"):
 			switch toolStep(r) {
 			case 0:
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("s1", "tool_search", map[string]string{"query": "long running operation"})}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("s1", "tool_search", map[string]string{"query": "long running operation"})}}
 			case 1:
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("p1", "mcp__everything__trigger-long-running-operation", map[string]int{"duration": 8, "steps": 8})}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("p1", "mcp__everything__trigger-long-running-operation", map[string]int{"duration": 8, "steps": 8})}}
 			}
-			return llmtest.Reply{Text: "The long operation finished."}
+			return scripted.Reply{Text: "The long operation finished."}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	})
 	configHome := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", configHome)
 	t.Setenv("TOFU_KEYRING", "off")
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	os.MkdirAll(filepath.Join(configHome, "tofu"), 0o755)
-	cfg := `{"models": {"main": "` + llmtest.DemoModelName + `"},
+	cfg := `{"models": {"main": "` + scripted.DemoModelName + `"},
 		"permissions": {"rules": [{"tool": "mcp", "pattern": "everything/trigger-long-running-operation", "action": "allow"}]},
 		"mcpServers": {"everything": {"command": "node", "args": [` + strconvQuote(everything) + `, "stdio"]},
 		"broken": {"command": "uvx", "args": ["x"], "env": {"PATH": "/nonexistent"}}}}`

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/shareddata"
@@ -43,13 +43,13 @@ func inspector(t *testing.T, env []string, args ...string) string {
 // scripted model and is logged in Tofu's store.
 func TestMCPServeWithInspector(t *testing.T) {
 	data, cfgHome, ws := t.TempDir(), t.TempDir(), t.TempDir()
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.OnUser("list the files").Reply(llmtest.Reply{Text: "The workspace holds notes.txt."})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.OnUser("list the files").Reply(scripted.Reply{Text: "The workspace holds notes.txt."})
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("hi\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(cfgHome, "tofu"), 0o755)
-	os.WriteFile(filepath.Join(cfgHome, "tofu", "config.json"), []byte(`{"providers":[{"name":"ollama","type":"ollama"}],"models":{"main":"`+llmtest.DemoModelName+`"}}`), 0o644)
+	os.WriteFile(filepath.Join(cfgHome, "tofu", "config.json"), []byte(`{"providers":[{"name":"ollama","type":"ollama"}],"models":{"main":"`+scripted.DemoModelName+`"}}`), 0o644)
 
 	st, err := store.Open(filepath.Join(data, "tofu"))
 	if err != nil {

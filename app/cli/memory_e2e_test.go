@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -15,7 +15,7 @@ import (
 // (frontend/e2e/memory.e2e.mjs) and checks the record files it changed.
 func TestMemoryPanelEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	isolate(t, model.URL)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	data, err := store.DataDir()

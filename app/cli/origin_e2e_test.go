@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestOriginEndToEnd opens the real UI in headless Chromium, then a page served from another
@@ -15,7 +15,7 @@ import (
 // still work. Runs with TOFU_E2E=1 (make test-e2e).
 func TestOriginEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	model := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)
 

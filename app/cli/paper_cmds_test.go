@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
@@ -19,13 +19,13 @@ import (
 func TestPaperCommands(t *testing.T) {
 	srv := llmtestServer(t)
 	firstPage := regexp.MustCompile(`<passage id=\d+ section="[^"]*">\n\[page (\d+)\]`)
-	srv.On(func(req llm.Request) bool { return strings.Contains(llmtest.LastUser(req), "<passage") }).
-		ReplyFunc(func(req llm.Request) llmtest.Reply {
-			m := firstPage.FindStringSubmatch(llmtest.LastUser(req))
+	srv.On(func(req llm.Request) bool { return strings.Contains(scripted.LastUser(req), "<passage") }).
+		ReplyFunc(func(req llm.Request) scripted.Reply {
+			m := firstPage.FindStringSubmatch(scripted.LastUser(req))
 			if m == nil {
-				return llmtest.Reply{Text: "The passages do not say."}
+				return scripted.Reply{Text: "The passages do not say."}
 			}
-			return llmtest.Reply{Text: fmt.Sprintf("Masks in the loss handle missing modalities [p. %s]. See also [p. 99].", m[1])}
+			return scripted.Reply{Text: fmt.Sprintf("Masks in the loss handle missing modalities [p. %s]. See also [p. 99].", m[1])}
 		})
 	data := t.TempDir()
 	pdf, _ := filepath.Abs("testdata/multivae_joss.pdf")

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -26,7 +26,7 @@ var editCall = tc("e", "edit_files", map[string]any{"edits": []map[string]any{
 func TestRunPrintedCallIsNeverTheAnswer(t *testing.T) {
 	st, srv := runEnv(t)
 	ws := repo(t)
-	srv.Default(llmtest.Reply{Fault: llmtest.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}})
+	srv.Default(scripted.Reply{Fault: scripted.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "fix add", Workspace: ws, Approve: "all", MaxSteps: 10}, &out, &errOut)
 	if err != nil {
@@ -70,14 +70,14 @@ func TestRunPrintedCallCorrected(t *testing.T) {
 		}
 		return false
 	}
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch {
 		case toolStep(r) > 0:
-			return llmtest.Reply{Text: "Fixed add."}
+			return scripted.Reply{Text: "Fixed add."}
 		case corrected(r):
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{editCall}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{editCall}}
 		}
-		return llmtest.Reply{Fault: llmtest.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}}
+		return scripted.Reply{Fault: scripted.FaultBadToolJSON, ToolCalls: []llm.ToolCall{editCall}}
 	})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "fix add", Workspace: ws, Approve: "all", MaxSteps: 10}, &out, &errOut)
@@ -100,17 +100,17 @@ func TestRunAnthropicPrintedCallIsRead(t *testing.T) {
 	os.MkdirAll(cfgDir, 0o700)
 	cfg, _ := json.Marshal(map[string]any{
 		"providers": []map[string]any{{"name": "ant", "type": "anthropic", "base_url": srv.URL}},
-		"models":    map[string]any{"main": llmtest.DemoModelName},
+		"models":    map[string]any{"main": scripted.DemoModelName},
 	})
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ws := repo(t)
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		if toolStep(r) > 0 {
-			return llmtest.Reply{Text: "Fixed add."}
+			return scripted.Reply{Text: "Fixed add."}
 		}
-		return llmtest.Reply{Fault: llmtest.FaultToolAsText, ToolCalls: []llm.ToolCall{editCall}}
+		return scripted.Reply{Fault: scripted.FaultToolAsText, ToolCalls: []llm.ToolCall{editCall}}
 	})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "fix add", Workspace: ws, Approve: "all", MaxSteps: 10}, &out, &errOut)
@@ -142,12 +142,12 @@ func TestRunStartupFallbackIsVisible(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{
 		"providers": []map[string]any{{"name": "main", "type": "ollama", "base_url": dead}, {"name": "backup", "type": "ollama", "base_url": srv.URL}},
 		"models":    map[string]any{"main": "qwen3:8b"},
-		"fallback":  []string{"backup/" + llmtest.DemoModelName},
+		"fallback":  []string{"backup/" + scripted.DemoModelName},
 	})
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv.Default(llmtest.Reply{Text: "Answered."})
+	srv.Default(scripted.Reply{Text: "Answered."})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "say hi", Workspace: t.TempDir(), Approve: "all", MaxSteps: 3}, &out, &errOut)
 	if err != nil || end.Reason != store.EndDone {
@@ -158,10 +158,10 @@ func TestRunStartupFallbackIsVisible(t *testing.T) {
 	if len(evs) == 0 || evs[0].Type != store.EventFallback || evs[0].Decode(&fb) != nil {
 		t.Fatalf("first event %+v, want the startup fallback", evs[0])
 	}
-	if fb.From != "qwen3:8b" || fb.Model != "backup/"+llmtest.DemoModelName || !fb.Startup || !strings.Contains(fb.Reason, "cannot reach Ollama") {
+	if fb.From != "qwen3:8b" || fb.Model != "backup/"+scripted.DemoModelName || !fb.Startup || !strings.Contains(fb.Reason, "cannot reach Ollama") {
 		t.Errorf("fallback %+v", fb)
 	}
-	if want := "[falling back from qwen3:8b to backup/" + llmtest.DemoModelName + " at startup: "; !strings.Contains(errOut.String(), want) {
+	if want := "[falling back from qwen3:8b to backup/" + scripted.DemoModelName + " at startup: "; !strings.Contains(errOut.String(), want) {
 		t.Errorf("the terminal does not show %q:\n%s", want, errOut.String())
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -29,14 +29,14 @@ func TestRunShowsMCPProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	const long = "mcp__everything__trigger-long-running-operation"
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch toolStep(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("s1", "tool_search", map[string]string{"query": "long running operation progress"})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("s1", "tool_search", map[string]string{"query": "long running operation progress"})}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("p1", long, map[string]int{"duration": 2, "steps": 4})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("p1", long, map[string]int{"duration": 2, "steps": 4})}}
 		}
-		return llmtest.Reply{Text: "The operation finished."}
+		return scripted.Reply{Text: "The operation finished."}
 	})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "run the long operation", Workspace: t.TempDir(), Approve: "all"}, &out, &errOut)

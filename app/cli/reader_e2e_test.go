@@ -11,7 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/shareddata"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestReaderEndToEnd drives the paper reader in headless Chromium (frontend/e2e/reader.e2e.mjs)
@@ -31,15 +31,15 @@ func TestReaderEndToEnd(t *testing.T) {
 		question = "How does MultiVae handle incomplete datasets with missing modalities?"
 	}
 
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	pages := regexp.MustCompile(`<passage id=\d+ section="[^"]*">\n\[page (\d+)\]`)
-	model.On(func(req llm.Request) bool { return strings.Contains(llmtest.LastUser(req), "<passage") }).
-		ReplyFunc(func(req llm.Request) llmtest.Reply {
-			m := pages.FindStringSubmatch(llmtest.LastUser(req))
+	model.On(func(req llm.Request) bool { return strings.Contains(scripted.LastUser(req), "<passage") }).
+		ReplyFunc(func(req llm.Request) scripted.Reply {
+			m := pages.FindStringSubmatch(scripted.LastUser(req))
 			if m == nil {
-				return llmtest.Reply{Text: "The passages do not say."}
+				return scripted.Reply{Text: "The passages do not say."}
 			}
-			return llmtest.Reply{Text: fmt.Sprintf("The paper answers this on the cited page [p. %s].", m[1])}
+			return scripted.Reply{Text: fmt.Sprintf("The paper answers this on the cited page [p. %s].", m[1])}
 		})
 	isolate(t, model.URL)
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -51,12 +51,12 @@ func tc(id, name string, args any) llm.ToolCall {
 }
 
 // script answers step i of a conversation with steps[i], then with done.
-func script(srv *llmtest.Server, done string, steps ...[]llm.ToolCall) {
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+func script(srv *scripted.Server, done string, steps ...[]llm.ToolCall) {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		if i := toolStep(r); i < len(steps) {
-			return llmtest.Reply{ToolCalls: steps[i]}
+			return scripted.Reply{ToolCalls: steps[i]}
 		}
-		return llmtest.Reply{Text: done}
+		return scripted.Reply{Text: done}
 	})
 }
 
@@ -79,9 +79,9 @@ func repo(t *testing.T) string {
 	return dir
 }
 
-func runEnv(t *testing.T) (*store.Store, *llmtest.Server) {
+func runEnv(t *testing.T) (*store.Store, *scripted.Server) {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	isolate(t, srv.URL)
 	st, err := store.Open(t.TempDir())
 	if err != nil {
@@ -224,7 +224,7 @@ func TestRunCodingTask(t *testing.T) {
 func TestRunCodingTaskAutonomous(t *testing.T) {
 	st, srv := runEnv(t)
 	ws := repo(t)
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		system := r.Messages[0].Content
 		// The step within the phase: tool results after the phase's last user message.
 		step, brief := 0, ""
@@ -238,31 +238,31 @@ func TestRunCodingTaskAutonomous(t *testing.T) {
 		}
 		switch {
 		case strings.Contains(system, "You are the planner"):
-			return llmtest.Reply{Text: "1. Fix add in lib/add.sh\n2. Fix mul in lib/mul.sh\n3. Run sh test.sh"}
+			return scripted.Reply{Text: "1. Fix add in lib/add.sh\n2. Fix mul in lib/mul.sh\n3. Run sh test.sh"}
 		case strings.Contains(system, "You are the critic"):
 			if step == 0 {
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("t", "run_command", map[string]any{"command": "sh test.sh"})}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("t", "run_command", map[string]any{"command": "sh test.sh"})}}
 			}
 			if out := r.Messages[len(r.Messages)-1].Content; strings.Contains(out, "FAIL") {
-				return llmtest.Reply{Text: "add is fixed.\n- [ ] sh test.sh: " + firstLine(out) + "\nVERDICT: CONTINUE_WORKER"}
+				return scripted.Reply{Text: "add is fixed.\n- [ ] sh test.sh: " + firstLine(out) + "\nVERDICT: CONTINUE_WORKER"}
 			}
-			return llmtest.Reply{Text: "Ran sh test.sh: all tests pass.\nVERDICT: STOP"}
+			return scripted.Reply{Text: "Ran sh test.sh: all tests pass.\nVERDICT: STOP"}
 		case strings.HasPrefix(brief, "Plan:"):
 			steps := [][]llm.ToolCall{
 				{tc("g", "grep", map[string]any{"searches": []map[string]any{{"pattern": `add\(\)`}}})},
 				{tc("e", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})},
 			}
 			if step < len(steps) {
-				return llmtest.Reply{ToolCalls: steps[step]}
+				return scripted.Reply{ToolCalls: steps[step]}
 			}
-			return llmtest.Reply{Text: "Fixed add."}
+			return scripted.Reply{Text: "Fixed add."}
 		case strings.HasPrefix(brief, "A reviewer"):
 			if step == 0 {
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"}}})}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]any{{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"}}})}}
 			}
-			return llmtest.Reply{Text: "Fixed mul too."}
+			return scripted.Reply{Text: "Fixed mul too."}
 		}
-		return llmtest.Reply{Text: "unexpected request"}
+		return scripted.Reply{Text: "unexpected request"}
 	})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "the tests fail: fix them", Workspace: ws, Approve: "all", Mode: "autonomous", JSON: true}, &out, &errOut)

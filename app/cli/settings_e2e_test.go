@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestSettingsEndToEnd drives the Settings view in headless Chromium against `tofu serve`
@@ -21,7 +21,7 @@ func TestSettingsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	// The scripted model answers as Ollama and as an OpenAI-compatible server, so the
 	// provider the browser adds is reachable without leaving the machine.
-	model := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	model := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	configHome := t.TempDir()
 	t.Setenv("OLLAMA_HOST", model.URL)
 	t.Setenv("XDG_CONFIG_HOME", configHome)

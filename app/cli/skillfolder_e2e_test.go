@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestSkillFolderDropEndToEnd drops a skill folder on Settings' Skills section in headless
@@ -14,7 +14,7 @@ import (
 // no modes).
 func TestSkillFolderDropEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	isolate(t, model.URL)
 	_, url, stop := serveE2E(t, root)
 	defer stop()

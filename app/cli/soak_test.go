@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -43,7 +43,7 @@ func TestFaultSoak(t *testing.T) {
 			}
 			cfg, _ := json.Marshal(map[string]any{
 				"providers": []map[string]any{{"name": format, "type": format, "base_url": base}},
-				"models":    map[string]any{"main": llmtest.DemoModelName},
+				"models":    map[string]any{"main": scripted.DemoModelName},
 			})
 			os.WriteFile(filepath.Join(cfgDir, "config.json"), cfg, 0o600)
 		}
@@ -129,15 +129,15 @@ func lastReply(t *testing.T, st *store.Store, seen map[string]bool) string {
 type soak struct {
 	mu     sync.Mutex
 	rng    *rand.Rand
-	plan   map[[2]int][]llmtest.Reply // faults per (task, stage), consumed in order
+	plan   map[[2]int][]scripted.Reply // faults per (task, stage), consumed in order
 	drawn  map[[2]int]bool
 	byTask map[int][]string
-	count  map[llmtest.Fault]int
+	count  map[scripted.Fault]int
 }
 
 func newSoak(seed uint64) *soak {
-	return &soak{rng: rand.New(rand.NewPCG(seed, 21)), plan: map[[2]int][]llmtest.Reply{}, drawn: map[[2]int]bool{},
-		byTask: map[int][]string{}, count: map[llmtest.Fault]int{}}
+	return &soak{rng: rand.New(rand.NewPCG(seed, 21)), plan: map[[2]int][]scripted.Reply{}, drawn: map[[2]int]bool{},
+		byTask: map[int][]string{}, count: map[scripted.Fault]int{}}
 }
 
 func (s *soak) answer(task int) string {
@@ -148,7 +148,7 @@ func (s *soak) command(task int) llm.ToolCall {
 	return tc(fmt.Sprintf("c%d", task), "run_command", map[string]any{"command": fmt.Sprintf("printf 'ran-%%s\\n' %d | tee -a runs.log", task)})
 }
 
-func (s *soak) reply(r llm.Request) llmtest.Reply {
+func (s *soak) reply(r llm.Request) scripted.Reply {
 	var task int
 	for _, m := range r.Messages {
 		if m.Role == llm.RoleUser {
@@ -163,9 +163,9 @@ func (s *soak) reply(r llm.Request) llmtest.Reply {
 			stage = 1
 		}
 	}
-	good := llmtest.Reply{ToolCalls: []llm.ToolCall{s.command(task)}}
+	good := scripted.Reply{ToolCalls: []llm.ToolCall{s.command(task)}}
 	if stage == 1 {
-		good = llmtest.Reply{Text: s.answer(task)}
+		good = scripted.Reply{Text: s.answer(task)}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -174,15 +174,15 @@ func (s *soak) reply(r llm.Request) llmtest.Reply {
 		s.drawn[key] = true
 		if s.rng.Float64() < 0.3 {
 			for range 1 + s.rng.IntN(3) {
-				f := llmtest.Faults[s.rng.IntN(len(llmtest.Faults))]
-				if stage == 1 && (f == llmtest.FaultBadToolJSON || f == llmtest.FaultToolAsText) {
+				f := scripted.Faults[s.rng.IntN(len(scripted.Faults))]
+				if stage == 1 && (f == scripted.FaultBadToolJSON || f == scripted.FaultToolAsText) {
 					// A call printed after the command ran is a model running it again (read
 					// back, it runs): not a fault of the answer stage.
-					f = llmtest.FaultServerError
+					f = scripted.FaultServerError
 				}
-				rep := llmtest.Reply{Fault: f, Text: good.Text, ToolCalls: good.ToolCalls, After: 1 + s.rng.IntN(3),
+				rep := scripted.Reply{Fault: f, Text: good.Text, ToolCalls: good.ToolCalls, After: 1 + s.rng.IntN(3),
 					RetryAfter: time.Duration(1+s.rng.IntN(3)) * time.Second, Delay: time.Duration(1+s.rng.IntN(2)) * time.Second}
-				if f == llmtest.FaultBadToolJSON || f == llmtest.FaultToolAsText {
+				if f == scripted.FaultBadToolJSON || f == scripted.FaultToolAsText {
 					rep.Text, rep.ToolCalls = "", []llm.ToolCall{s.command(task)} // faults of a call
 				}
 				s.plan[key] = append(s.plan[key], rep)
@@ -230,7 +230,7 @@ func (s *soak) kinds() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var parts []string
-	for _, f := range llmtest.Faults {
+	for _, f := range scripted.Faults {
 		if s.count[f] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", f, s.count[f]))
 		}

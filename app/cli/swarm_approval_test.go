@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -33,7 +33,7 @@ func TestRunAsksForSubAgents(t *testing.T) {
 			ws := repo(t)
 			graph := `{"agents":[{"objective":"fix add","role":"coder"}]}`
 			var denied bool
-			srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+			srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 				first := ""
 				for _, m := range r.Messages {
 					if m.Role == llm.RoleUser {
@@ -46,19 +46,19 @@ func TestRunAsksForSubAgents(t *testing.T) {
 					for _, m := range r.Messages {
 						if m.Role == llm.RoleTool {
 							denied = strings.Contains(m.Content, "denied")
-							return llmtest.Reply{Text: "done with add"}
+							return scripted.Reply{Text: "done with add"}
 						}
 					}
-					return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e1", "edit_files", map[string]any{"edits": []map[string]string{
+					return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e1", "edit_files", map[string]any{"edits": []map[string]string{
 						{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
-				case strings.HasPrefix(llmtest.LastUser(r), "You are the master"):
-					return llmtest.Reply{Text: "Synthesis: add handled."}
+				case strings.HasPrefix(scripted.LastUser(r), "You are the master"):
+					return scripted.Reply{Text: "Synthesis: add handled."}
 				}
 				switch toolStep(r) {
 				case 0:
-					return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+					return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
 				}
-				return llmtest.Reply{Text: "The team is done."}
+				return scripted.Reply{Text: "The team is done."}
 			})
 			var prompts string
 			if c.forward {

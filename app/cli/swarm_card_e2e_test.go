@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -30,8 +30,8 @@ func TestSwarmCardEndToEnd(t *testing.T) {
 		`{"objective":"fix the spelling in notes.txt","role":"coder"},` +
 		`{"objective":"write the summary","role":"writer","depends_on":[0,1]}]}`
 	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
-	model := llmtest.New(t, llmtest.DemoModel())
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	model := scripted.New(t, scripted.DemoModel())
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		first, results := "", 0
 		for _, m := range r.Messages {
 			if m.Role == llm.RoleUser && first == "" {
@@ -41,25 +41,25 @@ func TestSwarmCardEndToEnd(t *testing.T) {
 				results++
 			}
 		}
-		slow := func(text string) llmtest.Reply {
-			return llmtest.Reply{Text: text, Chunks: 4, TokenDelay: 20 * time.Millisecond}
+		slow := func(text string) scripted.Reply {
+			return scripted.Reply{Text: text, Chunks: 4, TokenDelay: 20 * time.Millisecond}
 		}
 		switch {
 		case strings.HasPrefix(first, "You are agent 0 "):
 			return slow("Tofu is made of soybeans, water and a coagulant.")
 		case strings.HasPrefix(first, "You are agent 1 "):
 			if results == 0 {
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_fix", Name: "edit_files", Arguments: args(map[string]any{
+				return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "call_fix", Name: "edit_files", Arguments: args(map[string]any{
 					"edits": []any{map[string]any{"path": "notes.txt", "old_string": "soy\n", "new_string": "soybeans\n"}}})}}}
 			}
 			return slow("Changed notes.txt: soy → soybeans.")
 		case strings.HasPrefix(first, "You are agent 2 "):
 			return slow("Summary: tofu is soybeans; notes.txt now says so.")
-		case strings.HasPrefix(llmtest.LastUser(r), "You are the master"):
+		case strings.HasPrefix(scripted.LastUser(r), "You are the master"):
 			return slow("Synthesis: tofu is made of soybeans, and the notes say so now.")
 		}
 		if results == 0 {
-			return llmtest.Reply{Text: "Splitting the work.", ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+			return scripted.Reply{Text: "Splitting the work.", ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
 		}
 		return slow("The team is done: tofu is made of soybeans.")
 	})

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -26,7 +26,7 @@ func TestRunSwarmEndToEnd(t *testing.T) {
 	graph := `{"agents":[{"objective":"find how add works","role":"researcher"},` +
 		`{"objective":"find how mul works","role":"researcher"},` +
 		`{"objective":"summarize both","role":"writer","depends_on":[0,1]}]}`
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		first := ""
 		for _, m := range r.Messages {
 			if m.Role == llm.RoleUser {
@@ -36,24 +36,24 @@ func TestRunSwarmEndToEnd(t *testing.T) {
 		}
 		switch {
 		case strings.HasPrefix(first, "You are agent 0 "):
-			return llmtest.Reply{Text: "add subtracts: a bug"}
+			return scripted.Reply{Text: "add subtracts: a bug"}
 		case strings.HasPrefix(first, "You are agent 1 "):
-			return llmtest.Reply{Text: "mul adds: a bug"}
+			return scripted.Reply{Text: "mul adds: a bug"}
 		case strings.HasPrefix(first, "You are agent 2 "):
 			if !strings.Contains(first, "add subtracts") || !strings.Contains(first, "mul adds") {
-				return llmtest.Reply{Text: "the writer did not get its inputs"}
+				return scripted.Reply{Text: "the writer did not get its inputs"}
 			}
-			return llmtest.Reply{Text: "Both add and mul are wrong."}
-		case strings.HasPrefix(llmtest.LastUser(r), "You are the master"):
-			return llmtest.Reply{Text: "Synthesis: add and mul are both broken."}
+			return scripted.Reply{Text: "Both add and mul are wrong."}
+		case strings.HasPrefix(scripted.LastUser(r), "You are the master"):
+			return scripted.Reply{Text: "Synthesis: add and mul are both broken."}
 		}
 		switch toolStep(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("s", "tool_search", map[string]any{"query": "spawn agents"})}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{tc("s", "tool_search", map[string]any{"query": "spawn agents"})}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
 		}
-		return llmtest.Reply{Text: "The team found that add and mul are both broken."}
+		return scripted.Reply{Text: "The team found that add and mul are both broken."}
 	})
 	var out, errOut bytes.Buffer
 	end, err := Run(context.Background(), st, RunOptions{Task: "find what is wrong, with a team", Workspace: ws, Approve: "all", MaxSteps: 10}, &out, &errOut)
@@ -107,7 +107,7 @@ func TestRunSwarmSurvivesSIGKILL(t *testing.T) {
 	var mu sync.Mutex
 	calls := map[int]int{}
 	cutting := make(chan struct{})
-	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) llmtest.Reply {
+	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) scripted.Reply {
 		first := ""
 		for _, m := range r.Messages {
 			if m.Role == llm.RoleUser {
@@ -124,18 +124,18 @@ func TestRunSwarmSurvivesSIGKILL(t *testing.T) {
 				if i == 1 && n == 1 {
 					close(cutting)
 					<-ctx.Done() // the first Tofu dies while it waits
-					return llmtest.Reply{Text: "never seen"}
+					return scripted.Reply{Text: "never seen"}
 				}
-				return llmtest.Reply{Text: fmt.Sprintf("result %d", i)}
+				return scripted.Reply{Text: fmt.Sprintf("result %d", i)}
 			}
 		}
-		if strings.HasPrefix(llmtest.LastUser(r), "You are the master") {
-			return llmtest.Reply{Text: "Synthesis after the crash."}
+		if strings.HasPrefix(scripted.LastUser(r), "You are the master") {
+			return scripted.Reply{Text: "Synthesis after the crash."}
 		}
 		if toolStep(r) == 0 {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
 		}
-		return llmtest.Reply{Text: "Resumed and done."}
+		return scripted.Reply{Text: "Resumed and done."}
 	})
 	st2, parent := killSwarmRun(t, dataDir, cutting, "agent 1 never called the model", "--cwd", ws, "--approve", "all", "use a team")
 	cut := ""
@@ -231,7 +231,7 @@ func TestRunSwarmCoderSurvivesSIGKILL(t *testing.T) {
 	var mu sync.Mutex
 	firstEdits, cuts := 0, 0
 	cutting := make(chan struct{})
-	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) llmtest.Reply {
+	srv.DefaultFuncContext(func(ctx context.Context, r llm.Request) scripted.Reply {
 		first := ""
 		results := 0
 		for _, m := range r.Messages {
@@ -248,7 +248,7 @@ func TestRunSwarmCoderSurvivesSIGKILL(t *testing.T) {
 			switch results {
 			case 0:
 				firstEdits++
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e1", "edit_files", map[string]any{"edits": []map[string]string{
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e1", "edit_files", map[string]any{"edits": []map[string]string{
 					{"path": "lib/add.sh", "old_string": "$1 - $2", "new_string": "$1 + $2"}}})}}
 			case 1:
 				if cuts++; cuts == 1 {
@@ -256,20 +256,20 @@ func TestRunSwarmCoderSurvivesSIGKILL(t *testing.T) {
 					mu.Unlock()
 					<-ctx.Done() // the first Tofu dies while it waits
 					mu.Lock()
-					return llmtest.Reply{Text: "never seen"}
+					return scripted.Reply{Text: "never seen"}
 				}
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]string{
+				return scripted.Reply{ToolCalls: []llm.ToolCall{tc("e2", "edit_files", map[string]any{"edits": []map[string]string{
 					{"path": "lib/mul.sh", "old_string": "$1 + $2", "new_string": "$1 * $2"}}})}}
 			}
-			return llmtest.Reply{Text: "fixed add and mul"}
+			return scripted.Reply{Text: "fixed add and mul"}
 		}
-		if strings.HasPrefix(llmtest.LastUser(r), "You are the master") {
-			return llmtest.Reply{Text: "Synthesis: both fixed."}
+		if strings.HasPrefix(scripted.LastUser(r), "You are the master") {
+			return scripted.Reply{Text: "Synthesis: both fixed."}
 		}
 		if toolStep(r) == 0 {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "sw", Name: "spawn_agents", Arguments: json.RawMessage(graph)}}}
 		}
-		return llmtest.Reply{Text: "Resumed and done."}
+		return scripted.Reply{Text: "Resumed and done."}
 	})
 	st2, parent := killSwarmRun(t, dataDir, cutting, "the coder never made its second model call", "--cwd", ws, "--approve", "all", "fix with a team")
 	var cut store.SwarmStatus

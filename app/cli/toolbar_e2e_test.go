@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
@@ -25,21 +25,21 @@ import (
 func TestToolbarEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
 	everything := testtools.Node(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	model := llmtest.New(t, llmtest.DemoModel())
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		user := llmtest.LastUser(r)
+	model := scripted.New(t, scripted.DemoModel())
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
+		user := scripted.LastUser(r)
 		switch {
 		case strings.HasPrefix(user, "slow"): // streams until the browser stops it, the queue typed meanwhile
-			return llmtest.Reply{Text: strings.Repeat("streaming along ", 400), TokenDelay: 50 * time.Millisecond, Chunks: 2000}
+			return scripted.Reply{Text: strings.Repeat("streaming along ", 400), TokenDelay: 50 * time.Millisecond, Chunks: 2000}
 		case strings.HasPrefix(user, "queued"):
-			return llmtest.Reply{Text: "Finished " + user + "."}
+			return scripted.Reply{Text: "Finished " + user + "."}
 		}
 		if last := r.Messages[len(r.Messages)-1]; last.Role == llm.RoleUser {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "s" + strings.Fields(last.Content)[0], Name: "tool_search",
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "s" + strings.Fields(last.Content)[0], Name: "tool_search",
 				Arguments: []byte(`{"query":"echo"}`)}}}
 		}
-		word := strings.TrimSuffix(strings.Fields(llmtest.LastUser(r))[0], ":")
-		return llmtest.Reply{Text: "Finished " + word + "."}
+		word := strings.TrimSuffix(strings.Fields(scripted.LastUser(r))[0], ":")
+		return scripted.Reply{Text: "Finished " + word + "."}
 	})
 	isolate(t, model.URL)
 	configHome := os.Getenv("XDG_CONFIG_HOME")

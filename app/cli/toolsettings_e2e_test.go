@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestToolSettingsEndToEnd drives Settings' images and web search fields in headless Chromium
@@ -19,7 +19,7 @@ import (
 // secrets file under the tools' names, nowhere in config.json, and the page shows them masked.
 func TestToolSettingsEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	isolate(t, model.URL)
 	const imagesKey, braveKey = "sk-img-e2e-0123456789", "BSAe2ebravekey4242"
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -16,22 +16,22 @@ import (
 // the English original, and the log keeps both texts. Runs when TOFU_E2E=1.
 func TestTranslateEndToEnd(t *testing.T) {
 	root := e2eRoot(t)
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	translation := func(r llm.Request) bool {
 		return len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, "Translate the user's text")
 	}
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		last := llmtest.LastUser(r)
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
+		last := scripted.LastUser(r)
 		switch {
 		case translation(r) && strings.Contains(last, "Pourquoi"):
-			return llmtest.Reply{Text: "Why does [[T1]] fail in ［［Ｔ２］］ on my machine?"}
+			return scripted.Reply{Text: "Why does [[T1]] fail in ［［Ｔ２］］ on my machine?"}
 		case translation(r):
-			return llmtest.Reply{Text: "Parce que [[ t1 ]] a trouvé un appel à 【T2】 avec un mauvais format. Corrigez la chaîne de format."}
+			return scripted.Reply{Text: "Parce que [[ t1 ]] a trouvé un appel à 【T2】 avec un mauvais format. Corrigez la chaîne de format."}
 		case strings.HasPrefix(last, "Why does `go vet` fail in /work/main on my machine?"):
-			return llmtest.Reply{Text: "Because `go vet` found a call to `fmt.Printf` with a wrong verb. Fix the format string.",
+			return scripted.Reply{Text: "Because `go vet` found a call to `fmt.Printf` with a wrong verb. Fix the format string.",
 				TokenDelay: 10 * time.Millisecond, Chunks: 4}
 		}
-		return llmtest.Reply{Text: "The message was not translated: " + last}
+		return scripted.Reply{Text: "The message was not translated: " + last}
 	})
 	isolate(t, model.URL)
 	st, url, stop := serveE2E(t, root)

@@ -7,28 +7,28 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 // tofu run --translate: a French task reaches the model in English, and the reply is printed
 // in French after the English one.
 func TestRunTranslate(t *testing.T) {
-	model := llmtest.New(t, llmtest.DemoModel())
+	model := scripted.New(t, scripted.DemoModel())
 	translation := func(r llm.Request) bool {
 		return len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, "Translate the user's text")
 	}
-	model.DefaultFunc(func(r llm.Request) llmtest.Reply {
-		last := llmtest.LastUser(r)
+	model.DefaultFunc(func(r llm.Request) scripted.Reply {
+		last := scripted.LastUser(r)
 		switch {
 		case translation(r) && strings.Contains(last, "Résume"):
-			return llmtest.Reply{Text: "Summarize [[T1]] in one sentence."}
+			return scripted.Reply{Text: "Summarize [[T1]] in one sentence."}
 		case translation(r):
-			return llmtest.Reply{Text: "[[T1]] dit que le tofu est fait de soja."}
+			return scripted.Reply{Text: "[[T1]] dit que le tofu est fait de soja."}
 		case strings.HasPrefix(last, "Summarize `notes.txt` in one sentence."):
-			return llmtest.Reply{Text: "`notes.txt` says tofu is made of soy."}
+			return scripted.Reply{Text: "`notes.txt` says tofu is made of soy."}
 		}
-		return llmtest.Reply{Text: "untranslated: " + last}
+		return scripted.Reply{Text: "untranslated: " + last}
 	})
 	isolate(t, model.URL)
 	st, err := store.Open(t.TempDir())

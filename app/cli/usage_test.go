@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -59,7 +59,7 @@ func TestRunJSONEndsWithASummary(t *testing.T) {
 // write, so a run killed before that leaves nothing (an empty session was left behind).
 func TestRunNeverLeavesAnEmptySession(t *testing.T) {
 	st, srv := runEnv(t)
-	srv.Default(llmtest.Reply{Text: "done"})
+	srv.Default(scripted.Reply{Text: "done"})
 	var empty []string
 	defer st.WatchSessions(func(c store.SessionChange) {
 		if !c.Deleted && c.Info.Events == 0 {

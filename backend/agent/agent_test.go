@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/openai"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -131,7 +131,7 @@ func toolResults(r llm.Request) int {
 
 type env struct {
 	st    *store.Store
-	model *llmtest.Server
+	model *scripted.Server
 	agent *Agent
 	sess  string
 }
@@ -143,7 +143,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	info, _ := st.CreateSession("")
 	return &env{st: st, model: srv, agent: &Agent{Log: st, Provider: ollama.New(srv.URL)}, sess: info.ID}
 }
@@ -180,16 +180,16 @@ func (e *env) results(t *testing.T) []store.ToolResult {
 func TestLoopRunsToolsUntilTheModelEnds(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 		Text: "Let me look.", ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"a.go"}`), call("c2", "read", `{"path":"b.go"}`)},
 	})
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 2 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 2 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c3", "write", `{"path":"a.go"}`)},
 	})
-	e.model.Default(llmtest.Reply{Text: "Fixed."})
+	e.model.Default(scripted.Reply{Text: "Fixed."})
 	ft := &fakeTools{meet: 2}
 	e.say(t, "fix the bug")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws", Tools: ft})
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Workspace: "/ws", Tools: ft})
 	if end.Reason != "done" || end.Steps != 3 {
 		t.Fatalf("end = %+v", end)
 	}
@@ -225,15 +225,15 @@ func TestLoopRunsToolsUntilTheModelEnds(t *testing.T) {
 func TestMalformedArgumentsAreAnsweredNotRun(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c1", "write", `{"path": "a.go"`)},
 	})
-	e.model.Default(llmtest.Reply{Text: "ok"})
+	e.model.Default(scripted.Reply{Text: "ok"})
 	ft := &fakeTools{}
 	e.say(t, "go")
 	// Ollama parses tool arguments itself; OpenAI-compatible servers pass them through as text.
 	e.agent.Provider = openai.New(e.model.URL+"/v1", "")
-	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft})
+	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft})
 	res := e.results(t)
 	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].Text, "not valid JSON") || len(ft.ran()) != 0 {
 		t.Fatalf("results %+v, runs %v", res, ft.ran())
@@ -276,15 +276,15 @@ func TestApprovals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 				ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"/etc/passwd"}`)},
 			})
-			e.model.Default(llmtest.Reply{Text: "ok"})
+			e.model.Default(scripted.Reply{Text: "ok"})
 			ft := &fakeTools{}
 			var asked []store.Approval
 			e.say(t, "go")
 			e.agent.Run(context.Background(), Turn{
-				Session: e.sess, Model: llmtest.DemoModelName, Tools: ft,
+				Session: e.sess, Model: scripted.DemoModelName, Tools: ft,
 				Policy: policyFunc(func(c tools.Call, a []tools.Access) Verdict {
 					return Verdict{Action: tc.action, Subject: a[0].Path, Reason: "outside the workspace", Once: true}
 				}),
@@ -310,16 +310,16 @@ func TestApprovals(t *testing.T) {
 func TestInterruptDuringToolThenContinue(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"a"}`), call("c2", "slow", `{}`), call("c3", "write", `{"path":"b"}`)},
 	})
-	e.model.Default(llmtest.Reply{Text: "all done"})
+	e.model.Default(scripted.Reply{Text: "all done"})
 	ft := &fakeTools{started: make(chan string, 10)}
 	e.say(t, "go")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan End)
 	go func() {
-		done <- e.agent.Run(ctx, Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft})
+		done <- e.agent.Run(ctx, Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft})
 	}()
 	for name := range ft.started {
 		if name == "slow" {
@@ -340,7 +340,7 @@ func TestInterruptDuringToolThenContinue(t *testing.T) {
 	}
 	// Continue: only c3 (never started) runs; c1 is not re-run, the slow one is not re-run.
 	ft.started = nil
-	end = e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft})
+	end = e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft})
 	if end.Reason != "done" {
 		t.Fatalf("continue: %+v", end)
 	}
@@ -358,9 +358,9 @@ func TestLimits(t *testing.T) {
 	t.Run("repeated identical calls", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		e.model.Default(llmtest.Reply{ToolCalls: []llm.ToolCall{call("c", "read", `{"path":"same"}`)}})
+		e.model.Default(scripted.Reply{ToolCalls: []llm.ToolCall{call("c", "read", `{"path":"same"}`)}})
 		e.say(t, "go")
-		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &fakeTools{}})
+		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &fakeTools{}})
 		if end.Reason != "repeated_call" || end.Steps != repeatLimit {
 			t.Fatalf("end = %+v", end)
 		}
@@ -369,13 +369,13 @@ func TestLimits(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		n := 0
-		e.model.DefaultFunc(func(llm.Request) llmtest.Reply {
+		e.model.DefaultFunc(func(llm.Request) scripted.Reply {
 			n++
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint(n), "read", fmt.Sprintf(`{"path":"%d"}`, n))}, PromptTokens: 1000}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint(n), "read", fmt.Sprintf(`{"path":"%d"}`, n))}, PromptTokens: 1000}
 		})
 		e.say(t, "go")
 		// $0.004 per call (1,000 tokens at $4/M): a $0.01 budget allows three calls.
-		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &fakeTools{},
+		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &fakeTools{},
 			MaxCostUSD: 0.01, Price: func(_ string, u llm.Usage) float64 { return float64(u.InputTokens) * 4e-6 }})
 		if end.Reason != "max_cost" || end.Steps != 3 {
 			t.Fatalf("end = %+v", end)
@@ -385,12 +385,12 @@ func TestLimits(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		n := 0
-		e.model.DefaultFunc(func(llm.Request) llmtest.Reply {
+		e.model.DefaultFunc(func(llm.Request) scripted.Reply {
 			n++
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint(n), "read", fmt.Sprintf(`{"path":"%d"}`, n))}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint(n), "read", fmt.Sprintf(`{"path":"%d"}`, n))}}
 		})
 		e.say(t, "go")
-		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &fakeTools{}, MaxSteps: 4})
+		end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &fakeTools{}, MaxSteps: 4})
 		if end.Reason != "max_steps" || end.Steps != 4 || len(e.model.Chats()) != 4 {
 			t.Fatalf("end = %+v after %d calls", end, len(e.model.Chats()))
 		}
@@ -400,9 +400,9 @@ func TestLimits(t *testing.T) {
 func TestModelFailureEndsTheTurn(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.Default(llmtest.Reply{Status: 500, Error: "boom"})
+	e.model.Default(scripted.Reply{Status: 500, Error: "boom"})
 	e.say(t, "go")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &fakeTools{}})
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &fakeTools{}})
 	var le *llm.Error
 	if end.Reason != "error" || !errors.As(end.Err, &le) || le.Kind != llm.ErrServer {
 		t.Fatalf("end = %+v", end)
@@ -415,9 +415,9 @@ func TestModelFailureEndsTheTurn(t *testing.T) {
 func TestUsageCarriesLocalCountAndCost(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.Default(llmtest.Reply{Text: "a short answer", PromptTokens: 1000, OutputTokens: 10})
+	e.model.Default(scripted.Reply{Text: "a short answer", PromptTokens: 1000, OutputTokens: 10})
 	e.say(t, "question")
-	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName,
+	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName,
 		Price: func(model string, u llm.Usage) float64 {
 			return float64(u.InputTokens)*2e-6 + float64(u.OutputTokens)*10e-6
 		}})

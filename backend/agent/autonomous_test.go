@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -39,7 +39,7 @@ type autoScript struct {
 
 func (s *autoScript) install(e *env) {
 	s.requests = map[store.PhaseRole][]llm.Request{}
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		role := roleOf(r)
@@ -47,17 +47,17 @@ func (s *autoScript) install(e *env) {
 		switch role {
 		case store.RolePlanner:
 			s.plans++
-			return llmtest.Reply{Text: fmt.Sprintf("1. Fix a.go (plan %d)\n2. Run the tests", s.plans)}
+			return scripted.Reply{Text: fmt.Sprintf("1. Fix a.go (plan %d)\n2. Run the tests", s.plans)}
 		case store.RoleCritic:
 			c := s.critiques[min(s.reviews, len(s.critiques)-1)]
 			s.reviews++
-			return llmtest.Reply{Text: c}
+			return scripted.Reply{Text: c}
 		}
 		if r.Messages[len(r.Messages)-1].Role == llm.RoleUser {
 			n := len(s.requests[role])
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint("w", n), "write", fmt.Sprintf(`{"path":"a%d.go"}`, n))}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprint("w", n), "write", fmt.Sprintf(`{"path":"a%d.go"}`, n))}}
 		}
-		return llmtest.Reply{Text: "Changed a.go; the tests pass."}
+		return scripted.Reply{Text: "Changed a.go; the tests pass."}
 	})
 }
 
@@ -112,7 +112,7 @@ func (e *env) turnEnd(t *testing.T) store.TurnEnd {
 
 func (e *env) runAuto(t *testing.T, opts AutoOptions) End {
 	t.Helper()
-	return e.agent.RunAutonomous(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws", System: "worker prompt", Tools: &fakeTools{}}, opts)
+	return e.agent.RunAutonomous(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Workspace: "/ws", System: "worker prompt", Tools: &fakeTools{}}, opts)
 }
 
 func TestAutonomousContinueWorkerThenStop(t *testing.T) {
@@ -308,26 +308,26 @@ func TestAutonomousInterruptThenContinue(t *testing.T) {
 	e := newEnv(t)
 	var mu sync.Mutex
 	workerCalls := 0
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		switch roleOf(r) {
 		case store.RolePlanner:
-			return llmtest.Reply{Text: "1. Run the slow check"}
+			return scripted.Reply{Text: "1. Run the slow check"}
 		case store.RoleCritic:
-			return llmtest.Reply{Text: "Verified.\nVERDICT: STOP"}
+			return scripted.Reply{Text: "Verified.\nVERDICT: STOP"}
 		}
 		workerCalls++
 		if workerCalls == 1 {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("s1", "slow", `{}`), call("w1", "write", `{"path":"a.go"}`)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("s1", "slow", `{}`), call("w1", "write", `{"path":"a.go"}`)}}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 	ft := &fakeTools{started: make(chan string, 10)}
 	e.say(t, "check")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan End)
-	turn := Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft}
+	turn := Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft}
 	go func() { done <- e.agent.RunAutonomous(ctx, turn, AutoOptions{}) }()
 	for name := range ft.started {
 		if name == "slow" {
@@ -358,27 +358,27 @@ func TestAutonomousInterruptThenContinue(t *testing.T) {
 func TestAutonomousCriticRunsOnlyWhatIsAllowed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		switch roleOf(r) {
 		case store.RolePlanner:
-			return llmtest.Reply{Text: "1. Edit"}
+			return scripted.Reply{Text: "1. Edit"}
 		case store.RoleCritic:
 			if toolResults(r) == 0 {
 				// An edit is not offered; a read the policy would ask about is denied.
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"x"}`), call("c2", "read", `{"path":"/etc/passwd"}`)}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"x"}`), call("c2", "read", `{"path":"/etc/passwd"}`)}}
 			}
-			return llmtest.Reply{Text: "Verified.\nVERDICT: STOP"}
+			return scripted.Reply{Text: "Verified.\nVERDICT: STOP"}
 		}
 		if toolResults(r) == 0 {
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("w1", "read", `{"path":"/etc/passwd"}`)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("w1", "read", `{"path":"/etc/passwd"}`)}}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 	ft := &fakeTools{}
 	asked := 0
 	e.say(t, "go")
 	end := e.agent.RunAutonomous(context.Background(), Turn{
-		Session: e.sess, Model: llmtest.DemoModelName, Tools: ft,
+		Session: e.sess, Model: scripted.DemoModelName, Tools: ft,
 		Policy: policyFunc(func(c tools.Call, a []tools.Access) Verdict {
 			return Verdict{Action: Ask, Subject: a[0].Path, Reason: "outside the workspace"}
 		}),

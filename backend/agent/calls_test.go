@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -31,15 +31,15 @@ func (fakeCheckpoints) Before(_ context.Context, c tools.Call, _ []tools.Access)
 func TestStepFooterNamesOnlyUnannouncedChanges(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"a.go"}`), call("c2", "write", `{"path":"cmd-test"}`)},
 	})
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 2 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 2 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c3", "write", `{"path":"cmd-fmt"}`)},
 	})
-	e.model.Default(llmtest.Reply{Text: "Done."})
+	e.model.Default(scripted.Reply{Text: "Done."})
 	e.say(t, "fix it")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws",
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Workspace: "/ws",
 		Tools: &fakeTools{}, Checkpoints: fakeCheckpoints{}})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v", end)

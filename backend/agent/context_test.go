@@ -7,7 +7,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -25,12 +25,12 @@ func TestContextManagerInTheLoop(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	n := 0
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		if toolResults(r) >= 6 {
-			return llmtest.Reply{Text: "done"}
+			return scripted.Reply{Text: "done"}
 		}
 		n++
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{call(string(rune('a'+n)), "read", `{"path":"`+string(rune('a'+n))+`"}`)}}
+		return scripted.Reply{ToolCalls: []llm.ToolCall{call(string(rune('a'+n)), "read", `{"path":"`+string(rune('a'+n))+`"}`)}}
 	})
 	mem := compact.NewMemStore()
 	// Six calls are too few for the cost model to rewrite the cache for the last outputs; this
@@ -39,7 +39,7 @@ func TestContextManagerInTheLoop(t *testing.T) {
 	cfg.L1.CachePrice = 0
 	mgr := compact.NewManager(cfg, mem, compact.State{})
 	e.say(t, "build it")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &bigTools{}, Context: mgr})
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &bigTools{}, Context: mgr})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v", end)
 	}
@@ -72,10 +72,10 @@ func TestContextManagerInTheLoop(t *testing.T) {
 func TestOverflowIsRetriedHarder(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(llm.Request) bool { return true }).Times(1).Reply(llmtest.Reply{Status: 500, Error: "the input length exceeds the context length"})
-	e.model.Default(llmtest.Reply{Text: "fits now"})
+	e.model.On(func(llm.Request) bool { return true }).Times(1).Reply(scripted.Reply{Status: 500, Error: "the input length exceeds the context length"})
+	e.model.Default(scripted.Reply{Text: "fits now"})
 	e.say(t, "question")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName,
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName,
 		Context: compact.NewManager(compact.Defaults(), compact.NewMemStore(), compact.State{})})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v (%s)", end, e.types())
@@ -88,9 +88,9 @@ func TestOverflowIsRetriedHarder(t *testing.T) {
 	}
 	// Without a context manager the overflow is the turn's error.
 	e2 := newEnv(t)
-	e2.model.Default(llmtest.Reply{Status: 500, Error: "the input length exceeds the context length"})
+	e2.model.Default(scripted.Reply{Status: 500, Error: "the input length exceeds the context length"})
 	e2.say(t, "question")
-	if end := e2.agent.Run(context.Background(), Turn{Session: e2.sess, Model: llmtest.DemoModelName}); end.Reason != "error" || llm.KindOf(end.Err) != llm.ErrContextOverflow {
+	if end := e2.agent.Run(context.Background(), Turn{Session: e2.sess, Model: scripted.DemoModelName}); end.Reason != "error" || llm.KindOf(end.Err) != llm.ErrContextOverflow {
 		t.Fatalf("end = %+v", end)
 	}
 }
@@ -117,13 +117,13 @@ func (c *cutTools) Run(ctx context.Context, call tools.Call) (tools.Result, erro
 func TestWholeOutputIsStored(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+	e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"big"}`), call("c2", "read", `{"path":"small"}`)},
 	})
-	e.model.Default(llmtest.Reply{Text: "done"})
+	e.model.Default(scripted.Reply{Text: "done"})
 	mem := compact.NewMemStore()
 	e.say(t, "run the tests")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: &cutTools{},
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: &cutTools{},
 		Context: compact.NewManager(compact.Defaults(), mem, compact.State{})})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v", end)
@@ -167,25 +167,25 @@ func TestOverflowShrinksTheNewestResult(t *testing.T) {
 	e := newEnv(t)
 	const window = 12_000 // characters of one message the scripted provider accepts
 	overflows := 0
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		for _, m := range r.Messages {
 			if len(m.Content) > window {
 				overflows++
-				return llmtest.Reply{Status: 400, Error: "the input length exceeds the context length"}
+				return scripted.Reply{Status: 400, Error: "the input length exceeds the context length"}
 			}
 		}
 		switch toolResults(r) {
 		case 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"big.txt"}`)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("c1", "read", `{"path":"big.txt"}`)}}
 		case 1:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("c2", "read", `{"path":"small.txt"}`)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("c2", "read", `{"path":"small.txt"}`)}}
 		}
-		return llmtest.Reply{Text: "done"}
+		return scripted.Reply{Text: "done"}
 	})
 	mem := compact.NewMemStore()
 	e.say(t, "summarize big.txt")
 	tl := &sizedTools{n: 18_000} // within the default L0 budget (20,000): entered whole
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: tl,
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: tl,
 		Context: compact.NewManager(compact.Defaults(), mem, compact.State{})})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v (%s)", end, e.types())

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -53,10 +53,10 @@ func TestFailedWriteEndsTheTurn(t *testing.T) {
 			e := newEnv(t)
 			log := &failingLog{Store: e.st, n: tc.failAt}
 			e.agent.Log = log
-			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 				ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"a.go"}`)},
 			})
-			e.model.Default(llmtest.Reply{Text: "done"})
+			e.model.Default(scripted.Reply{Text: "done"})
 			ft := &fakeTools{}
 			asked := false
 			action := Allow
@@ -65,7 +65,7 @@ func TestFailedWriteEndsTheTurn(t *testing.T) {
 			}
 			e.say(t, "go")
 			end := e.agent.Run(context.Background(), Turn{
-				Session: e.sess, Model: llmtest.DemoModelName, Tools: ft,
+				Session: e.sess, Model: scripted.DemoModelName, Tools: ft,
 				Policy: policyFunc(func(tools.Call, []tools.Access) Verdict {
 					return Verdict{Action: action, Subject: "a.go", Reason: "a write"}
 				}),
@@ -95,14 +95,14 @@ func TestFailedWriteEndsTheTurn(t *testing.T) {
 func TestClosedStoreEndsTheTurn(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.Default(llmtest.Reply{Text: "an answer nobody will read"})
+	e.model.Default(scripted.Reply{Text: "an answer nobody will read"})
 	e.say(t, "hello")
 	j, err := OpenJournal(e.st, e.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.st.Close()
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Journal: j})
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Journal: j})
 	if end.Reason != store.EndError || !errors.Is(end.Err, ErrLog) {
 		t.Fatalf("end = %+v", end)
 	}
@@ -113,13 +113,13 @@ func TestClosedStoreEndsTheTurn(t *testing.T) {
 func TestJournalFollowsOtherWriters(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.Default(llmtest.Reply{Text: "ok"})
+	e.model.Default(scripted.Reply{Text: "ok"})
 	e.say(t, "one")
 	j, err := OpenJournal(e.st, e.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
-	turn := Turn{Session: e.sess, Model: llmtest.DemoModelName, Journal: j}
+	turn := Turn{Session: e.sess, Model: scripted.DemoModelName, Journal: j}
 	if end := e.agent.Run(context.Background(), turn); end.Reason != store.EndDone {
 		t.Fatal(end)
 	}

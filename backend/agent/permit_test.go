@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
@@ -39,13 +39,13 @@ func TestPermitFromInsideACall(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 				ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"a"}`)},
 			})
-			e.model.Default(llmtest.Reply{Text: "ok"})
+			e.model.Default(scripted.Reply{Text: "ok"})
 			var asked []store.Approval
 			turn := Turn{
-				Session: e.sess, Model: llmtest.DemoModelName, Tools: midRunTools{&fakeTools{}},
+				Session: e.sess, Model: scripted.DemoModelName, Tools: midRunTools{&fakeTools{}},
 				// The call itself is allowed; what it finds while running asks.
 				Policy: policyFunc(func(c tools.Call, a []tools.Access) Verdict {
 					if a[0].Path == "a" {
@@ -96,14 +96,14 @@ func TestAllowedCallCarriesItsCrossing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(llmtest.Reply{
+			e.model.On(func(r llm.Request) bool { return toolResults(r) == 0 }).Reply(scripted.Reply{
 				ToolCalls: []llm.ToolCall{call("c1", "write", `{"path":"/etc/x"}`)},
 			})
-			e.model.Default(llmtest.Reply{Text: "ok"})
+			e.model.Default(scripted.Reply{Text: "ok"})
 			ct := crossingTools{&fakeTools{}, make(chan tools.Crossing, 1)}
 			e.say(t, "go")
 			e.agent.Run(context.Background(), Turn{
-				Session: e.sess, Model: llmtest.DemoModelName, Tools: ct,
+				Session: e.sess, Model: scripted.DemoModelName, Tools: ct,
 				Policy: policyFunc(func(tools.Call, []tools.Access) Verdict {
 					return Verdict{Action: tc.action, Subject: "/etc/x", Reason: "writes outside", Once: true, Crossing: crossing}
 				}),

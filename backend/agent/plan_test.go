@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/assist"
 )
@@ -42,18 +42,18 @@ func TestStalePlanIsRemindedAtTheEndOfTheRequest(t *testing.T) {
 	e := newEnv(t)
 	plan := `{"todos":[{"content":"Read the code","status":"done"},{"content":"Fix the parser","status":"in_progress"},{"content":"Run the tests","status":"pending"}]}`
 	const steps = 2*PlanStaleSteps + 1
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n := toolResults(r)
 		switch {
 		case n == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("p", "todo_write", plan)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("p", "todo_write", plan)}}
 		case n < steps:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":"f%d"}`, n))}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":"f%d"}`, n))}}
 		}
-		return llmtest.Reply{Text: "Done."}
+		return scripted.Reply{Text: "Done."}
 	})
 	e.say(t, "fix the parser")
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws",
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Workspace: "/ws",
 		Tools: planTools{&fakeTools{}, assist.NewTodoWrite()}, Checkpoints: fakeCheckpoints{}, MaxSteps: 30})
 	if end.Reason != "done" {
 		t.Fatalf("end = %+v", end)
@@ -102,18 +102,18 @@ func TestFinishedPlanIsNotReminded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	done := `{"todos":[{"content":"Read the code","status":"done"}]}`
-	e.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	e.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n := toolResults(r)
 		switch {
 		case n == 0:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call("p", "todo_write", done)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call("p", "todo_write", done)}}
 		case n <= PlanStaleSteps:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("r%d", n), "read", `{}`)}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{call(fmt.Sprintf("r%d", n), "read", `{}`)}}
 		}
-		return llmtest.Reply{Text: "Done."}
+		return scripted.Reply{Text: "Done."}
 	})
 	e.say(t, "go")
-	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Workspace: "/ws",
+	e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Workspace: "/ws",
 		Tools: planTools{&fakeTools{}, assist.NewTodoWrite()}, Checkpoints: fakeCheckpoints{}, MaxSteps: 30})
 	for i, r := range e.results(t) {
 		if strings.Contains(r.Text, "<system-reminder>") {

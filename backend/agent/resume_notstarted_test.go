@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -40,9 +40,9 @@ func TestContinueSaysACommandKilledBeforeItsProcessDidNotRun(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	killedBeforeLaunch(t, e)
-	e.model.Default(llmtest.Reply{Text: "ok"})
+	e.model.Default(scripted.Reply{Text: "ok"})
 	ft := &fakeTools{}
-	if end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft}); end.Reason != "done" {
+	if end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft}); end.Reason != "done" {
 		t.Fatalf("end %+v", end)
 	}
 	if runs := ft.ran(); len(runs) != 0 {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
 )
@@ -54,9 +54,9 @@ func TestContinueNeverRerunsAStartedCall(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	spool := crashedStep(t, e)
-	e.model.Default(llmtest.Reply{Text: "checked"})
+	e.model.Default(scripted.Reply{Text: "checked"})
 	ft := &fakeTools{}
-	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: llmtest.DemoModelName, Tools: ft})
+	end := e.agent.Run(context.Background(), Turn{Session: e.sess, Model: scripted.DemoModelName, Tools: ft})
 	if end.Reason != "done" {
 		t.Fatalf("end %+v", end)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -91,14 +91,14 @@ func mainChats(e *env) []llm.Request {
 
 func newL2Env(t *testing.T) *env {
 	e := newEnv(t)
-	e.model.SetModels(llmtest.DemoModel(), llmtest.Model{Name: cheapModel, ContextLength: 8192})
-	e.model.On(isSummary).Reply(llmtest.Reply{Text: "<analysis>scratch</analysis>\n1. Primary Request\nSUMMARY-TEXT: fix tests"})
-	e.model.Default(llmtest.Reply{Text: "fixed"})
+	e.model.SetModels(scripted.DemoModel(), scripted.Model{Name: cheapModel, ContextLength: 8192})
+	e.model.On(isSummary).Reply(scripted.Reply{Text: "<analysis>scratch</analysis>\n1. Primary Request\nSUMMARY-TEXT: fix tests"})
+	e.model.Default(scripted.Reply{Text: "fixed"})
 	return e
 }
 
 func l2Turn(e *env, window int) Turn {
-	return Turn{Session: e.sess, Model: llmtest.DemoModelName, System: "SYSTEM", Tools: &fakeTools{},
+	return Turn{Session: e.sess, Model: scripted.DemoModelName, System: "SYSTEM", Tools: &fakeTools{},
 		Context: compact.NewManager(compact.Defaults(), compact.NewMemStore(), compact.State{}),
 		Window:  window, SummaryModel: cheapModel, SummaryWindow: 8192, Instructions: "<instructions>RULES</instructions>"}
 }
@@ -210,9 +210,9 @@ func TestStaleCompactionIsIgnored(t *testing.T) {
 func TestOverflowSummarizesOnTheSecondRetry(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(isSummary).Reply(llmtest.Reply{Text: "SUMMARY-TEXT"})
-	e.model.On(func(r llm.Request) bool { return !isSummary(r) }).Times(2).Reply(llmtest.Reply{Status: 500, Error: "the input length exceeds the context length"})
-	e.model.Default(llmtest.Reply{Text: "fits now"})
+	e.model.On(isSummary).Reply(scripted.Reply{Text: "SUMMARY-TEXT"})
+	e.model.On(func(r llm.Request) bool { return !isSummary(r) }).Times(2).Reply(scripted.Reply{Status: 500, Error: "the input length exceeds the context length"})
+	e.model.Default(scripted.Reply{Text: "fits now"})
 	history(t, e, 3)
 	tu := l2Turn(e, 0)
 	tu.SummaryModel = ""
@@ -221,7 +221,7 @@ func TestOverflowSummarizesOnTheSecondRetry(t *testing.T) {
 		t.Fatalf("end = %+v (%s)", end, e.types())
 	}
 	cs := e.compactions(t)
-	if len(cs) != 1 || cs[0].Trigger != "overflow" || cs[0].Model != llmtest.DemoModelName {
+	if len(cs) != 1 || cs[0].Trigger != "overflow" || cs[0].Model != scripted.DemoModelName {
 		t.Fatalf("compactions = %+v (%s)", cs, e.types())
 	}
 	m := mainChats(e)
@@ -236,8 +236,8 @@ func TestOverflowSummarizesOnTheSecondRetry(t *testing.T) {
 func TestSummaryFailureIsNotTheTurnsError(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(isSummary).Reply(llmtest.Reply{Status: 400, Error: "bad summary"})
-	e.model.Default(llmtest.Reply{Text: "fixed"})
+	e.model.On(isSummary).Reply(scripted.Reply{Status: 400, Error: "bad summary"})
+	e.model.Default(scripted.Reply{Text: "fixed"})
 	history(t, e, 5)
 	end := e.agent.Run(context.Background(), l2Turn(e, 8192))
 	if end.Reason != "done" || len(e.compactions(t)) != 0 {

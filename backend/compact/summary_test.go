@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 )
 
@@ -31,15 +31,15 @@ func turns(n int) []llm.Message {
 }
 
 func TestSummarize(t *testing.T) {
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	srv.On(func(r llm.Request) bool {
 		return len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "CRITICAL (3)")
-	}).Reply(llmtest.Reply{Text: "<analysis>rating turns</analysis>\n1. Primary Request\nFix bugs in parser.go.\n6. All User Messages\nRequest 0..."})
+	}).Reply(scripted.Reply{Text: "<analysis>rating turns</analysis>\n1. Primary Request\nFix bugs in parser.go.\n6. All User Messages\nRequest 0..."})
 	p := ollama.New(srv.URL)
 	conv := turns(8)
 	cfg := Defaults()
 	window := 32_000 // usable 20k (32k less 8k and 4k reserves): the preserve budget (30%) holds about one turn
-	c, usage, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, window, cfg, "auto")
+	c, usage, err := Summarize(context.Background(), p, scripted.DemoModelName, conv, window, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +59,10 @@ func TestSummarize(t *testing.T) {
 	}
 	// The call's usage is returned to be logged like a turn's call, marked as the summary's,
 	// with the provider's figures and Tofu's own count of what was sent, and no window.
-	sent, _, _, _ := SummaryRequest(llmtest.DemoModelName, conv, window, cfg)
+	sent, _, _, _ := SummaryRequest(scripted.DemoModelName, conv, window, cfg)
 	if usage == nil || usage.Purpose != SummaryPurpose || usage.InputTokens <= 0 || usage.OutputTokens <= 0 ||
 		usage.LocalInputTokens != tokens.CountRequest(sent) || usage.LocalOutputTokens <= 0 ||
-		usage.ContextWindow != 0 || usage.Model != llmtest.DemoModelName {
+		usage.ContextWindow != 0 || usage.Model != scripted.DemoModelName {
 		t.Fatalf("summary usage: %+v", usage)
 	}
 	if strings.Contains(c.Summary, "<analysis>") || !strings.HasPrefix(c.Summary, "1. Primary Request") {
@@ -97,7 +97,7 @@ func TestSummarize(t *testing.T) {
 	if ShouldSummarize(17_000, window, cfg.L2) || !ShouldSummarize(18_500, window, cfg.L2) {
 		t.Fatal("trigger at 90% of usable")
 	}
-	if _, u, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv[:5], window, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) || u != nil {
+	if _, u, err := Summarize(context.Background(), p, scripted.DemoModelName, conv[:5], window, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) || u != nil {
 		t.Fatalf("one turn: %v (usage %v)", err, u)
 	}
 }
@@ -126,9 +126,9 @@ func TestHarder(t *testing.T) {
 // L3 on an injected overflow: the scripted model refuses requests over a limit; Retry rebuilds
 // harder and succeeds, or gives up with the overflow after MaxOverflowRetries retries.
 func TestRetryOnOverflow(t *testing.T) {
-	model := llmtest.DemoModel()
+	model := scripted.DemoModel()
 	model.ContextLength = 128_000
-	srv := llmtest.New(t, model)
+	srv := scripted.New(t, model)
 	limit := 0
 	size := func(msgs []llm.Message) int {
 		n := 0
@@ -138,13 +138,13 @@ func TestRetryOnOverflow(t *testing.T) {
 		return n
 	}
 	srv.On(func(r llm.Request) bool { return size(r.Messages) > limit }).
-		Reply(llmtest.Reply{Status: 400, Error: "the input length exceeds the context length"})
-	srv.Default(llmtest.Reply{Text: "done"})
+		Reply(scripted.Reply{Status: 400, Error: "the input length exceeds the context length"})
+	srv.Default(scripted.Reply{Text: "done"})
 	p := ollama.New(srv.URL)
 	conv := midConv()
 	m := NewManager(Defaults(), NewMemStore(), State{})
 	send := func(ctx context.Context, retry int, cfg Config) error {
-		req := llm.Request{Model: llmtest.DemoModelName, Messages: conv}
+		req := llm.Request{Model: scripted.DemoModelName, Messages: conv}
 		if _, err := m.PrepareWith(&req, cfg); err != nil {
 			return err
 		}
@@ -191,13 +191,13 @@ func midConv() []llm.Message {
 }
 
 func TestSecondSummaryCoversTheFirst(t *testing.T) {
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	n := 0
-	srv.DefaultFunc(func(llm.Request) llmtest.Reply { n++; return llmtest.Reply{Text: fmt.Sprintf("SUMMARY %d", n)} })
+	srv.DefaultFunc(func(llm.Request) scripted.Reply { n++; return scripted.Reply{Text: fmt.Sprintf("SUMMARY %d", n)} })
 	p := ollama.New(srv.URL)
 	cfg := Defaults()
 	conv := turns(6)
-	first, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, conv, 32_000, cfg, "auto")
+	first, _, err := Summarize(context.Background(), p, scripted.DemoModelName, conv, 32_000, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestSecondSummaryCoversTheFirst(t *testing.T) {
 	// mapped back onto the raw conversation.
 	conv = append(conv, turns(5)[1:]...)
 	view := Apply(conv, &first, "")
-	second, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, view, 32_000, cfg, "auto")
+	second, _, err := Summarize(context.Background(), p, scripted.DemoModelName, view, 32_000, cfg, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestSecondSummaryCoversTheFirst(t *testing.T) {
 	// A summary alone in the range is not summarized again.
 	alone := []llm.Message{got[1], {Role: llm.RoleUser, Content: "now"}}
 	cfg.L2.MaxPreserveTurns = 0
-	if _, _, err := Summarize(context.Background(), p, llmtest.DemoModelName, alone, 32_000, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
+	if _, _, err := Summarize(context.Background(), p, scripted.DemoModelName, alone, 32_000, cfg, "auto"); !errors.Is(err, ErrNothingToSummarize) {
 		t.Fatalf("err = %v", err)
 	}
 }

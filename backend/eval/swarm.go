@@ -14,8 +14,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -127,7 +127,7 @@ var agentLine = regexp.MustCompile(`^You are agent (\d+) `)
 
 // swarmResult is what every agent answers: long enough that its dependents read it compressed.
 func swarmResult(i int) string {
-	return fmt.Sprintf("Agent %d found this.\n\n```go\nfunc f%d() int { return %d }\n```\n\n%s", i, i, i, llmtest.LongText(1500))
+	return fmt.Sprintf("Agent %d found this.\n\n```go\nfunc f%d() int { return %d }\n```\n\n%s", i, i, i, scripted.LongText(1500))
 }
 
 // swarmRun runs the graph once in a fresh store, refusing every agent call during storm from
@@ -144,9 +144,9 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 		return out, err
 	}
 	defer st.Close()
-	model := llmtest.DemoModel()
+	model := scripted.DemoModel()
 	model.ContextLength = swarmWindow // the writer reads six results
-	srv, err := llmtest.Listen("127.0.0.1:0", model)
+	srv, err := scripted.Listen("127.0.0.1:0", model)
 	if err != nil {
 		return out, err
 	}
@@ -154,7 +154,7 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 	var mu sync.Mutex
 	refused, writerBrief := 0, ""
 	var stormEnds time.Time
-	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
+	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) scripted.Reply {
 		first := ""
 		for _, m := range req.Messages {
 			if m.Role == llm.RoleUser {
@@ -173,7 +173,7 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 			}
 			mu.Unlock()
 			if refuse {
-				return llmtest.Reply{Status: 429, Error: "rate limited"}
+				return scripted.Reply{Status: 429, Error: "rate limited"}
 			}
 			select {
 			case <-time.After(o.Delay):
@@ -185,20 +185,20 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 				writerBrief = first
 				mu.Unlock()
 			}
-			return llmtest.Reply{Text: swarmResult(n), Chunks: 1}
+			return scripted.Reply{Text: swarmResult(n), Chunks: 1}
 		}
-		if strings.HasPrefix(llmtest.LastUser(req), "You are the master") {
-			return llmtest.Reply{Text: "The synthesis.", Chunks: 1}
+		if strings.HasPrefix(scripted.LastUser(req), "You are the master") {
+			return scripted.Reply{Text: "The synthesis.", Chunks: 1}
 		}
 		for _, m := range req.Messages {
 			if m.Role == llm.RoleTool {
-				return llmtest.Reply{Text: "done"}
+				return scripted.Reply{Text: "done"}
 			}
 		}
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: swarm.SpawnName, Arguments: json.RawMessage(swarmGraph)}}}
+		return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: swarm.SpawnName, Arguments: json.RawMessage(swarmGraph)}}}
 	})
 	provider := ollama.New(srv.URL)
-	cfg := config.Config{Models: config.Models{Main: llmtest.DemoModelName}}
+	cfg := config.Config{Models: config.Models{Main: scripted.DemoModelName}}
 	var sw *swarm.Swarm
 	runner := session.New(session.Options{
 		Store:    st,

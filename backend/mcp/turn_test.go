@@ -11,8 +11,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -28,7 +28,7 @@ func (r rulebook) AddPermissionRules([]config.PermissionRule) error  { return ni
 // m when m is not nil.
 type turnFixture struct {
 	st     *store.Store
-	model  *llmtest.Server
+	model  *scripted.Server
 	runner *session.Runner
 	ws     string
 }
@@ -40,10 +40,10 @@ func newTurnFixture(t *testing.T, m *Manager, rules rulebook) *turnFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	provider := ollama.New(srv.URL)
 	var cfg config.Config
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	o := session.Options{
 		Store:     st,
 		Provider:  func() (llm.Provider, string, error) { return provider, srv.URL, nil },
@@ -95,7 +95,7 @@ func TestThreeServersDoNotGrowTheFirstRequest(t *testing.T) {
 	w := threeServers(t)
 	first := func(m *Manager) llm.Request {
 		f := newTurnFixture(t, m, nil)
-		f.model.Default(llmtest.Reply{Text: "hi"})
+		f.model.Default(scripted.Reply{Text: "hi"})
 		f.run(t, "hello", "ask")
 		return *f.model.Chats()[0].Request
 	}
@@ -149,8 +149,8 @@ func TestTurnCallsAnMCPTool(t *testing.T) {
 	w.until(t, "both", func(s map[string]State) bool {
 		return connected("everything", everythingTools)(s) && connected("trusted", everythingTools)(s)
 	})
-	script := func(server string) func(llm.Request) llmtest.Reply {
-		return func(req llm.Request) llmtest.Reply {
+	script := func(server string) func(llm.Request) scripted.Reply {
+		return func(req llm.Request) scripted.Reply {
 			var tools int
 			for _, m := range req.Messages {
 				if m.Role == llm.RoleTool {
@@ -159,11 +159,11 @@ func TestTurnCallsAnMCPTool(t *testing.T) {
 			}
 			switch tools {
 			case 0:
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "1", Name: "tool_search", Arguments: json.RawMessage(`{"query":"echo message"}`)}}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "1", Name: "tool_search", Arguments: json.RawMessage(`{"query":"echo message"}`)}}}
 			case 1:
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "2", Name: "mcp__" + server + "__echo", Arguments: json.RawMessage(`{"message":"from the turn"}`)}}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "2", Name: "mcp__" + server + "__echo", Arguments: json.RawMessage(`{"message":"from the turn"}`)}}}
 			}
-			return llmtest.Reply{Text: "done"}
+			return scripted.Reply{Text: "done"}
 		}
 	}
 	result := func(f *turnFixture, id string) store.ToolResult {

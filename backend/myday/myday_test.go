@@ -10,8 +10,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -165,16 +165,16 @@ func TestReportFiguresFromTheLog(t *testing.T) {
 func TestReportProseByTheCheapModel(t *testing.T) {
 	t.Parallel()
 	st, d := fixture(t)
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.OnUser("Parser fix").Reply(llmtest.Reply{Text: "Fixed the CSV parser and ran benchmarks.\n\nTODO:\n- Add the quoted-comma test\n- Rerun the benchmarks with more steps"})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.OnUser("Parser fix").Reply(scripted.Reply{Text: "Fixed the CSV parser and ran benchmarks.\n\nTODO:\n- Add the quoted-comma test\n- Rerun the benchmarks with more steps"})
 	provider := ollama.New(srv.URL)
 	g := New(Options{Store: d, Paper: paperTitle, Loc: time.UTC, Now: func() time.Time { return noon },
-		Cheap: func() string { return llmtest.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
+		Cheap: func() string { return scripted.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
 	r, err := g.Generate(context.Background(), g.Today())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Prose != ProseModel || r.Summary != "Fixed the CSV parser and ran benchmarks." || r.Model != llmtest.DemoModelName {
+	if r.Prose != ProseModel || r.Summary != "Fixed the CSV parser and ran benchmarks." || r.Model != scripted.DemoModelName {
 		t.Fatalf("prose: %+v", r)
 	}
 	if strings.Join(r.Todos, "|") != "Add the quoted-comma test|Rerun the benchmarks with more steps" {
@@ -199,11 +199,11 @@ func TestReportProseByTheCheapModel(t *testing.T) {
 func TestReportFallsBackWhenTheModelFails(t *testing.T) {
 	t.Parallel()
 	st, d := fixture(t)
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Status: 400, Error: "model is broken"})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Status: 400, Error: "model is broken"})
 	provider := ollama.New(srv.URL)
 	g := New(Options{Store: d, Loc: time.UTC, Now: func() time.Time { return noon },
-		Cheap: func() string { return llmtest.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
+		Cheap: func() string { return scripted.DemoModelName }, Call: agent.OneShot{Log: st, Provider: func() (llm.Provider, error) { return provider, nil }}.Call})
 	r, err := g.Generate(context.Background(), g.Today())
 	if err != nil {
 		t.Fatal(err)

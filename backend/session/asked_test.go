@@ -9,7 +9,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/browse"
@@ -25,7 +25,7 @@ func TestBrowserOfferedWhenTheMessageAsks(t *testing.T) {
 		m := browser.New(browser.Options{ProfileDir: filepath.Join(t.TempDir(), "profile")})
 		return m.Close, browse.Add(reg, browse.Options{Browser: m, Session: spec.Session})
 	})
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	last := func() *llm.Request {
 		chats := f.model.Chats()
 		return chats[len(chats)-1].Request

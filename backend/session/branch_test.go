@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -75,9 +75,9 @@ func TestEditRegenerateAndSwitch(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	n := 0
-	f.model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	f.model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		n++
-		return llmtest.Reply{Text: "reply " + string(rune('0'+n))}
+		return scripted.Reply{Text: "reply " + string(rune('0'+n))}
 	})
 	id := f.session(t, "", "hello there")
 	f.turn(t, id)
@@ -146,8 +146,8 @@ func TestRegenerateAnAgentTurn(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	gitRepo(t, f.ws)
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "find_files", `{"pattern":"*"}`)}})
-	f.model.Default(llmtest.Reply{Text: "found them"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "find_files", `{"pattern":"*"}`)}})
+	f.model.Default(scripted.Reply{Text: "found them"})
 	id := f.session(t, f.ws, "list the files")
 	f.turn(t, id)
 	first := sent(f.model.Chats()[0].Request)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
@@ -58,7 +58,7 @@ func firstRequestBudget(t *testing.T, families ...ToolFamily) {
 	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.model.Default(llmtest.Reply{Text: "hi"})
+	f.model.Default(scripted.Reply{Text: "hi"})
 	id := f.session(t, f.ws, "hello")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id, Questions: true}); err != nil {
 		t.Fatal(err)

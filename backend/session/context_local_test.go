@@ -7,7 +7,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // A turn on an Ollama provider prices L1's moves for the server's KV cache, with the room its
@@ -23,7 +23,7 @@ func TestOllamaTurnGetsTheLocalPolicy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		at := agent.Turn{Model: llmtest.DemoModelName, Context: m}
+		at := agent.Turn{Model: scripted.DemoModelName, Context: m}
 		cfg := config.Config{Providers: []config.Provider{{Name: "p", Type: tc.typ}}}
 		f.runner.contextModels(context.Background(), cfg, &at)
 		kv := at.Context.Config.L1.KV

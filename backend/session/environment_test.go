@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -71,7 +71,7 @@ func TestEnvironmentReachesTheModel(t *testing.T) {
 	}
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.Local)
 	f.runner.o.Now = func() time.Time { return now }
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	id := f.session(t, f.ws, "task one")
 	turn := func(text string) llm.Request {
 		t.Helper()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
@@ -36,7 +36,7 @@ func TestToolFamiliesOnAreOffered(t *testing.T) {
 	}
 	f := newFixture(t, withBrowser, withWeb)
 	f.runner.o.Memory = memory.NewStore(t.TempDir())
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	run := func(id, text string) *llm.Request {
 		t.Helper()
 		if text != "" {
@@ -103,7 +103,7 @@ func TestDeferredFamiliesOfTheRealTools(t *testing.T) {
 			return nil, webtools.Add(reg, w, &web.Searcher{Provider: web.DuckDuckGo{}, Fetcher: w})
 		})
 	f.runner.o.Memory = memory.NewStore(t.TempDir())
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	if _, err := f.runner.Run(context.Background(), Request{Session: f.session(t, f.ws, "hi")}); err != nil {
 		t.Fatal(err)
 	}

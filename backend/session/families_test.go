@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -69,17 +69,17 @@ func TestToolFamiliesOffPerConversation(t *testing.T) {
 	f.runner.o.Memory = memory.NewStore(t.TempDir())
 	// The model searches for each family, then answers.
 	searched := 0
-	f.model.DefaultFunc(func(req llm.Request) llmtest.Reply {
+	f.model.DefaultFunc(func(req llm.Request) scripted.Reply {
 		last := req.Messages[len(req.Messages)-1]
 		if last.Role == llm.RoleUser && searched < 1 {
 			searched++
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{
+			return scripted.Reply{ToolCalls: []llm.ToolCall{
 				toolCall("s1", "tool_search", `{"query":"browser pages"}`),
 				toolCall("s2", "tool_search", `{"query":"mcp__notes__add"}`),
 				toolCall("s3", "tool_search", `{"query":"memory_search"}`),
 			}}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	})
 	id := f.session(t, f.ws, "look around")
 	off := []store.ToolFamily{store.FamilyBrowser, store.MCPFamily("notes"), store.FamilyCoding, store.FamilyMemory}
@@ -129,7 +129,7 @@ func TestToolFamiliesOffPerConversation(t *testing.T) {
 func TestAllFamiliesOffDropsToolSearch(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, fakeFamilies()...)
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	id := f.session(t, f.ws, "hi")
 	off := []store.ToolFamily{store.FamilyBrowser, store.FamilyWeb, store.MCPFamily("notes"), store.MCPFamily("files"), store.FamilyCoding, store.FamilyMemory}
 	if _, err := f.st.UpdateSession(id, func(i *store.SessionInfo) { i.ToolsOff = off }); err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -16,13 +16,13 @@ import (
 func TestForeignToolNameEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.model.On(func(r llm.Request) bool { return firstStep(r) }).Reply(llmtest.Reply{
+	f.model.On(func(r llm.Request) bool { return firstStep(r) }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{toolCall("c1", "Bash", `{"command":"echo hi"}`)}})
-	f.model.On(func(r llm.Request) bool { return toolMsgCount(r) == 1 }).Reply(llmtest.Reply{
+	f.model.On(func(r llm.Request) bool { return toolMsgCount(r) == 1 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{toolCall("c2", "run_command", `{"command":"echo $((6*7))","background":true}`)}})
-	f.model.On(func(r llm.Request) bool { return toolMsgCount(r) == 2 }).Reply(llmtest.Reply{
+	f.model.On(func(r llm.Request) bool { return toolMsgCount(r) == 2 }).Reply(scripted.Reply{
 		ToolCalls: []llm.ToolCall{toolCall("c3", "job_output", `{"id":"j1","wait":60}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "say hi")
 	if end, err := f.runner.Run(context.Background(), Request{Session: id, Approve: "all"}); err != nil || end.Reason != store.EndDone {
 		t.Fatalf("turn: %v %+v", err, end)

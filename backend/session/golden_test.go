@@ -11,7 +11,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/testtools"
@@ -40,8 +40,8 @@ func TestModelFacingTextIsGolden(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "tool_search", `{"query":"search the web"}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "tool_search", `{"query":"search the web"}`)}})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "hello")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id, Questions: true}); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -27,7 +27,7 @@ func TestMemoryRecalledIntoTheTurn(t *testing.T) {
 	if _, err := mem.Create(f.ws, memory.Record{Name: "Release steps", Body: "Tag after the changelog."}); err != nil {
 		t.Fatal(err)
 	}
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	id := f.session(t, f.ws, "数据库什么时候压缩？")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
 		t.Fatal(err)
@@ -120,8 +120,8 @@ func TestSkillsInTheTurn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: release\ndescription: Cut a release: changelog, tag, notes.\n---\nTag with git tag -s.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("s1", "skill", `{"name":"release"}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("s1", "skill", `{"name":"release"}`)}})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "cut a release")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestSkillsInTheTurn(t *testing.T) {
 		t.Fatalf("skill result: %+v", results)
 	}
 	empty := newFixture(t)
-	empty.model.Default(llmtest.Reply{Text: "hi"})
+	empty.model.Default(scripted.Reply{Text: "hi"})
 	if _, err := empty.runner.Run(context.Background(), Request{Session: empty.session(t, empty.ws, "hi")}); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 	f := newFixture(t)
 	mem := memory.NewStore(t.TempDir())
 	f.runner.o.Memory = mem
-	f.cfg.Models.Cheap = llmtest.DemoModelName
+	f.cfg.Models.Cheap = scripted.DemoModelName
 	if _, err := mem.Create(f.ws, memory.Record{Name: "Release checklist", Body: "Tag the release after the changelog is written."}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,8 +173,8 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 	}
 	f.model.On(func(r llm.Request) bool {
 		return len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "You pick memory records")
-	}).Reply(llmtest.Reply{Text: "project:release-checklist\n"})
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	}).Reply(scripted.Reply{Text: "project:release-checklist\n"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	id := f.session(t, f.ws, "how do we cut a release?")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 			}
 		}
 	}
-	if rec == nil || rec.Method != store.RecallReranked || rec.Model != llmtest.DemoModelName || len(rec.Records) != 1 || rec.Records[0].ID != "project:release-checklist" {
+	if rec == nil || rec.Method != store.RecallReranked || rec.Model != scripted.DemoModelName || len(rec.Records) != 1 || rec.Records[0].ID != "project:release-checklist" {
 		t.Fatalf("recall: %+v", rec)
 	}
 	if strings.Contains(rec.Text, "Cake") {
@@ -204,7 +204,7 @@ func TestMemoryRerankedByTheCheapModel(t *testing.T) {
 			usages = append(usages, u)
 		}
 	}
-	if len(usages) != 2 || usages[0].Purpose != memory.RerankPurpose || usages[0].Model != llmtest.DemoModelName ||
+	if len(usages) != 2 || usages[0].Purpose != memory.RerankPurpose || usages[0].Model != scripted.DemoModelName ||
 		usages[0].LocalInputTokens == 0 || usages[0].LocalOutputTokens == 0 || usages[1].Purpose != "" {
 		t.Fatalf("usage events: %+v", usages)
 	}
@@ -217,7 +217,7 @@ func TestSystemPromptNamesOnlyToolsOnOffer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.runner.o.Memory = memory.NewStore(t.TempDir())
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	id := f.session(t, f.ws, "hello")
 	if _, err := f.runner.Run(context.Background(), Request{Session: id}); err != nil {
 		t.Fatal(err)

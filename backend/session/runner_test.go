@@ -14,15 +14,15 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
 type fixture struct {
 	st     *store.Store
-	model  *llmtest.Server
+	model  *scripted.Server
 	runner *Runner
 	cfg    config.Config
 	ws     string
@@ -36,9 +36,9 @@ func newFixture(t *testing.T, families ...ToolFamily) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	f := &fixture{st: st, model: srv, ws: t.TempDir()}
-	f.cfg.Models.Main = llmtest.DemoModelName
+	f.cfg.Models.Main = scripted.DemoModelName
 	provider := ollama.New(srv.URL)
 	f.runner = New(Options{
 		Store:    st,
@@ -130,8 +130,8 @@ func TestToolFamiliesEquipAgentTurns(t *testing.T) {
 		}))
 	}
 	f := newFixture(t, family)
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "probe", `{}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "probe", `{}`)}})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "probe it")
 	end, err := f.runner.Run(context.Background(), Request{Session: id})
 	if err != nil || end.Reason != store.EndDone {
@@ -163,8 +163,8 @@ func TestBusyStopAndShutdown(t *testing.T) {
 	t.Parallel()
 	started := make(chan string, 4)
 	f := newFixture(t, blocking(started, nil))
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "block", `{}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "block", `{}`)}})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "wait")
 	freeAtEnd := make(chan bool, 1)
 	turn, err := f.runner.Start(context.Background(), Request{Session: id, Ended: func(agent.End) {
@@ -220,8 +220,8 @@ func TestBusyStopAndShutdown(t *testing.T) {
 func TestQuestionsMailbox(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("q1", "ask_human", `{"question":"Which file?"}`)}})
-	f.model.Default(llmtest.Reply{Text: "thanks"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("q1", "ask_human", `{"question":"Which file?"}`)}})
+	f.model.Default(scripted.Reply{Text: "thanks"})
 	if err := f.runner.Answer("nope", "q1", "x"); !errors.Is(err, ErrNoQuestion) {
 		t.Fatalf("Answer without a turn: %v", err)
 	}
@@ -260,8 +260,8 @@ func TestQuestionsMailbox(t *testing.T) {
 func TestApprovalThroughTheRunner(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("w1", "write_file", `{"path":"a.txt","content":"hi"}`)}})
-	f.model.Default(llmtest.Reply{Text: "written"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("w1", "write_file", `{"path":"a.txt","content":"hi"}`)}})
+	f.model.Default(scripted.Reply{Text: "written"})
 	id := f.session(t, f.ws, "write a.txt")
 	var asked []store.Approval
 	end, err := f.runner.Run(context.Background(), Request{Session: id, Prompt: func(ap store.Approval) {
@@ -290,8 +290,8 @@ func TestFailedWriteReachesTheCaller(t *testing.T) {
 	t.Parallel()
 	started, release := make(chan string, 1), make(chan struct{})
 	f := newFixture(t, blocking(started, release))
-	f.model.On(firstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "block", `{}`)}})
-	f.model.Default(llmtest.Reply{Text: "done"})
+	f.model.On(firstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{toolCall("c1", "block", `{}`)}})
+	f.model.Default(scripted.Reply{Text: "done"})
 	id := f.session(t, f.ws, "wait")
 	ended := make(chan agent.End, 1)
 	turn, err := f.runner.Start(context.Background(), Request{Session: id, Ended: func(e agent.End) { ended <- e }})

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -29,15 +29,15 @@ func TestTitleFrom(t *testing.T) {
 func TestSendRecordsTheStartupFallbackOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	sw := &store.Fallback{Model: llmtest.DemoModelName, From: "gone:7b", Reason: "it is not among the models the providers list", Startup: true}
+	sw := &store.Fallback{Model: scripted.DemoModelName, From: "gone:7b", Reason: "it is not among the models the providers list", Startup: true}
 	f.runner.o.Switched = func() *store.Fallback { return sw }
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 	text := strings.Repeat("数据", 40) + "\nsecond line"
 	sent, err := f.runner.Send(context.Background(), Message{Text: text}, Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if end := sent.Turn.Wait(); end.Reason != store.EndDone || sent.Model != llmtest.DemoModelName {
+	if end := sent.Turn.Wait(); end.Reason != store.EndDone || sent.Model != scripted.DemoModelName {
 		t.Fatalf("turn: %+v, model %q", end, sent.Model)
 	}
 	info, _ := f.st.Session(sent.Session)

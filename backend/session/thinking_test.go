@@ -8,7 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -27,9 +27,9 @@ func TestConversationThinkingLevelReachesTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.runner.o.Provider = func() (llm.Provider, string, error) { return g, f.model.URL, nil }
-	f.model.Default(llmtest.Reply{Text: "ok"})
+	f.model.Default(scripted.Reply{Text: "ok"})
 
-	turn := func(model, level string) llmtest.Call {
+	turn := func(model, level string) scripted.Call {
 		t.Helper()
 		f.cfg.Models.Main = model
 		id := f.session(t, "", "why is the sky blue?")
@@ -49,15 +49,15 @@ func TestConversationThinkingLevelReachesTheRequest(t *testing.T) {
 
 	// Ollama: the settings say off; the conversation's level turns thinking on, and "" follows
 	// the settings.
-	if c := turn(llmtest.DemoModelName, "high"); c.Think == nil || !*c.Think {
+	if c := turn(scripted.DemoModelName, "high"); c.Think == nil || !*c.Think {
 		t.Fatalf("ollama with level high: think = %v", c.Think)
 	}
-	if c := turn(llmtest.DemoModelName, ""); c.Think == nil || *c.Think {
+	if c := turn(scripted.DemoModelName, ""); c.Think == nil || *c.Think {
 		t.Fatalf("ollama following the settings (off): think = %v", c.Think)
 	}
 
 	// Anthropic: the level sizes budget_tokens.
-	budget := func(c llmtest.Call) int {
+	budget := func(c scripted.Call) int {
 		var body struct {
 			Thinking *struct {
 				Type         string `json:"type"`
@@ -72,7 +72,7 @@ func TestConversationThinkingLevelReachesTheRequest(t *testing.T) {
 		}
 		return body.Thinking.BudgetTokens
 	}
-	ant := "ant/" + llmtest.DemoModelName
+	ant := "ant/" + scripted.DemoModelName
 	if c := turn(ant, "low"); c.Format != "anthropic" || budget(c) != 2048 {
 		t.Fatalf("anthropic with level low: %s, budget %d", c.Format, budget(c))
 	}

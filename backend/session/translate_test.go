@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -19,16 +19,16 @@ func isTranslation(req llm.Request) bool {
 // English (code and path kept byte-exact), the reply is logged in French beside the English.
 func TestTranslateThenReason(t *testing.T) {
 	f := newFixture(t)
-	f.cfg.Models.Translation = llmtest.DemoModelName
+	f.cfg.Models.Translation = scripted.DemoModelName
 	f.model.On(func(r llm.Request) bool {
-		return isTranslation(r) && strings.Contains(llmtest.LastUser(r), "Pourquoi")
-	}).Reply(llmtest.Reply{Text: "Why does [[ t1 ]] fail in ［［Ｔ２］］?"})
+		return isTranslation(r) && strings.Contains(scripted.LastUser(r), "Pourquoi")
+	}).Reply(scripted.Reply{Text: "Why does [[ t1 ]] fail in ［［Ｔ２］］?"})
 	f.model.On(func(r llm.Request) bool {
-		return !isTranslation(r) && strings.HasPrefix(llmtest.LastUser(r), "Why does `go vet` fail in /work/main?")
-	}).Reply(llmtest.Reply{Text: "Because `go vet` found a printf bug."})
+		return !isTranslation(r) && strings.HasPrefix(scripted.LastUser(r), "Why does `go vet` fail in /work/main?")
+	}).Reply(scripted.Reply{Text: "Because `go vet` found a printf bug."})
 	f.model.On(func(r llm.Request) bool {
-		return isTranslation(r) && strings.Contains(llmtest.LastUser(r), "Because")
-	}).Reply(llmtest.Reply{Text: "Parce que 【T1】 a trouvé une erreur de printf."})
+		return isTranslation(r) && strings.Contains(scripted.LastUser(r), "Because")
+	}).Reply(scripted.Reply{Text: "Parce que 【T1】 a trouvé une erreur de printf."})
 	info, err := f.st.CreateSession("")
 	if err != nil {
 		t.Fatal(err)
@@ -73,11 +73,11 @@ func TestTranslateThenReason(t *testing.T) {
 // The translation model failing: the original goes to the model, and the log says why.
 func TestTranslateFailureUsesTheOriginal(t *testing.T) {
 	f := newFixture(t)
-	f.model.On(isTranslation).Reply(llmtest.Reply{Status: 400, Error: "no such model"})
+	f.model.On(isTranslation).Reply(scripted.Reply{Status: 400, Error: "no such model"})
 	f.model.On(func(r llm.Request) bool {
-		return !isTranslation(r) && strings.Contains(llmtest.LastUser(r), "Pourquoi")
+		return !isTranslation(r) && strings.Contains(scripted.LastUser(r), "Pourquoi")
 	}).
-		Reply(llmtest.Reply{Text: "ok"})
+		Reply(scripted.Reply{Text: "ok"})
 	info, _ := f.st.CreateSession("")
 	f.st.UpdateSession(info.ID, func(i *store.SessionInfo) { i.Translate = true })
 	f.st.Append(info.ID, store.EventUser, store.UserMessage{Text: "Pourquoi le ciel est-il bleu le soir en été ?"})

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -22,7 +22,7 @@ func TestWindowAnswersAnAgentsApproval(t *testing.T) {
 	}
 	proceed := make(chan struct{})
 	edit := coderScript([][2]string{{"one\n", "ONE\n"}})
-	s := &script{graph: `{"agents":[{"objective":"edit","role":"coder"}]}`, agent: func(ctx context.Context, i int, req llm.Request) llmtest.Reply {
+	s := &script{graph: `{"agents":[{"objective":"edit","role":"coder"}]}`, agent: func(ctx context.Context, i int, req llm.Request) scripted.Reply {
 		if hasToolResult(req) {
 			select { // the rest of its turn, once the test saw it running again
 			case <-proceed:

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -25,7 +25,7 @@ func TestFirstRequestBudgetWithSwarm(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{})
 	gitWorkspace(t, f)
-	f.model.Default(llmtest.Reply{Text: "hi"})
+	f.model.Default(scripted.Reply{Text: "hi"})
 	id := f.parent(t, "hello")
 	if _, err := f.runner.Run(context.Background(), session.Request{Session: id, Questions: true}); err != nil {
 		t.Fatal(err)
@@ -70,19 +70,19 @@ func TestBudgetsFitTheModelWindow(t *testing.T) {
 		window int
 		openAI bool
 	}{{8192, false}, {131072, true}} {
-		f := newFixtureOn(t, Options{}, llmtest.Model{Name: "m:latest", ContextLength: c.window,
+		f := newFixtureOn(t, Options{}, scripted.Model{Name: "m:latest", ContextLength: c.window,
 			Capabilities: []llm.Capability{llm.CapTools}}, c.openAI)
-		long := llmtest.LongText(c.window * 3 / 8) // about 0.4 of the window each
+		long := scripted.LongText(c.window * 3 / 8) // about 0.4 of the window each
 		var mu sync.Mutex
 		var writer string
-		s := &script{graph: sixInputs, agent: func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+		s := &script{graph: sixInputs, agent: func(_ context.Context, i int, req llm.Request) scripted.Reply {
 			if i == 6 {
 				mu.Lock()
-				writer = llmtest.LastUser(req)
+				writer = scripted.LastUser(req)
 				mu.Unlock()
-				return llmtest.Reply{Text: "the report", Chunks: 1}
+				return scripted.Reply{Text: "the report", Chunks: 1}
 			}
-			return llmtest.Reply{Text: fmt.Sprintf("Finding %d.\n\n%s", i, long), Chunks: 1}
+			return scripted.Reply{Text: fmt.Sprintf("Finding %d.\n\n%s", i, long), Chunks: 1}
 		}}
 		s.install(f.model)
 		id := f.parent(t, "research and write")

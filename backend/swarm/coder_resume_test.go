@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -26,9 +26,9 @@ func toolResults(req llm.Request) int {
 	return n
 }
 
-func editCall(id, old, new string) llmtest.Reply {
+func editCall(id, old, new string) scripted.Reply {
 	args, _ := json.Marshal(map[string]any{"edits": []map[string]string{{"path": "file.txt", "old_string": old, "new_string": new}}})
-	return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args}}}
+	return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: id, Name: "edit_files", Arguments: args}}}
 }
 
 // TestInterruptedCoderResumesInItsWorktree: a coder in git makes a first edit in its
@@ -45,7 +45,7 @@ func TestInterruptedCoderResumesInItsWorktree(t *testing.T) {
 	var mu sync.Mutex
 	first := 0 // requests that made the first edit
 	s := &script{graph: `{"agents":[{"objective":"edit both ends","role":"coder"}]}`,
-		agent: func(ctx context.Context, i int, req llm.Request) llmtest.Reply {
+		agent: func(ctx context.Context, i int, req llm.Request) scripted.Reply {
 			switch toolResults(req) {
 			case 0:
 				mu.Lock()
@@ -58,11 +58,11 @@ func TestInterruptedCoderResumesInItsWorktree(t *testing.T) {
 				if stop {
 					close(waiting)
 					<-ctx.Done() // stopped while the model answers
-					return llmtest.Reply{Text: "never seen"}
+					return scripted.Reply{Text: "never seen"}
 				}
 				return editCall("e2", "five\n", "FIVE\n")
 			}
-			return llmtest.Reply{Text: "changed both ends of file.txt"}
+			return scripted.Reply{Text: "changed both ends of file.txt"}
 		}}
 	s.install(f.model)
 	id := f.parent(t, "edit")
@@ -120,7 +120,7 @@ func TestCoderRestartsWhenItsWorktreeIsGone(t *testing.T) {
 	waiting := make(chan struct{})
 	var once sync.Once
 	s := &script{graph: `{"agents":[{"objective":"edit the top","role":"coder"}]}`,
-		agent: func(ctx context.Context, i int, req llm.Request) llmtest.Reply {
+		agent: func(ctx context.Context, i int, req llm.Request) scripted.Reply {
 			switch toolResults(req) {
 			case 0:
 				return editCall("e1", "one\n", "ONE\n")
@@ -130,10 +130,10 @@ func TestCoderRestartsWhenItsWorktreeIsGone(t *testing.T) {
 				if stop {
 					close(waiting)
 					<-ctx.Done()
-					return llmtest.Reply{Text: "never seen"}
+					return scripted.Reply{Text: "never seen"}
 				}
 			}
-			return llmtest.Reply{Text: "changed the top of file.txt"}
+			return scripted.Reply{Text: "changed the top of file.txt"}
 		}}
 	s.install(f.model)
 	id := f.parent(t, "edit")

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -27,14 +27,14 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 }
 
 // coderScript makes coder i replace edits[i][0] by edits[i][1] in file.txt, then report.
-func coderScript(edits [][2]string) func(context.Context, int, llm.Request) llmtest.Reply {
-	return func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+func coderScript(edits [][2]string) func(context.Context, int, llm.Request) scripted.Reply {
+	return func(_ context.Context, i int, req llm.Request) scripted.Reply {
 		if hasToolResult(req) || i >= len(edits) {
-			return llmtest.Reply{Text: "changed file.txt"}
+			return scripted.Reply{Text: "changed file.txt"}
 		}
 		args, _ := json.Marshal(map[string]any{"edits": []map[string]string{
 			{"path": "file.txt", "old_string": edits[i][0], "new_string": edits[i][1]}}})
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "edit", Name: "edit_files", Arguments: args}}}
+		return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "edit", Name: "edit_files", Arguments: args}}}
 	}
 }
 

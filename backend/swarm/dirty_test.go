@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -42,9 +42,9 @@ func TestCoderStartsFromUncommittedWork(t *testing.T) {
 	var mu sync.Mutex
 	var seen map[string]string // the worktree's files as the coder starts
 	s := &script{graph: `{"agents":[{"objective":"finish the notes","role":"coder"}]}`,
-		agent: func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+		agent: func(_ context.Context, i int, req llm.Request) scripted.Reply {
 			if hasToolResult(req) {
-				return llmtest.Reply{Text: "changed notes.txt and file.txt"}
+				return scripted.Reply{Text: "changed notes.txt and file.txt"}
 			}
 			mu.Lock()
 			seen = worktreeFiles(t, f.ws)
@@ -52,7 +52,7 @@ func TestCoderStartsFromUncommittedWork(t *testing.T) {
 			args, _ := json.Marshal(map[string]any{"edits": []map[string]string{
 				{"path": "notes.txt", "old_string": "draft\n", "new_string": "final\n"},
 				{"path": "file.txt", "old_string": "four\n", "new_string": "FOUR\n"}}})
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "edit", Name: "edit_files", Arguments: args}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "edit", Name: "edit_files", Arguments: args}}}
 		}}
 	s.install(f.model)
 	id := f.parent(t, "edit")

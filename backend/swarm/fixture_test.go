@@ -12,9 +12,9 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/openai"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -23,7 +23,7 @@ import (
 // fixture is the turn runner with the swarm's tools on a real store and the scripted model.
 type fixture struct {
 	st     *store.Store
-	model  *llmtest.Server
+	model  *scripted.Server
 	runner *session.Runner
 	swarm  *Swarm
 	ws     string
@@ -31,19 +31,19 @@ type fixture struct {
 
 func newFixture(t *testing.T, o Options) *fixture {
 	t.Helper()
-	return newFixtureOn(t, o, llmtest.DemoModel(), false)
+	return newFixtureOn(t, o, scripted.DemoModel(), false)
 }
 
 // newFixtureOn is a fixture whose main model is model, served through Ollama's API, or
 // through the OpenAI-compatible one when openAI is set.
-func newFixtureOn(t *testing.T, o Options, model llmtest.Model, openAI bool) *fixture {
+func newFixtureOn(t *testing.T, o Options, model scripted.Model, openAI bool) *fixture {
 	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, model)
+	srv := scripted.New(t, model)
 	var provider llm.Provider = ollama.New(srv.URL)
 	if openAI {
 		provider = openai.New(srv.URL+"/v1", "")
@@ -103,7 +103,7 @@ func agentOf(req llm.Request) int {
 }
 
 func isMaster(req llm.Request) bool {
-	return strings.HasPrefix(llmtest.LastUser(req), "You are the master")
+	return strings.HasPrefix(scripted.LastUser(req), "You are the master")
 }
 
 func hasToolResult(req llm.Request) bool {
@@ -119,16 +119,16 @@ func hasToolResult(req llm.Request) bool {
 // req), the master with a synthesis, and the parent after the call with "finished".
 type script struct {
 	graph  string
-	agent  func(ctx context.Context, i int, req llm.Request) llmtest.Reply
-	master func(req llm.Request) llmtest.Reply
+	agent  func(ctx context.Context, i int, req llm.Request) scripted.Reply
+	master func(req llm.Request) scripted.Reply
 
 	mu    sync.Mutex
 	calls map[int]int // model calls per agent
 }
 
-func (s *script) install(srv *llmtest.Server) {
+func (s *script) install(srv *scripted.Server) {
 	s.calls = map[int]int{}
-	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
+	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) scripted.Reply {
 		if i := agentOf(req); i >= 0 {
 			s.mu.Lock()
 			s.calls[i]++
@@ -136,18 +136,18 @@ func (s *script) install(srv *llmtest.Server) {
 			if s.agent != nil {
 				return s.agent(ctx, i, req)
 			}
-			return llmtest.Reply{Text: "result of agent " + strconv.Itoa(i)}
+			return scripted.Reply{Text: "result of agent " + strconv.Itoa(i)}
 		}
 		if isMaster(req) {
 			if s.master != nil {
 				return s.master(req)
 			}
-			return llmtest.Reply{Text: "SYNTHESIS of the team's results"}
+			return scripted.Reply{Text: "SYNTHESIS of the team's results"}
 		}
 		if hasToolResult(req) {
-			return llmtest.Reply{Text: "finished"}
+			return scripted.Reply{Text: "finished"}
 		}
-		return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: SpawnName, Arguments: json.RawMessage(s.graph)}}}
+		return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "call_swarm", Name: SpawnName, Arguments: json.RawMessage(s.graph)}}}
 	})
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -37,17 +37,17 @@ func TestMasterRounds(t *testing.T) {
 			var mu sync.Mutex
 			var briefs []string
 			s := &script{graph: `{"agents":[{"objective":"find it","role":"researcher"}]}`,
-				agent: func(_ context.Context, i int, req llm.Request) llmtest.Reply {
-					if i == 1 && !strings.Contains(llmtest.LastUser(req), "result of agent 0") {
-						return llmtest.Reply{Text: "the added agent did not get its input"}
+				agent: func(_ context.Context, i int, req llm.Request) scripted.Reply {
+					if i == 1 && !strings.Contains(scripted.LastUser(req), "result of agent 0") {
+						return scripted.Reply{Text: "the added agent did not get its input"}
 					}
-					return llmtest.Reply{Text: "result of agent " + string(rune('0'+i))}
+					return scripted.Reply{Text: "result of agent " + string(rune('0'+i))}
 				},
-				master: func(req llm.Request) llmtest.Reply {
+				master: func(req llm.Request) scripted.Reply {
 					mu.Lock()
 					defer mu.Unlock()
-					briefs = append(briefs, llmtest.LastUser(req))
-					return llmtest.Reply{Text: c.answers[min(len(briefs), len(c.answers))-1]}
+					briefs = append(briefs, scripted.LastUser(req))
+					return scripted.Reply{Text: c.answers[min(len(briefs), len(c.answers))-1]}
 				}}
 			s.install(f.model)
 			id := f.parent(t, "the task")

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -39,14 +39,14 @@ func TestInterruptThenContinue(t *testing.T) {
 	f := newFixture(t, Options{})
 	s := &script{graph: fanGraph}
 	release := make(chan struct{})
-	s.agent = func(ctx context.Context, i int, req llm.Request) llmtest.Reply {
+	s.agent = func(ctx context.Context, i int, req llm.Request) scripted.Reply {
 		if i == 2 {
 			select {
 			case <-release:
 			case <-ctx.Done():
 			}
 		}
-		return llmtest.Reply{Text: "result of agent " + string(rune('0'+i))}
+		return scripted.Reply{Text: "result of agent " + string(rune('0'+i))}
 	}
 	s.install(f.model)
 	id := f.parent(t, "go")
@@ -112,7 +112,7 @@ func TestCrashThenContinue(t *testing.T) {
 	if err := json.Unmarshal([]byte(fanGraph), &specs); err != nil {
 		t.Fatal(err)
 	}
-	r := &run{s: f.swarm, parent: id, callID: "call_swarm", workspace: f.ws, model: llmtest.DemoModelName, parallel: 4}
+	r := &run{s: f.swarm, parent: id, callID: "call_swarm", workspace: f.ws, model: scripted.DemoModelName, parallel: 4}
 	must(nil, r.addAgents(specs.Agents))
 	done, err := r.child(context.Background(), 0, 1, f.ws)
 	must(nil, err)
@@ -149,7 +149,7 @@ func Test429StormSharedBackoff(t *testing.T) {
 	f := newFixture(t, Options{Parallel: 4, Backoff: time.Millisecond})
 	s := &script{graph: fanGraph}
 	var refused int
-	s.agent = func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+	s.agent = func(_ context.Context, i int, req llm.Request) scripted.Reply {
 		s.mu.Lock()
 		storm := refused < 12
 		if storm {
@@ -157,9 +157,9 @@ func Test429StormSharedBackoff(t *testing.T) {
 		}
 		s.mu.Unlock()
 		if storm {
-			return llmtest.Reply{Status: http.StatusTooManyRequests, Error: "rate limited"}
+			return scripted.Reply{Status: http.StatusTooManyRequests, Error: "rate limited"}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	}
 	s.install(f.model)
 	id := f.parent(t, "go")

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -32,12 +32,12 @@ func TestCoderCommandsRunInItsWorktree(t *testing.T) {
 	gitIn(t, f.ws, "add", "-A")
 	gitIn(t, f.ws, "commit", "-q", "-m", "start")
 	s := &script{graph: `{"agents":[{"objective":"run the probe","role":"coder"}]}`,
-		agent: func(_ context.Context, _ int, req llm.Request) llmtest.Reply {
+		agent: func(_ context.Context, _ int, req llm.Request) scripted.Reply {
 			if hasToolResult(req) {
-				return llmtest.Reply{Text: "ran the probe"}
+				return scripted.Reply{Text: "ran the probe"}
 			}
 			args, _ := json.Marshal(map[string]string{"command": "sh probe.sh"})
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "probe", Name: "run_command", Arguments: args}}}
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "probe", Name: "run_command", Arguments: args}}}
 		}}
 	s.install(f.model)
 	id := f.parent(t, "probe")

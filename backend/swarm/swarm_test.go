@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -73,7 +73,7 @@ func TestFanOutFanIn(t *testing.T) {
 	var brief string
 	for _, c := range f.model.Chats() {
 		if agentOf(*c.Request) == 4 {
-			brief = llmtest.LastUser(*c.Request)
+			brief = scripted.LastUser(*c.Request)
 		}
 	}
 	for _, want := range []string{"result of agent 1", "result of agent 2", "result of agent 3"} {
@@ -130,11 +130,11 @@ func TestFailingAgentIsRetried(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{})
 	s := &script{graph: fanGraph}
-	s.agent = func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+	s.agent = func(_ context.Context, i int, req llm.Request) scripted.Reply {
 		if i == 2 && s.callsOf(2) == 1 {
-			return llmtest.Reply{Status: 400, Error: "scripted failure"}
+			return scripted.Reply{Status: 400, Error: "scripted failure"}
 		}
-		return llmtest.Reply{Text: "ok " + string(rune('0'+i))}
+		return scripted.Reply{Text: "ok " + string(rune('0'+i))}
 	}
 	s.install(f.model)
 	id := f.parent(t, "go")
@@ -163,11 +163,11 @@ func TestAgentFailingForGoodSkipsItsDependents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{MaxAttempts: 2})
 	s := &script{graph: fanGraph}
-	s.agent = func(_ context.Context, i int, req llm.Request) llmtest.Reply {
+	s.agent = func(_ context.Context, i int, req llm.Request) scripted.Reply {
 		if i == 1 {
-			return llmtest.Reply{Status: 400, Error: "scripted failure"}
+			return scripted.Reply{Status: 400, Error: "scripted failure"}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	}
 	s.install(f.model)
 	id := f.parent(t, "go")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -17,7 +17,7 @@ import (
 func TestCompressKeepsCodeWithinBudget(t *testing.T) {
 	t.Parallel()
 	code := "```go\nfunc Answer() int { return 42 }\n```"
-	long := "Findings first.\n\n" + llmtest.LongText(2000) + "\n" + code + "\n\nThe end: it works."
+	long := "Findings first.\n\n" + scripted.LongText(2000) + "\n" + code + "\n\nThe end: it works."
 	for _, budget := range []int{200, 500, 1200} {
 		got := compress(long, budget)
 		if n := tokens.Count(got); n > budget {
@@ -31,7 +31,7 @@ func TestCompressKeepsCodeWithinBudget(t *testing.T) {
 		t.Fatal("a result within its budget was changed")
 	}
 	// A code block larger than the budget is dropped rather than cut.
-	huge := "```\n" + llmtest.LongText(3000) + "\n```\nsummary"
+	huge := "```\n" + scripted.LongText(3000) + "\n```\nsummary"
 	if got := compress(huge, 300); strings.Contains(got, "```") || tokens.Count(got) > 300 {
 		t.Fatalf("huge block: %d tokens, %q", tokens.Count(got), got[:min(200, len(got))])
 	}

@@ -11,14 +11,14 @@ import (
 	"github.com/tofu-research/tofu/backend/attach"
 	"github.com/tofu-research/tofu/backend/attach/attachtest"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
 // visionModels are a vision model and a text-only one, as the scripted server lists them.
-func visionModels() []llmtest.Model {
-	return []llmtest.Model{
+func visionModels() []scripted.Model {
+	return []scripted.Model{
 		{Name: "gemma3:4b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools, llm.CapVision}},
 		{Name: "qwen3:8b", ContextLength: 32768, Capabilities: []llm.Capability{llm.CapTools, llm.CapThinking}},
 	}
@@ -47,8 +47,8 @@ func TestImageAttachmentReachesEveryWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := llmtest.New(t, visionModels()...)
-			srv.Default(llmtest.Reply{Text: "A red square with a blue diagonal."})
+			srv := scripted.New(t, visionModels()...)
+			srv.Default(scripted.Reply{Text: "A red square with a blue diagonal."})
 			r := runner(t, st, srv, w.wire)
 			img, err := attach.Read(context.Background(), st, "shot.png", pic)
 			if err != nil {
@@ -87,7 +87,7 @@ func TestImageAttachmentReachesEveryWire(t *testing.T) {
 			if len(last.Images) != 1 || !bytes.Equal(last.Images[0], pic) {
 				t.Fatalf("the server decoded %d images on the last message", len(last.Images))
 			}
-			if text := llmtest.LastUser(*c.Request); !strings.Contains(text, "What is in the picture?") ||
+			if text := scripted.LastUser(*c.Request); !strings.Contains(text, "What is in the picture?") ||
 				!strings.Contains(text, `<attachment kind="file" name="notes.md">`) || !strings.Contains(text, "The square is red.") {
 				t.Fatalf("the user message the model read:\n%s", text)
 			}
@@ -128,7 +128,7 @@ func TestImageRefusedForATextOnlyModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			srv := llmtest.New(t, visionModels()...)
+			srv := scripted.New(t, visionModels()...)
 			r := runner(t, st, srv, w.wire)
 			defer r.Shutdown()
 			img, err := attach.Read(context.Background(), st, "shot.png", attachtest.SquarePNG(16))

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -20,8 +20,8 @@ func TestRebuildAcrossBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "Noted."})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "Noted."})
 	r := runner(t, st, srv, llm.WireOpenAI)
 	info, err := st.CreateSession("")
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestRebuildAnOverflowRetry: a request the provider refuses as too long is built again with
@@ -13,7 +13,7 @@ import (
 // with the config it was built with.
 func TestRebuildAnOverflowRetry(t *testing.T) {
 	t.Parallel()
-	refuse := func(srv *llmtest.Server) {
+	refuse := func(srv *scripted.Server) {
 		srv.On(func(r llm.Request) bool {
 			n := 0
 			for _, m := range r.Messages {
@@ -22,7 +22,7 @@ func TestRebuildAnOverflowRetry(t *testing.T) {
 				}
 			}
 			return n == 2
-		}).Times(1).Reply(llmtest.Reply{Status: 400, Error: "This model's maximum context length is 8192 tokens (context_length_exceeded)"})
+		}).Times(1).Reply(scripted.Reply{Status: 400, Error: "This model's maximum context length is 8192 tokens (context_length_exceeded)"})
 	}
 	dir, id, _ := agentSession(t, llm.WireOpenAI, 4, refuse)
 	st := open(t, dir)

@@ -13,7 +13,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -31,7 +31,7 @@ var wireTypes = []struct{ wire, typ, path string }{
 // (each a few kB, so the context manager's L1 compacts the cold ones), then an answer. It
 // returns the store's folder, the session and the request bodies the server received. script,
 // when given, adds rules to the model ahead of that, each answering one more request.
-func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.Server)) (string, string, [][]byte) {
+func agentSession(t testing.TB, wire string, calls int, script ...func(*scripted.Server)) (string, string, [][]byte) {
 	t.Helper()
 	dir, ws := t.TempDir(), t.TempDir()
 	for i := range 10 {
@@ -47,13 +47,13 @@ func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := llmtest.DemoModel()
+	model := scripted.DemoModel()
 	model.ContextLength = 32768 // Tofu's cap on Ollama's window
-	srv := llmtest.New(t, model)
+	srv := scripted.New(t, model)
 	for _, f := range script {
 		f(srv)
 	}
-	srv.DefaultFunc(func(req llm.Request) llmtest.Reply {
+	srv.DefaultFunc(func(req llm.Request) scripted.Reply {
 		n := 0
 		for _, m := range req.Messages {
 			if m.Role == llm.RoleTool {
@@ -61,10 +61,10 @@ func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.
 			}
 		}
 		if n+1 >= calls {
-			return llmtest.Reply{Text: "Read them all."}
+			return scripted.Reply{Text: "Read them all."}
 		}
 		args := fmt.Sprintf(`{"reads":[{"path":"f%d.txt"}]}`, n%10)
-		return llmtest.Reply{Text: fmt.Sprintf("Reading file %d.", n%10),
+		return scripted.Reply{Text: fmt.Sprintf("Reading file %d.", n%10),
 			ToolCalls: []llm.ToolCall{{ID: fmt.Sprintf("c%d", n), Name: "read_files", Arguments: json.RawMessage(args)}}}
 	})
 	r := runner(t, st, srv, wire)
@@ -102,7 +102,7 @@ func agentSession(t testing.TB, wire string, calls int, script ...func(*llmtest.
 
 // runner is a turn runner on st that reaches srv over wire through the gateway; more, when
 // given, adds to its options.
-func runner(t testing.TB, st *store.Store, srv *llmtest.Server, wire string, more ...func(*session.Options)) *session.Runner {
+func runner(t testing.TB, st *store.Store, srv *scripted.Server, wire string, more ...func(*session.Options)) *session.Runner {
 	t.Helper()
 	var p config.Provider
 	for _, w := range wireTypes {
@@ -111,7 +111,7 @@ func runner(t testing.TB, st *store.Store, srv *llmtest.Server, wire string, mor
 		}
 	}
 	cfg := config.Config{Providers: []config.Provider{p}}
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	gw, err := gateway.New(cfg, func(string) []string { return []string{"sk-test"} })
 	if err != nil {
 		t.Fatal(err)

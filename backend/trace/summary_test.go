@@ -11,7 +11,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -27,15 +27,15 @@ func summarySession(t *testing.T, more ...func(*session.Options)) (dir, id strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	srv.On(func(r llm.Request) bool {
 		return len(r.Messages) > 0 && r.Messages[0].Content == compact.SummaryPrompt
-	}).Reply(llmtest.Reply{Text: "The user sent long notes about numbered topics; each was acknowledged."})
+	}).Reply(scripted.Reply{Text: "The user sent long notes about numbered topics; each was acknowledged."})
 	for turn := range 6 {
 		srv.On(func(r llm.Request) bool {
 			last := r.Messages[len(r.Messages)-1]
 			return last.Role == llm.RoleUser && strings.HasPrefix(last.Content, fmt.Sprintf("Notes on topic %d:", turn))
-		}).Reply(llmtest.Reply{Text: fmt.Sprintf("Noted topic %d.", turn)})
+		}).Reply(scripted.Reply{Text: fmt.Sprintf("Noted topic %d.", turn)})
 	}
 	r := runner(t, st, srv, llm.WireOllama, more...)
 	info, err := st.CreateSession("")

@@ -6,7 +6,7 @@ import (
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -22,7 +22,7 @@ func TestSummaryUsageCounts(t *testing.T) {
 		base := o.Config
 		o.Config = func() (config.Config, error) {
 			c, err := base()
-			c.Prices = map[string]config.Price{llmtest.DemoModelName: {Input: 1, Output: 2}}
+			c.Prices = map[string]config.Price{scripted.DemoModelName: {Input: 1, Output: 2}}
 			cfg = c
 			return c, err
 		}

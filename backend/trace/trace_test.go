@@ -19,7 +19,7 @@ import (
 	"github.com/tofu-research/tofu/backend/eval"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -33,10 +33,10 @@ func recorded(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "Noted."})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "Noted."})
 	cfg := config.Config{Providers: []config.Provider{{Name: "local", Type: config.TypeOllama, BaseURL: srv.URL}}}
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	gw, err := gateway.New(cfg, nil)
 	if err != nil {
 		t.Fatal(err)

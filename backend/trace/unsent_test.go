@@ -8,7 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -23,10 +23,10 @@ func TestVerifyPassesACallRefusedBeforeItWasSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "Noted."})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "Noted."})
 	cfg := config.Config{Providers: []config.Provider{{Name: "local", Type: config.TypeOllama, BaseURL: srv.URL}}}
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	gw, err := gateway.New(cfg, nil)
 	if err != nil {
 		t.Fatal(err)

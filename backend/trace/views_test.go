@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -22,22 +22,22 @@ func TestRebuildAnAutonomousRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		system := ""
 		if len(r.Messages) > 0 && r.Messages[0].Role == llm.RoleSystem {
 			system = r.Messages[0].Content
 		}
 		switch {
 		case strings.Contains(system, "You are the planner"):
-			return llmtest.Reply{Text: "1. Write a.txt\n2. Check it"}
+			return scripted.Reply{Text: "1. Write a.txt\n2. Check it"}
 		case strings.Contains(system, "You are the critic"):
-			return llmtest.Reply{Text: "a.txt is there.\nVERDICT: STOP"}
+			return scripted.Reply{Text: "a.txt is there.\nVERDICT: STOP"}
 		case r.Messages[len(r.Messages)-1].Role == llm.RoleUser:
-			return llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file",
+			return scripted.Reply{ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file",
 				Arguments: json.RawMessage(`{"path":"a.txt","content":"hello\n"}`)}}}
 		}
-		return llmtest.Reply{Text: "Wrote a.txt."}
+		return scripted.Reply{Text: "Wrote a.txt."}
 	})
 	r := runner(t, st, srv, llm.WireOllama)
 	info, err := st.CreateSession("")
@@ -85,8 +85,8 @@ func TestRebuildAPaperSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
-	srv.Default(llmtest.Reply{Text: "The paper says 42."})
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "The paper says 42."})
 	augment := func(o *session.Options) {
 		o.Augment = func(_, _ string, msgs []llm.Message) ([]llm.Message, error) {
 			out := append([]llm.Message(nil), msgs[:len(msgs)-1]...)

@@ -14,8 +14,8 @@ import (
 	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -27,7 +27,7 @@ const Patience = 60 * time.Second
 type Tofu struct {
 	Dir   string
 	Store *store.Store
-	Model *llmtest.Server
+	Model *scripted.Server
 	WS    string // the bridge's workspace
 
 	mu   sync.Mutex
@@ -41,7 +41,7 @@ type Tofu struct {
 // New opens a store in a temporary folder and starts the scripted model.
 func New(t *testing.T) *Tofu {
 	t.Helper()
-	f := &Tofu{Dir: t.TempDir(), Model: llmtest.New(t, llmtest.DemoModel()), WS: t.TempDir()}
+	f := &Tofu{Dir: t.TempDir(), Model: scripted.New(t, scripted.DemoModel()), WS: t.TempDir()}
 	var err error
 	if f.Store, err = store.Open(f.Dir); err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func (f *Tofu) Start(t *testing.T, o bridge.Options) *bridge.Bridge {
 	t.Helper()
 	provider := ollama.New(f.Model.URL)
 	cfg := config.Config{}
-	cfg.Models.Main = llmtest.DemoModelName
+	cfg.Models.Main = scripted.DemoModelName
 	f.runner = session.New(session.Options{
 		Store:    f.Store,
 		Provider: func() (llm.Provider, string, error) { return provider, f.Model.URL, nil },

@@ -15,7 +15,7 @@ import (
 	"github.com/tofu-research/tofu/backend/bridge/bridgetest"
 	"github.com/tofu-research/tofu/backend/bridge/matrix"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestOwnerAndStrangerOnARealHomeserver: on a real Dendrite, the owner's direct room with the
@@ -28,9 +28,9 @@ func TestOwnerAndStrangerOnARealHomeserver(t *testing.T) {
 	ctx := context.Background()
 	bot, owner, stranger := account(t, hs, "tofu"), account(t, hs, "alice"), account(t, hs, "mallory")
 	tofu := bridgetest.New(t)
-	tofu.Model.On(bridgetest.FirstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("a.txt", "hello")}}).Times(1)
-	tofu.Model.OnUser("and now?").Reply(llmtest.Reply{Text: "Still here."})
-	tofu.Model.Default(llmtest.Reply{Text: "I wrote a.txt."})
+	tofu.Model.On(bridgetest.FirstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("a.txt", "hello")}}).Times(1)
+	tofu.Model.OnUser("and now?").Reply(scripted.Reply{Text: "Still here."})
+	tofu.Model.Default(scripted.Reply{Text: "I wrote a.txt."})
 	start := func() {
 		p, err := matrix.New(matrix.Options{Homeserver: hs, UserID: string(bot.UserID), Token: bot.AccessToken, PollTimeout: time.Second})
 		if err != nil {
@@ -85,7 +85,7 @@ func TestOwnerAndStrangerOnARealHomeserver(t *testing.T) {
 		t.Fatalf("%d user messages in the log, want 2", n)
 	}
 	for _, c := range tofu.Model.Chats() {
-		if strings.Contains(llmtest.LastUser(*c.Request), "hello bot") {
+		if strings.Contains(scripted.LastUser(*c.Request), "hello bot") {
 			t.Fatal("the stranger's message reached the model")
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/tofu-research/tofu/backend/bridge/telegram"
 	"github.com/tofu-research/tofu/backend/bridge/telegram/telegramtest"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // The chat's people: the owner (allowed) and a stranger, each in a private chat with the bot.
@@ -68,8 +68,8 @@ func (f *fixture) waitFor(t *testing.T, chat, want string) []telegramtest.Messag
 func TestOwnerRunsATurnWithAnApprovalPressedAsAButton(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.On(bridgetest.FirstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("a.txt", "hello")}})
-	f.Model.Default(llmtest.Reply{Text: "I wrote a.txt."})
+	f.Model.On(bridgetest.FirstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("a.txt", "hello")}})
+	f.Model.Default(scripted.Reply{Text: "I wrote a.txt."})
 	f.start(t)
 	f.tg.Say(owner, owner, "write hello into a.txt")
 	msgs := f.waitFor(t, ownerChat, "Reply yes to allow it once")
@@ -106,7 +106,7 @@ func TestOwnerRunsATurnWithAnApprovalPressedAsAButton(t *testing.T) {
 func TestStrangerIsRefusedOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.Default(llmtest.Reply{Text: "hello owner"})
+	f.Model.Default(scripted.Reply{Text: "hello owner"})
 	f.start(t)
 	strangerChat := fmt.Sprint(stranger)
 	f.tg.Say(stranger, stranger, "hi, run rm -rf for me")
@@ -118,7 +118,7 @@ func TestStrangerIsRefusedOnce(t *testing.T) {
 		t.Fatalf("the stranger's chat = %+v", msgs)
 	}
 	for _, c := range f.Model.Chats() {
-		if strings.Contains(llmtest.LastUser(*c.Request), "rm -rf") {
+		if strings.Contains(scripted.LastUser(*c.Request), "rm -rf") {
 			t.Fatal("the stranger's message reached the model")
 		}
 	}
@@ -132,14 +132,14 @@ func TestStrangerIsRefusedOnce(t *testing.T) {
 func TestApprovalIsOnlyAReplyAfterTheQuestion(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.On(bridgetest.FirstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("b.txt", "x")}})
-	f.Model.DefaultFunc(func(r llm.Request) llmtest.Reply {
+	f.Model.On(bridgetest.FirstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("b.txt", "x")}})
+	f.Model.DefaultFunc(func(r llm.Request) scripted.Reply {
 		for i := len(r.Messages) - 1; i >= 0; i-- {
 			if r.Messages[i].Role == llm.RoleTool {
-				return llmtest.Reply{Text: "the tool said: " + r.Messages[i].Content}
+				return scripted.Reply{Text: "the tool said: " + r.Messages[i].Content}
 			}
 		}
-		return llmtest.Reply{Text: "no tool ran"}
+		return scripted.Reply{Text: "no tool ran"}
 	})
 	f.start(t)
 	f.tg.Say(owner, owner, "yes: write b.txt, and yes I approve everything")

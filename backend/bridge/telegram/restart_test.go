@@ -10,7 +10,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/bridge/telegram/telegramtest"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // answers are the chat's messages that are not approval questions or notes: the answers.
@@ -32,8 +32,8 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	hold := make(chan struct{})
-	f.Model.On(bridgetest.FirstStep).Reply(llmtest.Reply{Text: "partial words then more", Hold: hold}).Times(1)
-	f.Model.Default(llmtest.Reply{Text: "The whole answer."})
+	f.Model.On(bridgetest.FirstStep).Reply(scripted.Reply{Text: "partial words then more", Hold: hold}).Times(1)
+	f.Model.Default(scripted.Reply{Text: "The whole answer."})
 	f.start(t)
 	f.tg.Say(owner, owner, "tell me everything")
 	f.tg.Wait(ownerChat, bridgetest.Patience, func(ms []telegramtest.Message) bool {
@@ -71,8 +71,8 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 func TestKillBeforeAnythingWasShownAndRestart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.On(bridgetest.FirstStep).Reply(llmtest.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("c.txt", "c")}}).Times(1)
-	f.Model.Default(llmtest.Reply{Text: "Wrote c.txt."})
+	f.Model.On(bridgetest.FirstStep).Reply(scripted.Reply{ToolCalls: []llm.ToolCall{bridgetest.WriteCall("c.txt", "c")}}).Times(1)
+	f.Model.Default(scripted.Reply{Text: "Wrote c.txt."})
 	f.start(t)
 	f.tg.Say(owner, owner, "write c.txt")
 	f.waitFor(t, ownerChat, "Reply yes to allow it once") // the turn waits for the approval
@@ -97,8 +97,8 @@ func TestCommandsStopNewStatus(t *testing.T) {
 	f := newFixture(t)
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
-	f.Model.OnUser("long task").Reply(llmtest.Reply{Text: "working on it", Hold: hold})
-	f.Model.Default(llmtest.Reply{Text: "short answer"})
+	f.Model.OnUser("long task").Reply(scripted.Reply{Text: "working on it", Hold: hold})
+	f.Model.Default(scripted.Reply{Text: "short answer"})
 	f.start(t)
 	f.tg.Say(owner, owner, "a long task")
 	f.tg.Wait(ownerChat, bridgetest.Patience, func(ms []telegramtest.Message) bool { return len(ms) == 1 })
@@ -130,7 +130,7 @@ func TestCommandsStopNewStatus(t *testing.T) {
 func TestReconnectsAndWaitsOutRateLimits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.Default(llmtest.Reply{Text: "Answered despite it all."})
+	f.Model.Default(scripted.Reply{Text: "Answered despite it all."})
 	f.tg.Drop("getUpdates", 2)
 	f.tg.RateLimit("getUpdates", 1, 1)
 	f.tg.RateLimit("sendMessage", 1, 1)

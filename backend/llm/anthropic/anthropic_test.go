@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 const model = "claude-test-4"
 
-func setup(t *testing.T) (*llmtest.Server, *Provider) {
+func setup(t *testing.T) (*scripted.Server, *Provider) {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.Model{Name: model})
+	srv := scripted.New(t, scripted.Model{Name: model})
 	return srv, New(srv.URL, "sk-ant-test")
 }
 
@@ -26,11 +26,11 @@ func ask(msg string) llm.Request {
 func TestStreamThinkingTextUsage(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("q").Reply(llmtest.Reply{Reasoning: "Think it through.", Signature: "sig-1", Text: "Done, **fine**.",
+	srv.OnUser("q").Reply(scripted.Reply{Reasoning: "Think it through.", Signature: "sig-1", Text: "Done, **fine**.",
 		PromptTokens: 50, OutputTokens: 20, CacheReadTokens: 1000, CacheWriteTokens: 200})
 	req := ask("q")
 	req.Think = true
-	r := llmtest.Collect(p.Stream(context.Background(), req))
+	r := scripted.Collect(p.Stream(context.Background(), req))
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -58,9 +58,9 @@ func TestToolUse(t *testing.T) {
 	srv, p := setup(t)
 	calls := []llm.ToolCall{{ID: "toolu_1", Name: "read_file", Arguments: json.RawMessage(`{"path":"main.go"}`)},
 		{ID: "toolu_2", Name: "grep", Arguments: json.RawMessage(`{"pattern":"x"}`)}}
-	srv.OnUser("q").Reply(llmtest.Reply{Text: "Looking.", ToolCalls: calls})
-	srv.OnUser("bad").Reply(llmtest.Reply{Fault: llmtest.FaultBadToolJSON})
-	r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+	srv.OnUser("q").Reply(scripted.Reply{Text: "Looking.", ToolCalls: calls})
+	srv.OnUser("bad").Reply(scripted.Reply{Fault: scripted.FaultBadToolJSON})
+	r := scripted.Collect(p.Stream(context.Background(), ask("q")))
 	if r.Err != nil || len(r.Calls) != 2 || r.Stop != "tool_calls" {
 		t.Fatalf("%+v", r)
 	}
@@ -69,7 +69,7 @@ func TestToolUse(t *testing.T) {
 			t.Errorf("call %d %+v", i, c)
 		}
 	}
-	r = llmtest.Collect(p.Stream(context.Background(), ask("bad")))
+	r = scripted.Collect(p.Stream(context.Background(), ask("bad")))
 	if r.Err != nil || len(r.Calls) != 1 || json.Valid(r.Calls[0].Arguments) {
 		t.Errorf("malformed input should pass through raw: %+v", r)
 	}
@@ -78,7 +78,7 @@ func TestToolUse(t *testing.T) {
 func TestRequestMapping(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("next").Reply(llmtest.Reply{Text: "ok"})
+	srv.OnUser("next").Reply(scripted.Reply{Text: "ok"})
 	req := llm.Request{Model: model, CachePrefix: "1h",
 		Tools: []llm.ToolSpec{{Name: "read_file", Description: "Read.", Parameters: json.RawMessage(`{"type":"object"}`)}},
 		Messages: []llm.Message{
@@ -94,7 +94,7 @@ func TestRequestMapping(t *testing.T) {
 		},
 		CacheBreakpoints: []llm.CacheBreakpoint{{MessageIndex: 1, TTL: "1h"}, {MessageIndex: 2}, {MessageIndex: 4}, {MessageIndex: 6}},
 	}
-	if r := llmtest.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
+	if r := scripted.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
 		t.Fatalf("%+v", r)
 	}
 	c := srv.Chats()[0]
@@ -136,25 +136,25 @@ func TestErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		reply      llmtest.Reply
+		reply      scripted.Reply
 		model      string
 		kind       llm.ErrorKind
 		status     int
 		retryAfter time.Duration
 	}{
-		{name: "401", reply: llmtest.Reply{Status: 401, Error: "invalid x-api-key"}, kind: llm.ErrAuth, status: 401},
-		{name: "403", reply: llmtest.Reply{Status: 403, Error: "no"}, kind: llm.ErrAuth, status: 403},
+		{name: "401", reply: scripted.Reply{Status: 401, Error: "invalid x-api-key"}, kind: llm.ErrAuth, status: 401},
+		{name: "403", reply: scripted.Reply{Status: 403, Error: "no"}, kind: llm.ErrAuth, status: 403},
 		{name: "unknown model", model: "claude-nope", kind: llm.ErrModelNotFound, status: 404},
-		{name: "429", reply: llmtest.Reply{Fault: llmtest.FaultRateLimit, RetryAfter: 20 * time.Second}, kind: llm.ErrRateLimited, status: 429, retryAfter: 20 * time.Second},
-		{name: "prompt too long", reply: llmtest.Reply{Status: 400}, kind: llm.ErrContextOverflow, status: 400},
-		{name: "413", reply: llmtest.Reply{Status: 413, Error: "Request exceeds the maximum allowed number of bytes."}, kind: llm.ErrContextOverflow, status: 413},
-		{name: "400 other", reply: llmtest.Reply{Status: 400, Error: "messages: roles must alternate"}, kind: llm.ErrBadRequest, status: 400},
-		{name: "500", reply: llmtest.Reply{Fault: llmtest.FaultServerError}, kind: llm.ErrServer, status: 500},
-		{name: "529 overloaded", reply: llmtest.Reply{Fault: llmtest.FaultOverloaded}, kind: llm.ErrServer, status: 529, retryAfter: time.Second},
-		{name: "overloaded in stream", reply: llmtest.Reply{Text: "a b", ErrorInStream: "Overloaded"}, kind: llm.ErrServer, status: 529},
-		{name: "cut", reply: llmtest.Reply{Text: "a b c", Fault: llmtest.FaultCut}, kind: llm.ErrServer},
-		{name: "cut mid-block", reply: llmtest.Reply{Text: "a b c", Fault: llmtest.FaultCut, After: 1}, kind: llm.ErrServer},
-		{name: "reset", reply: llmtest.Reply{Text: "a b c", Fault: llmtest.FaultReset, After: 2}, kind: llm.ErrServer},
+		{name: "429", reply: scripted.Reply{Fault: scripted.FaultRateLimit, RetryAfter: 20 * time.Second}, kind: llm.ErrRateLimited, status: 429, retryAfter: 20 * time.Second},
+		{name: "prompt too long", reply: scripted.Reply{Status: 400}, kind: llm.ErrContextOverflow, status: 400},
+		{name: "413", reply: scripted.Reply{Status: 413, Error: "Request exceeds the maximum allowed number of bytes."}, kind: llm.ErrContextOverflow, status: 413},
+		{name: "400 other", reply: scripted.Reply{Status: 400, Error: "messages: roles must alternate"}, kind: llm.ErrBadRequest, status: 400},
+		{name: "500", reply: scripted.Reply{Fault: scripted.FaultServerError}, kind: llm.ErrServer, status: 500},
+		{name: "529 overloaded", reply: scripted.Reply{Fault: scripted.FaultOverloaded}, kind: llm.ErrServer, status: 529, retryAfter: time.Second},
+		{name: "overloaded in stream", reply: scripted.Reply{Text: "a b", ErrorInStream: "Overloaded"}, kind: llm.ErrServer, status: 529},
+		{name: "cut", reply: scripted.Reply{Text: "a b c", Fault: scripted.FaultCut}, kind: llm.ErrServer},
+		{name: "cut mid-block", reply: scripted.Reply{Text: "a b c", Fault: scripted.FaultCut, After: 1}, kind: llm.ErrServer},
+		{name: "reset", reply: scripted.Reply{Text: "a b c", Fault: scripted.FaultReset, After: 2}, kind: llm.ErrServer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 			if tt.model != "" {
 				req.Model = tt.model
 			}
-			r := llmtest.Collect(p.Stream(context.Background(), req))
+			r := scripted.Collect(p.Stream(context.Background(), req))
 			e, ok := r.Err.(*llm.Error)
 			if !ok {
 				t.Fatalf("err = %v", r.Err)
@@ -186,7 +186,7 @@ func TestErrors(t *testing.T) {
 func TestCancellation(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
+	srv.OnUser("q").Reply(scripted.Reply{Text: scripted.LongText(200), Hold: make(chan struct{})})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for ev, err := range p.Stream(ctx, ask("q")) {
@@ -200,8 +200,8 @@ func TestCancellation(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err := srv.Wait(t.Context(), func(cs []llmtest.Call) bool {
-		return len(cs) > 0 && cs[len(cs)-1].Outcome == llmtest.OutcomeClientGone
+	_, err := srv.Wait(t.Context(), func(cs []scripted.Call) bool {
+		return len(cs) > 0 && cs[len(cs)-1].Outcome == scripted.OutcomeClientGone
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -209,10 +209,10 @@ func TestCancellation(t *testing.T) {
 	// After cancelling, the stream ends with ErrInterrupted.
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	go func() {
-		srv.Wait(t.Context(), func(cs []llmtest.Call) bool { return len(cs) > 1 })
+		srv.Wait(t.Context(), func(cs []scripted.Call) bool { return len(cs) > 1 })
 		cancel2()
 	}()
-	if r := llmtest.Collect(p.Stream(ctx2, ask("q"))); llm.KindOf(r.Err) != llm.ErrInterrupted {
+	if r := scripted.Collect(p.Stream(ctx2, ask("q"))); llm.KindOf(r.Err) != llm.ErrInterrupted {
 		t.Errorf("err %v", r.Err)
 	}
 }
@@ -220,7 +220,7 @@ func TestCancellation(t *testing.T) {
 func TestModels(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.SetModels(llmtest.Model{Name: "claude-sonnet-4-5"}, llmtest.Model{Name: "claude-3-5-haiku"})
+	srv.SetModels(scripted.Model{Name: "claude-sonnet-4-5"}, scripted.Model{Name: "claude-3-5-haiku"})
 	models, err := p.Models(context.Background())
 	if err != nil {
 		t.Fatal(err)

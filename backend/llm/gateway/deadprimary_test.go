@@ -11,8 +11,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // virtualClock advances only when slept on, or by what a test says a reply took; the router's
@@ -66,12 +66,12 @@ const (
 // runDeadPrimary runs deadTasks tasks of deadCallsPerTask calls each through a gateway whose
 // primary (format, over the scripted server) meets fault on every request, with an Ollama
 // backup; breaker false turns the circuit breaker off (the router as it was before it).
-func runDeadPrimary(t *testing.T, format string, fault llmtest.Reply, unreachable, breaker bool) deadCost {
+func runDeadPrimary(t *testing.T, format string, fault scripted.Reply, unreachable, breaker bool) deadCost {
 	t.Helper()
-	primary := llmtest.New(t, llmtest.DemoModel())
+	primary := scripted.New(t, scripted.DemoModel())
 	primary.Default(fault)
-	backup := llmtest.New(t, llmtest.DemoModel())
-	backup.Default(llmtest.Reply{Text: "the backup answers"})
+	backup := scripted.New(t, scripted.DemoModel())
+	backup.Default(scripted.Reply{Text: "the backup answers"})
 	base := primary.URL
 	switch {
 	case unreachable:
@@ -86,7 +86,7 @@ func runDeadPrimary(t *testing.T, format string, fault llmtest.Reply, unreachabl
 	}
 	cfg := config.Config{
 		Providers: []config.Provider{{Name: "main", Type: format, BaseURL: base}, {Name: "backup", Type: config.TypeOllama, BaseURL: backup.URL}},
-		Fallback:  []string{"backup/" + llmtest.DemoModelName},
+		Fallback:  []string{"backup/" + scripted.DemoModelName},
 	}
 	clock := &virtualClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	pol := router.Policy{Jitter: -1}
@@ -113,7 +113,7 @@ func runDeadPrimary(t *testing.T, format string, fault llmtest.Reply, unreachabl
 	for task := range deadTasks {
 		for call := range deadCallsPerTask {
 			var text strings.Builder
-			for ev, err := range g.Stream(t.Context(), llm.Request{Model: llmtest.DemoModelName,
+			for ev, err := range g.Stream(t.Context(), llm.Request{Model: scripted.DemoModelName,
 				Messages: []llm.Message{{Role: llm.RoleUser, Content: fmt.Sprintf("task %d call %d", task, call)}}}) {
 				if err != nil {
 					t.Fatalf("%s task %d call %d: %v", format, task, call, err)
@@ -125,7 +125,7 @@ func runDeadPrimary(t *testing.T, format string, fault llmtest.Reply, unreachabl
 					text.Reset()
 				case llm.EventFallback:
 					cost.fallbackEvents++
-					if f := ev.Fallback; f != nil && f.From == "main/"+llmtest.DemoModelName && f.To == "backup/"+llmtest.DemoModelName && ev.Text == f.To && f.Reason != "" {
+					if f := ev.Fallback; f != nil && f.From == "main/"+scripted.DemoModelName && f.To == "backup/"+scripted.DemoModelName && ev.Text == f.To && f.Reason != "" {
 						cost.reasonsWithModel++
 					}
 				}
@@ -153,14 +153,14 @@ func TestDeadPrimaryCost(t *testing.T) {
 	long := strings.Repeat("word ", 40)
 	faults := []struct {
 		name        string
-		reply       llmtest.Reply
+		reply       scripted.Reply
 		unreachable bool
 	}{
-		{"500", llmtest.Reply{Fault: llmtest.FaultServerError}, false},
-		{"529 Retry-After 1s", llmtest.Reply{Fault: llmtest.FaultOverloaded, RetryAfter: time.Second}, false},
-		{"429 Retry-After 1s", llmtest.Reply{Fault: llmtest.FaultRateLimit, RetryAfter: time.Second}, false},
-		{"reset mid-reply", llmtest.Reply{Fault: llmtest.FaultReset, Text: long, After: 3}, false},
-		{"unreachable", llmtest.Reply{}, true},
+		{"500", scripted.Reply{Fault: scripted.FaultServerError}, false},
+		{"529 Retry-After 1s", scripted.Reply{Fault: scripted.FaultOverloaded, RetryAfter: time.Second}, false},
+		{"429 Retry-After 1s", scripted.Reply{Fault: scripted.FaultRateLimit, RetryAfter: time.Second}, false},
+		{"reset mid-reply", scripted.Reply{Fault: scripted.FaultReset, Text: long, After: 3}, false},
+		{"unreachable", scripted.Reply{}, true},
 	}
 	for _, format := range []string{config.TypeOllama, config.TypeOpenAI, config.TypeAnthropic} {
 		for _, f := range faults {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 func fastPolicy() router.Option {
@@ -37,7 +37,7 @@ func collect(t *testing.T, s llm.Stream) (text string, kinds []llm.EventKind, er
 
 func TestRoutesByReferenceAndFormat(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel()).ScriptDemo()
+	srv := scripted.New(t, scripted.DemoModel()).ScriptDemo()
 	cfg := config.Config{Providers: []config.Provider{
 		{Name: "local", Type: config.TypeOllama, BaseURL: srv.URL},
 		{Name: "oai", Type: config.TypeOpenAI, BaseURL: srv.URL + "/v1"},
@@ -72,7 +72,7 @@ func TestRoutesByReferenceAndFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.ref, err)
 		}
-		if text != llmtest.EchoText("hi "+tc.format) {
+		if text != scripted.EchoText("hi "+tc.format) {
 			t.Errorf("%s: text %q", tc.ref, text)
 		}
 		chats := srv.Chats()
@@ -102,8 +102,8 @@ func TestRoutesByReferenceAndFormat(t *testing.T) {
 
 func TestFallsBackWhenTheModelKeepsFailing(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.DemoModel(), llmtest.Model{Name: "broken:latest", ContextLength: 8192}).ScriptDemo()
-	srv.On(func(r llm.Request) bool { return r.Model == "broken:latest" }).Reply(llmtest.Reply{Status: 500, Error: "model crashed"})
+	srv := scripted.New(t, scripted.DemoModel(), scripted.Model{Name: "broken:latest", ContextLength: 8192}).ScriptDemo()
+	srv.On(func(r llm.Request) bool { return r.Model == "broken:latest" }).Reply(scripted.Reply{Status: 500, Error: "model crashed"})
 	cfg := config.Config{
 		Providers: []config.Provider{
 			{Name: "local", Type: config.TypeOllama, BaseURL: srv.URL},
@@ -122,7 +122,7 @@ func TestFallsBackWhenTheModelKeepsFailing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text != llmtest.EchoText("still there?") || kinds[0] != llm.EventFallback {
+	if text != scripted.EchoText("still there?") || kinds[0] != llm.EventFallback {
 		t.Fatalf("text %q, events %v", text, kinds)
 	}
 	if len(reports) != 1 || reports[0].Fallback != 1 || reports[0].Outcome != "ok" {
@@ -141,7 +141,7 @@ func TestModelsReportsAnUnreachableFirstProvider(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	g, _ = New(config.Config{Providers: []config.Provider{
 		{Name: "ollama", Type: config.TypeOllama, BaseURL: "http://127.0.0.1:1"},
 		{Name: "other", Type: config.TypeOllama, BaseURL: srv.URL},
@@ -162,8 +162,8 @@ func TestInvalidConfig(t *testing.T) {
 
 func TestToolCallsPrintedAsTextBecomeCalls(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.Model{Name: "qwen2.5:7b", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}})
-	srv.Default(llmtest.Reply{Text: `Let me read it. <tool_call>{"name": "read_files", "arguments": {"reads": [{"path": "a.go"}]}}</tool_call>`})
+	srv := scripted.New(t, scripted.Model{Name: "qwen2.5:7b", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}})
+	srv.Default(scripted.Reply{Text: `Let me read it. <tool_call>{"name": "read_files", "arguments": {"reads": [{"path": "a.go"}]}}</tool_call>`})
 	g, _ := New(config.Config{Providers: []config.Provider{{Name: "ollama", Type: config.TypeOllama, BaseURL: srv.URL}}}, nil, fastPolicy())
 	var calls []llm.ToolCall
 	var text strings.Builder

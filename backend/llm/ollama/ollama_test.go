@@ -14,22 +14,22 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // waitLimit only keeps a broken test from hanging; no assertion depends on it.
 const waitLimit = 30 * time.Second
 
 var (
-	plain    = llmtest.Model{Name: "plain:latest", ContextLength: 8192}
-	thinker  = llmtest.Model{Name: "thinker:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapThinking}}
-	toolUser = llmtest.Model{Name: "tooluser:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}}
+	plain    = scripted.Model{Name: "plain:latest", ContextLength: 8192}
+	thinker  = scripted.Model{Name: "thinker:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapThinking}}
+	toolUser = scripted.Model{Name: "tooluser:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}}
 )
 
-func start(t *testing.T, models ...llmtest.Model) (*llmtest.Server, *ollama.Provider) {
+func start(t *testing.T, models ...scripted.Model) (*scripted.Server, *ollama.Provider) {
 	t.Helper()
-	srv := llmtest.New(t, models...)
+	srv := scripted.New(t, models...)
 	return srv, ollama.New(srv.URL)
 }
 
@@ -92,12 +92,12 @@ func asError(t *testing.T, err error) *llm.Error {
 
 func TestStreamEvents(t *testing.T) {
 	t.Parallel()
-	both := llmtest.Model{Name: "both:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools, llm.CapThinking}}
+	both := scripted.Model{Name: "both:latest", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools, llm.CapThinking}}
 	tests := []struct {
 		name      string
-		model     llmtest.Model
+		model     scripted.Model
 		think     bool
-		reply     llmtest.Reply
+		reply     scripted.Reply
 		wantKinds []llm.EventKind
 		wantText  string
 		wantReas  string
@@ -106,7 +106,7 @@ func TestStreamEvents(t *testing.T) {
 		{
 			name:      "text in word chunks",
 			model:     plain,
-			reply:     llmtest.Reply{Text: "Hello there, streaming world."},
+			reply:     scripted.Reply{Text: "Hello there, streaming world."},
 			wantKinds: []llm.EventKind{llm.EventText, llm.EventUsage, llm.EventDone},
 			wantText:  "Hello there, streaming world.",
 		},
@@ -114,7 +114,7 @@ func TestStreamEvents(t *testing.T) {
 			name:      "reasoning before text",
 			model:     thinker,
 			think:     true,
-			reply:     llmtest.Reply{Reasoning: "Let me think it over.", Text: "Forty-two.", Chunks: 2},
+			reply:     scripted.Reply{Reasoning: "Let me think it over.", Text: "Forty-two.", Chunks: 2},
 			wantKinds: []llm.EventKind{llm.EventReasoning, llm.EventText, llm.EventUsage, llm.EventDone},
 			wantText:  "Forty-two.",
 			wantReas:  "Let me think it over.",
@@ -122,7 +122,7 @@ func TestStreamEvents(t *testing.T) {
 		{
 			name:  "tool calls without ids get ids",
 			model: toolUser,
-			reply: llmtest.Reply{Text: "Searching.", ToolCalls: []llm.ToolCall{
+			reply: scripted.Reply{Text: "Searching.", ToolCalls: []llm.ToolCall{
 				{Name: "search", Arguments: json.RawMessage(`{"query":"tofu","limit":3}`)},
 				{Name: "read", Arguments: json.RawMessage(`{"path":"a.md"}`)},
 			}},
@@ -136,7 +136,7 @@ func TestStreamEvents(t *testing.T) {
 		{
 			name:  "tool call id kept",
 			model: both,
-			reply: llmtest.Reply{ToolCalls: []llm.ToolCall{
+			reply: scripted.Reply{ToolCalls: []llm.ToolCall{
 				{ID: "call_7", Name: "search", Arguments: json.RawMessage(`{"query":"x"}`)},
 			}},
 			wantKinds: []llm.EventKind{llm.EventToolCall, llm.EventUsage, llm.EventDone},
@@ -257,9 +257,9 @@ func TestNumCtxFixedPerModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			m := llmtest.Model{Name: "m:latest", ContextLength: tt.ctxLen}
-			srv := llmtest.New(t, m)
-			srv.Default(llmtest.Reply{Text: "ok"})
+			m := scripted.Model{Name: "m:latest", ContextLength: tt.ctxLen}
+			srv := scripted.New(t, m)
+			srv.Default(scripted.Reply{Text: "ok"})
 			p := ollama.New(srv.URL, tt.opts...)
 			for _, msg := range []string{"first", "second, a bit longer than the first", "third"} {
 				req := userReq("m", msg) // the short name resolves to m:latest
@@ -294,7 +294,7 @@ func TestThinkFlagOnlyWhenCapable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		model llmtest.Model
+		model scripted.Model
 		think bool
 		want  *bool
 	}{
@@ -307,7 +307,7 @@ func TestThinkFlagOnlyWhenCapable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, p := start(t, tt.model)
-			srv.Default(llmtest.Reply{Text: "ok"})
+			srv.Default(scripted.Reply{Text: "ok"})
 			req := userReq(tt.model.Name, "hi")
 			req.Think = tt.think
 			if _, err := collect(p.Stream(t.Context(), req)); err != nil {
@@ -336,7 +336,7 @@ func TestToolsOnlyWhenCapable(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","required":["query"],"properties":{"query":{"type":"string","description":"What to find"},"limit":{"type":"integer"}}}`)
 	tests := []struct {
 		name      string
-		model     llmtest.Model
+		model     scripted.Model
 		wantTools bool
 	}{
 		{name: "capable", model: toolUser, wantTools: true},
@@ -346,7 +346,7 @@ func TestToolsOnlyWhenCapable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, p := start(t, tt.model)
-			srv.Default(llmtest.Reply{Text: "ok"})
+			srv.Default(scripted.Reply{Text: "ok"})
 			req := userReq(tt.model.Name, "find tofu")
 			req.Tools = []llm.ToolSpec{{Name: "search", Description: "Search the library.", Parameters: schema}}
 			if _, err := collect(p.Stream(t.Context(), req)); err != nil {
@@ -374,7 +374,7 @@ func TestStreamErrors(t *testing.T) {
 	tests := []struct {
 		name     string
 		model    string // requested model; the server has plain and toolUser
-		reply    llmtest.Reply
+		reply    scripted.Reply
 		kind     llm.ErrorKind
 		hint     string // substring of the hint
 		message  string // substring of Error()
@@ -386,37 +386,37 @@ func TestStreamErrors(t *testing.T) {
 		},
 		{
 			name: "server error", model: plain.Name,
-			reply: llmtest.Reply{Status: 500, Error: "llama runner process has terminated: signal: killed"},
+			reply: scripted.Reply{Status: 500, Error: "llama runner process has terminated: signal: killed"},
 			kind:  llm.ErrServer, hint: "server log", message: "llama runner process has terminated",
 		},
 		{
 			name: "does not support tools", model: toolUser.Name,
-			reply: llmtest.Reply{Status: 400, Error: "registry.ollama.ai/library/tooluser:latest does not support tools"},
+			reply: scripted.Reply{Status: 400, Error: "registry.ollama.ai/library/tooluser:latest does not support tools"},
 			kind:  llm.ErrBadRequest, hint: "cannot call tools", message: "does not support tools",
 		},
 		{
 			name: "busy", model: plain.Name,
-			reply: llmtest.Reply{Status: 503, Error: "server busy, please try again.  maximum pending requests exceeded"},
+			reply: scripted.Reply{Status: 503, Error: "server busy, please try again.  maximum pending requests exceeded"},
 			kind:  llm.ErrRateLimited, hint: "OLLAMA_MAX_QUEUE",
 		},
 		{
 			name: "server-side truncation", model: plain.Name,
-			reply: llmtest.Reply{Status: 500, Error: "no user query found in messages"},
+			reply: scripted.Reply{Status: 500, Error: "no user query found in messages"},
 			kind:  llm.ErrContextOverflow, hint: "new session",
 		},
 		{
 			name: "dies mid-stream", model: plain.Name,
-			reply: llmtest.Reply{Text: "one two three four five", DieAfter: 2},
+			reply: scripted.Reply{Text: "one two three four five", DieAfter: 2},
 			kind:  llm.ErrServer, message: "stopped mid-reply", hint: "server log", wantText: "one two ",
 		},
 		{
 			name: "error inside the stream", model: plain.Name,
-			reply: llmtest.Reply{Text: "partial answer", ErrorInStream: "CUDA error: out of memory"},
+			reply: scripted.Reply{Text: "partial answer", ErrorInStream: "CUDA error: out of memory"},
 			kind:  llm.ErrServer, message: "stopped mid-reply: CUDA error: out of memory", wantText: "partial answer",
 		},
 		{
 			name: "overflow reported inside the stream", model: plain.Name,
-			reply: llmtest.Reply{ErrorInStream: "the input length exceeds the context length"},
+			reply: scripted.Reply{ErrorInStream: "the input length exceeds the context length"},
 			kind:  llm.ErrContextOverflow, hint: "new session",
 		},
 	}
@@ -475,7 +475,7 @@ func TestBadBaseURL(t *testing.T) {
 
 func TestContextOverflowRefusedBeforeSending(t *testing.T) {
 	t.Parallel()
-	small := llmtest.Model{Name: "small:latest", ContextLength: 2048}
+	small := scripted.Model{Name: "small:latest", ContextLength: 2048}
 	tests := []struct {
 		name    string
 		req     llm.Request
@@ -499,8 +499,8 @@ func TestContextOverflowRefusedBeforeSending(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := llmtest.New(t, small)
-			srv.Default(llmtest.Reply{Text: "ok"})
+			srv := scripted.New(t, small)
+			srv.Default(scripted.Reply{Text: "ok"})
 			p := ollama.New(srv.URL, tt.opts...)
 			_, err := collect(p.Stream(t.Context(), tt.req))
 			if !tt.refused {
@@ -544,7 +544,7 @@ func TestEstimateTokensIsConservative(t *testing.T) {
 func TestBreakCancelsRequest(t *testing.T) {
 	t.Parallel()
 	srv, p := start(t, plain)
-	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), Hold: make(chan struct{})})
+	srv.Default(scripted.Reply{Text: scripted.LongText(2000), Hold: make(chan struct{})})
 
 	n := 0
 	for ev, err := range p.Stream(t.Context(), userReq(plain.Name, "talk")) {
@@ -561,9 +561,9 @@ func TestBreakCancelsRequest(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
 	defer cancel()
-	calls, err := srv.Wait(ctx, func(calls []llmtest.Call) bool {
+	calls, err := srv.Wait(ctx, func(calls []scripted.Call) bool {
 		for _, c := range calls {
-			if c.IsChat() && c.Outcome != llmtest.OutcomePending {
+			if c.IsChat() && c.Outcome != scripted.OutcomePending {
 				return true
 			}
 		}
@@ -573,8 +573,8 @@ func TestBreakCancelsRequest(t *testing.T) {
 		t.Fatalf("the server never saw the request end: %v", err)
 	}
 	for _, c := range calls {
-		if c.IsChat() && c.Outcome != llmtest.OutcomeClientGone {
-			t.Errorf("chat outcome = %q, want %q", c.Outcome, llmtest.OutcomeClientGone)
+		if c.IsChat() && c.Outcome != scripted.OutcomeClientGone {
+			t.Errorf("chat outcome = %q, want %q", c.Outcome, scripted.OutcomeClientGone)
 		}
 	}
 }
@@ -582,7 +582,7 @@ func TestBreakCancelsRequest(t *testing.T) {
 func TestCancelIsInterrupted(t *testing.T) {
 	t.Parallel()
 	srv, p := start(t, plain)
-	srv.Default(llmtest.Reply{Text: llmtest.LongText(2000), Hold: make(chan struct{})})
+	srv.Default(scripted.Reply{Text: scripted.LongText(2000), Hold: make(chan struct{})})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 
@@ -611,7 +611,7 @@ func TestCancelIsInterrupted(t *testing.T) {
 
 func TestModels(t *testing.T) {
 	t.Parallel()
-	vision := llmtest.Model{Name: "seer:7b", ContextLength: 65536, ParameterSize: "7B", Family: "qwen2", Size: 4 << 30,
+	vision := scripted.Model{Name: "seer:7b", ContextLength: 65536, ParameterSize: "7B", Family: "qwen2", Size: 4 << 30,
 		Capabilities: []llm.Capability{llm.CapVision, llm.CapTools, llm.CapThinking}}
 	srv, p := start(t, plain, vision)
 
@@ -678,11 +678,11 @@ func TestStatus(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
-		models []llmtest.Model
+		models []scripted.Model
 		kind   llm.ErrorKind
 		hint   string
 	}{
-		{name: "models", models: []llmtest.Model{plain}},
+		{name: "models", models: []scripted.Model{plain}},
 		{name: "no models", kind: llm.ErrNoModels, hint: "ollama pull"},
 	}
 	for _, tt := range tests {
@@ -707,7 +707,7 @@ func TestStatus(t *testing.T) {
 func TestRequestOptionsAndHistory(t *testing.T) {
 	t.Parallel()
 	srv, p := start(t, toolUser)
-	srv.Default(llmtest.Reply{Text: "ok"})
+	srv.Default(scripted.Reply{Text: "ok"})
 	temp := 0.2
 	req := llm.Request{
 		Model:       toolUser.Name,

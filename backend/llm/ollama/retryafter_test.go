@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // The Ollama provider honours Retry-After like the OpenAI and Anthropic ones (the soak saw it
@@ -17,13 +17,13 @@ func TestStreamErrorCarriesRetryAfter(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply llmtest.Reply
+		reply scripted.Reply
 		kind  llm.ErrorKind
 		want  time.Duration
 	}{
-		{"429", llmtest.Reply{Fault: llmtest.FaultRateLimit, RetryAfter: 3 * time.Second}, llm.ErrRateLimited, 3 * time.Second},
-		{"529 overloaded", llmtest.Reply{Fault: llmtest.FaultOverloaded, RetryAfter: 2 * time.Second}, llm.ErrServer, 2 * time.Second},
-		{"500 without Retry-After", llmtest.Reply{Fault: llmtest.FaultServerError}, llm.ErrServer, 0},
+		{"429", scripted.Reply{Fault: scripted.FaultRateLimit, RetryAfter: 3 * time.Second}, llm.ErrRateLimited, 3 * time.Second},
+		{"529 overloaded", scripted.Reply{Fault: scripted.FaultOverloaded, RetryAfter: 2 * time.Second}, llm.ErrServer, 2 * time.Second},
+		{"500 without Retry-After", scripted.Reply{Fault: scripted.FaultServerError}, llm.ErrServer, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,8 +42,8 @@ func TestStreamErrorCarriesRetryAfter(t *testing.T) {
 // A caller's HTTP client is wrapped, not changed: its transport stays its own.
 func TestRetryAfterLeavesCallersClient(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, plain)
-	srv.Default(llmtest.Reply{Fault: llmtest.FaultRateLimit, RetryAfter: time.Second})
+	srv := scripted.New(t, plain)
+	srv.Default(scripted.Reply{Fault: scripted.FaultRateLimit, RetryAfter: time.Second})
 	c := &http.Client{}
 	p := ollama.New(srv.URL, ollama.WithHTTPClient(c))
 	_, err := collect(p.Stream(t.Context(), userReq(plain.Name, "hi")))

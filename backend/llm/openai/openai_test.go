@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 const model = "test-model"
 
-func setup(t *testing.T) (*llmtest.Server, *Provider) {
+func setup(t *testing.T) (*scripted.Server, *Provider) {
 	t.Helper()
-	srv := llmtest.New(t, llmtest.Model{Name: model, ContextLength: 32768})
+	srv := scripted.New(t, scripted.Model{Name: model, ContextLength: 32768})
 	return srv, New(srv.URL+"/v1", "sk-test")
 }
 
@@ -30,14 +30,14 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply llmtest.Reply
+		reply scripted.Reply
 	}{
-		{"reasoning_content", llmtest.Reply{ReasoningField: "reasoning_content"}},
-		{"reasoning", llmtest.Reply{ReasoningField: "reasoning"}},
-		{"think tags by word", llmtest.Reply{ReasoningField: "think_tags"}},
-		{"think tags by 1 byte", llmtest.Reply{ReasoningField: "think_tags", ChunkBytes: 1}},
-		{"think tags by 3 bytes", llmtest.Reply{ReasoningField: "think_tags", ChunkBytes: 3}},
-		{"think tags by 5 bytes", llmtest.Reply{ReasoningField: "think_tags", ChunkBytes: 5}},
+		{"reasoning_content", scripted.Reply{ReasoningField: "reasoning_content"}},
+		{"reasoning", scripted.Reply{ReasoningField: "reasoning"}},
+		{"think tags by word", scripted.Reply{ReasoningField: "think_tags"}},
+		{"think tags by 1 byte", scripted.Reply{ReasoningField: "think_tags", ChunkBytes: 1}},
+		{"think tags by 3 bytes", scripted.Reply{ReasoningField: "think_tags", ChunkBytes: 3}},
+		{"think tags by 5 bytes", scripted.Reply{ReasoningField: "think_tags", ChunkBytes: 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +47,7 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 			rep.Reasoning, rep.Text = "Let me think… about it.", "The answer is **42**."
 			rep.PromptTokens, rep.OutputTokens, rep.CacheReadTokens, rep.ReasoningTokens = 1200, 30, 1024, 12
 			srv.OnUser("q").Reply(rep)
-			r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+			r := scripted.Collect(p.Stream(context.Background(), ask("q")))
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}
@@ -80,8 +80,8 @@ func TestStreamToolCalls(t *testing.T) {
 		t.Run("style "+style, func(t *testing.T) {
 			t.Parallel()
 			srv, p := setup(t)
-			srv.OnUser("q").Reply(llmtest.Reply{Text: "Reading.", ToolCalls: calls, ToolDeltas: style})
-			r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
+			srv.OnUser("q").Reply(scripted.Reply{Text: "Reading.", ToolCalls: calls, ToolDeltas: style})
+			r := scripted.Collect(p.Stream(context.Background(), ask("q")))
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}
@@ -145,10 +145,10 @@ func TestToolFaults(t *testing.T) {
 	t.Run("malformed JSON passes through raw", func(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
-		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultBadToolJSON})
+		srv.OnUser("q").Reply(scripted.Reply{Fault: scripted.FaultBadToolJSON})
 		req := ask("q")
 		req.Tools = tools
-		r := llmtest.Collect(p.Stream(context.Background(), req))
+		r := scripted.Collect(p.Stream(context.Background(), req))
 		if r.Err != nil || len(r.Calls) != 1 {
 			t.Fatalf("err %v calls %+v", r.Err, r.Calls)
 		}
@@ -159,19 +159,19 @@ func TestToolFaults(t *testing.T) {
 	t.Run("unknown tool", func(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
-		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultUnknownTool})
-		r := llmtest.Collect(p.Stream(context.Background(), ask("q")))
-		if r.Err != nil || len(r.Calls) != 1 || r.Calls[0].Name != llmtest.UnknownToolName {
+		srv.OnUser("q").Reply(scripted.Reply{Fault: scripted.FaultUnknownTool})
+		r := scripted.Collect(p.Stream(context.Background(), ask("q")))
+		if r.Err != nil || len(r.Calls) != 1 || r.Calls[0].Name != scripted.UnknownToolName {
 			t.Fatalf("err %v calls %+v", r.Err, r.Calls)
 		}
 	})
 	t.Run("tool call as text", func(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
-		srv.OnUser("q").Reply(llmtest.Reply{Fault: llmtest.FaultToolAsText})
+		srv.OnUser("q").Reply(scripted.Reply{Fault: scripted.FaultToolAsText})
 		req := ask("q")
 		req.Tools = tools
-		r := llmtest.Collect(p.Stream(context.Background(), req))
+		r := scripted.Collect(p.Stream(context.Background(), req))
 		if r.Err != nil || len(r.Calls) != 0 || !strings.Contains(r.Text, `<tool_call>`) {
 			t.Fatalf("err %v calls %+v text %q", r.Err, r.Calls, r.Text)
 		}
@@ -181,7 +181,7 @@ func TestToolFaults(t *testing.T) {
 func TestRequestShape(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("go").Reply(llmtest.Reply{Text: "ok"})
+	srv.OnUser("go").Reply(scripted.Reply{Text: "ok"})
 	temp := 0.2
 	req := llm.Request{Model: model, MaxTokens: 100, Temperature: &temp,
 		Tools: []llm.ToolSpec{{Name: "read_file", Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}},
@@ -192,7 +192,7 @@ func TestRequestShape(t *testing.T) {
 			{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "error: bad JSON"},
 			{Role: llm.RoleUser, Content: "go"},
 		}}
-	if r := llmtest.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
+	if r := scripted.Collect(p.Stream(context.Background(), req)); r.Err != nil || r.Text != "ok" {
 		t.Fatalf("%+v", r)
 	}
 	c := srv.Chats()[0]
@@ -224,31 +224,31 @@ func TestErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		reply      llmtest.Reply
+		reply      scripted.Reply
 		model      string
 		kind       llm.ErrorKind
 		status     int
 		retryAfter time.Duration
 	}{
-		{name: "401", reply: llmtest.Reply{Status: 401}, kind: llm.ErrAuth, status: 401},
-		{name: "403", reply: llmtest.Reply{Status: 403, Error: "forbidden"}, kind: llm.ErrAuth, status: 403},
+		{name: "401", reply: scripted.Reply{Status: 401}, kind: llm.ErrAuth, status: 401},
+		{name: "403", reply: scripted.Reply{Status: 403, Error: "forbidden"}, kind: llm.ErrAuth, status: 403},
 		{name: "unknown model", model: "nope", kind: llm.ErrModelNotFound, status: 404},
-		{name: "429 retry-after", reply: llmtest.Reply{Fault: llmtest.FaultRateLimit, RetryAfter: 3 * time.Second}, kind: llm.ErrRateLimited, status: 429, retryAfter: 3 * time.Second},
-		{name: "429 quota", reply: llmtest.Reply{Status: 429, Error: "You exceeded your current quota"}, kind: llm.ErrRateLimited, status: 429},
-		{name: "400 context", reply: llmtest.Reply{Status: 400}, kind: llm.ErrContextOverflow, status: 400},
-		{name: "400 vllm context", reply: llmtest.Reply{Status: 400, Error: "This model's maximum context length is 4096 tokens."}, kind: llm.ErrContextOverflow, status: 400},
-		{name: "400 llama.cpp", reply: llmtest.Reply{Status: 400, Error: "the request exceeds the available context size, try increasing it"}, kind: llm.ErrContextOverflow, status: 400},
-		{name: "400 too long", reply: llmtest.Reply{Status: 400, Error: "Input is too long for requested model."}, kind: llm.ErrContextOverflow, status: 400},
-		{name: "413", reply: llmtest.Reply{Status: 413, Error: "Request Entity Too Large"}, kind: llm.ErrContextOverflow, status: 413},
-		{name: "400 other", reply: llmtest.Reply{Status: 400, Error: "invalid 'temperature'"}, kind: llm.ErrBadRequest, status: 400},
-		{name: "500", reply: llmtest.Reply{Fault: llmtest.FaultServerError}, kind: llm.ErrServer, status: 500},
-		{name: "503", reply: llmtest.Reply{Status: 503}, kind: llm.ErrServer, status: 503},
-		{name: "529", reply: llmtest.Reply{Fault: llmtest.FaultOverloaded}, kind: llm.ErrServer, status: 529, retryAfter: time.Second},
-		{name: "cut", reply: llmtest.Reply{Text: "one two three", Fault: llmtest.FaultCut}, kind: llm.ErrServer},
-		{name: "cut mid-reply", reply: llmtest.Reply{Text: "one two three", Fault: llmtest.FaultCut, After: 2}, kind: llm.ErrServer},
-		{name: "reset", reply: llmtest.Reply{Text: "one two three", Fault: llmtest.FaultReset, After: 1}, kind: llm.ErrServer},
-		{name: "reset before body", reply: llmtest.Reply{Text: "one", Fault: llmtest.FaultReset}, kind: llm.ErrServer},
-		{name: "error in stream", reply: llmtest.Reply{Text: "one", ErrorInStream: "CUDA out of memory"}, kind: llm.ErrServer},
+		{name: "429 retry-after", reply: scripted.Reply{Fault: scripted.FaultRateLimit, RetryAfter: 3 * time.Second}, kind: llm.ErrRateLimited, status: 429, retryAfter: 3 * time.Second},
+		{name: "429 quota", reply: scripted.Reply{Status: 429, Error: "You exceeded your current quota"}, kind: llm.ErrRateLimited, status: 429},
+		{name: "400 context", reply: scripted.Reply{Status: 400}, kind: llm.ErrContextOverflow, status: 400},
+		{name: "400 vllm context", reply: scripted.Reply{Status: 400, Error: "This model's maximum context length is 4096 tokens."}, kind: llm.ErrContextOverflow, status: 400},
+		{name: "400 llama.cpp", reply: scripted.Reply{Status: 400, Error: "the request exceeds the available context size, try increasing it"}, kind: llm.ErrContextOverflow, status: 400},
+		{name: "400 too long", reply: scripted.Reply{Status: 400, Error: "Input is too long for requested model."}, kind: llm.ErrContextOverflow, status: 400},
+		{name: "413", reply: scripted.Reply{Status: 413, Error: "Request Entity Too Large"}, kind: llm.ErrContextOverflow, status: 413},
+		{name: "400 other", reply: scripted.Reply{Status: 400, Error: "invalid 'temperature'"}, kind: llm.ErrBadRequest, status: 400},
+		{name: "500", reply: scripted.Reply{Fault: scripted.FaultServerError}, kind: llm.ErrServer, status: 500},
+		{name: "503", reply: scripted.Reply{Status: 503}, kind: llm.ErrServer, status: 503},
+		{name: "529", reply: scripted.Reply{Fault: scripted.FaultOverloaded}, kind: llm.ErrServer, status: 529, retryAfter: time.Second},
+		{name: "cut", reply: scripted.Reply{Text: "one two three", Fault: scripted.FaultCut}, kind: llm.ErrServer},
+		{name: "cut mid-reply", reply: scripted.Reply{Text: "one two three", Fault: scripted.FaultCut, After: 2}, kind: llm.ErrServer},
+		{name: "reset", reply: scripted.Reply{Text: "one two three", Fault: scripted.FaultReset, After: 1}, kind: llm.ErrServer},
+		{name: "reset before body", reply: scripted.Reply{Text: "one", Fault: scripted.FaultReset}, kind: llm.ErrServer},
+		{name: "error in stream", reply: scripted.Reply{Text: "one", ErrorInStream: "CUDA out of memory"}, kind: llm.ErrServer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,7 +259,7 @@ func TestErrors(t *testing.T) {
 			if tt.model != "" {
 				req.Model = tt.model
 			}
-			r := llmtest.Collect(p.Stream(context.Background(), req))
+			r := scripted.Collect(p.Stream(context.Background(), req))
 			var e *llm.Error
 			if !asError(r.Err, &e) {
 				t.Fatalf("err = %v, want an *llm.Error", r.Err)
@@ -289,11 +289,11 @@ func asError(err error, e **llm.Error) bool {
 
 func TestUnreachable(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(nil)
+	srv := scripted.New(nil)
 	url := srv.URL
 	srv.Close()
 	p := New(url+"/v1", "")
-	if r := llmtest.Collect(p.Stream(context.Background(), ask("q"))); llm.KindOf(r.Err) != llm.ErrUnreachable {
+	if r := scripted.Collect(p.Stream(context.Background(), ask("q"))); llm.KindOf(r.Err) != llm.ErrUnreachable {
 		t.Errorf("stream: %v", r.Err)
 	}
 	if _, err := p.Models(context.Background()); llm.KindOf(err) != llm.ErrUnreachable {
@@ -306,13 +306,13 @@ func TestUnreachable(t *testing.T) {
 
 func TestCancellation(t *testing.T) {
 	t.Parallel()
-	gone := func(cs []llmtest.Call) bool {
-		return len(cs) > 0 && cs[len(cs)-1].Outcome == llmtest.OutcomeClientGone
+	gone := func(cs []scripted.Call) bool {
+		return len(cs) > 0 && cs[len(cs)-1].Outcome == scripted.OutcomeClientGone
 	}
 	t.Run("break cancels the request", func(t *testing.T) {
 		t.Parallel()
 		srv, p := setup(t)
-		srv.OnUser("q").Reply(llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})})
+		srv.OnUser("q").Reply(scripted.Reply{Text: scripted.LongText(200), Hold: make(chan struct{})})
 		for ev, err := range p.Stream(context.Background(), ask("q")) {
 			if err != nil {
 				t.Fatal(err)
@@ -327,10 +327,10 @@ func TestCancellation(t *testing.T) {
 	})
 	for _, tt := range []struct {
 		name  string
-		reply llmtest.Reply
+		reply scripted.Reply
 	}{
-		{"mid-stream", llmtest.Reply{Text: llmtest.LongText(200), Hold: make(chan struct{})}},
-		{"slow first byte", llmtest.Reply{Text: "late", Fault: llmtest.FaultSlowFirstByte, Delay: time.Hour}},
+		{"mid-stream", scripted.Reply{Text: scripted.LongText(200), Hold: make(chan struct{})}},
+		{"slow first byte", scripted.Reply{Text: "late", Fault: scripted.FaultSlowFirstByte, Delay: time.Hour}},
 	} {
 		t.Run("context "+tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -338,10 +338,10 @@ func TestCancellation(t *testing.T) {
 			srv.OnUser("q").Reply(tt.reply)
 			ctx, cancel := context.WithCancel(context.Background())
 			go func() {
-				srv.Wait(t.Context(), func(cs []llmtest.Call) bool { return len(cs) > 0 })
+				srv.Wait(t.Context(), func(cs []scripted.Call) bool { return len(cs) > 0 })
 				cancel()
 			}()
-			r := llmtest.Collect(p.Stream(ctx, ask("q")))
+			r := scripted.Collect(p.Stream(ctx, ask("q")))
 			if llm.KindOf(r.Err) != llm.ErrInterrupted {
 				t.Fatalf("err %v, want interrupted", r.Err)
 			}
@@ -355,8 +355,8 @@ func TestCancellation(t *testing.T) {
 func TestSlowFirstByteAnswers(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.OnUser("q").Reply(llmtest.Reply{Text: "late but fine", Fault: llmtest.FaultSlowFirstByte, Delay: 10 * time.Millisecond})
-	if r := llmtest.Collect(p.Stream(context.Background(), ask("q"))); r.Err != nil || r.Text != "late but fine" {
+	srv.OnUser("q").Reply(scripted.Reply{Text: "late but fine", Fault: scripted.FaultSlowFirstByte, Delay: 10 * time.Millisecond})
+	if r := scripted.Collect(p.Stream(context.Background(), ask("q"))); r.Err != nil || r.Text != "late but fine" {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -364,7 +364,7 @@ func TestSlowFirstByteAnswers(t *testing.T) {
 func TestModels(t *testing.T) {
 	t.Parallel()
 	srv, p := setup(t)
-	srv.SetModels(llmtest.Model{Name: "a", ContextLength: 4096}, llmtest.Model{Name: "b"})
+	srv.SetModels(scripted.Model{Name: "a", ContextLength: 4096}, scripted.Model{Name: "b"})
 	models, err := p.Models(context.Background())
 	if err != nil {
 		t.Fatal(err)

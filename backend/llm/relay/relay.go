@@ -1,5 +1,5 @@
 // Package relay is a model answered by a person or another program: an OpenAI-compatible
-// endpoint (also Ollama's and Anthropic's, through backend/llm/llmtest's encoders) whose every
+// endpoint (also Ollama's and Anthropic's, through backend/llm/scripted's encoders) whose every
 // chat request is handed to an Answerer (files in a folder, or the terminal) and whose reply is
 // streamed back as the model's. It lets prompts and tools be debugged with real judgement.
 package relay
@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // Answerer answers one chat request; n counts requests from 1. It blocks until the answer
@@ -23,21 +23,21 @@ type Answerer interface {
 
 // Listen serves model on addr (port 0 picks a free one), answered by a. contextLength is what
 // the model reports (vLLM's max_model_len), so Tofu sizes its context as for a real server.
-func Listen(addr, model string, contextLength int, a Answerer) (*llmtest.Server, error) {
-	srv, err := llmtest.Listen(addr, llmtest.Model{Name: model, ContextLength: contextLength,
+func Listen(addr, model string, contextLength int, a Answerer) (*scripted.Server, error) {
+	srv, err := scripted.Listen(addr, scripted.Model{Name: model, ContextLength: contextLength,
 		Capabilities: []llm.Capability{llm.CapTools}})
 	if err != nil {
 		return nil, err
 	}
 	var seq atomic.Int64 // requests come concurrently, one goroutine each
 	var cache prefixCache
-	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) llmtest.Reply {
+	srv.DefaultFuncContext(func(ctx context.Context, req llm.Request) scripted.Reply {
 		n := int(seq.Add(1))
 		cached := cache.cached(req)
 		for {
 			text, err := a.Answer(ctx, n, req)
 			if err != nil {
-				return llmtest.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
+				return scripted.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
 			}
 			reply, why := ParseReply(text)
 			if why == nil {
@@ -45,7 +45,7 @@ func Listen(addr, model string, contextLength int, a Answerer) (*llmtest.Server,
 				return reply
 			}
 			if err := a.Refuse(n, text, why); err != nil {
-				return llmtest.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
+				return scripted.Reply{Status: 503, Error: fmt.Sprintf("relay: request %d: %v", n, err)}
 			}
 		}
 	})

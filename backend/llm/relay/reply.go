@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // ReplySyntax is how an answer is written; the files and the terminal show it.
@@ -29,20 +29,20 @@ type call struct {
 // call objects (see ReplySyntax), else the text itself. An answer that starts like JSON but
 // is not valid call objects is an error: it was meant as a call, and sent as text it would end
 // the turn as a final answer.
-func ParseReply(text string) (llmtest.Reply, error) {
+func ParseReply(text string) (scripted.Reply, error) {
 	text = strings.TrimSpace(text)
 	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
-		return llmtest.Reply{Text: text}, nil
+		return scripted.Reply{Text: text}, nil
 	}
 	calls, err := parseCalls(text)
 	if err != nil {
-		return llmtest.Reply{}, fmt.Errorf("the answer starts like a tool call but is not one (%w); "+
+		return scripted.Reply{}, fmt.Errorf("the answer starts like a tool call but is not one (%w); "+
 			"escape tabs and newlines inside JSON strings (\\t, \\n)", err)
 	}
 	if len(calls) == 0 {
-		return llmtest.Reply{}, errors.New("the answer is an empty list of tool calls")
+		return scripted.Reply{}, errors.New("the answer is an empty list of tool calls")
 	}
-	return llmtest.Reply{ToolCalls: calls}, nil
+	return scripted.Reply{ToolCalls: calls}, nil
 }
 
 func parseCalls(text string) ([]llm.ToolCall, error) {

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // instant is a clock whose sleeps return at once, so backoffs cost nothing.
@@ -33,11 +33,11 @@ func sum(ds []time.Duration) (s time.Duration) {
 // after two pieces, then a 500, then the answer.
 func TestOllamaThroughRouter(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.Model{Name: "plain:latest", ContextLength: 8192})
+	srv := scripted.New(t, scripted.Model{Name: "plain:latest", ContextLength: 8192})
 	const text = "one two three four five six"
-	srv.OnUser("hello").Reply(llmtest.Reply{Text: text, DieAfter: 2}).Times(1)
-	srv.OnUser("hello").Reply(llmtest.Reply{Status: 500, Error: "boom"}).Times(1)
-	srv.OnUser("hello").Reply(llmtest.Reply{Text: text})
+	srv.OnUser("hello").Reply(scripted.Reply{Text: text, DieAfter: 2}).Times(1)
+	srv.OnUser("hello").Reply(scripted.Reply{Status: 500, Error: "boom"}).Times(1)
+	srv.OnUser("hello").Reply(scripted.Reply{Text: text})
 
 	var rep router.CallReport
 	clock := &instant{}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // chunked streams text in pieces of size bytes (UTF-8 may split: the scanner works on bytes),
@@ -159,8 +159,8 @@ func TestWrapRetryAndErrors(t *testing.T) {
 // split across chunks.
 func TestWrapOllamaStream(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.New(t, llmtest.Model{Name: "qwen2.5:7b", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}})
-	srv.Default(llmtest.Reply{Text: "Checking now. <tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Kyoto\"}}\n</tool_call>", Chunks: 40})
+	srv := scripted.New(t, scripted.Model{Name: "qwen2.5:7b", ContextLength: 8192, Capabilities: []llm.Capability{llm.CapTools}})
+	srv.Default(scripted.Reply{Text: "Checking now. <tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Kyoto\"}}\n</tool_call>", Chunks: 40})
 	p := ollama.New(srv.URL)
 	req := llm.Request{Model: "qwen2.5:7b", Tools: tools, Messages: []llm.Message{{Role: llm.RoleUser, Content: "weather?"}}}
 	text, calls, _ := collect(t, Wrap(p.Stream(t.Context(), req), FamilyOf(req.Model), req.Tools))

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -27,7 +27,7 @@ func TestAugmentQA(t *testing.T) {
 	}
 	q := "On which date did the Fed warn that the US economy was at risk of a recession at the onset of the Global Financial Crisis?"
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q}}
-	out, err := e.lib.Augment(sid, llmtest.DemoModelName, msgs)
+	out, err := e.lib.Augment(sid, scripted.DemoModelName, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestAugmentQA(t *testing.T) {
 	}
 
 	// A question with no word of the paper gets its first chunks.
-	out, err = e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{{Role: llm.RoleUser, Content: "zzzz qqqq"}})
+	out, err = e.lib.Augment(sid, scripted.DemoModelName, []llm.Message{{Role: llm.RoleUser, Content: "zzzz qqqq"}})
 	if err != nil || !strings.Contains(out[len(out)-1].Content, "<passage id=0 ") {
 		t.Fatalf("fallback: %v\n%.300s", err, out[len(out)-1].Content)
 	}
@@ -60,7 +60,7 @@ func TestAugmentQA(t *testing.T) {
 
 	// A session that is not a paper's is left alone, and logs nothing.
 	plain, _ := e.store.CreateSession("chat")
-	if out, err := e.lib.Augment(plain.ID, llmtest.DemoModelName, msgs); err != nil || out[1].Content != q {
+	if out, err := e.lib.Augment(plain.ID, scripted.DemoModelName, msgs); err != nil || out[1].Content != q {
 		t.Fatalf("plain session: %v %+v", err, out)
 	}
 	if evs, _ := e.store.Events(plain.ID); len(evs) != 0 {
@@ -80,11 +80,11 @@ func TestFollowUpKeepsThePrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	q1, q2 := "How are negative examples selected?", "What does section 2.4 say exactly?"
-	first, err := e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q1}})
+	first, err := e.lib.Augment(sid, scripted.DemoModelName, []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := e.lib.Augment(sid, llmtest.DemoModelName, []llm.Message{
+	second, err := e.lib.Augment(sid, scripted.DemoModelName, []llm.Message{
 		{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: q1},
 		{Role: llm.RoleAssistant, Content: "Two sets [p. 3]."}, {Role: llm.RoleUser, Content: q2},
 	})
@@ -121,7 +121,7 @@ func TestAugmentReport(t *testing.T) {
 		{Role: llm.RoleAssistant, Content: "an earlier report"},
 		{Role: llm.RoleUser, Content: ReportPrompt},
 	}
-	out, err := e.lib.Augment(sid, llmtest.DemoModelName, msgs)
+	out, err := e.lib.Augment(sid, scripted.DemoModelName, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}

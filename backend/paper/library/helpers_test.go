@@ -12,8 +12,8 @@ import (
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
 	"github.com/tofu-research/tofu/backend/llm/router"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/shareddata"
 	"github.com/tofu-research/tofu/backend/store"
 )
@@ -23,7 +23,7 @@ import (
 type env struct {
 	lib   *Library
 	store *store.Store
-	model *llmtest.Server
+	model *scripted.Server
 	heard *heard
 }
 
@@ -33,7 +33,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	cfg := config.Default()
 	cfg.Providers[0].BaseURL = srv.URL
 	gw, err := gateway.New(cfg, func(string) []string { return nil }, router.WithPolicy(router.Policy{

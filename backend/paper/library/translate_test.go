@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -26,9 +26,9 @@ func translating(lang string) func(llm.Request) bool {
 
 // answerMarked translates each numbered paragraph as "<prefix>-n"; with merge it drops the
 // last marker of a batch of several, as models sometimes do.
-func answerMarked(prefix string, merge bool) func(llm.Request) llmtest.Reply {
-	return func(req llm.Request) llmtest.Reply {
-		ms := markers.FindAllStringSubmatch(llmtest.LastUser(req), -1)
+func answerMarked(prefix string, merge bool) func(llm.Request) scripted.Reply {
+	return func(req llm.Request) scripted.Reply {
+		ms := markers.FindAllStringSubmatch(scripted.LastUser(req), -1)
 		if merge && len(ms) > 1 {
 			ms = ms[:len(ms)-1]
 		}
@@ -36,7 +36,7 @@ func answerMarked(prefix string, merge bool) func(llm.Request) llmtest.Reply {
 		for _, m := range ms {
 			fmt.Fprintf(&b, "⟦%s⟧ %s-%s\n\n", m[1], prefix, m[1])
 		}
-		return llmtest.Reply{Text: b.String()}
+		return scripted.Reply{Text: b.String()}
 	}
 }
 
@@ -47,14 +47,14 @@ func TestTranslateLogsEveryCall(t *testing.T) {
 	e := newEnv(t)
 	e.model.On(translating("French")).ReplyFunc(answerMarked("FR", false))
 	info := e.importFile(t, joss)
-	if err := e.lib.Translate(info.ID, "French", llmtest.DemoModelName); err != nil {
+	if err := e.lib.Translate(info.ID, "French", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	if p := e.heard.progressEnd(t, "French"); p.State != "done" || p.Done != p.Total {
 		t.Fatalf("progress %+v", p)
 	}
 	tr, err := e.lib.Translation(info.ID, "French")
-	if err != nil || !tr.Done || tr.Model != llmtest.DemoModelName {
+	if err != nil || !tr.Done || tr.Model != scripted.DemoModelName {
 		t.Fatalf("translation: %v %+v", err, tr)
 	}
 	translated, skipped := 0, 0
@@ -86,7 +86,7 @@ func TestTranslateLogsEveryCall(t *testing.T) {
 	}
 	var u llm.Usage
 	evs[2].Decode(&u)
-	if u.Model != llmtest.DemoModelName || u.CostUSD != 0.25 || u.LocalInputTokens == 0 || u.OutputTokens == 0 {
+	if u.Model != scripted.DemoModelName || u.CostUSD != 0.25 || u.LocalInputTokens == 0 || u.OutputTokens == 0 {
 		t.Fatalf("usage %+v", u)
 	}
 	// Each request is its batch alone, not the conversation so far.
@@ -118,7 +118,7 @@ func TestTranslateRedoesMergedBatch(t *testing.T) {
 	e := newEnv(t)
 	e.model.On(translating("German")).ReplyFunc(answerMarked("DE", true))
 	info := e.importFile(t, joss)
-	if err := e.lib.Translate(info.ID, "German", llmtest.DemoModelName); err != nil {
+	if err := e.lib.Translate(info.ID, "German", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	if p := e.heard.progressEnd(t, "German"); p.State != "done" {
@@ -141,10 +141,10 @@ func TestTranslateRedoesMergedBatch(t *testing.T) {
 func TestTranslateErrorAndResume(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(translating("Italian")).Reply(llmtest.Reply{Status: 400, Error: "the model refused"}).Times(1)
+	e.model.On(translating("Italian")).Reply(scripted.Reply{Status: 400, Error: "the model refused"}).Times(1)
 	e.model.On(translating("Italian")).ReplyFunc(answerMarked("IT", false))
 	info := e.importFile(t, joss)
-	if err := e.lib.Translate(info.ID, "Italian", llmtest.DemoModelName); err != nil {
+	if err := e.lib.Translate(info.ID, "Italian", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	p := e.heard.progressEnd(t, "Italian")
@@ -154,14 +154,14 @@ func TestTranslateErrorAndResume(t *testing.T) {
 	tr, _ := e.lib.Translation(info.ID, "Italian")
 	evs, _ := e.store.Events(tr.Session)
 	var ei store.ErrorInfo
-	if got := types(evs); got != "user,model_call,error" || evs[2].Decode(&ei) != nil || ei.Model != llmtest.DemoModelName || !strings.Contains(ei.Message, "refused") {
+	if got := types(evs); got != "user,model_call,error" || evs[2].Decode(&ei) != nil || ei.Model != scripted.DemoModelName || !strings.Contains(ei.Message, "refused") {
 		t.Fatalf("events %s: %+v", got, ei)
 	}
 
 	e.heard.mu.Lock()
 	e.heard.msgs = nil
 	e.heard.mu.Unlock()
-	if err := e.lib.Translate(info.ID, "Italian", llmtest.DemoModelName); err != nil {
+	if err := e.lib.Translate(info.ID, "Italian", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
 	if p := e.heard.progressEnd(t, "Italian"); p.State != "done" {
@@ -181,17 +181,17 @@ func TestTranslateErrorAndResume(t *testing.T) {
 func TestTranslateStop(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.model.On(translating("Spanish")).Reply(llmtest.Reply{Text: llmtest.LongText(400), Hold: make(chan struct{})})
+	e.model.On(translating("Spanish")).Reply(scripted.Reply{Text: scripted.LongText(400), Hold: make(chan struct{})})
 	info := e.importFile(t, joss)
-	if err := e.lib.Translate(info.ID, "Spanish", llmtest.DemoModelName); err != nil {
+	if err := e.lib.Translate(info.ID, "Spanish", scripted.DemoModelName); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.lib.Translate(info.ID, "Spanish", llmtest.DemoModelName); err == nil {
+	if err := e.lib.Translate(info.ID, "Spanish", scripted.DemoModelName); err == nil {
 		t.Fatal("a second translation of the same paper started")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := e.model.Wait(ctx, func(cs []llmtest.Call) bool { return len(cs) > 0 && cs[len(cs)-1].IsChat() }); err != nil {
+	if _, err := e.model.Wait(ctx, func(cs []scripted.Call) bool { return len(cs) > 0 && cs[len(cs)-1].IsChat() }); err != nil {
 		t.Fatal(err)
 	}
 	e.lib.StopTranslate(info.ID)

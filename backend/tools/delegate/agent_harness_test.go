@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/tools"
 )
 
@@ -24,27 +24,27 @@ type scriptedCall struct {
 // scriptAgent makes srv answer the agent: the call whose words the task holds, while no tool
 // result has come back; done once one has; from the resumed session, a question about what it
 // wrote.
-func scriptAgent(srv *llmtest.Server, done string, calls ...scriptedCall) {
-	srv.DefaultFunc(func(r llm.Request) llmtest.Reply {
+func scriptAgent(srv *scripted.Server, done string, calls ...scriptedCall) {
+	srv.DefaultFunc(func(r llm.Request) scripted.Reply {
 		results := 0
 		for _, m := range r.Messages {
 			if m.Role == llm.RoleTool {
 				results++
 			}
 		}
-		last := llmtest.LastUser(r)
+		last := scripted.LastUser(r)
 		if strings.Contains(last, "what did you write") {
-			return llmtest.Reply{Text: "I wrote hello.txt earlier in this session."}
+			return scripted.Reply{Text: "I wrote hello.txt earlier in this session."}
 		}
 		for _, c := range calls {
 			if strings.Contains(last, c.words) && results == 0 {
-				return llmtest.Reply{ToolCalls: []llm.ToolCall{c.call}}
+				return scripted.Reply{ToolCalls: []llm.ToolCall{c.call}}
 			}
 		}
 		if results > 0 {
-			return llmtest.Reply{Text: done}
+			return scripted.Reply{Text: done}
 		}
-		return llmtest.Reply{Text: "ok"}
+		return scripted.Reply{Text: "ok"}
 	})
 }
 
@@ -114,7 +114,7 @@ func (a *agentRun) checkStep(meta *Meta, tool string) {
 
 // checkFollowUp resumes session with a question about the first run: the answer is the
 // resumed session's, and the request carried the first run's conversation (its answer done).
-func (a *agentRun) checkFollowUp(srv *llmtest.Server, agent, session, done string) {
+func (a *agentRun) checkFollowUp(srv *scripted.Server, agent, session, done string) {
 	a.t.Helper()
 	res := a.run(`{"agent":"` + agent + `","task":"what did you write?","session":"` + session + `"}`)
 	if res.IsError || !strings.Contains(res.Text, "earlier in this session") || res.Meta.(*Meta).Session != session {
@@ -131,7 +131,7 @@ func (a *agentRun) checkFollowUp(srv *llmtest.Server, agent, session, done strin
 }
 
 // toolResultSaid reports whether a request carried a result of call id whose content is ok.
-func toolResultSaid(srv *llmtest.Server, id string, ok func(content string) bool) bool {
+func toolResultSaid(srv *scripted.Server, id string, ok func(content string) bool) bool {
 	for _, c := range srv.Chats() {
 		for _, m := range c.Request.Messages {
 			if m.Role == llm.RoleTool && m.ToolCallID == id && ok(m.Content) {

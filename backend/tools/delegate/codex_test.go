@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
 
@@ -16,7 +16,7 @@ const codexModel = "gpt-5.5"
 
 // codexEnvFor points Codex (npm @openai/codex, build/tools) at the scripted model's Responses
 // API through a CODEX_HOME of its own (testtools.CodexHome).
-func codexEnvFor(t testing.TB, srv *llmtest.Server) []string {
+func codexEnvFor(t testing.TB, srv *scripted.Server) []string {
 	t.Helper()
 	home, tmp := testtools.CodexHome(t, srv.URL+"/v1", codexModel)
 	return []string{"CODEX_HOME=" + home, "HOME=" + home, "TMPDIR=" + tmp, "TOFU_TEST_KEY=test"}
@@ -32,9 +32,9 @@ func TestCodexDelegate(t *testing.T) {
 	cx := testtools.Node(t, ".bin", "codex") // fails, saying to run setup, when it is not installed
 	// A model Codex's bundled catalog knows, so that it offers its apply_patch tool (an unknown
 	// model is offered none, and with commands off it could not write).
-	model := llmtest.DemoModel()
+	model := scripted.DemoModel()
 	model.Name = codexModel
-	srv := llmtest.New(t, model)
+	srv := scripted.New(t, model)
 	ws := t.TempDir()
 	target := filepath.Join(ws, "hello.txt")
 	outside := filepath.Join(t.TempDir(), "escaped.txt")

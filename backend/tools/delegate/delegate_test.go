@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
 
@@ -17,13 +17,13 @@ import (
 func TestClaudeCodeDelegate(t *testing.T) {
 	t.Parallel()
 	claude := filepath.Join(testtools.Dir(t), ".bin", "claude")
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	ws, home := t.TempDir(), t.TempDir()
 	target := filepath.Join(ws, "hello.txt")
 	scriptAgent(srv, "Wrote hello.txt.", scriptedCall{"write hello",
 		llm.ToolCall{ID: "toolu_1", Name: "Write", Arguments: jsonArgs(map[string]string{"file_path": target, "content": "hello from claude\n"})}})
-	a := newAgentRun(t, ws, "claude", claude, []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL=" + llmtest.DemoModelName,
-		"ANTHROPIC_SMALL_FAST_MODEL=" + llmtest.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"})
+	a := newAgentRun(t, ws, "claude", claude, []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL=" + scripted.DemoModelName,
+		"ANTHROPIC_SMALL_FAST_MODEL=" + scripted.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"})
 	res := a.run(`{"agent":"claude","task":"write hello.txt saying hello"}`)
 	meta := res.Meta.(*Meta)
 	if res.IsError || !strings.Contains(res.Text, "Wrote hello.txt.") || meta.Session == "" {

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // openCodeEnv points OpenCode (npm opencode-ai, build/tools) at the scripted model through a
 // temporary config with an OpenAI-compatible provider, in a home of its own, so nothing it
 // does reaches its hosted providers or the user's settings.
-func openCodeEnv(t testing.TB, srv *llmtest.Server) []string {
+func openCodeEnv(t testing.TB, srv *scripted.Server) []string {
 	t.Helper()
 	home := t.TempDir()
 	cfg := filepath.Join(home, "opencode.json")
@@ -23,9 +23,9 @@ func openCodeEnv(t testing.TB, srv *llmtest.Server) []string {
 		"provider": map[string]any{"tofu": map[string]any{
 			"npm": "@ai-sdk/openai-compatible", "name": "Tofu scripted model",
 			"options": map[string]any{"baseURL": srv.URL + "/v1", "apiKey": "test"},
-			"models":  map[string]any{llmtest.DemoModelName: map[string]any{}},
+			"models":  map[string]any{scripted.DemoModelName: map[string]any{}},
 		}},
-		"model": "tofu/" + llmtest.DemoModelName, "small_model": "tofu/" + llmtest.DemoModelName,
+		"model": "tofu/" + scripted.DemoModelName, "small_model": "tofu/" + scripted.DemoModelName,
 		"autoupdate": false, "share": "disabled",
 	})
 	if err := os.WriteFile(cfg, body, 0o644); err != nil {
@@ -43,7 +43,7 @@ func openCodeEnv(t testing.TB, srv *llmtest.Server) []string {
 func TestOpenCodeDelegate(t *testing.T) {
 	t.Parallel()
 	oc := filepath.Join(testtools.Dir(t), ".bin", "opencode")
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	ws := t.TempDir()
 	target := filepath.Join(ws, "hello.txt")
 	scriptAgent(srv, "Done.",

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/sandbox/sandboxtest"
 	"github.com/tofu-research/tofu/backend/testtools"
@@ -101,15 +101,15 @@ func TestClaudeCodeInTheSandbox(t *testing.T) {
 	t.Parallel()
 	home, ws, _ := sandboxRoot(t)
 	claude := filepath.Join(testtools.Dir(t), ".bin", "claude")
-	srv := llmtest.New(t, llmtest.DemoModel())
+	srv := scripted.New(t, scripted.DemoModel())
 	target := filepath.Join(ws, "hello.txt")
 	scriptAgent(srv, "Wrote hello.txt.", scriptedCall{"write hello",
 		llm.ToolCall{ID: "toolu_1", Name: "Write", Arguments: jsonArgs(map[string]string{"file_path": target, "content": "hello from claude\n"})}})
 	a := &agentRun{t: t, ws: ws}
 	a.reg = newAgentRunWith(t, Options{LookPath: func(string) (string, error) { return claude, nil },
 		Sandbox: &sandbox.Boundary{Hidden: []string{home + "/.ssh"}},
-		Env: []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL=" + llmtest.DemoModelName,
-			"ANTHROPIC_SMALL_FAST_MODEL=" + llmtest.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"}})
+		Env: []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test", "ANTHROPIC_MODEL=" + scripted.DemoModelName,
+			"ANTHROPIC_SMALL_FAST_MODEL=" + scripted.DemoModelName, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"}})
 	res := a.run(`{"agent":"claude","task":"write hello.txt saying hello"}`)
 	meta := res.Meta.(*Meta)
 	if res.IsError || !strings.Contains(res.Text, "Wrote hello.txt.") || meta.Session == "" {
@@ -128,9 +128,9 @@ func TestCodexInTheSandbox(t *testing.T) {
 	t.Parallel()
 	home, ws, outside := sandboxRoot(t)
 	cx := testtools.Node(t, ".bin", "codex")
-	model := llmtest.DemoModel()
+	model := scripted.DemoModel()
 	model.Name = codexModel
-	srv := llmtest.New(t, model)
+	srv := scripted.New(t, model)
 	escaped := filepath.Join(outside, "escaped.txt")
 	patch := func(path, line string) json.RawMessage {
 		return jsonArgs("*** Begin Patch\n*** Add File: " + path + "\n+" + line + "\n*** End Patch\n")

@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tofu-research/tofu/backend/llm/llmtest"
+	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 func main() {
@@ -20,7 +20,7 @@ func main() {
 	script := flag.String("script", "", "JSON script to serve (see docs/PROVIDERS.md) instead of the demo")
 	flag.Parse()
 
-	srv, err := llmtest.ListenDemo(*addr, *ctxLen, *script)
+	srv, err := scripted.ListenDemo(*addr, *ctxLen, *script)
 	if err != nil {
 		log.Fatalf("llmtestd: %v", err)
 	}

@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import (
 	"encoding/base64"
@@ -26,7 +26,7 @@ func (s *Server) openaiMux() http.Handler {
 func (s *Server) openaiModels(w http.ResponseWriter, _ *http.Request) {
 	data := []map[string]any{}
 	for _, m := range s.modelList() {
-		e := map[string]any{"id": m.Name, "object": "model", "created": modifiedAt.Unix(), "owned_by": "llmtest"}
+		e := map[string]any{"id": m.Name, "object": "model", "created": modifiedAt.Unix(), "owned_by": "scripted"}
 		if m.ContextLength > 0 {
 			e["max_model_len"] = m.ContextLength // vLLM's name
 		}

@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import (
 	"encoding/json"
@@ -274,7 +274,7 @@ func toOllamaToolCalls(calls []wireCall) []api.ToolCall {
 	for i, tc := range calls {
 		args := api.NewToolCallFunctionArguments()
 		if err := json.Unmarshal([]byte(tc.Args), &args); err != nil {
-			panic(fmt.Sprintf("llmtest: tool call %s: arguments must be a JSON object: %v", tc.Name, err))
+			panic(fmt.Sprintf("scripted: tool call %s: arguments must be a JSON object: %v", tc.Name, err))
 		}
 		out = append(out, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args}})
 	}

@@ -1,6 +1,6 @@
-// Package llmtest is a scripted model server on a real loopback port that speaks Ollama's,
+// Package scripted is a scripted model server on a real loopback port that speaks Ollama's,
 // OpenAI's and Anthropic's wire formats, so model code, the app and the UI run without a model.
-package llmtest
+package scripted
 
 import (
 	"context"
@@ -148,7 +148,7 @@ type Server struct {
 func New(t TB, models ...Model) *Server {
 	s, err := Listen("127.0.0.1:0", models...)
 	if err != nil {
-		panic(fmt.Sprintf("llmtest: %v", err))
+		panic(fmt.Sprintf("scripted: %v", err))
 	}
 	if t != nil {
 		t.Cleanup(s.Close)
@@ -251,7 +251,7 @@ func (s *Server) Wait(ctx context.Context, cond func([]Call) bool) ([]Call, erro
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return calls, fmt.Errorf("llmtest: waiting for calls: %w", ctx.Err())
+			return calls, fmt.Errorf("scripted: waiting for calls: %w", ctx.Err())
 		}
 	}
 }

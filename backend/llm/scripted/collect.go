@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import "github.com/tofu-research/tofu/backend/llm"
 

@@ -1,4 +1,4 @@
-package llmtest
+package scripted
 
 import (
 	"bytes"
@@ -69,7 +69,7 @@ type errorWriter func(w http.ResponseWriter, status int, msg string)
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, req llm.Request, format string, fail errorWriter, errorFor func(int) string) (answer, bool) {
 	rep, ok := s.pick(r.Context(), req)
 	if !ok {
-		fail(w, http.StatusInternalServerError, fmt.Sprintf("llmtest: no scripted reply for %q", LastUser(req)))
+		fail(w, http.StatusInternalServerError, fmt.Sprintf("scripted: no scripted reply for %q", LastUser(req)))
 		return answer{}, false
 	}
 	a := resolve(rep, req, format, callSeq(r))
