@@ -7,7 +7,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,6 +45,7 @@ func TestRealPullEndToEnd(t *testing.T) {
 	// The page's event stream, read here too: once the layer's first report (nothing fetched)
 	// has gone out, half of it comes and waits there.
 	events, unfollow := pullEvents(t, url)
+	defer unfollow() // before stop: the server's shutdown waits for its event streams
 	go func() {
 		for p := range events {
 			if p.Status == "pulling "+weights.Digest[7:19] {
@@ -53,7 +57,6 @@ func TestRealPullEndToEnd(t *testing.T) {
 		}
 	}()
 	runBrowser(t, root, url, "pull.e2e.mjs", "pull-progress.png", "TOFU_PULL_NAME="+reg.Name("tofu/tiny:f32"))
-	unfollow() // the server's shutdown waits for its event streams
 	if got := reg.Served(weights.Digest); got != half {
 		t.Fatalf("the registry sent %d bytes of the weights, want %d (half)", got, half)
 	}
@@ -93,4 +96,34 @@ func pullEvents(t *testing.T, url string) (events <-chan manage.Progress, unfoll
 		}
 	}()
 	return out, cancel
+}
+
+// TestRealStartOllamaEndToEnd: a first run with Ollama installed (on PATH) but not running
+// offers Start Ollama; it starts as Tofu's child at the address Tofu was given, and stops
+// when Tofu does (build/test-shots/start-ollama-before.png, start-ollama.png).
+func TestRealStartOllamaEndToEnd(t *testing.T) {
+	root := e2eRoot(t)
+	bin := realollama.Binary(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("OLLAMA_MODELS", filepath.Join(home, "models"))
+	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "http://" + l.Addr().String()
+	l.Close()
+	isolate(t, addr)
+
+	_, url, stop := serveE2E(t, root)
+	runBrowser(t, root, url, "startollama.e2e.mjs", "start-ollama.png")
+	m, _ := manage.New(addr)
+	if !m.Running(context.Background()) {
+		t.Fatal("Ollama does not answer after Start Ollama")
+	}
+	stop()
+	if m.Running(context.Background()) {
+		t.Fatal("the Ollama Tofu started still answers after Tofu stopped")
+	}
 }
