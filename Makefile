@@ -101,11 +101,11 @@ test-e2e:
 # (backend/llm/ollama/manage), against a real `ollama serve` with tiny models the tests
 # make (docs/PROVIDERS.md). build/ollama.sh builds the server with cgo the first time (the only
 # step that uses the network: the module proxy) and caches it by version in ~/.cache/tofu; the
-# tests skip in test-go, where TOFU_OLLAMA_BIN is not set. TestRealPullEndToEnd pulls a model
-# from Settings in headless Chromium (the built front end, as test-e2e).
+# tests skip in test-go, where TOFU_OLLAMA_BIN is not set. The EndToEnd ones pull a model
+# from Settings and start Ollama from the first-run help, in headless Chromium (as test-e2e).
 test-ollama:
 	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/...
-	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_E2E=1 TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '^TestRealPullEndToEnd$$' -v ./app/cli/
+	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_E2E=1 TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '^TestReal.*EndToEnd$$' -v ./app/cli/
 
 # The edit-compile-test loop: the unit tests of the packages and front-end files you changed
 # (build/test-quick.sh says which). Not a substitute for make test.
