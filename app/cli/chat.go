@@ -156,21 +156,10 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	defer a.Close()
 
-	model, err := checkChat(a, o)
+	sessionID, before, err := termChat(a, term, o)
 	if err != nil {
 		return err
 	}
-	var before uint64
-	if _, err := chatSend(a, o, model, func(sid string, b uint64, notice string) {
-		term.session.Store(&sid)
-		before = b
-		if notice != "" {
-			fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
-		}
-	}); err != nil {
-		return err
-	}
-	sessionID := *term.session.Load()
 	<-term.ended
 	term.endLine()
 	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
@@ -178,6 +167,23 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
 	return nil
+}
+
+// termChat checks o and sends it with term following the conversation (it says a startup
+// fallback on its errOut): the conversation and how many events it held before the message.
+func termChat(a *app.App, term *terminalEmitter, o ChatOptions) (sid string, before uint64, err error) {
+	model, err := checkChat(a, o)
+	if err != nil {
+		return "", 0, err
+	}
+	_, err = chatSend(a, o, model, func(s string, b uint64, notice string) {
+		term.session.Store(&s)
+		sid, before = s, b
+		if notice != "" {
+			fmt.Fprintf(term.errOut, "[%s]\n", termLine(notice))
+		}
+	})
+	return sid, before, err
 }
 
 // checkChat refuses an empty message, and says which model answers (runModel).

@@ -222,19 +222,8 @@ func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer
 	if err != nil {
 		return err
 	}
-	o := ChatOptions{Prompt: question, Session: sid, Model: model}
-	model, err = checkChat(a, o)
+	sid, before, err := termChat(a, term, ChatOptions{Prompt: question, Session: sid, Model: model})
 	if err != nil {
-		return err
-	}
-	var before uint64
-	if _, err := chatSend(a, o, model, func(sid string, b uint64, notice string) {
-		term.session.Store(&sid)
-		before = b
-		if notice != "" {
-			fmt.Fprintf(errOut, "[%s]\n", termLine(notice))
-		}
-	}); err != nil {
 		return err
 	}
 	<-term.ended
