@@ -97,3 +97,10 @@ describe('decidedLabel', () => {
     expect(decidedLabel(undefined).text).toBe('')
   })
 })
+
+describe('todo_write', () => {
+  it('summarizes the plan in its header', () => {
+    expect(summarize('todo_write', { todos: [{ content: 'a', status: 'done' }, { content: 'b', status: 'pending' }] })).toBe('2 steps, 1 done')
+    expect(summarize('todo_write', { todos: [] })).toBe('0 steps, 0 done')
+  })
+})

@@ -65,6 +65,12 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
     }
     case 'write_file':
       return p(a.path ?? a.file)
+    case 'todo_write': {
+      // The checklist under the card shows the items: the header says how many and how far.
+      const items = list(a.todos).filter(isObj)
+      const done = items.filter((x) => x.status === 'done').length
+      return `${items.length} step${items.length === 1 ? '' : 's'}, ${done} done`
+    }
     case 'spawn_agents': {
       const agents = list(a.agents).filter(isObj)
       return `${agents.length} agent${agents.length === 1 ? '' : 's'}: ${joinMore(agents.map((x) => str(x.objective)), 2)}`
