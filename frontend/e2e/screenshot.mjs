@@ -81,6 +81,10 @@ async function scripted(page, { streaming, tokens = false }) {
       'SettingsService.Get': { providers: [{ name: 'ollama', type: 'ollama' }], models: { main: 'qwen3:8b' }, thinking: 'off', api_keys: { ollama: 0 }, config_path: '/home/you/.config/tofu/config.json', keys_store: 'keyring' },
       'ModelService.Status': streaming ? { ...status, reachable: false, models: [], error: { kind: 'unreachable', message: 'Ollama is not reachable at http://127.0.0.1:11434 (connection refused).', hint: 'Start it with `ollama serve`, or set OLLAMA_HOST / the base URL in Settings.' } } : status,
       'ChatService.Streaming': streaming ? ['s1'] : [],
+      'BridgeService.List': [
+        { name: 'home', platform: 'matrix', on: true, has_token: true, allowed: ['@me:example.org'], status: { connected: true, running: 1 } },
+        { name: 'phone', platform: 'telegram', on: true, has_token: true, allowed: ['123456789'], status: { connected: false, running: 0, error: 'telegram: getUpdates: dial tcp: lookup api.telegram.org: no such host', retry_at: new Date(Date.now() + 90_000).toISOString() } },
+      ],
     }[method]
     await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ result: result ?? null }) })
   })
@@ -101,6 +105,7 @@ try {
     ['streaming-unreachable', 'light', (p) => scripted(p, { streaming: true })],
     ['tokens-light', 'light', (p) => scripted(p, { streaming: false, tokens: true })],
     ['tokens-dark', 'dark', (p) => scripted(p, { streaming: false, tokens: true })],
+    ['bridges-settings', 'light', (p) => scripted(p, { streaming: false })],
   ]) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, colorScheme: scheme })
     const errors = []
@@ -110,6 +115,12 @@ try {
     await page.waitForTimeout(800)
     // The token panel, opened from the context meter.
     if (name.startsWith('tokens')) await page.getByTestId('context-meter').click()
+    // Settings, at the chat bridges' section.
+    if (name === 'bridges-settings') {
+      await page.getByTestId('settings-open').click()
+      await page.locator('#s-bridges').scrollIntoViewIfNeeded()
+      await page.waitForTimeout(300)
+    }
     await page.screenshot({ path: `${out}/${name}.png` })
     console.log(name, 'title:', await page.title(), errors.length ? `page errors: ${errors.join('; ')}` : 'no page errors')
     await page.close()

@@ -2,6 +2,7 @@
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
 import type { DayReport, MyDaySchedule } from './myday'
 import type { ScheduleJob } from './schedule'
+import type { BridgeInfo } from './platforms'
 import type { FamilyMode } from './toolbar'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
@@ -424,6 +425,12 @@ export const api = {
     clear: (id: string) => call<SessionInfo>('SessionService', 'Clear', id),
     /** A compact stand-in for the conversation, to send as context in another. */
     reference: (id: string) => call<string>('SessionService', 'Reference', id),
+  },
+  bridges: {
+    /** The chat bridges of the settings, each with how it is doing (docs/BRIDGES.md). */
+    list: async () => (await call<BridgeInfo[] | null>('BridgeService', 'List')) ?? [],
+    /** Asks the bridge's platform who its token is. */
+    test: (name: string) => call<string>('BridgeService', 'Test', name),
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */
