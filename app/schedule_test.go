@@ -87,3 +87,27 @@ func TestScheduledRunsAreSessions(t *testing.T) {
 		t.Fatalf("conversation: %q", m)
 	}
 }
+
+// TestWatchReadsOnlyTheRetriedAnswer: a check whose first stream dies after "NO, not" and is
+// re-run to "YES" holds (the check's sink once kept the voided attempt, so it read "NO, notYES").
+func TestWatchReadsOnlyTheRetriedAnswer(t *testing.T) {
+	t.Parallel()
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.OnUser("training finished").Times(1).Reply(scripted.Reply{Text: "NO, not yet finished at all", DieAfter: 2})
+	srv.OnUser("training finished").Reply(scripted.Reply{Text: "YES, it says finished."})
+	srv.Default(scripted.Reply{Text: "Done."})
+	f := newFixtureWith(t, srv, t.TempDir())
+	cfg, _ := f.app.Settings.config()
+	cfg.Models.Main = scripted.DemoModelName
+	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	e := &scheduleExec{st: f.store, runner: f.app.Runner, call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
+		cheap: func() string { return scripted.DemoModelName }}
+	conv, _ := f.store.CreateSession("training")
+	watch := schedule.Job{ID: "w1", Name: "wait", Kind: schedule.KindWatch, Condition: "training finished", Prompt: "report the results", Session: conv.ID}
+	got, held, err := e.Run(context.Background(), watch, time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC))
+	if err != nil || !held || got != conv.ID {
+		t.Fatalf("poll: %s %v %v", got, held, err)
+	}
+}
