@@ -3,6 +3,7 @@ package paper
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -56,8 +57,7 @@ func assemble(doc *Document, raws []rawPage) {
 			p.Blocks = append(p.Blocks, bl)
 		}
 		for _, n := range notes {
-			n.Section = len(doc.Sections) - 1
-			p.Blocks = append(p.Blocks, n)
+			p.Blocks = placeNote(p.Blocks, n, len(doc.Sections)-1)
 		}
 		doc.Pages = append(doc.Pages, p)
 	}
@@ -69,6 +69,26 @@ func assemble(doc *Document, raws []rawPage) {
 			}
 		}
 	}
+}
+
+// placeNote puts a footnote where it is printed, at the foot of its column: after the last
+// block in reading order that stands above it across its width (the last of its column; on
+// a page of one column, the page's last), in that block's section; after the page's blocks
+// when none does (section: the page's last). Text reads it there, or after the paragraph in
+// progress when the column ends inside one (Document.walk).
+func placeNote(blocks []Block, n Block, section int) []Block {
+	at := -1
+	for i, b := range blocks {
+		if b.BBox.X0 < n.BBox.X1 && n.BBox.X0 < b.BBox.X1 && b.BBox.Y0 >= n.BBox.Y1-1 {
+			at = i
+		}
+	}
+	if at < 0 || at == len(blocks)-1 {
+		n.Section = section
+		return append(blocks, n)
+	}
+	n.Section = blocks[at].Section
+	return slices.Insert(blocks, at+1, n)
 }
 
 // bodySize is the font size carrying the most text.

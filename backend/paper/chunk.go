@@ -158,7 +158,9 @@ func (d *Document) Chunks() []Chunk {
 		// first.
 		words := wordCount(text)
 		continues := open && b.Kind == KindParagraph && startsLower(text)
-		open = b.Kind == KindParagraph && !endsSentence(text)
+		if !floatBetween(b) { // a figure between the two halves does not end the paragraph
+			open = b.Kind == KindParagraph && !endsSentence(text)
+		}
 		if !continues && cur.Words >= ChunkMinWords && cur.Words+words > ChunkMaxWords {
 			flush()
 		}

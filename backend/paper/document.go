@@ -20,8 +20,8 @@ const (
 	KindParagraph BlockKind = "paragraph"
 	KindCaption   BlockKind = "caption"
 	KindReference BlockKind = "reference"
-	// KindFootnote is a footnote, taken out of the running text and placed after the
-	// page's other blocks; its Text starts with its mark (in superscript digits when a
+	// KindFootnote is a footnote, taken out of the running text and placed at the foot of
+	// its column (after the column's last block); its Text starts with its mark (in superscript digits when a
 	// number, as the mark in the text is written) and Note holds the mark.
 	KindFootnote BlockKind = "footnote"
 )
@@ -83,9 +83,9 @@ type Document struct {
 	Sections []Section `json:"sections"`
 }
 
-// Text returns the plain text in reading order, blocks separated by blank lines. A page's
-// footnotes follow its text; when the page ends inside a paragraph they wait for the
-// paragraph's end on the next page, so that no note splits a sentence.
+// Text returns the plain text in reading order, blocks separated by blank lines. A footnote
+// follows its column's text; when the column ends inside a paragraph it waits for the
+// paragraph's end in the next column or on the next page, so that no note splits a sentence.
 func (d *Document) Text() string {
 	var b strings.Builder
 	d.walk(func(bl Block, _ int) {
@@ -101,8 +101,14 @@ func (d *Document) Text() string {
 }
 
 // walk calls block for each block in reading order with the number of the page it is printed
-// on, a page's footnotes moved after the paragraph its last block begins (see Text), and
-// page, when not nil, before each page. Text, Markdown and Chunks read in this order.
+// on, and page, when not nil, before each page. Text, Markdown and Chunks read in this order.
+// A footnote is read where it is printed, at the foot of its column (placeNote), unless the
+// column's text ends inside a paragraph: then it waits for the paragraph's end, in the next
+// column or on the next page, after the first paragraph there that starts in lower case (the
+// sentence going on), holding on past a figure's text or caption set between the two halves,
+// which a float does not end ("compared with the SciBERT baseline | (a) SPECTER (b) SciBERT |
+// Figure 2: … | for a random set of papers | ¹³ …"). A heading, or a paragraph that starts a
+// new sentence, releases the notes before it; the end of the page after theirs at the latest.
 func (d *Document) walk(block func(bl Block, page int), page func(Page)) {
 	type note struct {
 		bl   Block
@@ -115,41 +121,66 @@ func (d *Document) walk(block func(bl Block, page int), page func(Page)) {
 		}
 		held = held[:0]
 	}
+	open := false    // the last block read is a paragraph whose sentence runs on
+	waiting := false // the held notes wait for that paragraph's end
 	for _, p := range d.Pages {
 		if page != nil {
 			page(p)
 		}
-		for i, bl := range p.Blocks {
+		for _, bl := range p.Blocks {
 			if bl.Kind == KindFootnote {
+				if len(held) == 0 {
+					waiting = open
+				}
 				held = append(held, note{bl, p.Number})
 				continue
 			}
-			if len(held) > 0 && !(i == 0 && bl.Kind == KindParagraph) {
-				release() // the paragraph that ran across the page break has ended
+			if len(held) > 0 {
+				if waiting && bl.Kind == KindParagraph && startsLower(bl.Text) {
+					block(bl, p.Number) // the paragraph that ran past the notes ends here
+					open = !endsSentence(bl.Text)
+					release()
+					waiting = false
+					continue
+				}
+				if !waiting || !floatBetween(bl) {
+					release()
+					waiting = false
+				}
 			}
 			block(bl, p.Number)
-			if len(held) > 0 && i == 0 {
-				release()
+			if !floatBetween(bl) {
+				open = bl.Kind == KindParagraph && !endsSentence(bl.Text)
 			}
 		}
-		if len(held) > 0 && !runsOn(p) {
+		// Notes wait past the page's end only for a paragraph that runs on, and only once.
+		if len(held) > 0 && (!waiting || held[0].page != p.Number) {
 			release()
+			waiting = false
 		}
 	}
 	release()
 }
 
-// runsOn reports whether a page's running text ends inside a paragraph: its last block
-// before the footnotes is a paragraph that does not end a sentence.
-func runsOn(p Page) bool {
-	for i := len(p.Blocks) - 1; i >= 0; i-- {
-		bl := p.Blocks[i]
-		if bl.Kind == KindFootnote {
-			continue
-		}
-		return bl.Kind == KindParagraph && !endsSentence(bl.Text)
+// floatBetween reports whether a block can stand between a paragraph's two halves without
+// ending it: a caption, or a paragraph that is no prose, as a figure's labels or a table's
+// rows are (fewer than half its words start in lower case: "(a) SPECTER (b) SciBERT", "CLS
+// USR CITE REC Avg.", "SPECTER 84.2 88.4 …"), where a new paragraph of prose has most.
+func floatBetween(bl Block) bool {
+	if bl.Kind == KindCaption {
+		return true
 	}
-	return false
+	if bl.Kind != KindParagraph || startsLower(bl.Text) {
+		return false
+	}
+	words, lower := 0, 0
+	for _, w := range strings.Fields(bl.Text) {
+		words++
+		if startsLower(w) {
+			lower++
+		}
+	}
+	return 2*lower < words
 }
 
 // endsSentence reports whether text ends as a sentence does (or is empty): a paragraph that

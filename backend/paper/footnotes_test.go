@@ -8,8 +8,8 @@ import (
 
 // Issue 30: footnotes were read where their column ends, inside the sentence that runs on
 // in the next column or page ("separated by … 4We also experimented … the [SEP] token").
-// They are blocks of their own kind after the page's text, marked, and wait for the end of
-// a paragraph that crosses the page break.
+// They are blocks of their own kind at the foot of their column, marked, read there when the
+// column ends a paragraph and after the paragraph's end when it runs on.
 func TestFootnotesKeptApart(t *testing.T) {
 	t.Parallel()
 	doc := openPaper(t, "specter_acl2020", Options{Pages: PageRange{{2, 3}}})
@@ -17,14 +17,23 @@ func TestFootnotesKeptApart(t *testing.T) {
 	for _, bl := range doc.Pages[0].Blocks {
 		if bl.Kind == KindFootnote {
 			notes = append(notes, bl)
-		} else if len(notes) > 0 {
-			t.Errorf("%q after a footnote on its page", bl.Text)
 		}
 	}
 	if len(notes) != 3 || notes[1].Note != "4" || !strings.HasPrefix(notes[1].Text, "⁴ We also experimented with additional fields") {
 		t.Fatalf("footnotes of page 2: %+v", notes)
 	}
 	text := doc.Text()
+	// ³ at the foot of the left column, which ends a paragraph; ⁴ and ⁵ at the foot of the
+	// right one, which ends inside a sentence going on on page 3.
+	inOrder(t, text, "discuss the details of SPECTER.", "³ https://github.com/allenai/scidocs", "Query paper (PQ)")
+	// No note between a sentence's two halves: the text before each ends a sentence.
+	paras := strings.Split(text, "\n\n")
+	for i := 1; i < len(paras); i++ {
+		mark := func(p string) bool { return strings.IndexAny(p, "¹²³⁴⁵⁶⁷⁸⁹") == 0 }
+		if mark(paras[i]) && !mark(paras[i-1]) && !endsSentence(paras[i-1]) {
+			t.Errorf("a footnote inside a sentence: %q | %q", paras[i-1], paras[i])
+		}
+	}
 	inOrder(t, text, "separated by", "the [SEP] token. We use SciBERT", "⁴ We also experimented", "2.3 Citation-Based Pretraining Objective")
 	if strings.Contains(text, "4We also") {
 		t.Error("a footnote's mark glued to its text")
@@ -84,5 +93,29 @@ func TestLineRunningToTheGutter(t *testing.T) {
 		"for a total of 27 models", "3. Fasttext-Sum", "4. SIF", "5. ELMo", "6. Citeomatic", "8. SciBERT")
 	if strings.Contains(text, "10 ** -5], the citation graph") {
 		t.Error("a line of each column read as one")
+	}
+}
+
+// A figure set between a paragraph's two halves across the page does not end it: the page's
+// notes wait past the figure's labels and caption for the paragraph's end (specter p. 7→8:
+// "compared with the SciBERT baseline | (a) SPECTER (b) SciBERT | ¹³ … | Figure 2: …").
+func TestNotesWaitPastAFigure(t *testing.T) {
+	t.Parallel()
+	doc := &Document{Pages: []Page{
+		{Number: 7, Blocks: []Block{
+			{Kind: KindParagraph, Text: "Figure 2 compares our embeddings with the SciBERT baseline"},
+			{Kind: KindFootnote, Note: "13", Text: "¹³ A note."},
+		}},
+		{Number: 8, Blocks: []Block{
+			{Kind: KindParagraph, Text: "(a) SPECTER (b) SciBERT"},
+			{Kind: KindCaption, Text: "Figure 2: t-SNE visualization."},
+			{Kind: KindParagraph, Text: "for a random set of papers."},
+			{Kind: KindParagraph, Text: "When comparing them, we observe more."},
+		}},
+	}}
+	want := "Figure 2 compares our embeddings with the SciBERT baseline\n\n(a) SPECTER (b) SciBERT\n\n" +
+		"Figure 2: t-SNE visualization.\n\nfor a random set of papers.\n\n¹³ A note.\n\nWhen comparing them, we observe more.\n"
+	if got := doc.Text(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 }
