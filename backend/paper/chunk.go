@@ -41,7 +41,7 @@ func (c Chunk) Page() int {
 
 // ChunkVersion changes whenever Chunks cuts differently, so stored chunks of an older cut can
 // be made again from the stored document.
-const ChunkVersion = 4
+const ChunkVersion = 5
 
 // Chunk sizes in words. A passage is a few paragraphs: the grain a question is answered at.
 // It is closed before a paragraph that would take it past ChunkMaxWords, so it ends where a
