@@ -254,7 +254,7 @@ var (
 
 // truthWithoutNotes is the ground truth without its footnotes, for the reading order: where
 // a footnote goes is a convention (GROBID's TEI puts them all after the body, LaTeX where
-// \footnote is called, pdftotext and Tofu where and after the page they are printed), so the
+// \footnote is called, pdftotext where printed, Tofu at the foot of their column), so the
 // order is measured on the running text, the same for every extractor: a footnote's words
 // are no anchors. Empty when the truth has no footnotes to take out.
 func truthWithoutNotes(files []string, kind string) string {
