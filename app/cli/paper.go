@@ -83,7 +83,7 @@ func newEvalCmd() *cobra.Command {
 	}
 	pdf.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	pdf.Flags().IntVar(&runs, "runs", 3, "runs per extractor and paper (the fastest counts)")
-	cmd.AddCommand(pdf, newReplayCmd(), newEvalApprovalsCmd(), newEvalRetrievalCmd(), newEvalPaperQACmd(), newEvalBrowserCmd(), newEvalSwarmCmd(), newEvalTranslateCmd(), newEvalTasksCmd())
+	cmd.AddCommand(pdf, newReplayCmd(), newEvalApprovalsCmd(), newEvalRetrievalCmd(), newEvalPaperQACmd(), newEvalBrowserCmd(), newEvalSwarmCmd(), newEvalTranslateCmd(), newEvalTasksCmd(), newEvalLocalCmd())
 	return cmd
 }
 

@@ -22,6 +22,10 @@ type TinyModel struct {
 	Heads         int
 	FeedForward   int
 	Seed          uint64
+	// Vocab, when set, adds the first Vocab pieces of o200k's vocabulary (vocab.go) as whole
+	// tokens, so the model's tokenizer cuts text about as finely as Tofu's counter does: a
+	// context length then holds about as many o200k tokens. 0 keeps the byte vocabulary.
+	Vocab int
 }
 
 // DefaultTinyModel is 117K float32 weights, a 470 KB file.
@@ -61,27 +65,39 @@ type tensor struct {
 
 // vocab is SentencePiece-style: three special tokens, then the 256 byte tokens every text falls
 // back to, then a few whole words.
-func vocab() (tokens []string, scores []float32, types []int32) {
+func vocab(pieces int) (tokens []string, scores []float32, types []int32) {
 	tokens = []string{"<unk>", "<s>", "</s>"}
 	types = []int32{2, 3, 3} // unknown, control, control
 	for b := 0; b < 256; b++ {
 		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
 		types = append(types, 6) // byte
 	}
-	for _, w := range []string{"▁the", "▁a", "▁tofu", "▁model", "▁tool", "▁and", "▁of", "▁is", "▁to", "▁in"} {
-		tokens = append(tokens, w)
-		types = append(types, 1) // normal
-	}
 	scores = make([]float32, len(tokens))
 	for i := range scores {
 		scores[i] = -float32(i)
+	}
+	if pieces > 0 {
+		words, ranks := o200kPieces(pieces)
+		tokens = append(tokens, words...)
+		for _, r := range ranks {
+			// SentencePiece merges the pair whose join scores highest: -rank merges as o200k's
+			// BPE does (lower rank first).
+			scores = append(scores, -float32(len(tokens)+r))
+			types = append(types, 1) // normal
+		}
+		return tokens, scores, types
+	}
+	for _, w := range []string{"▁the", "▁a", "▁tofu", "▁model", "▁tool", "▁and", "▁of", "▁is", "▁to", "▁in"} {
+		tokens = append(tokens, w)
+		scores = append(scores, -float32(len(scores)))
+		types = append(types, 1) // normal
 	}
 	return tokens, scores, types
 }
 
 // WriteGGUF writes m as a GGUF v3 file with random float32 weights.
 func WriteGGUF(w io.Writer, m TinyModel) error {
-	tokens, scores, types := vocab()
+	tokens, scores, types := vocab(m.Vocab)
 	nv, ne, nff := uint64(len(tokens)), uint64(m.Embedding), uint64(m.FeedForward)
 	rng := rand.New(rand.NewPCG(m.Seed, 0x70f0))
 	random := func(n uint64, scale float64) []float32 {
@@ -250,3 +266,8 @@ func (w *ggufWriter) value(v any) {
 		w.err = fmt.Errorf("gguf: no encoding for %T", v)
 	}
 }
+
+// EvalTinyModel is the model `tofu eval local` measures Ollama's cache with: a 32k context, as
+// Tofu runs local models (ollama.DefaultContextCap), and 32k pieces of o200k's vocabulary, so a
+// window holds about as many tokens as Tofu counts (a 17 MB file).
+var EvalTinyModel = TinyModel{ContextLength: 32768, Embedding: 64, Layers: 2, Heads: 4, FeedForward: 128, Seed: 1, Vocab: 32000}

@@ -66,10 +66,28 @@ type Server struct {
 // go in env. The server and its runners are killed at cleanup.
 func Start(t testing.TB, bin string, env ...string) *Server {
 	t.Helper()
-	dir := t.TempDir()
-	port, err := freePort()
+	s, err := Launch(context.Background(), t.TempDir(), bin, env...)
+	if s != nil {
+		t.Cleanup(func() {
+			s.Kill()
+			if t.Failed() {
+				t.Logf("ollama serve log:\n%s", s.Log())
+			}
+		})
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	return s
+}
+
+// Launch is Start for a program (`tofu eval local`): the server keeps its home and models under
+// dir, and the caller ends it with Kill. On an error after the process started, the server is
+// returned too, so its log can be read; it has been killed.
+func Launch(ctx context.Context, dir, bin string, env ...string) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{URL: "http://" + port, bin: bin, dir: dir, log: &syncBuffer{}, done: make(chan struct{})}
 	// HOME: ollama serve writes its key pair under ~/.ollama.
@@ -82,21 +100,16 @@ func Start(t testing.TB, bin string, env ...string) *Server {
 	// Its own process group: Kill ends the runners it spawned too.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("start ollama serve: %v", err)
+		return nil, fmt.Errorf("start ollama serve: %w", err)
 	}
 	go func() { s.cmd.Wait(); close(s.done) }()
-	t.Cleanup(func() {
-		s.Kill()
-		if t.Failed() {
-			t.Logf("ollama serve log:\n%s", s.Log())
-		}
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	if err := s.waitReady(ctx); err != nil {
-		t.Fatalf("ollama serve did not answer: %v\n%s", err, s.Log())
+		s.Kill()
+		return s, fmt.Errorf("ollama serve did not answer: %w\n%s", err, s.Log())
 	}
-	return s
+	return s, nil
 }
 
 func freePort() (string, error) {
