@@ -4,6 +4,7 @@
 # a PDF opened through the desktop's MIME association (gio open) into the running window and
 # again with no window running, the papers checked in the library, screenshots taken; then
 # `apt-get purge` and every path the package held is as it was before the install.
+# The portable tarball beside it runs from its folder and adds and removes its menu entry.
 # The window runs as a fresh user: HOME and the XDG folders are throwaway ones.
 # Prints the package's size and the install and removal times.
 # Usage: .ci/package-test.sh build/dist/tofu_VERSION_ARCH.deb
@@ -197,8 +198,26 @@ if command -v update-desktop-database >/dev/null && grep -q tofu.desktop /usr/sh
 fi
 [ -d "$XDG_DATA_HOME/tofu" ] || fail "the user's data went with the package"
 
+# 5. The portable tarball beside the package: it runs from its folder, and install-desktop.sh
+# adds its entry (pointing at that folder) to the user's own menu and takes it away again.
+tgz=$(ls "$(dirname "$deb")"/tofu-*-linux-*.tar.gz 2>/dev/null | head -1)
+[ -n "$tgz" ] || fail "no portable tarball beside $deb (make package writes both)"
+mkdir -p "$work/portable" && tar -xzf "$tgz" -C "$work/portable"
+top=$(ls -d "$work"/portable/tofu-*)
+"$top/tofu" version >/dev/null || fail "the tarball's tofu does not run"
+"$top/install-desktop.sh" || fail "install-desktop.sh"
+grep -qxF "Exec=\"$top/tofu\" open %F" "$XDG_DATA_HOME/applications/tofu.desktop" || fail "the tarball's entry does not run its own tofu"
+if command -v desktop-file-validate >/dev/null; then
+  desktop-file-validate "$XDG_DATA_HOME/applications/tofu.desktop" || fail "the tarball's entry is not valid"
+fi
+[ -f "$XDG_DATA_HOME/icons/hicolor/48x48/apps/tofu.png" ] || fail "the tarball's icons were not installed"
+"$top/install-desktop.sh" --remove || fail "install-desktop.sh --remove"
+[ ! -e "$XDG_DATA_HOME/applications/tofu.desktop" ] && [ -z "$(find "$XDG_DATA_HOME/icons" -name tofu.png)" ] ||
+  fail "install-desktop.sh --remove left the entry or icons"
+
 echo "package-test: ok"
 echo "  package:   $(basename "$deb"), $((size / 1024 / 1024)) MB ($(dpkg-deb -f "$deb" Installed-Size) KB installed)"
 echo "  install:   $(((t1 - t0) / 1000000)) ms (apt-get install, dependencies already present)"
 echo "  purge:     $(((t3 - t2) / 1000000)) ms"
+echo "  tarball:   $(basename "$tgz"), $(($(stat -c %s "$tgz") / 1024 / 1024)) MB"
 echo "  screenshots: $shots/package-launched.png package-open-running.png package-open-start.png"
