@@ -105,6 +105,8 @@ test-e2e:
 # from Settings and start Ollama from the first-run help, in headless Chromium (as test-e2e).
 test-ollama:
 	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test -race -count=1 -run '^TestReal' -v ./backend/llm/ollama/...
+	# tofu eval local on a slice (3 sessions x 2 calls, every mode; docs/PERFORMANCE.md has the figures).
+	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestLocalAgainstTheRealServer$$' -v ./backend/eval/
 	bin=$$(build/ollama.sh) && $(OFFLINE) env TOFU_E2E=1 TOFU_OLLAMA_BIN=$$bin CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '^TestReal.*EndToEnd$$' -v ./app/cli/
 
 # The edit-compile-test loop: the unit tests of the packages and front-end files you changed

@@ -34,8 +34,14 @@ func startLocal(ctx context.Context, bin string, parallels []int) (servers []*lo
 			stop()
 			return nil, "", nil, err
 		}
-		srv, err := realollama.Launch(ctx, home, bin, "OLLAMA_DEBUG=1", fmt.Sprintf("OLLAMA_NUM_PARALLEL=%d", n),
-			"OLLAMA_KEEP_ALIVE=30m", "OLLAMA_MAX_LOADED_MODELS=2")
+		env := []string{"OLLAMA_DEBUG=1", fmt.Sprintf("OLLAMA_NUM_PARALLEL=%d", n), "OLLAMA_KEEP_ALIVE=30m", "OLLAMA_MAX_LOADED_MODELS=2"}
+		if n > 1 {
+			// Without it a request takes the free slot sharing the longest prefix with it, and
+			// every prompt starts with the same few template tokens: a summary call takes the
+			// main session's slot and wipes it, whatever the number of slots.
+			env = append(env, "OLLAMA_MULTIUSER_CACHE=1")
+		}
+		srv, err := realollama.Launch(ctx, home, bin, env...)
 		if srv != nil {
 			started = append(started, srv)
 		}
