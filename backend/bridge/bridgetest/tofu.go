@@ -147,3 +147,16 @@ func (f *Tofu) Users(t *testing.T) int {
 	}
 	return n
 }
+
+// WaitLogged waits until the bridge's log holds substr n times (or Patience passes) and says
+// how many times it does.
+func (f *Tofu) WaitLogged(substr string, n int) int {
+	deadline := time.Now().Add(Patience)
+	for {
+		got := strings.Count(f.Log(), substr)
+		if got >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

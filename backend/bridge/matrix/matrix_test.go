@@ -64,9 +64,10 @@ func TestOwnerAndStrangerOnARealHomeserver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	refused := theirs.waitFor(t, "answers only its owner", tofu.Log)
-	if strings.Count(tofu.Log(), "refused a message from "+string(stranger.UserID)) != 2 || len(refused) != 1 {
-		t.Fatalf("the stranger's room = %q\nlog:\n%s", refused, tofu.Log())
+	theirs.waitFor(t, "answers only its owner", tofu.Log)
+	logged := tofu.WaitLogged("refused a message from "+string(stranger.UserID), 2)
+	if refused := theirs.messages(); logged != 2 || len(refused) != 1 {
+		t.Fatalf("the stranger's room = %q\nlog:\n%s", theirs.messages(), tofu.Log())
 	}
 
 	// A kill and a restart: the next message is answered once, the first is not taken again
