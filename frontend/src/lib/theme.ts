@@ -2,6 +2,8 @@
 // chosen in Settings and kept in localStorage. app.css holds the colours; the root's
 // data-theme attribute picks the dark set.
 
+import { localStore } from './storage'
+
 export type Theme = 'system' | 'light' | 'dark'
 export const THEMES: readonly Theme[] = ['system', 'light', 'dark']
 const KEY = 'tofu.theme'
@@ -16,16 +18,8 @@ export function effectiveTheme(t: Theme, systemDark: boolean): 'light' | 'dark' 
   return t === 'system' ? (systemDark ? 'dark' : 'light') : t
 }
 
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null
-  } catch {
-    return null
-  }
-}
-
 export function storedTheme(): Theme {
-  return themeOf(storage()?.getItem(KEY))
+  return themeOf(localStore()?.getItem(KEY))
 }
 
 let unwatch: (() => void) | null = null
@@ -47,6 +41,6 @@ export function applyTheme(t: Theme, root: HTMLElement = document.documentElemen
 
 /** Chooses t: applied now and kept for the next start. */
 export function setTheme(t: Theme) {
-  storage()?.setItem(KEY, t)
+  localStore()?.setItem(KEY, t)
   applyTheme(t)
 }

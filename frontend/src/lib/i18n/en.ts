@@ -41,6 +41,15 @@ export const en = {
   'settings.themeSystem': 'As the system',
   'settings.themeLight': 'Light',
   'settings.themeDark': 'Dark',
+  'desk.memory': 'Memory',
+  'desk.memoryTitle': 'Memory records',
+  'desk.myday': 'My Day',
+  'desk.mydayTitle': "Today's report and past days",
+  'desk.schedule': 'Schedule',
+  'desk.scheduleTitle': 'Scheduled prompts, tasks, commands and watches',
+  'sidebar.search': 'Search conversations',
+  'sidebar.folders': 'Folders',
+  'sidebar.conversations': 'Conversations',
 } as const
 
 export type Key = keyof typeof en

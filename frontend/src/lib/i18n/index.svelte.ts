@@ -2,6 +2,7 @@
 // and one catalogue per language (en.ts is the reference; i18n.test.ts fails on a key missing
 // in a language or a t('…') key no catalogue has). The language follows the system
 // (navigator.language) unless Settings chose one; the choice is kept in localStorage.
+import { localStore } from '../storage'
 import { en, type Key } from './en'
 import { ja } from './ja'
 import { zh } from './zh'
@@ -26,16 +27,8 @@ export function localeOf(tag: string | undefined | null): Locale {
   return 'en'
 }
 
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null
-  } catch {
-    return null
-  }
-}
-
 function stored(): LocaleChoice {
-  const v = storage()?.getItem(KEY)
+  const v = localStore()?.getItem(KEY)
   return v === 'en' || v === 'zh' || v === 'ja' ? v : 'system'
 }
 
@@ -51,7 +44,7 @@ export const i18n = new I18n()
 
 /** Chooses the UI language ('system': follow navigator.language); kept for the next start. */
 export function setLocale(choice: LocaleChoice) {
-  storage()?.setItem(KEY, choice)
+  localStore()?.setItem(KEY, choice)
   i18n.choice = choice
   if (typeof document !== 'undefined') document.documentElement.lang = i18n.locale
 }

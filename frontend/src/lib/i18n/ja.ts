@@ -40,4 +40,13 @@ export const ja: Record<Key, string> = {
   'settings.themeSystem': 'システムに従う',
   'settings.themeLight': 'ライト',
   'settings.themeDark': 'ダーク',
+  'desk.memory': 'メモリー',
+  'desk.memoryTitle': 'メモリーの記録',
+  'desk.myday': 'マイデイ',
+  'desk.mydayTitle': '今日のレポートと過去の日',
+  'desk.schedule': 'スケジュール',
+  'desk.scheduleTitle': '予約したプロンプト・タスク・コマンド・監視',
+  'sidebar.search': '会話を検索',
+  'sidebar.folders': 'フォルダー',
+  'sidebar.conversations': '会話',
 }

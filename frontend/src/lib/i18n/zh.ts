@@ -40,4 +40,13 @@ export const zh: Record<Key, string> = {
   'settings.themeSystem': '跟随系统',
   'settings.themeLight': '浅色',
   'settings.themeDark': '深色',
+  'desk.memory': '记忆',
+  'desk.memoryTitle': '记忆记录',
+  'desk.myday': '我的一天',
+  'desk.mydayTitle': '今天的报告和往日记录',
+  'desk.schedule': '日程',
+  'desk.scheduleTitle': '定时的提示、任务、命令和监视',
+  'sidebar.search': '搜索对话',
+  'sidebar.folders': '文件夹',
+  'sidebar.conversations': '对话',
 }
