@@ -630,6 +630,7 @@ export interface Compaction {
   summary: string
   model: string
   trigger: string
+  instruction?: string
   tokens_before: number
   tokens_after: number
   threshold_tokens?: number
@@ -779,6 +780,7 @@ export interface SessionInfo {
   trashed?: string
   fork_of?: string
   fork_seq?: number
+  bridge?: string
 }
 
 /** store.EvalTask */
@@ -892,9 +894,6 @@ export interface Skill {
   missing?: string
 }
 
-/** The payload (`data`) of each event type (docs/EVENTS.md). */
-export interface EventPayloads {
-  branch: Branch
 /** llm.Error */
 export interface GoProviderError {
   kind: ErrorKind
@@ -965,6 +964,9 @@ export interface PullPlan {
   note?: string
 }
 
+/** The payload (`data`) of each event type (docs/EVENTS.md). */
+export interface EventPayloads {
+  branch: Branch
   branch_switch: BranchSwitch
   checkpoint_restore: CheckpointRestore
   trash: Trash
