@@ -3,10 +3,6 @@ package app
 import (
 	"errors"
 	"os"
-
-	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/session"
-	"github.com/tofu-research/tofu/backend/store"
 )
 
 // A session with a workspace is an agent session: its turns run the agent loop with the
@@ -49,89 +45,38 @@ func (s *SessionService) ChooseWorkspace() (string, error) {
 // tools in that directory. dir must be an existing directory ("~" is the home directory); it is
 // stored absolute. An empty dir clears the workspace (plain chat again).
 func (s *SessionService) SetWorkspace(sessionID, dir string) error {
-	ws, err := session.ResolveWorkspace(dir)
-	if err != nil {
-		return err
-	}
-	info, err := s.store.Session(sessionID)
-	if err != nil {
-		return err
-	}
-	if info.Paper != "" && ws != "" {
-		return errors.New("a paper's conversation cannot have a workspace")
-	}
-	if s.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Workspace = ws }); err != nil {
-		return err
-	}
-	s.announce()
-	return nil
+	return s.set(s.runner.SetWorkspace(sessionID, dir))
 }
 
 // SetMode sets how the session's agent turns run: "chat" (the tool loop) or "autonomous"
 // (planner → worker → critic with a verification gate). It matters once the session has a
 // workspace. Refused while a turn runs, and autonomous for a paper's sessions.
 func (s *SessionService) SetMode(sessionID, mode string) error {
-	m, err := session.NormalizeMode(mode)
-	if err != nil {
-		return err
-	}
-	info, err := s.store.Session(sessionID)
-	if err != nil {
-		return err
-	}
-	if info.Paper != "" && m != "" {
-		return errors.New("a paper's conversation has no autonomous mode")
-	}
-	if s.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Mode = m }); err != nil {
-		return err
-	}
-	s.announce()
-	return nil
+	return s.set(s.runner.SetMode(sessionID, mode))
 }
 
 // SetRecall turns memory recall on or off for the session's turns (the settings' switch, when
 // off, stops it everywhere). Refused while a turn runs.
 func (s *SessionService) SetRecall(sessionID string, on bool) error {
-	if s.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.RecallOff = !on }); err != nil {
-		return err
-	}
-	s.announce()
-	return nil
+	return s.set(s.runner.SetRecall(sessionID, on))
 }
 
 // SetThinking sets the session's reasoning effort (off, low, medium or high; "" follows the
 // settings), sent with each of its model requests. Refused while a turn runs.
 func (s *SessionService) SetThinking(sessionID, level string) error {
-	if err := config.CheckThinking(level); err != nil {
-		return err
-	}
-	if s.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Thinking = level }); err != nil {
-		return err
-	}
-	s.announce()
-	return nil
+	return s.set(s.runner.SetThinking(sessionID, level))
 }
 
 // SetTranslate turns translate-then-reason on or off for the session: a message not in
 // English is translated into English (the translation model of the settings) before the
 // model reasons, and the reply back into the user's language. Refused while a turn runs.
 func (s *SessionService) SetTranslate(sessionID string, on bool) error {
-	if s.runner.Busy(sessionID) {
-		return ErrBusy
-	}
-	if _, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) { i.Translate = on }); err != nil {
+	return s.set(s.runner.SetTranslate(sessionID, on))
+}
+
+// set announces the sessions once a setter (session.Runner's) has changed one.
+func (s *SessionService) set(err error) error {
+	if err != nil {
 		return err
 	}
 	s.announce()
