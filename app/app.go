@@ -181,7 +181,7 @@ func (a *App) Send(ctx context.Context, m session.Message, req session.Request) 
 	return a.Chat.send(ctx, m, req)
 }
 
-// StartTurn starts a turn another front end drives (a `tofu run` forwarded to this Tofu),
+// StartTurn starts a turn on the session's log as it is (no new message: Send writes one),
 // streamed to the window as the window's own turns are. It is the App's, not a service's:
 // the page cannot call it.
 func (a *App) StartTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
