@@ -13,16 +13,19 @@ const [url, name] = requireEnv('TOFU_URL', 'TOFU_PULL_NAME')
 const shot = process.env.TOFU_E2E_SHOT
 const timeout = Number(process.env.TOFU_E2E_TIMEOUT_MS ?? 60000)
 
-const { browser, page, pageErrors, tid } = await openPage({ width: 1280, height: 900, timeout })
+const { browser, page, pageErrors, tid: pageTid } = await openPage({ width: 1280, height: 900, timeout })
+// The first-run help shows the same section while no model is installed: look in Settings only.
+const dialog = () => pageTid('settings-dialog')
+const tid = (id) => dialog().getByTestId(id)
 
 await runScript('pull e2e', { browser, page, pageErrors }, async () => {
   await step('open Settings at Local models', async () => {
     await page.goto(url)
     await page.waitForSelector('[data-testid="new-conversation"], [data-testid="backend-down"]')
-    await tid('settings-open').click()
-    await tid('settings-dialog').waitFor({ state: 'visible' })
-    await page.locator('#s-local').scrollIntoViewIfNeeded()
-    await page.locator('[data-testid="local-models"]', { hasText: 'Ollama at' }).waitFor()
+    await pageTid('settings-open').click()
+    await dialog().waitFor({ state: 'visible' })
+    await dialog().locator('#s-local').scrollIntoViewIfNeeded()
+    await dialog().locator('[data-testid="local-models"]', { hasText: 'Ollama at' }).waitFor()
     check((await tid('local-model').count()) === 0, 'a model is listed before the pull')
   })
 
@@ -31,8 +34,8 @@ await runScript('pull e2e', { browser, page, pageErrors }, async () => {
     await tid('pull-model').click()
     const words = tid('pull-words')
     // Half the weights; the template and config (a few hundred bytes) come after them.
-    const bar = page.locator('[data-testid="pull-progress"] [role="progressbar"]')
-    await page.locator('[data-testid="pull-words"]', { hasText: 'left' }).waitFor()
+    const bar = dialog().locator('[data-testid="pull-progress"] [role="progressbar"]')
+    await dialog().locator('[data-testid="pull-words"]', { hasText: 'left' }).waitFor()
     const text = await words.innerText()
     check(/^[\d.]+ KB of [\d.]+ KB · [\d.]+ [KMG]?B\/s · .+ left$/.test(text), `no bytes, speed and time left: ${text}`)
     const pct = Number(await bar.getAttribute('aria-valuenow'))
@@ -44,7 +47,7 @@ await runScript('pull e2e', { browser, page, pageErrors }, async () => {
 
   await step('cancel: the bar says how to continue', async () => {
     await tid('cancel-pull').click()
-    await page.locator('[data-testid="pull-progress"][data-state="cancelled"]').waitFor()
+    await dialog().locator('[data-testid="pull-progress"][data-state="cancelled"]').waitFor()
     const text = await tid('pull-words').innerText()
     check(text.includes('pull again to continue'), `after cancel: ${text}`)
   })
