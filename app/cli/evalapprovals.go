@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/eval"
-	"github.com/tofu-research/tofu/backend/shareddata"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
@@ -28,12 +27,9 @@ func newEvalApprovalsCmd() *cobra.Command {
 			"mapped into a scratch folder. Commands that reach the network count as asking\n" +
 			"(\"" + eval.ReasonNetwork + "\"). Reports how many commands ask, why, and which.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				p := shareddata.Path("trajectories")
-				if p == "" {
-					return fmt.Errorf("no PATH given and no shared/data/trajectories found (set TOFU_DATA)")
-				}
-				args = []string{p}
+			args, err := trajectoryPaths(args)
+			if err != nil {
+				return err
 			}
 			boundary, err := parseBoundary(commands)
 			if err != nil {

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/backend/eval"
-	"github.com/tofu-research/tofu/backend/shareddata"
 )
 
 // newEvalLocalCmd is `tofu eval local`: recorded trajectories through the context manager
@@ -32,12 +30,9 @@ func newEvalLocalCmd() *cobra.Command {
 			"server and --model; the evaluated tokens need its log (--ollama-log, the server started\n" +
 			"with OLLAMA_DEBUG=1), else only times are reported.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				p := shareddata.Path("trajectories")
-				if p == "" {
-					return fmt.Errorf("no PATH given and no shared/data/trajectories found (set TOFU_DATA)")
-				}
-				args = []string{p}
+			args, err := trajectoryPaths(args)
+			if err != nil {
+				return err
 			}
 			if opts.URL == "" && opts.Bin == "" {
 				opts.Bin = os.Getenv("TOFU_OLLAMA_BIN")

@@ -31,12 +31,9 @@ func newReplayCmd() *cobra.Command {
 			"replays a compact.Config in JSON (fields left out keep their defaults) as policy\n" +
 			"\"config\", beside \"none\".",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				p := shareddata.Path("trajectories")
-				if p == "" {
-					return fmt.Errorf("no PATH given and no shared/data/trajectories found (set TOFU_DATA)")
-				}
-				args = []string{p}
+			args, err := trajectoryPaths(args)
+			if err != nil {
+				return err
 			}
 			trajs, skipped, err := eval.LoadTrajectories(args...)
 			if err != nil {
@@ -80,4 +77,17 @@ func newReplayCmd() *cobra.Command {
 	cmd.Flags().StringVar(&dumpDir, "dump-requests", "", "write every request as JSON to DIR/<policy>/<trajectory>/<call>.json")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
+}
+
+// trajectoryPaths is the PATH arguments of the commands that read trajectories: those given,
+// else the shared data's trajectories folder.
+func trajectoryPaths(args []string) ([]string, error) {
+	if len(args) > 0 {
+		return args, nil
+	}
+	p := shareddata.Path("trajectories")
+	if p == "" {
+		return nil, fmt.Errorf("no PATH given and no shared/data/trajectories found (set TOFU_DATA)")
+	}
+	return []string{p}, nil
 }
