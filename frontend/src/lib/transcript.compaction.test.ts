@@ -59,6 +59,14 @@ describe('compaction in the transcript', () => {
     expect(compactionLabel(m).title).toMatch(/^The model refused the request as too long/)
   })
 
+  it("names /compact and the user's instruction", () => {
+    const events = [ev('user', { text: 'go' }), ev('compaction', { ...compaction, trigger: 'manual', instruction: 'keep the file names' })]
+    const [m] = markers(project({ events, live: null }))
+    expect(m.instruction).toBe('keep the file names')
+    expect(compactionLabel(m).text).toBe('Context compacted as you asked — 12 messages summarized (41,200 → 9,800 tokens)')
+    expect(compactionLabel(m).title).toMatch(/^Compacted with \/compact \("keep the file names"\)/)
+  })
+
   it('keeps other notices', () => {
     seq = 0
     const events = [

@@ -190,6 +190,8 @@ export type CompactionItem = {
   threshold: number
   /** auto (near the window), overflow (the model refused the request), manual. */
   trigger: string
+  /** What the user asked of a /compact summary ("" : nothing, or an automatic one). */
+  instruction: string
   model: string
   undone: boolean
   /** Undo is offered: not undone and no turn runs (Go refuses it while one does). */
@@ -605,6 +607,7 @@ export function project(state: TranscriptState): Item[] {
           tokensAfter: n(d.tokens_after),
           threshold: n(d.threshold_tokens),
           trigger: str(d.trigger),
+          instruction: str(d.instruction),
           model: str(d.model),
           undone: false,
           canUndo: !running,
@@ -954,7 +957,7 @@ export function compactionLabel(c: CompactionItem): { text: string; title: strin
     c.trigger === 'overflow'
       ? 'The model refused the request as too long'
       : c.trigger === 'manual'
-        ? 'Compacted on request'
+        ? `Compacted with /compact${c.instruction ? ` ("${c.instruction}")` : ''}`
         : c.threshold
           ? `The request passed the compaction threshold of ${n(c.threshold)} tokens`
           : 'The request neared the context window'
@@ -962,5 +965,6 @@ export function compactionLabel(c: CompactionItem): { text: string; title: strin
   if (c.undone) return { text: 'Compaction undone', title: `Later requests send the ${n(c.messages)} raw messages again.` }
   const tokens = c.tokensBefore && c.tokensAfter ? ` (${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens)` : ''
   const what = `${n(c.messages)} message${c.messages === 1 ? '' : 's'}`
-  return { text: `Context compacted — ${what} summarized${tokens}`, title }
+  const asked = c.trigger === 'manual' ? ' as you asked' : ''
+  return { text: `Context compacted${asked} — ${what} summarized${tokens}`, title }
 }
