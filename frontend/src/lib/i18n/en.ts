@@ -50,6 +50,12 @@ export const en = {
   'sidebar.search': 'Search conversations',
   'sidebar.folders': 'Folders',
   'sidebar.conversations': 'Conversations',
+  'model.label': 'Model',
+  'model.none': 'No models',
+  'model.refresh': 'Refresh models',
+  'compaction.undo': 'Undo',
+  'compaction.undoTitle': 'Send the raw messages again in later requests',
+  'toolbar.label': 'Conversation options',
 } as const
 
 export type Key = keyof typeof en

@@ -49,4 +49,10 @@ export const ja: Record<Key, string> = {
   'sidebar.search': '会話を検索',
   'sidebar.folders': 'フォルダー',
   'sidebar.conversations': '会話',
+  'model.label': 'モデル',
+  'model.none': 'モデルがありません',
+  'model.refresh': 'モデルを再読み込み',
+  'compaction.undo': '元に戻す',
+  'compaction.undoTitle': '以降のリクエストで元のメッセージを再び送ります',
+  'toolbar.label': '会話のオプション',
 }

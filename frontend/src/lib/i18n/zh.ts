@@ -49,4 +49,10 @@ export const zh: Record<Key, string> = {
   'sidebar.search': '搜索对话',
   'sidebar.folders': '文件夹',
   'sidebar.conversations': '对话',
+  'model.label': '模型',
+  'model.none': '没有模型',
+  'model.refresh': '刷新模型列表',
+  'compaction.undo': '撤销',
+  'compaction.undoTitle': '之后的请求重新发送原始消息',
+  'toolbar.label': '对话选项',
 }
