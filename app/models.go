@@ -111,7 +111,11 @@ func (m *ModelService) status() ModelStatus {
 	default:
 		st.Reachable = true
 	}
-	if len(models) > 0 && !hasModel(set, models, st.DefaultModel) {
+	if name := listedName(set, models, st.DefaultModel); name != "" {
+		// The picker and the banner compare the names the providers list: "relay/relay" on
+		// the first provider is listed as "relay".
+		st.DefaultModel = name
+	} else if len(models) > 0 {
 		if st.DefaultModel != "" && st.Error == nil {
 			hint := "Pick another model, or change the main model in Settings."
 			if prov, name := set.Resolve(st.DefaultModel); prov.Type == config.TypeOllama {
@@ -144,23 +148,31 @@ func (m *ModelService) status() ModelStatus {
 // AgentProvider is the provider of a model that is a coding agent (ModelInfo.Provider).
 const AgentProvider = "agent"
 
-// hasModel says whether the providers list the model ref names: a reference may be bare or
-// qualified for the first provider ("relay/relay" is listed as "relay"), and Ollama's
-// implicit ":latest" tag may be left out.
+// hasModel says whether the providers list the model ref names.
 func hasModel(set config.Config, models []llm.ModelInfo, ref string) bool {
+	return listedName(set, models, ref) != ""
+}
+
+// listedName is the name under which the providers list the model ref names, "" when none
+// does: a reference may be bare or qualified for the first provider ("relay/relay" is listed
+// as "relay"), and Ollama's implicit ":latest" tag may be left out.
+func listedName(set config.Config, models []llm.ModelInfo, ref string) string {
+	if ref == "" {
+		return ""
+	}
 	prov, name := set.Resolve(ref)
 	canonical := set.Ref(prov.Name, name)
 	for _, m := range models {
 		if m.Name == ref || m.Name == canonical {
-			return true
+			return m.Name
 		}
 		if prov.Type == config.TypeOllama && m.Provider == prov.Name {
 			if _, listed := set.Resolve(m.Name); withLatest(listed) == withLatest(name) {
-				return true
+				return m.Name
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // withLatest adds Ollama's implicit tag to a bare model name.

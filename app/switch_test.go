@@ -66,8 +66,33 @@ func TestQualifiedMainModelOfTheFirstProviderIsNoFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := f.app.Models.Status()
-	if st.Switched != nil || st.Error != nil || st.DefaultModel != main {
+	if st.Switched != nil || st.Error != nil || st.DefaultModel != scripted.DemoModelName {
 		t.Fatalf("default %q, switched %+v, error %v", st.DefaultModel, st.Switched, st.Error)
+	}
+}
+
+// docs/PROVIDERS.md's configuration for `tofu dev relay-model`: an OpenAI-compatible provider
+// named relay that lists the model relay, the main model "relay/relay". The status names the
+// main model as the provider lists it, so the banner, which looks the default up among the
+// listed models, does not say "Model not found … relay/relay" (it did: the name stayed
+// qualified while the list is bare).
+func TestRelayMainModelIsNamedAsListed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	relay := scripted.New(t, scripted.Model{Name: "relay", ContextLength: 131072})
+	set, _ := f.app.Settings.Get()
+	set.Providers = []config.Provider{{Name: "relay", Type: config.TypeOpenAI, BaseURL: relay.URL + "/v1"}}
+	set.Models.Main = "relay/relay"
+	if _, err := f.app.Settings.Update(set); err != nil {
+		t.Fatal(err)
+	}
+	st := f.app.Models.Status()
+	listed := false
+	for _, m := range st.Models {
+		listed = listed || m.Name == st.DefaultModel
+	}
+	if !listed || st.DefaultModel != "relay" || st.Switched != nil || st.Error != nil {
+		t.Fatalf("default %q among %+v, switched %+v, error %v", st.DefaultModel, st.Models, st.Switched, st.Error)
 	}
 }
 
