@@ -13,8 +13,11 @@ import { describe, expect, it } from 'vitest'
 // Bytes of minified JavaScript (not gzipped: parse and compile time follow the raw size). The
 // entry was 714 kB with KaTeX, settings and memory in it, 409 kB without; it had grown to 460 kB
 // when highlight.js left it too (374 kB); the rest is headroom for features, not for another
-// library. (As this test builds it: `npm run build` makes it some 45 kB smaller.)
-const INITIAL_JS_BUDGET = 420_000
+// library. (As this test builds it: `npm run build` makes it some 45 kB smaller.) Issue 33's
+// features took the entry from 387,245 bytes (30a702b) to 421,128 (attachments, local models,
+// the composer's commands and @file, the plan, the English catalogue; Chinese and Japanese
+// load when chosen): 425,000 keeps that, not room for a library.
+const INITIAL_JS_BUDGET = 425_000
 
 // Static imports in a minified ES module: `import{a}from"./x.js"` or `import"./x.js"`. A
 // dynamic import has a parenthesis after `import` and is not matched.

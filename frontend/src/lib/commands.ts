@@ -6,14 +6,15 @@ import { exact, formatCost, percent } from './tokens'
 
 export type CommandName = 'compact' | 'model' | 'clear' | 'cost'
 
-export type Command = { name: CommandName; usage: string; description: string; key: Key }
+/** key: the description's key in the catalogue (lib/i18n). */
+export type Command = { name: CommandName; usage: string; key: Key }
 
 /** Every built-in command, in the order the completion lists them. */
 export const COMMANDS: readonly Command[] = [
-  { name: 'compact', usage: '/compact [instruction]', description: 'Summarize the earlier turns now; the instruction says what to keep', key: 'command.compact' },
-  { name: 'model', usage: '/model [name]', description: 'Switch the model of this conversation (no name: open the picker)', key: 'command.model' },
-  { name: 'clear', usage: '/clear', description: 'A new conversation with the same model, workspace and mode', key: 'command.clear' },
-  { name: 'cost', usage: '/cost', description: 'Tokens and cost of this conversation so far', key: 'command.cost' },
+  { name: 'compact', usage: '/compact [instruction]', key: 'command.compact' },
+  { name: 'model', usage: '/model [name]', key: 'command.model' },
+  { name: 'clear', usage: '/clear', key: 'command.clear' },
+  { name: 'cost', usage: '/cost', key: 'command.cost' },
 ]
 
 /** A built-in command and its argument; null when text is not one (an MCP prompt is

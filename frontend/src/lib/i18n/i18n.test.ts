@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { catalogues, i18n, LOCALES, localeOf, setLocale, t } from './index.svelte'
+import { en } from './en'
+import { ja } from './ja'
+import { zh } from './zh'
+import { i18n, loadCatalogue, LOCALES, localeOf, setLocale, t } from './index.svelte'
+
+const catalogues = { en, zh, ja }
 
 const src = join(__dirname, '..', '..')
 
@@ -51,12 +56,14 @@ describe('the language', () => {
     expect(localeOf(undefined)).toBe('en')
   })
 
-  it('is switched in Settings and kept', () => {
+  it('is switched in Settings and kept', async () => {
     setLocale('ja')
+    expect(await loadCatalogue('ja')).toBe(ja)
     expect(i18n.locale).toBe('ja')
     expect(t('plan.progress', { done: 1, total: 3 })).toBe('3 件中 1 件完了')
     expect(localStorage.getItem('tofu.locale')).toBe('ja')
     setLocale('zh')
+    await loadCatalogue('zh')
     expect(t('sidebar.new')).toBe('新建对话')
     setLocale('system')
     expect(i18n.locale).toBe(localeOf(navigator.language))
