@@ -20,6 +20,9 @@ import (
 	"github.com/tofu-research/tofu/backend/paper/worker"
 )
 
+// ImportEnd is the kind of the papers topic's message that an import ended, imported or not.
+const ImportEnd = "import_end"
+
 // Import extracts the PDF in r (size bytes, named name) and adds it to the library. The same
 // file imported twice is the same paper: its id is the start of the file's SHA-256.
 func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size int64, password string) (Info, error) {
@@ -34,6 +37,10 @@ func (l *Library) Import(ctx context.Context, name string, r io.ReaderAt, size i
 	if info, err := l.Info(id); err == nil {
 		return info, nil // already in the library
 	}
+	// The end, whichever it is, follows the last progress message (and the new library): a
+	// window that did not start this import (a forwarded `tofu paper add`) clears its
+	// progress line on it.
+	defer l.opts.Emit.Emit(TopicPapers, map[string]any{"kind": ImportEnd, "name": name})
 	// In a child process: a file that takes the extractor down takes only the child.
 	doc, err := worker.Extract(ctx, r, size, paper.Options{Password: password, Progress: func(done, total int) {
 		l.opts.Emit.Emit(TopicPapers, map[string]any{"kind": "progress", "name": name, "done": done, "total": total})

@@ -131,3 +131,43 @@ func TestExportFileName(t *testing.T) {
 		}
 	}
 }
+
+// Every import that reported progress ends with an import_end message naming the file, after
+// its progress (and, when it succeeded, after the new library), whether it succeeded or not:
+// a window that did not start the import clears its progress line on it.
+func TestImportEndFollowsProgress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pdf, _ := os.ReadFile(joss)
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"paper.pdf", pdf}, {"truncated.pdf", pdf[:5000]}} {
+		e.heard.mu.Lock()
+		e.heard.msgs = nil
+		e.heard.mu.Unlock()
+		_, err := e.lib.Import(context.Background(), tc.name, bytes.NewReader(tc.data), int64(len(tc.data)), "")
+		if (err != nil) != (tc.name == "truncated.pdf") {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		e.heard.mu.Lock()
+		msgs := e.heard.msgs
+		e.heard.mu.Unlock()
+		if len(msgs) == 0 {
+			t.Fatalf("%s: nothing heard", tc.name)
+		}
+		last, ok := msgs[len(msgs)-1].(map[string]any)
+		if !ok || last["kind"] != ImportEnd || last["name"] != tc.name {
+			t.Fatalf("%s: the last message is %#v, of %d", tc.name, msgs[len(msgs)-1], len(msgs))
+		}
+		ends := 0
+		for _, m := range msgs {
+			if mm, ok := m.(map[string]any); ok && mm["kind"] == ImportEnd {
+				ends++
+			}
+		}
+		if ends != 1 {
+			t.Fatalf("%s: %d ends", tc.name, ends)
+		}
+	}
+}

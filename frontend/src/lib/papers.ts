@@ -86,3 +86,19 @@ export function exportName(title: string, what: string): string {
 export function isPDF(f: { name: string; type: string }): boolean {
   return f.type === 'application/pdf' || /\.pdf$/i.test(f.name)
 }
+
+/** An import the drop zone reports: `own` when this page started it (and clears it itself). */
+export type Importing = { name: string; done: number; total: number; own?: boolean }
+
+/**
+ * The drop zone's progress line after a message of the papers topic: a progress message shows
+ * its page; the end of an import the page did not start (a forwarded `tofu paper add` or
+ * `tofu open`), imported or not, clears the line. The library list changes nothing here.
+ */
+export function importingAfter(cur: Importing | null, msg: unknown): Importing | null {
+  if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return cur
+  const m = msg as { kind?: string; name?: string; done?: number; total?: number }
+  if (m.kind === 'progress') return { name: m.name ?? '', done: m.done ?? 0, total: m.total ?? 0, own: cur?.own }
+  if (m.kind === 'import_end' && cur && !cur.own && cur.name === m.name) return null
+  return cur
+}

@@ -1,7 +1,7 @@
 // The paper library and the reader's state and actions (docs/PAPER.md, "Reader").
 import { api, on, transportKind } from './bridge'
 import { app } from './app.svelte'
-import { defaultLanguage, exportName, isPDF, retrievalsByReply } from './papers'
+import { defaultLanguage, exportName, importingAfter, isPDF, retrievalsByReply, type Importing } from './papers'
 import { apply, emptyTranscript, project, withEvents, type TranscriptState } from './transcript'
 import type { Event, PaperInfo, PaperView, Retrieval, SessionMessage, Translation, TranslationProgress } from './types'
 
@@ -15,7 +15,7 @@ function messageOf(err: unknown): string {
 class ReaderState {
   papers = $state<PaperInfo[]>([])
   query = $state('')
-  importing = $state<{ name: string; done: number; total: number } | null>(null)
+  importing = $state<Importing | null>(null)
   problem = $state<ImportProblem | null>(null)
 
   view = $state.raw<PaperView | null>(null)
@@ -46,10 +46,8 @@ class ReaderState {
     this.unsubs.push(
       on('papers', (d) => {
         if (Array.isArray(d)) this.papers = d as PaperInfo[]
-        else if (d && (d as { kind?: string }).kind === 'progress') {
-          const p = d as { name: string; done: number; total: number }
-          this.importing = { name: p.name, done: p.done, total: p.total }
-        } else if (d && (d as { kind?: string }).kind === 'open') void this.takeOpens()
+        else if (d && (d as { kind?: string }).kind === 'open') void this.takeOpens()
+        else this.importing = importingAfter(this.importing, d)
       }),
     )
     try {
@@ -86,7 +84,7 @@ class ReaderState {
       return
     }
     this.problem = null
-    this.importing = { name: file.name, done: 0, total: 0 }
+    this.importing = { name: file.name, done: 0, total: 0, own: true }
     try {
       const info = await api.papers.upload(file, password)
       this.importing = null
@@ -103,7 +101,7 @@ class ReaderState {
     ref = ref.trim()
     if (!ref) return
     this.problem = null
-    this.importing = { name: `arXiv ${ref}`, done: 0, total: 0 }
+    this.importing = { name: `arXiv ${ref}`, done: 0, total: 0, own: true }
     try {
       const info = await api.papers.importArxiv(ref)
       this.importing = null
