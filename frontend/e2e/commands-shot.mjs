@@ -97,7 +97,8 @@ try {
     await step(`the UI in ${lang}`, async () => {
       await tid('settings-open').click()
       await tid('settings-language').selectOption(lang)
-      check((await tid('new-conversation').textContent())?.includes(want), `sidebar in ${lang}`)
+      // The catalogue loads when chosen: the sidebar changes once it is here.
+      await page.locator('[data-testid="new-conversation"]', { hasText: want }).waitFor()
       await tid('settings-language').scrollIntoViewIfNeeded()
       await shot(`lang-${lang}-settings`)
       await page.keyboard.press('Escape')
