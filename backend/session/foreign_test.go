@@ -28,7 +28,7 @@ func TestForeignToolNameEndToEnd(t *testing.T) {
 		t.Fatalf("turn: %v %+v", err, end)
 	}
 	res := f.results(t, id)
-	if len(res) != 3 || !strings.HasPrefix(res[0].Text, `Unknown tool "Bash": use run_command {"command":"…"}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write, tool_search`) {
+	if len(res) != 3 || !strings.HasPrefix(res[0].Text, `Unknown tool "Bash": use run_command {"command":"…"}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search`) {
 		t.Fatalf("results: %+v", res)
 	}
 	if !strings.Contains(res[1].Text, "job_output") || !strings.Contains(res[2].Text, "42") || res[2].IsError {

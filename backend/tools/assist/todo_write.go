@@ -65,7 +65,7 @@ func NewTodoWrite() tools.Tool {
 	return tools.Define(tools.Def[TodoParams]{
 		Name:        "todo_write",
 		Description: doc("todo_write"),
-		Purpose:     "keep a visible plan (a checklist)",
+		Purpose:     "keep a visible plan: a checklist",
 		ReadOnly:    true,
 		Example:     `{"todos":[{"content":"Reproduce the failing test","status":"done"},{"content":"Fix the parser","status":"in_progress"},{"content":"Run the whole suite","status":"pending"}]}`,
 		Run: func(_ context.Context, _ tools.Call, p TodoParams) (tools.Result, error) {

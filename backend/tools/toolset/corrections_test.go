@@ -37,17 +37,17 @@ func TestCorrections(t *testing.T) {
 			"Invalid arguments for read_files:\n- arguments must be a JSON object, got array\n" +
 				`Fix them and call read_files again, e.g. {"reads":[{"path":"main.go"},{"path":"util.go","start":40,"end":80}]}.`},
 		{"bash", `{"command":"ls"}`,
-			`Unknown tool "bash": use run_command {"command":"…"}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write.`},
+			`Unknown tool "bash": use run_command {"command":"…"}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search.`},
 		{"Read", `{"file_path":"a.go"}`,
-			`Unknown tool "Read": use read_files {"reads":[{"path":"…","start":1,"end":200}]} (several files in one call); the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write.`},
+			`Unknown tool "Read": use read_files {"reads":[{"path":"…","start":1,"end":200}]} (several files in one call); the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search.`},
 		{"str_replace_editor", `{"command":"view","path":"a.go"}`,
-			`Unknown tool "str_replace_editor": use edit_files {"edits":[{"path":"…","old_string":"…","new_string":"…"}]}; view is read_files, create is write_file; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write.`},
+			`Unknown tool "str_replace_editor": use edit_files {"edits":[{"path":"…","old_string":"…","new_string":"…"}]}; view is read_files, create is write_file; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search.`},
 		{"Grep", `{"pattern":"x"}`,
-			`Unknown tool "Grep": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write (did you mean grep?).`},
+			`Unknown tool "Grep": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search (did you mean grep?).`},
 		{"edit_file", `{}`,
-			`Unknown tool "edit_file": use edit_files {"edits":[{"path":"…","old_string":"…","new_string":"…"}]}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write.`},
+			`Unknown tool "edit_file": use edit_files {"edits":[{"path":"…","old_string":"…","new_string":"…"}]}; the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search.`},
 		{"edit_filez", `{}`,
-			`Unknown tool "edit_filez": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, todo_write (did you mean edit_files?).`},
+			`Unknown tool "edit_filez": the tools are read_files, grep, find_files, edit_files, write_file, run_command, job_output, job_kill, tool_search (did you mean edit_files?).`},
 	}
 	for _, c := range cases {
 		res, err := ts.Run(context.Background(), tools.Call{Name: c.name, Arguments: json.RawMessage(c.args), Workspace: ws})

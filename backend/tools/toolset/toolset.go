@@ -1,6 +1,6 @@
 // Package toolset assembles Tofu's default tools into a registry for a session: the coding
-// tools and todo_write always, ask_human when a user can answer, read_result when outputs are
-// stored.
+// tools, todo_write (offered once found), ask_human when a user can answer, read_result when
+// outputs are stored.
 package toolset
 
 import (
@@ -26,8 +26,10 @@ type Options struct {
 // tool_search. The job tools are not rare: a background command tells the model to call them,
 // and offering a tool mid-session changes the tool list, the head of the cached prefix
 // (job_output and job_kill cost 112 o200k tokens per request, less than re-reading the
-// prefix once).
-var Rare = []string{"read_result"}
+// prefix once). todo_write is rare too: its spec costs 132 tokens on every request, past the
+// first request's budget (session.FirstRequestBudget), while tool_search's line names it and
+// a model that plans calls it directly or finds it ("plan").
+var Rare = []string{"read_result", "todo_write"}
 
 // Toolset is a session's registry plus the background jobs its commands started.
 type Toolset struct {
