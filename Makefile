@@ -1,7 +1,6 @@
 # Tofu. `make run` sets up and opens the app; `make test` sets up and runs every test.
 SHELL   := /bin/bash
 GO      ?= go
-TAGS    := webkit2_41
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
 # tofu is the command line, built without cgo so that it starts in milliseconds; without a
@@ -15,11 +14,12 @@ OFFLINE := build/offline.sh
 run: build
 	./$(BIN)
 
-# wails builds the package it runs in (cmd/tofu-window, whose wails.json points at the front end
-# and build/); the window program lands in build/bin beside tofu.
+# wails builds the top-level package with its build tags (desktop; webkit2_41 from wails.json),
+# which make it the window program (main_window.go): tofu-window lands in build/bin beside tofu,
+# the same package built without them and without cgo.
 # (The sponsor note wails prints after every build is left out of the output.)
 build: setup frontend
-	set -o pipefail; cd cmd/tofu-window && $(GO) tool wails build -tags $(TAGS) -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window 2>&1 | sed '/consider sponsoring/d; /github.com\/sponsors\//d'
+	set -o pipefail; $(GO) tool wails build -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window 2>&1 | sed '/consider sponsoring/d; /github.com\/sponsors\//d'
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 setup:
@@ -46,15 +46,15 @@ $(STATICCHECK):
 
 vet: $(STATICCHECK)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
-	CGO_ENABLED=0 $(GO) vet . ./build/ ./cmd/... ./frontend ./backend/... ./app/... ./assets/...
+	CGO_ENABLED=0 $(GO) vet . ./build/ ./frontend ./backend/... ./app/... ./assets/...
 	# The engine and the CLI must keep building for the other desktops (the window needs cgo there).
 	GOOS=windows CGO_ENABLED=0 $(GO) vet . ./backend/... ./app/cli/...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet . ./backend/... ./app/cli/...
-	CGO_ENABLED=0 $(STATICCHECK) . ./cmd/... ./backend/... ./app/... ./assets/...
+	CGO_ENABLED=0 $(STATICCHECK) . ./backend/... ./app/... ./assets/...
 	# Store writes whose error is dropped without a reason (backend/guardrails/storewrites), and
 	# the import graph's layers (backend/guardrails).
 	CGO_ENABLED=0 $(GO) build -o build/bin/storewrites ./backend/guardrails/cmd/storewrites
-	CGO_ENABLED=0 $(GO) vet -vettool=$(CURDIR)/build/bin/storewrites . ./cmd/... ./backend/... ./app/...
+	CGO_ENABLED=0 $(GO) vet -vettool=$(CURDIR)/build/bin/storewrites . ./backend/... ./app/...
 	CGO_ENABLED=0 $(GO) test -count=1 ./backend/guardrails/...
 
 # backend/... must build with no cgo, no display and no network: it is built and its tests
@@ -151,8 +151,11 @@ test-package: package
 	$(OFFLINE) .ci/package-test.sh build/dist/tofu_*.deb
 
 # The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window.
+# The window under Xvfb as users start it (through tofu), then `wails dev` from the root (the
+# front end's live reload against the Go services: the page served on its dev server).
 test-window:
 	$(OFFLINE) .ci/window-smoke.sh ./$(BIN)
+	$(OFFLINE) .ci/wails-dev.sh
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

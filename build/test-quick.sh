@@ -32,7 +32,7 @@ if [ ${#pkgs[@]} -gt 0 ]; then
   # The window's packages need cgo and the webkit tag; the rest build without cgo, as in make test-go.
   win=() rest=()
   for p in "${pkgs[@]}"; do
-    case "$p" in ./app/window/|./cmd/tofu-window/) win+=("$p") ;; *) rest+=("$p") ;; esac
+    case "$p" in ./app/window/) win+=("$p") ;; *) rest+=("$p") ;; esac
   done
   if [ ${#rest[@]} -gt 0 ]; then build/offline.sh env CGO_ENABLED=0 go test -count=1 "${rest[@]}" || status=1; fi
   if [ ${#win[@]} -gt 0 ]; then build/offline.sh go test -count=1 -tags webkit2_41 "${win[@]}" || status=1; fi

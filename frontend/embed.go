@@ -1,5 +1,5 @@
 // Package frontend is the built front end (frontend/dist, `npm run build`), embedded in both
-// binaries: the window (cmd/tofu-window) shows it and `tofu serve` serves it.
+// binaries: the window (main_window.go) shows it and `tofu serve` serves it.
 package frontend
 
 import (

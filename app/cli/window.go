@@ -7,7 +7,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 )
 
-// Window is the desktop window as the window program (cmd/tofu-window, package app/window)
+// Window is the desktop window as the window program (main_window.go, package app/window)
 // provides it. Tofu's instance behind it is wired here, as for every command; Wails stays out
 // of this package so that GTK and WebKit stay out of the `tofu` binary (docs/PERFORMANCE.md).
 type Window interface {

@@ -1,5 +1,5 @@
 // Package window is Tofu's desktop window through Wails (GTK and WebKit on Linux). Only the
-// window program (cmd/tofu-window) links it; the instance it shows is wired by app/cli.
+// window program (the top-level package built by Wails, main_window.go) links it; the instance it shows is wired by app/cli.
 package window
 
 import (
