@@ -15,6 +15,9 @@ if [ "${1:-run}" = test ]; then
   # dbus-daemon: dbus-run-session, the window smoke test's session bus; libglib2.0-bin: gdbus,
   # with which it waits for the accessibility bus it starts as a desktop session does.
   need+=(dbus-daemon libglib2.0-bin)
+  # A CJK font (4 MB), so the screenshots of the Chinese and Japanese UI show their text
+  # (frontend/e2e/commands-shot.mjs) rather than empty boxes; the tests do not read it.
+  need+=(fonts-droid-fallback)
   # The package test (.ci/package-test.sh): gtk-launch starts the installed menu entry, gio
   # (libglib2.0-bin) opens a PDF with it; desktop-file-utils validates the entry and builds the
   # desktop database its postinst updates.
