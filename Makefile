@@ -32,6 +32,7 @@ setup-test:
 # the front end against it.
 frontend:
 	$(GO) run ./backend/protocol/cmd/gen-ts
+	$(GO) run ./app/cmd/gen-services
 	cd frontend && npm run build
 
 test: setup-test frontend vet test-go test-eval test-frontend build test-package test-e2e test-window test-ollama test-matrix

@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -111,10 +113,15 @@ func (w *Window) Show(a *app.App, shutdown func()) error {
 	})
 }
 
-// services are the services bound to the window: every one the front end calls
-// (frontend/src/lib/bridge.ts). In the window a call goes to the bound Go method, so a service
-// missing here fails only in the window ("MemoryService.List is not bound") while `tofu serve`
-// works; TestWindowBindsEveryService checks the list against bridge.ts.
+// services are the services bound to the window: the App's, as `tofu serve` routes them, so the
+// two cannot differ (a service missing here failed only in the window, "LocalModelService.Status
+// is not bound", while `tofu serve` worked). TestWindowBindsEveryService checks them against
+// the calls of frontend/src/lib/bridge.ts.
 func services(a *app.App) []any {
-	return []any{a.Sessions, a.Chat, a.Models, a.Settings, a.Papers, a.MCP, a.Memory, a.Skills, a.MyDay, a.Schedule, a.BrowserView}
+	named := a.Services()
+	out := make([]any, 0, len(named))
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		out = append(out, named[name])
+	}
+	return out
 }

@@ -18,7 +18,7 @@ func TestWindowBindsEveryService(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := map[string]bool{}
-	for _, m := range regexp.MustCompile(`call(?:<[^(]*>)?\('([A-Za-z]+Service)'`).FindAllStringSubmatch(string(src), -1) {
+	for _, m := range regexp.MustCompile(`call(?:<[^(]*>)?\('([A-Za-z]+Service)\.`).FindAllStringSubmatch(string(src), -1) {
 		called[m[1]] = true
 	}
 	if len(called) < 5 {

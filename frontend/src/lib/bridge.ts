@@ -1,5 +1,6 @@
 // The one place that knows how the front end reaches Go: the Wails bindings inside the desktop
 // window, or HTTP + Server-Sent Events under `tofu serve`. See docs/API.md.
+import type { ServiceCall } from './services.gen'
 import type { DayReport, MyDaySchedule } from './myday'
 import type { ScheduleJob } from './schedule'
 import type { BridgeInfo } from './platforms'
@@ -374,198 +375,201 @@ export function setTransport(x: Transport | null) {
 /** A turn a memory record was recalled into (MemoryService.Uses). */
 export type MemoryUse = { session: string; title: string; seq: number; time: string }
 
-function call<T>(service: string, method: string, ...args: unknown[]): Promise<T> {
-  return t().call(service, method, args) as Promise<T>
+/** call reaches one Go method: route is `Service.Method` as services.gen.ts lists them, so a
+ * misspelled or removed method fails the type-check. */
+function call<T>(route: ServiceCall, ...args: unknown[]): Promise<T> {
+  const dot = route.indexOf('.')
+  return t().call(route.slice(0, dot), route.slice(dot + 1), args) as Promise<T>
 }
 
 export const api = {
   sessions: {
-    list: async () => (await call<SessionInfo[] | null>('SessionService', 'List')) ?? [],
-    create: (title = '') => call<SessionInfo>('SessionService', 'Create', title),
-    rename: (id: string, title: string) => call<void>('SessionService', 'Rename', id, title),
-    delete: (id: string) => call<void>('SessionService', 'Delete', id),
+    list: async () => (await call<SessionInfo[] | null>('SessionService.List')) ?? [],
+    create: (title = '') => call<SessionInfo>('SessionService.Create', title),
+    rename: (id: string, title: string) => call<void>('SessionService.Rename', id, title),
+    delete: (id: string) => call<void>('SessionService.Delete', id),
     /** Removes the conversation only if it is still an untouched "New conversation". */
-    discard: (id: string) => call<void>('SessionService', 'Discard', id),
-    transcript: async (id: string) => (await call<Event[] | null>('SessionService', 'Transcript', id)) ?? [],
+    discard: (id: string) => call<void>('SessionService.Discard', id),
+    transcript: async (id: string) => (await call<Event[] | null>('SessionService.Transcript', id)) ?? [],
     /** Messages of every conversation matching the query, best first, with snippets. */
-    search: async (query: string) => (await call<HistoryMatch[] | null>('SessionService', 'Search', query)) ?? [],
+    search: async (query: string) => (await call<HistoryMatch[] | null>('SessionService.Search', query)) ?? [],
     /** An existing directory (resolved to absolute by Go); '' clears it. */
-    setWorkspace: (id: string, dir: string) => call<void>('SessionService', 'SetWorkspace', id, dir),
+    setWorkspace: (id: string, dir: string) => call<void>('SessionService.SetWorkspace', id, dir),
     /** The window's native folder dialog: the chosen path, or '' when cancelled. Fails in a browser. */
-    chooseWorkspace: () => call<string>('SessionService', 'ChooseWorkspace'),
+    chooseWorkspace: () => call<string>('SessionService.ChooseWorkspace'),
     /** 'chat' or 'autonomous': how the session's agent turns run. */
-    setMode: (id: string, mode: AgentMode) => call<void>('SessionService', 'SetMode', id, mode),
+    setMode: (id: string, mode: AgentMode) => call<void>('SessionService.SetMode', id, mode),
     /** Translate-then-reason for the session (SessionInfo.translate). */
-    setTranslate: (id: string, on: boolean) => call<void>('SessionService', 'SetTranslate', id, on),
+    setTranslate: (id: string, on: boolean) => call<void>('SessionService.SetTranslate', id, on),
     /** Memory recall before the session's turns (SessionInfo.recall_off is its opposite). */
-    setRecall: (id: string, on: boolean) => call<void>('SessionService', 'SetRecall', id, on),
+    setRecall: (id: string, on: boolean) => call<void>('SessionService.SetRecall', id, on),
     /** The session's thinking level (SessionInfo.thinking; "" follows the settings). */
-    setThinking: (id: string, level: string) => call<void>('SessionService', 'SetThinking', id, level),
+    setThinking: (id: string, level: string) => call<void>('SessionService.SetThinking', id, level),
     /** The Tools menu: the session's tool families, with the settings' safety switches applied. */
-    toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService', 'ToolFamilies', id)) ?? [],
+    toolFamilies: async (id: string) => (await call<ToolFamilyState[] | null>('SessionService.ToolFamilies', id)) ?? [],
     /** Turns a tool family off (or on again) in the session (SessionInfo.tools_off). */
     /** 'off', 'auto' (a deferred family's tools wait for tool_search) or 'on' (offered from the next request). */
-    setToolFamilyMode: (id: string, family: string, mode: FamilyMode) => call<void>('SessionService', 'SetToolFamilyMode', id, family, mode),
-    folders: async () => (await call<string[] | null>('SessionService', 'Folders')) ?? [],
-    createFolder: (name: string) => call<void>('SessionService', 'CreateFolder', name),
-    renameFolder: (from: string, to: string) => call<void>('SessionService', 'RenameFolder', from, to),
+    setToolFamilyMode: (id: string, family: string, mode: FamilyMode) => call<void>('SessionService.SetToolFamilyMode', id, family, mode),
+    folders: async () => (await call<string[] | null>('SessionService.Folders')) ?? [],
+    createFolder: (name: string) => call<void>('SessionService.CreateFolder', name),
+    renameFolder: (from: string, to: string) => call<void>('SessionService.RenameFolder', from, to),
     /** Its conversations stay, out of any folder. */
-    deleteFolder: (name: string) => call<void>('SessionService', 'DeleteFolder', name),
+    deleteFolder: (name: string) => call<void>('SessionService.DeleteFolder', name),
     /** '' takes the conversation out of any folder. */
-    move: (id: string, folder: string) => call<void>('SessionService', 'Move', id, folder),
-    setPinned: (id: string, pinned: boolean) => call<void>('SessionService', 'SetPinned', id, pinned),
+    move: (id: string, folder: string) => call<void>('SessionService.Move', id, folder),
+    setPinned: (id: string, pinned: boolean) => call<void>('SessionService.SetPinned', id, pinned),
     /** Delete with undo: hidden until restored (or purged after 30 days). */
-    trash: (id: string) => call<void>('SessionService', 'Trash', id),
-    restore: (id: string) => call<void>('SessionService', 'Restore', id),
+    trash: (id: string) => call<void>('SessionService.Trash', id),
+    restore: (id: string) => call<void>('SessionService.Restore', id),
     /** A new conversation with the log up to event upTo (0: all), linked to its source. */
-    duplicate: (id: string, upTo = 0) => call<SessionInfo>('SessionService', 'Duplicate', id, upTo),
+    duplicate: (id: string, upTo = 0) => call<SessionInfo>('SessionService.Duplicate', id, upTo),
     /** The workspace's files the composer's @ offers (relative, hidden and ignored ones left out). */
-    workspaceFiles: async (id: string) => (await call<string[] | null>('SessionService', 'WorkspaceFiles', id)) ?? [],
+    workspaceFiles: async (id: string) => (await call<string[] | null>('SessionService.WorkspaceFiles', id)) ?? [],
     /** /clear: a new, empty conversation with this one's settings. */
-    clear: (id: string) => call<SessionInfo>('SessionService', 'Clear', id),
+    clear: (id: string) => call<SessionInfo>('SessionService.Clear', id),
     /** A compact stand-in for the conversation, to send as context in another. */
-    reference: (id: string) => call<string>('SessionService', 'Reference', id),
+    reference: (id: string) => call<string>('SessionService.Reference', id),
   },
   bridges: {
     /** The chat bridges of the settings, each with how it is doing (docs/BRIDGES.md). */
-    list: async () => (await call<BridgeInfo[] | null>('BridgeService', 'List')) ?? [],
+    list: async () => (await call<BridgeInfo[] | null>('BridgeService.List')) ?? [],
     /** Asks the bridge's platform who its token is. */
-    test: (name: string) => call<string>('BridgeService', 'Test', name),
+    test: (name: string) => call<string>('BridgeService.Test', name),
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */
-    list: async (workspace: string) => (await call<Skill[] | null>('SkillsService', 'List', workspace)) ?? [],
+    list: async (workspace: string) => (await call<Skill[] | null>('SkillsService.List', workspace)) ?? [],
     /** Installs a zipped skill into the global folder; nothing in it runs. */
-    install: async (file: File) => call<Skill>('SkillsService', 'Install', file.name, toBase64(new Uint8Array(await file.arrayBuffer()))),
+    install: async (file: File) => call<Skill>('SkillsService.Install', file.name, toBase64(new Uint8Array(await file.arrayBuffer()))),
     /** Installs a skill folder from its files (paths inside the dropped or chosen folder). */
     installFolder: (files: { path: string; data: Uint8Array }[]) =>
-      call<Skill>('SkillsService', 'InstallFolder', files.map((f) => ({ path: f.path, data: toBase64(f.data) }))),
+      call<Skill>('SkillsService.InstallFolder', files.map((f) => ({ path: f.path, data: toBase64(f.data) }))),
   },
   memory: {
     /** The workspace's records (none when '') and the global ones. */
-    list: async (workspace: string) => (await call<MemoryRecord[] | null>('MemoryService', 'List', workspace)) ?? [],
-    search: async (workspace: string, query: string) => (await call<MemoryFound[] | null>('MemoryService', 'Search', workspace, query)) ?? [],
+    list: async (workspace: string) => (await call<MemoryRecord[] | null>('MemoryService.List', workspace)) ?? [],
+    search: async (workspace: string, query: string) => (await call<MemoryFound[] | null>('MemoryService.Search', workspace, query)) ?? [],
     /** Creates the record when it has no id, else replaces its fields. */
-    save: (workspace: string, r: MemoryRecord) => call<MemoryRecord>('MemoryService', 'Save', workspace, r),
-    delete: (workspace: string, id: string) => call<void>('MemoryService', 'Delete', workspace, id),
+    save: (workspace: string, r: MemoryRecord) => call<MemoryRecord>('MemoryService.Save', workspace, r),
+    delete: (workspace: string, id: string) => call<void>('MemoryService.Delete', workspace, id),
     /** The turns the record was recalled into, newest first. */
-    uses: async (id: string) => (await call<MemoryUse[] | null>('MemoryService', 'Uses', id)) ?? [],
+    uses: async (id: string) => (await call<MemoryUse[] | null>('MemoryService.Uses', id)) ?? [],
   },
   chat: {
-    send: (sessionID: string, text: string, model: string) => call<void>('ChatService', 'Send', sessionID, text, model),
+    send: (sessionID: string, text: string, model: string) => call<void>('ChatService.Send', sessionID, text, model),
     /** Send with context attached (MCP resources read by mcp.readResource). */
     sendAttached: (sessionID: string, text: string, model: string, attachments: Attachment[]) =>
-      call<void>('ChatService', 'SendAttached', sessionID, text, model, attachments),
+      call<void>('ChatService.SendAttached', sessionID, text, model, attachments),
     /** Reads a picked, dropped or pasted file (base64) as an attachment: an image, or text
      * with its tokens counted. */
-    attach: (name: string, data: string) => call<Attachment>('ChatService', 'Attach', name, data),
+    attach: (name: string, data: string) => call<Attachment>('ChatService.Attach', name, data),
     /** Rejects with the reason the model cannot take these attachments (an image for a model
      * without vision), before anything is sent. */
-    checkAttachments: (model: string, attachments: Attachment[]) => call<void>('ChatService', 'CheckAttachments', model, attachments),
+    checkAttachments: (model: string, attachments: Attachment[]) => call<void>('ChatService.CheckAttachments', model, attachments),
     /** An image attachment's bytes as a data: URL (the transcript's thumbnail). */
-    attachmentImage: (blob: string) => call<string>('ChatService', 'AttachmentImage', blob),
-    retry: (sessionID: string, model: string) => call<void>('ChatService', 'Retry', sessionID, model),
-    stop: (sessionID: string) => call<void>('ChatService', 'Stop', sessionID),
-    streaming: async () => (await call<string[] | null>('ChatService', 'Streaming')) ?? [],
+    attachmentImage: (blob: string) => call<string>('ChatService.AttachmentImage', blob),
+    retry: (sessionID: string, model: string) => call<void>('ChatService.Retry', sessionID, model),
+    stop: (sessionID: string) => call<void>('ChatService.Stop', sessionID),
+    streaming: async () => (await call<string[] | null>('ChatService.Streaming')) ?? [],
     /** Runs the agent on the log as it is: unfinished tool calls first. */
-    continue: (sessionID: string, model: string) => call<void>('ChatService', 'Continue', sessionID, model),
-    approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService', 'Approve', sessionID, callID, decision),
-    answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService', 'Answer', sessionID, callID, text),
+    continue: (sessionID: string, model: string) => call<void>('ChatService.Continue', sessionID, model),
+    approve: (sessionID: string, callID: string, decision: Decision) => call<void>('ChatService.Approve', sessionID, callID, decision),
+    answer: (sessionID: string, callID: string, text: string) => call<void>('ChatService.Answer', sessionID, callID, text),
     /** A file of the workspace mentioned with @, read as an attachment of the next message. */
-    attachWorkspaceFile: (sessionID: string, path: string) => call<Attachment>('ChatService', 'AttachWorkspaceFile', sessionID, path),
+    attachWorkspaceFile: (sessionID: string, path: string) => call<Attachment>('ChatService.AttachWorkspaceFile', sessionID, path),
     /** /compact: summarizes the earlier turns now, with the user's instruction for the summary. */
-    compact: (sessionID: string, instruction: string, model: string) => call<void>('ChatService', 'Compact', sessionID, instruction, model),
+    compact: (sessionID: string, instruction: string, model: string) => call<void>('ChatService.Compact', sessionID, instruction, model),
     /** Withdraws a compaction: later requests send the raw messages again. Refused while a turn runs. */
-    undoCompaction: (sessionID: string, compactionID: string) => call<void>('ChatService', 'UndoCompaction', sessionID, compactionID),
+    undoCompaction: (sessionID: string, compactionID: string) => call<void>('ChatService.UndoCompaction', sessionID, compactionID),
     /** A new version of the user message `seq` (a branch; the old one stays), then its reply. */
-    edit: (sessionID: string, seq: number, text: string, model: string) => call<void>('ChatService', 'Edit', sessionID, seq, text, model),
+    edit: (sessionID: string, seq: number, text: string, model: string) => call<void>('ChatService.Edit', sessionID, seq, text, model),
     /** Another reply to the turn the event `seq` belongs to (a branch from its message). */
-    regenerate: (sessionID: string, seq: number, model: string) => call<void>('ChatService', 'Regenerate', sessionID, seq, model),
+    regenerate: (sessionID: string, seq: number, model: string) => call<void>('ChatService.Regenerate', sessionID, seq, model),
     /** Shows the version of the conversation that starts with event `first`. */
-    switchBranch: (sessionID: string, first: number) => call<void>('ChatService', 'SwitchBranch', sessionID, first),
+    switchBranch: (sessionID: string, first: number) => call<void>('ChatService.SwitchBranch', sessionID, first),
     /** What undoing the file changes since the user message `seq` would do (diffs, conflicts). */
-    planUndo: (sessionID: string, seq: number) => call<UndoPlan>('ChatService', 'PlanUndo', sessionID, seq),
+    planUndo: (sessionID: string, seq: number) => call<UndoPlan>('ChatService.PlanUndo', sessionID, seq),
     /** Undoes them; with conflicts nothing is written and the plan says why. */
-    undoChanges: (sessionID: string, seq: number) => call<UndoPlan>('ChatService', 'UndoChanges', sessionID, seq),
+    undoChanges: (sessionID: string, seq: number) => call<UndoPlan>('ChatService.UndoChanges', sessionID, seq),
   },
   models: {
-    status: () => call<ModelStatus>('ModelService', 'Status'),
+    status: () => call<ModelStatus>('ModelService.Status'),
     /** "Try the demo": the built-in scripted model on loopback, the only provider until the demo is stopped, Settings are saved or Tofu restarts. */
-    startDemo: () => call<ModelStatus>('ModelService', 'StartDemo'),
+    startDemo: () => call<ModelStatus>('ModelService.StartDemo'),
     /** Ends the demo: the configured providers answer again, its scratch workspace is removed. */
-    stopDemo: () => call<ModelStatus>('ModelService', 'StopDemo'),
+    stopDemo: () => call<ModelStatus>('ModelService.StopDemo'),
     /** Settings' "Test connection": one provider as edited, unsaved; keys typed, else those stored under saved. */
-    testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService', 'TestProvider', p, saved, keys),
+    testProvider: (p: ProviderConfig, saved: string, keys: string[]) => call<ProviderCheck>('ModelService.TestProvider', p, saved, keys),
     /** Lists the images provider's models as edited (key: typed, '' the stored one); generates nothing. */
-    testImages: (images: { base_url?: string; model?: string }, key: string) => call<ImagesCheck>('ModelService', 'TestImages', images, key),
+    testImages: (images: { base_url?: string; model?: string }, key: string) => call<ImagesCheck>('ModelService.TestImages', images, key),
   },
   /** Settings' "Local models": the local Ollama's models; a pull's steps arrive on "models:pull" (PullProgress). */
   localModels: {
-    status: () => call<LocalModels>('LocalModelService', 'Status'),
+    status: () => call<LocalModels>('LocalModelService.Status'),
     /** A pull's size against this machine's memory, before it starts. */
-    planPull: (name: string) => call<PullPlan>('LocalModelService', 'PlanPull', name),
-    pull: (name: string, total: number) => call<void>('LocalModelService', 'Pull', name, total),
+    planPull: (name: string) => call<PullPlan>('LocalModelService.PlanPull', name),
+    pull: (name: string, total: number) => call<void>('LocalModelService.Pull', name, total),
     /** What was downloaded stays: the next pull of the model resumes. */
-    cancelPull: (name: string) => call<void>('LocalModelService', 'CancelPull', name),
-    delete: (name: string) => call<void>('LocalModelService', 'Delete', name),
+    cancelPull: (name: string) => call<void>('LocalModelService.CancelPull', name),
+    delete: (name: string) => call<void>('LocalModelService.Delete', name),
     /** Runs `ollama serve` (installed, not running) as Tofu's child: it stops with Tofu. */
-    start: () => call<LocalModels>('LocalModelService', 'Start'),
+    start: () => call<LocalModels>('LocalModelService.Start'),
   },
   settings: {
-    get: () => call<Settings>('SettingsService', 'Get'),
-    update: (s: Settings) => call<Settings>('SettingsService', 'Update', s),
+    get: () => call<Settings>('SettingsService.Get'),
+    update: (s: Settings) => call<Settings>('SettingsService.Update', s),
     /** Stores a provider's API keys (several rotate on rate limits); an empty list removes them. */
-    setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService', 'SetAPIKeys', provider, keys),
+    setAPIKeys: (provider: string, keys: string[]) => call<Settings>('SettingsService.SetAPIKeys', provider, keys),
     /** Stores a tool's API key ('images', 'brave'); '' removes it. Returned masked only. */
-    setToolKey: (name: string, key: string) => call<Settings>('SettingsService', 'SetToolKey', name, key),
-    clearBrowserData: () => call<void>('SettingsService', 'ClearBrowserData'),
+    setToolKey: (name: string, key: string) => call<Settings>('SettingsService.SetToolKey', name, key),
+    clearBrowserData: () => call<void>('SettingsService.ClearBrowserData'),
   },
   browser: {
     /** Streams the session's active tab on the "browser:<session>" topic (BrowserFrame), until unwatch. */
-    watch: (sessionID: string) => call<void>('BrowserService', 'Watch', sessionID),
-    unwatch: (sessionID: string) => call<void>('BrowserService', 'Unwatch', sessionID),
+    watch: (sessionID: string) => call<void>('BrowserService.Watch', sessionID),
+    unwatch: (sessionID: string) => call<void>('BrowserService.Unwatch', sessionID),
     /** On: the agent's browser calls wait while the user clicks and types; off hands it back. */
-    takeOver: (sessionID: string, on: boolean) => call<void>('BrowserService', 'TakeOver', sessionID, on),
+    takeOver: (sessionID: string, on: boolean) => call<void>('BrowserService.TakeOver', sessionID, on),
     /** A click at (x, y) in the page's CSS pixels. */
-    click: (sessionID: string, x: number, y: number) => call<void>('BrowserService', 'Click', sessionID, x, y),
-    type: (sessionID: string, text: string, enter: boolean) => call<void>('BrowserService', 'Type', sessionID, text, enter),
+    click: (sessionID: string, x: number, y: number) => call<void>('BrowserService.Click', sessionID, x, y),
+    type: (sessionID: string, text: string, enter: boolean) => call<void>('BrowserService.Type', sessionID, text, enter),
     /** Keys pressed in the page: a chord such as "Tab", "Shift+Tab", "Control+a", "ArrowDown". */
-    key: (sessionID: string, keys: string) => call<void>('BrowserService', 'Key', sessionID, keys),
+    key: (sessionID: string, keys: string) => call<void>('BrowserService.Key', sessionID, keys),
     /** The mouse wheel at (x, y), turned by (dx, dy): CSS pixels of the page. */
-    scroll: (sessionID: string, x: number, y: number, dx: number, dy: number) => call<void>('BrowserService', 'Scroll', sessionID, x, y, dx, dy),
+    scroll: (sessionID: string, x: number, y: number, dx: number, dy: number) => call<void>('BrowserService.Scroll', sessionID, x, y, dx, dy),
   },
   mcp: {
     /** The servers of the settings with their state and tools (changes arrive on the "mcp" topic). */
-    servers: async () => (await call<McpServer[] | null>('MCPService', 'Servers')) ?? [],
+    servers: async () => (await call<McpServer[] | null>('MCPService.Servers')) ?? [],
     /** "Test": restarts the server and answers once it connected or failed. */
-    restart: (name: string) => call<McpServer>('MCPService', 'Restart', name),
-    setEnabled: (name: string, on: boolean) => call<McpServer[]>('MCPService', 'SetEnabled', name, on),
-    setTrusted: (name: string, on: boolean) => call<McpServer[]>('MCPService', 'SetTrusted', name, on),
-    setToolEnabled: (name: string, tool: string, on: boolean) => call<McpServer[]>('MCPService', 'SetToolEnabled', name, tool, on),
-    add: (name: string, server: McpServerConfig) => call<McpServer[]>('MCPService', 'Add', name, server),
-    remove: (name: string) => call<McpServer[]>('MCPService', 'Remove', name),
+    restart: (name: string) => call<McpServer>('MCPService.Restart', name),
+    setEnabled: (name: string, on: boolean) => call<McpServer[]>('MCPService.SetEnabled', name, on),
+    setTrusted: (name: string, on: boolean) => call<McpServer[]>('MCPService.SetTrusted', name, on),
+    setToolEnabled: (name: string, tool: string, on: boolean) => call<McpServer[]>('MCPService.SetToolEnabled', name, tool, on),
+    add: (name: string, server: McpServerConfig) => call<McpServer[]>('MCPService.Add', name, server),
+    remove: (name: string) => call<McpServer[]>('MCPService.Remove', name),
     /** Claude Desktop's, Cursor's and the workspace's (.mcp.json) files that hold servers. */
-    importSources: async (workspace: string) => (await call<McpSource[] | null>('MCPService', 'ImportSources', workspace)) ?? [],
-    import: (path: string, names: string[]) => call<McpServer[]>('MCPService', 'Import', path, names),
+    importSources: async (workspace: string) => (await call<McpSource[] | null>('MCPService.ImportSources', workspace)) ?? [],
+    import: (path: string, names: string[]) => call<McpServer[]>('MCPService.Import', path, names),
     /** The servers' prompts, offered in the composer as /server:name. */
-    prompts: async () => (await call<McpPrompt[] | null>('MCPService', 'Prompts')) ?? [],
+    prompts: async () => (await call<McpPrompt[] | null>('MCPService.Prompts')) ?? [],
     /** "/server:prompt arguments" → the prompt's text (arguments as name=value, or the one required value). */
-    expandPrompt: (command: string) => call<string>('MCPService', 'ExpandPrompt', command),
+    expandPrompt: (command: string) => call<string>('MCPService.ExpandPrompt', command),
     /** The connected servers' resources and templates (the composer's attach menu). */
     resources: async () => {
-      const r = await call<{ resources: McpResource[] | null; errors?: string[] | null }>('MCPService', 'Resources')
+      const r = await call<{ resources: McpResource[] | null; errors?: string[] | null }>('MCPService.Resources')
       return { resources: r?.resources ?? [], errors: r?.errors ?? [] }
     },
     /** Reads a resource (a template filled with vars) as an attachment for chat.sendAttached. */
     readResource: (server: string, uri: string, vars: Record<string, string> | null = null) =>
-      call<Attachment>('MCPService', 'ReadResource', server, uri, vars),
+      call<Attachment>('MCPService.ReadResource', server, uri, vars),
   },
   papers: {
-    list: async () => (await call<PaperInfo[] | null>('PaperService', 'List')) ?? [],
+    list: async () => (await call<PaperInfo[] | null>('PaperService.List')) ?? [],
     /** data is the PDF as base64 (Go's []byte in JSON). */
-    importArxiv: (ref: string) => call<PaperInfo>('PaperService', 'ImportArxiv', ref),
+    importArxiv: (ref: string) => call<PaperInfo>('PaperService.ImportArxiv', ref),
     /** The window only: writes the report or a translation where the save dialog says; '' = cancelled. */
-    saveExport: (id: string, what: 'report' | 'translation', lang: string) => call<string>('PaperService', 'SaveExport', id, what, lang),
+    saveExport: (id: string, what: 'report' | 'translation', lang: string) => call<string>('PaperService.SaveExport', id, what, lang),
     /** Imports a dropped or chosen PDF: in a browser as the raw body of one request (any size),
      * in the window through the bound method (bytes as base64; the window has no request cap). */
     upload: async (file: File, password = ''): Promise<PaperInfo> => {
@@ -573,48 +577,48 @@ export const api = {
       if (tr instanceof HttpTransport) return tr.uploadPaper(file, file.name, password)
       const data = toBase64(new Uint8Array(await file.arrayBuffer()))
       return password
-        ? call<PaperInfo>('PaperService', 'ImportWithPassword', file.name, data, password)
-        : call<PaperInfo>('PaperService', 'Import', file.name, data)
+        ? call<PaperInfo>('PaperService.ImportWithPassword', file.name, data, password)
+        : call<PaperInfo>('PaperService.Import', file.name, data)
     },
     import: (name: string, data: string, password = '') =>
       password
-        ? call<PaperInfo>('PaperService', 'ImportWithPassword', name, data, password)
-        : call<PaperInfo>('PaperService', 'Import', name, data),
-    open: (id: string) => call<PaperView>('PaperService', 'Open', id),
+        ? call<PaperInfo>('PaperService.ImportWithPassword', name, data, password)
+        : call<PaperInfo>('PaperService.Import', name, data),
+    open: (id: string) => call<PaperView>('PaperService.Open', id),
     /** Papers the desktop asked to show ("Open with Tofu", `tofu open`), each once: the paper or why not. */
-    takeOpens: async () => (await call<{ id?: string; name: string; error?: string }[] | null>('PaperService', 'TakeOpens')) ?? [],
-    delete: (id: string) => call<void>('PaperService', 'Delete', id),
-    ask: (id: string, question: string, model: string) => call<string>('PaperService', 'Ask', id, question, model),
-    report: (id: string, model: string) => call<string>('PaperService', 'Report', id, model),
-    reportMarkdown: (id: string) => call<string>('PaperService', 'ReportMarkdown', id),
-    translate: (id: string, lang: string, model: string) => call<void>('PaperService', 'Translate', id, lang, model),
-    stopTranslate: (id: string) => call<void>('PaperService', 'StopTranslate', id),
+    takeOpens: async () => (await call<{ id?: string; name: string; error?: string }[] | null>('PaperService.TakeOpens')) ?? [],
+    delete: (id: string) => call<void>('PaperService.Delete', id),
+    ask: (id: string, question: string, model: string) => call<string>('PaperService.Ask', id, question, model),
+    report: (id: string, model: string) => call<string>('PaperService.Report', id, model),
+    reportMarkdown: (id: string) => call<string>('PaperService.ReportMarkdown', id),
+    translate: (id: string, lang: string, model: string) => call<void>('PaperService.Translate', id, lang, model),
+    stopTranslate: (id: string) => call<void>('PaperService.StopTranslate', id),
     /** null when the paper has no translation into lang (yet). */
-    translation: (id: string, lang: string) => call<Translation | null>('PaperService', 'Translation', id, lang),
-    translationMarkdown: (id: string, lang: string) => call<string>('PaperService', 'TranslationMarkdown', id, lang),
+    translation: (id: string, lang: string) => call<Translation | null>('PaperService.Translation', id, lang),
+    translationMarkdown: (id: string, lang: string) => call<string>('PaperService.TranslationMarkdown', id, lang),
   },
 }
 
 /** Traces, My Day and schedules (docs/TRACE.md, docs/MYDAY.md, docs/SCHEDULE.md). */
 export const deskApi = {
   /** A conversation's trace in format ('tofu', 'openai-messages', 'mini-swe-agent'), as JSON text. */
-  exportTrace: (id: string, format: string) => call<string>('SessionService', 'ExportTrace', id, format),
+  exportTrace: (id: string, format: string) => call<string>('SessionService.ExportTrace', id, format),
   /** The window's save dialog: the path written, or '' when cancelled. Fails in a browser. */
-  saveTrace: (id: string, format: string) => call<string>('SessionService', 'SaveTrace', id, format),
+  saveTrace: (id: string, format: string) => call<string>('SessionService.SaveTrace', id, format),
   /** Builds (again) and stores the report of date ('' today). */
-  generateDay: (date: string) => call<DayReport>('MyDayService', 'Generate', date),
+  generateDay: (date: string) => call<DayReport>('MyDayService.Generate', date),
   /** The stored report of date, or null when none was generated. */
-  day: (date: string) => call<DayReport | null>('MyDayService', 'Report', date),
+  day: (date: string) => call<DayReport | null>('MyDayService.Report', date),
   /** Dates with a stored report, newest first. */
-  pastDays: async () => (await call<string[] | null>('MyDayService', 'Past')) ?? [],
+  pastDays: async () => (await call<string[] | null>('MyDayService.Past')) ?? [],
   /** The time the report is written each day ('' off), its next time and latest run. */
-  mydaySchedule: () => call<MyDaySchedule>('MyDayService', 'Schedule'),
+  mydaySchedule: () => call<MyDaySchedule>('MyDayService.Schedule'),
   /** Sets that time ('HH:MM' local, '' off); saved in the settings (myday_at). */
-  setMyDayTime: (at: string) => call<MyDaySchedule>('MyDayService', 'SetTime', at),
+  setMyDayTime: (at: string) => call<MyDaySchedule>('MyDayService.SetTime', at),
   /** The scheduled jobs, the next due first. */
-  jobs: async () => (await call<ScheduleJob[] | null>('ScheduleService', 'List')) ?? [],
-  addJob: (j: Partial<ScheduleJob>) => call<ScheduleJob>('ScheduleService', 'Add', j),
-  removeJob: (id: string) => call<void>('ScheduleService', 'Remove', id),
+  jobs: async () => (await call<ScheduleJob[] | null>('ScheduleService.List')) ?? [],
+  addJob: (j: Partial<ScheduleJob>) => call<ScheduleJob>('ScheduleService.Add', j),
+  removeJob: (id: string) => call<void>('ScheduleService.Remove', id),
 }
 
 /** The headers a request to the API must carry (`tofu serve`'s token; none in the window):
