@@ -60,6 +60,23 @@ describe('AppState', () => {
     expect(app.currentId).toBe('a')
   })
 
+  it('a conversation created while the first list is on its way stays listed', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    sessions = []
+    use({
+      'SessionService.List': async () => { await held; return [] },
+      'SessionService.Create': () => session('n'),
+    })
+    app.sessions = []
+    const started = app.start()
+    await app.newSession()
+    release()
+    await started
+    expect(app.sessions.map((s) => s.id)).toContain('n')
+    expect(app.currentId).toBe('n')
+  })
+
   it('a model status that fails while the backend is down is not reported twice', async () => {
     use({
       'SessionService.List': () => { throw new Error('no backend') },

@@ -126,7 +126,10 @@ class AppState {
     try {
       const [sessions, settings, folders] = await Promise.all([api.sessions.list(), api.settings.get(), api.sessions.folders()])
       dataArrived()
-      this.sessions = byActivity(sessions)
+      // A conversation created while the list was on its way (New conversation clicked at
+      // once) is kept: the list was read before it existed.
+      const listed = new Set(sessions.map((s) => s.id))
+      this.sessions = byActivity([...sessions, ...this.sessions.filter((s) => !listed.has(s.id))])
       this.settings = settings
       this.folders = folders
       this.connection = 'ok'
