@@ -205,36 +205,27 @@ func followSSE(t *testing.T, url string) *sseWatch {
 	}
 	go func() {
 		defer close(w.done)
-		sc := bufio.NewScanner(br)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		readEvents(br, func(topic string, data json.RawMessage) {
+			var d struct {
+				Kind  string `json:"kind"`
+				State string `json:"state"`
+				Event struct {
+					Type string `json:"type"`
+				} `json:"event"`
+			}
+			if json.Unmarshal(data, &d) != nil {
+				return
+			}
+			sid, ok := strings.CutPrefix(topic, "session:")
 			if !ok {
-				continue
+				return
 			}
-			var m struct {
-				Topic string `json:"topic"`
-				Data  struct {
-					Kind  string `json:"kind"`
-					State string `json:"state"`
-					Event struct {
-						Type string `json:"type"`
-					} `json:"event"`
-				} `json:"data"`
-			}
-			if json.Unmarshal([]byte(data), &m) != nil {
-				continue
-			}
-			sid, ok := strings.CutPrefix(m.Topic, "session:")
-			if !ok {
-				continue
-			}
-			key := m.Data.Kind
-			switch m.Data.Kind {
+			key := d.Kind
+			switch d.Kind {
 			case "stream":
-				key += ":" + m.Data.State
+				key += ":" + d.State
 			case "event":
-				key += ":" + m.Data.Event.Type
+				key += ":" + d.Event.Type
 			}
 			w.mu.Lock()
 			if w.seen[sid] == nil {
@@ -242,7 +233,7 @@ func followSSE(t *testing.T, url string) *sseWatch {
 			}
 			w.seen[sid][key] = true
 			w.mu.Unlock()
-		}
+		})
 	}()
 	return w
 }

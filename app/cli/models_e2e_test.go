@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -79,21 +78,12 @@ func pullEvents(t *testing.T, url string) (events <-chan manage.Progress, unfoll
 	go func() {
 		defer close(out)
 		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			data, ok := strings.CutPrefix(sc.Text(), "data: ")
-			if !ok {
-				continue
+		readEvents(resp.Body, func(topic string, data json.RawMessage) {
+			var p manage.Progress
+			if topic == app.TopicPull && json.Unmarshal(data, &p) == nil {
+				out <- p
 			}
-			var m struct {
-				Topic string          `json:"topic"`
-				Data  manage.Progress `json:"data"`
-			}
-			if json.Unmarshal([]byte(data), &m) == nil && m.Topic == app.TopicPull {
-				out <- m.Data
-			}
-		}
+		})
 	}()
 	return out, cancel
 }
