@@ -118,3 +118,24 @@ func TestNoUpwardImports(t *testing.T) {
 		}
 	}
 }
+
+// userOnly are packages whose actions only the user may take, from the window's own services:
+// starting `ollama serve` and pulling or deleting models (backend/llm/ollama/manage) run outside
+// the agent's sandbox, as the user's model server. No tool, MCP server, bridge or turn may reach
+// them, so only app (the window's and `tofu serve`'s services) imports them, and the
+// protocol for the types of their events.
+var userOnly = map[string][]string{
+	"backend/llm/ollama/manage": {"app", "backend/protocol"}, // protocol: its payload types only
+}
+
+func TestUserOnlyPackagesStayWithTheUser(t *testing.T) {
+	t.Parallel()
+	for pkg, deps := range imports(t) {
+		for guarded, allowed := range userOnly {
+			if !slices.Contains(deps, guarded) || under(pkg, guarded) || slices.Contains(allowed, pkg) {
+				continue
+			}
+			t.Errorf("%s imports %s: only %v may (the user's actions, outside the agent's reach)", pkg, guarded, allowed)
+		}
+	}
+}
