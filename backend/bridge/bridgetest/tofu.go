@@ -57,6 +57,19 @@ func New(t *testing.T) *Tofu {
 // state), on the store; o's platform, allowed users and tuning are used, the rest is filled in.
 func (f *Tofu) Start(t *testing.T, o bridge.Options) *bridge.Bridge {
 	t.Helper()
+	b, err := bridge.New(f.Options(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f.cancel, f.done = cancel, make(chan error, 1)
+	go func() { f.done <- b.Run(ctx) }()
+	return b
+}
+
+// Options fills in o as Start does (a new runner on the store and the scripted model, the
+// workspace, short waits, the log), for a test that runs the bridge itself.
+func (f *Tofu) Options(o bridge.Options) bridge.Options {
 	provider := ollama.New(f.Model.URL)
 	cfg := config.Config{}
 	cfg.Models.Main = scripted.DemoModelName
@@ -72,14 +85,7 @@ func (f *Tofu) Start(t *testing.T, o bridge.Options) *bridge.Bridge {
 		f.logs = append(f.logs, fmt.Sprintf(format, args...))
 		f.mu.Unlock()
 	}
-	b, err := bridge.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	f.cancel, f.done = cancel, make(chan error, 1)
-	go func() { f.done <- b.Run(ctx) }()
-	return b
+	return o
 }
 
 // Stop ends the bridge as a killed Tofu would leave it: its context cancelled, its turns cut,
