@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tofu-research/tofu/app/web"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
@@ -194,7 +195,9 @@ func (a *App) History() *history.Index { return a.Sessions.history }
 
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
 // server; `tofu serve` mounts the same handler.
-func (a *App) PaperHandler() http.Handler { return a.Papers.handler() }
+func (a *App) PaperHandler() http.Handler {
+	return web.PaperRoutes(a.Papers.lib, a.store, &a.Papers.imports)
+}
 
 // Services returns the services in the order they are bound, keyed by their type name.
 func (a *App) Services() map[string]any {

@@ -46,15 +46,11 @@ type PaperService struct {
 	dialogs Dialogs     // the window's save dialog; nil under `tofu serve` (the browser downloads)
 	opens   []PaperOpen // asked for by the desktop (App.OpenPaper), until the UI takes them
 
-	imports importSlots // at most maxImports imports run at once (papers_upload.go)
+	imports library.ImportSlots // at most library.MaxImports imports run at once
 }
 
-func pdfKey(id string) string { return library.PDFKey(id) }
-
-func (p *PaperService) info(id string) (PaperInfo, error) { return p.lib.Info(id) }
-
 func (p *PaperService) importPDF(ctx context.Context, name string, r io.ReaderAt, size int64, password string) (PaperInfo, error) {
-	release, err := p.imports.acquire(ctx)
+	release, err := p.imports.Acquire(ctx)
 	if err != nil {
 		return PaperInfo{}, err
 	}
@@ -114,7 +110,7 @@ func (p *PaperService) ImportURL(url string) (PaperInfo, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	release, err := p.imports.acquire(ctx)
+	release, err := p.imports.Acquire(ctx)
 	if err != nil {
 		return PaperInfo{}, err
 	}

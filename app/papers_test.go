@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tofu-research/tofu/backend/paper/library"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -129,7 +130,7 @@ func TestPaperQAGrounded(t *testing.T) {
 	}
 
 	// The PDF is served as it was imported, with range requests.
-	h := g.app.Papers.handler()
+	h := g.app.PaperHandler()
 	rr := httptest.NewRecorder()
 	h.ServeHTTP(rr, httptest.NewRequest("GET", view.PDFURL, nil))
 	if rr.Code != 200 || rr.Body.Len() != len(pdf) || rr.Header().Get("Content-Type") != "application/pdf" {
@@ -153,7 +154,7 @@ func TestPaperQAGrounded(t *testing.T) {
 	if _, err := g.store.Session(sid); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Q&A session survived: %v", err)
 	}
-	if _, err := g.store.Blob(pdfKey(info.ID)); !errors.Is(err, store.ErrNotFound) {
+	if _, err := g.store.Blob(library.PDFKey(info.ID)); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("PDF blob survived: %v", err)
 	}
 	rr = httptest.NewRecorder()
@@ -256,7 +257,7 @@ func TestPaperImportErrorOverHTTP(t *testing.T) {
 	t.Parallel()
 	f := newPaperFixture(t, t.TempDir())
 	rr := httptest.NewRecorder()
-	f.app.Papers.handler().ServeHTTP(rr, httptest.NewRequest("POST", "/api/paper/import?name=x.pdf", strings.NewReader("junk")))
+	f.app.PaperHandler().ServeHTTP(rr, httptest.NewRequest("POST", "/api/paper/import?name=x.pdf", strings.NewReader("junk")))
 	var body map[string]string
 	json.NewDecoder(io.Reader(rr.Body)).Decode(&body)
 	if rr.Code != 400 || body["kind"] != "corrupt" || body["hint"] == "" {

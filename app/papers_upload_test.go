@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"github.com/tofu-research/tofu/backend/paper/library"
 	"io"
 	"net/http"
 	"os"
@@ -108,8 +109,8 @@ func TestUploadWaitsForNoMoreThanTwoImports(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f, ts, token := newHTTP(t)
 	var releases []func()
-	for range maxImports {
-		release, ok := f.app.Papers.imports.tryAcquire()
+	for range library.MaxImports {
+		release, ok := f.app.Papers.imports.TryAcquire()
 		if !ok {
 			t.Fatal("no free import slot at start")
 		}
@@ -141,8 +142,8 @@ func TestUploadWaitsForNoMoreThanTwoImports(t *testing.T) {
 func TestUploadOverTheLimitIs413(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	_, ts, token := newHTTP(t)
-	for _, length := range []int64{maxUpload + 1, -1} {
-		code, _, msg := upload(t, ts.URL, token, &pattern{left: maxUpload + 1}, length)
+	for _, length := range []int64{512<<20 + 1, -1} {
+		code, _, msg := upload(t, ts.URL, token, &pattern{left: 512<<20 + 1}, length)
 		if code != http.StatusRequestEntityTooLarge || !strings.Contains(msg, "larger than 512 MB") {
 			t.Errorf("length %d: %d %q", length, code, msg)
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/tofu-research/tofu/app/web"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,9 +17,9 @@ import (
 func newHTTP(t *testing.T) (*fixture, *httptest.Server, string) {
 	t.Helper()
 	f := newFixture(t)
-	token := NewToken()
+	token := web.NewToken()
 	static := fstest.MapFS{"index.html": {Data: []byte("<title>Tofu</title>")}}
-	srv := NewServer(f.app, static, token)
+	srv := web.NewServer(f.app.Services(), f.app.PaperHandler(), static, token)
 	f.fan.Add(srv)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -163,7 +164,7 @@ func TestServerStreamsEvents(t *testing.T) {
 func TestServerSaysTheUIWasNotBuilt(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := NewServer(f.app, fstest.MapFS{".gitkeep": {}}, NewToken())
+	srv := web.NewServer(f.app.Services(), f.app.PaperHandler(), fstest.MapFS{".gitkeep": {}}, web.NewToken())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	resp, err := http.Get(ts.URL + "/")

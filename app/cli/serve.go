@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/app/web"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -64,13 +65,13 @@ func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 		stopCommands = takeCommands(dataDir, a, st, fan)
 	}
 	defer stopCommands()
-	token := app.NewToken()
-	srv := app.NewServer(a, frontend, token)
+	token := web.NewToken()
+	srv := web.NewServer(a.Services(), a.PaperHandler(), frontend, token)
 	fan.Add(srv)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "Tofu is serving on http://%s/#token=%s\n", ln.Addr(), token)
-	if !app.UIBuilt(frontend) {
-		fmt.Fprintln(out, app.UINotBuilt)
+	if !web.UIBuilt(frontend) {
+		fmt.Fprintln(out, web.UINotBuilt)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

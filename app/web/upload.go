@@ -1,75 +1,32 @@
-package app
+package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
+
+	"github.com/tofu-research/tofu/backend/paper/library"
 )
 
-const (
-	// maxUpload bounds a PDF sent to /api/paper/import.
-	maxUpload = 512 << 20
-	// maxImports is how many imports run at once. An extraction may use up to ~512 MB
-	// (backend/paper's bounds), so two keep a machine responsive; the rest are turned away
-	// (uploads) or wait (imports from the window and the CLI, which a person paces).
-	maxImports = 2
-)
-
-// errImportsBusy is the answer to an upload while maxImports imports run.
-var errImportsBusy = fmt.Errorf("%d imports are already running: try again when one finishes", maxImports)
-
-// importSlots holds one token per import running; made on first use so PaperService stays a
-// plain struct literal.
-type importSlots struct {
-	once sync.Once
-	ch   chan struct{}
-}
-
-func (s *importSlots) slots() chan struct{} {
-	s.once.Do(func() { s.ch = make(chan struct{}, maxImports) })
-	return s.ch
-}
-
-// tryAcquire takes a slot if one is free.
-func (s *importSlots) tryAcquire() (release func(), ok bool) {
-	select {
-	case s.slots() <- struct{}{}:
-		return s.release, true
-	default:
-		return nil, false
-	}
-}
-
-// acquire waits for a slot until ctx ends.
-func (s *importSlots) acquire(ctx context.Context) (release func(), err error) {
-	select {
-	case s.slots() <- struct{}{}:
-		return s.release, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (s *importSlots) release() { <-s.slots() }
+// maxUpload bounds a PDF sent to /api/paper/import.
+const maxUpload = 512 << 20
 
 // upload answers POST /api/paper/import: the body is the PDF. It is streamed to a temporary
 // file (never held in memory), and refused before a byte is read when it declares more than
-// maxUpload (413) or when maxImports imports already run (503 with Retry-After: the body of a
+// maxUpload (413) or when library.MaxImports imports already run (503 with Retry-After: the body of a
 // waiting upload would sit on a connection or a disk, unbounded in number).
-func (p *PaperService) upload(w http.ResponseWriter, r *http.Request) {
+func (p *paperRoutes) upload(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > maxUpload {
 		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": tooLarge(r.ContentLength)})
 		return
 	}
-	release, ok := p.imports.tryAcquire()
+	release, ok := p.imports.TryAcquire()
 	if !ok {
 		w.Header().Set("Retry-After", "5")
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": errImportsBusy.Error()})
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": library.ErrImportsBusy.Error()})
 		return
 	}
 	defer release()

@@ -1,4 +1,7 @@
-package app
+// Package web is the HTTP transport of the services for `tofu serve`: each call is a POST to
+// /api/call/Service.Method, events stream as Server-Sent Events, and the paper routes serve
+// PDFs, exports and uploads. Every request must come from the server's own origin (origin.go).
+package web
 
 import (
 	"crypto/rand"
@@ -15,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -42,14 +46,17 @@ type Server struct {
 	clients map[chan []byte]struct{}
 }
 
-// NewServer serves the services of a and the front-end files in static. Every request must
+// NewServer serves the services and the front-end files in static. Every request must
 // come from the server's own origin (origin.go); every /api/ request must also carry token in
 // the X-Tofu-Token header. There is no cookie: browsers send a cookie of 127.0.0.1 to every
 // port of it, so any local server a page of the user's visited would receive it and could
 // replay it. The page takes the token from the address's fragment (#token=, never sent to a
 // server) and holds it in its own memory (sessionStorage, which is per origin, so per port).
 // The front-end files themselves hold nothing secret and need no token.
-func NewServer(a *App, static fs.FS, token string) *Server {
+//
+// services are the bound services by name (app.App.Services), papers the paper routes
+// (PaperRoutes).
+func NewServer(services map[string]any, papers http.Handler, static fs.FS, token string) *Server {
 	files := http.FileServerFS(static)
 	if !UIBuilt(static) {
 		files = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -57,8 +64,8 @@ func NewServer(a *App, static fs.FS, token string) *Server {
 		})
 	}
 	return &Server{
-		services: a.Services(),
-		papers:   a.Papers.handler(),
+		services: services,
+		papers:   papers,
 		static:   files,
 		token:    token,
 		clients:  map[chan []byte]struct{}{},
@@ -200,7 +207,7 @@ func statusOf(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, ErrBusy):
+	case errors.Is(err, session.ErrBusy):
 		return http.StatusConflict
 	default:
 		return http.StatusBadRequest

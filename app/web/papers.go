@@ -1,4 +1,4 @@
-package app
+package web
 
 import (
 	"errors"
@@ -7,10 +7,18 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// handler serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
+// paperRoutes serve a library's papers over HTTP.
+type paperRoutes struct {
+	lib     *library.Library
+	blobs   *store.Store
+	imports *library.ImportSlots
+}
+
+// PaperRoutes serves the paper routes under /api/paper/, for `tofu serve` (behind its token) and
 // the window's asset server:
 //
 //	GET  /api/paper/<id>.pdf                     the PDF (range requests work: pdf.js streams it)
@@ -18,7 +26,8 @@ import (
 //	GET  /api/paper/<id>/translation/<lang>.md   a translation, as a download
 //	POST /api/paper/import?name=<file name>      the PDF as the raw body; answers PaperInfo (413 over
 //	                                             512 MB, 503 while two imports run)
-func (p *PaperService) handler() http.Handler {
+func PaperRoutes(lib *library.Library, blobs *store.Store, imports *library.ImportSlots) http.Handler {
+	p := &paperRoutes{lib: lib, blobs: blobs, imports: imports}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest := strings.TrimPrefix(r.URL.Path, "/api/paper/")
 		switch {
@@ -27,17 +36,17 @@ func (p *PaperService) handler() http.Handler {
 				writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use POST"})
 				return
 			}
-			p.upload(w, r) // papers_upload.go
+			p.upload(w, r) // upload.go
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use GET"})
 		case strings.HasSuffix(rest, ".pdf") && !strings.Contains(rest, "/"):
 			id := strings.TrimSuffix(rest, ".pdf")
-			info, err := p.info(id)
+			info, err := p.lib.Info(id)
 			if err != nil {
 				http.NotFound(w, r)
 				return
 			}
-			blob, err := p.store.Blob(pdfKey(id))
+			blob, err := p.blobs.Blob(library.PDFKey(id))
 			if err != nil {
 				http.NotFound(w, r)
 				return
@@ -47,12 +56,12 @@ func (p *PaperService) handler() http.Handler {
 			http.ServeContent(w, r, "", info.Added, blob)
 		case strings.HasSuffix(rest, "/report.md"):
 			id := strings.TrimSuffix(rest, "/report.md")
-			md, err := p.ReportMarkdown(id)
+			md, err := p.lib.ReportMarkdown(id)
 			download(w, md, err, id+"-report.md")
 		case strings.Contains(rest, "/translation/") && strings.HasSuffix(rest, ".md"):
 			id, lang, _ := strings.Cut(strings.TrimSuffix(rest, ".md"), "/translation/")
 			lang, _ = url.PathUnescape(lang)
-			md, err := p.TranslationMarkdown(id, lang)
+			md, err := p.lib.TranslationMarkdown(id, lang)
 			download(w, md, err, id+"-"+lang+".md")
 		default:
 			http.NotFound(w, r)
@@ -79,7 +88,7 @@ func download(w http.ResponseWriter, text string, err error, name string) {
 // (encrypted, no_text, corrupt) and hint.
 func writeError(w http.ResponseWriter, err error) {
 	body := map[string]string{"error": err.Error()}
-	if pe := ExplainError(err); pe.Kind != "" {
+	if pe := library.Explain(err); pe.Kind != "" {
 		body["kind"], body["hint"] = pe.Kind, pe.Hint
 	}
 	status := statusOf(err)
