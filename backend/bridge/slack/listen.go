@@ -1,0 +1,155 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/tofu-research/tofu/backend/bridge"
+)
+
+// defaultTimeout bounds one Web API call.
+const defaultTimeout = 30 * time.Second
+
+// Listen opens the Socket Mode connection and delivers messages and button presses until ctx
+// ends. Socket Mode keeps no position: cursor is ignored and messages sent while no socket was
+// open are not delivered (docs/BRIDGES.md). The SDK reconnects by itself when Slack asks
+// (a disconnect envelope, e.g. refresh_requested) or the socket drops; a failure to open a
+// new one returns, so the bridge says it is offline and retries with its own backoff. Every
+// envelope is acknowledged once delivered: Slack sends again one that is not.
+func (p *Platform) Listen(ctx context.Context, _ string, deliver func(bridge.Incoming) error) error {
+	if _, err := p.Check(ctx); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	sm := socketmode.New(p.api, socketmode.OptionLog(log.New(io.Discard, "", 0)))
+	ran := make(chan error, 1)
+	go func() { ran <- sm.RunContext(ctx) }()
+	defer func() {
+		cancel()
+		<-ran
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-ran:
+			ran <- err // for the deferred wait
+			if err == nil {
+				err = errors.New("the socket closed")
+			}
+			return wrap("socket mode", err)
+		case ev := <-sm.Events:
+			if err := p.event(ctx, sm, ev, deliver); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// event handles one of the socket's events: a connection reached is said to the bridge (an
+// Incoming with no id), a failure to connect returns, a message or a press is delivered and
+// then acknowledged.
+func (p *Platform) event(ctx context.Context, sm *socketmode.Client, ev socketmode.Event, deliver func(bridge.Incoming) error) error {
+	switch ev.Type {
+	case socketmode.EventTypeConnected:
+		return deliver(bridge.Incoming{})
+	case socketmode.EventTypeConnectionError:
+		if e, ok := ev.Data.(*slack.ConnectionErrorEvent); ok && e.ErrorObj != nil {
+			return wrap("apps.connections.open", e.ErrorObj)
+		}
+		return errors.New("slack: socket mode: the connection failed")
+	case socketmode.EventTypeInvalidAuth:
+		return errors.New("slack: socket mode: the app-level token was refused (invalid_auth)")
+	}
+	if ev.Request == nil || ev.Request.EnvelopeID == "" {
+		return nil // hello, disconnect and the client's own events need no answer
+	}
+	var (
+		m  bridge.Incoming
+		ok bool
+	)
+	switch data := ev.Data.(type) {
+	case slackevents.EventsAPIEvent:
+		m, ok = p.message(data)
+	case slack.InteractionCallback:
+		m, ok = press(data)
+	}
+	if ok {
+		if err := deliver(m); err != nil {
+			return err
+		}
+	}
+	if err := sm.AckCtx(ctx, ev.Request.EnvelopeID, nil); err != nil {
+		return fmt.Errorf("slack: acknowledging envelope %s: %w", ev.Request.EnvelopeID, err)
+	}
+	return nil
+}
+
+// message reads a message event: new messages only (no edits, deletions, joins or bots).
+func (p *Platform) message(e slackevents.EventsAPIEvent) (bridge.Incoming, bool) {
+	msg, ok := e.InnerEvent.Data.(*slackevents.MessageEvent)
+	if !ok || msg.BotID != "" || msg.User == "" || msg.Text == "" || msg.User == p.Self() {
+		return bridge.Incoming{}, false
+	}
+	switch msg.SubType {
+	case "", "thread_broadcast", "file_share":
+	default:
+		return bridge.Incoming{}, false
+	}
+	return bridge.Incoming{ID: msg.Channel + "/" + msg.TimeStamp, Chat: chatOf(msg.Channel, msg.ChannelType == "im", msg.ThreadTimeStamp, msg.TimeStamp),
+		User: msg.User, Text: msg.Text, Time: tsTime(msg.TimeStamp)}, true
+}
+
+// press reads a block_actions interaction: a press of an approval's button.
+func press(cb slack.InteractionCallback) (bridge.Incoming, bool) {
+	if cb.Type != slack.InteractionTypeBlockActions || len(cb.ActionCallback.BlockActions) == 0 || cb.User.ID == "" {
+		return bridge.Incoming{}, false
+	}
+	a := cb.ActionCallback.BlockActions[0]
+	answer, call, _ := strings.Cut(a.Value, ":")
+	if (answer != "yes" && answer != "no") || call == "" {
+		return bridge.Incoming{}, false
+	}
+	channel := cb.Container.ChannelID
+	if channel == "" {
+		channel = cb.Channel.ID
+	}
+	thread := cb.Container.ThreadTs
+	if thread == "" {
+		thread = cb.Message.ThreadTimestamp
+	}
+	return bridge.Incoming{ID: "press/" + channel + "/" + a.ActionTs + "/" + cb.User.ID, Chat: chatOf(channel, strings.HasPrefix(channel, "D"), thread, cb.Container.MessageTs),
+		User: cb.User.ID, Press: answer, Call: call, Time: tsTime(a.ActionTs)}, true
+}
+
+// chatOf is a conversation's id: a direct message's channel ("D…"), or a channel's thread
+// ("C…:ts of the thread's first message"; a message outside a thread starts one).
+func chatOf(channel string, direct bool, thread, ts string) string {
+	if direct {
+		return channel
+	}
+	if thread == "" {
+		thread = ts
+	}
+	return channel + ":" + thread
+}
+
+// tsTime reads a Slack timestamp ("1700000000.000100").
+func tsTime(ts string) time.Time {
+	sec, _, _ := strings.Cut(ts, ".")
+	n, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(n, 0)
+}
