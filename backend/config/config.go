@@ -78,6 +78,10 @@ type Config struct {
 	// ContextWindowCap bounds the context window Tofu runs local models with (Ollama's
 	// num_ctx); 0 = the default (32,768).
 	ContextWindowCap int `json:"context_window_cap,omitempty"`
+	// OllamaKeepAlive is how long Ollama keeps a model (and its KV cache) loaded after a
+	// request: a duration ("30m", "-1" for always, "0" to unload at once). Empty: 30m to a
+	// server on this machine unless OLLAMA_KEEP_ALIVE is set (docs/PROVIDERS.md).
+	OllamaKeepAlive string `json:"ollama_keep_alive,omitempty"`
 	// Context names the context compaction policy: "tofu" (default: every layer, the measured
 	// best setting), "off", or one layer alone ("l0", "l1", "l2") for ablations.
 	Context string `json:"context,omitempty"`

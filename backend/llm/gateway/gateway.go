@@ -41,6 +41,9 @@ func New(cfg config.Config, keys Keys, opts ...router.Option) (*Gateway, error) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := ollama.CheckKeepAlive(cfg.OllamaKeepAlive); err != nil {
+		return nil, fmt.Errorf("ollama_keep_alive: %w", err)
+	}
 	if keys == nil {
 		keys = func(string) []string { return nil }
 	}
@@ -71,6 +74,9 @@ func (g *Gateway) client(p config.Provider, key string) llm.Provider {
 		var opts []ollama.Option
 		if g.cfg.ContextWindowCap > 0 {
 			opts = append(opts, ollama.WithContextCap(g.cfg.ContextWindowCap))
+		}
+		if g.cfg.OllamaKeepAlive != "" {
+			opts = append(opts, ollama.WithKeepAlive(g.cfg.OllamaKeepAlive))
 		}
 		return ollama.New(p.BaseURL, opts...)
 	}

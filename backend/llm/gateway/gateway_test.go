@@ -158,6 +158,31 @@ func TestInvalidConfig(t *testing.T) {
 	if _, err := New(config.Config{}, nil); err == nil {
 		t.Fatal("an empty configuration was accepted")
 	}
+	bad := config.Config{Providers: []config.Provider{{Name: "ollama", Type: config.TypeOllama}}, OllamaKeepAlive: "a while"}
+	if _, err := New(bad, nil); err == nil || !strings.Contains(err.Error(), "ollama_keep_alive") {
+		t.Fatalf("keep_alive %q: err %v", bad.OllamaKeepAlive, err)
+	}
+}
+
+// The user's ollama_keep_alive reaches every chat to an Ollama provider.
+func TestKeepAliveSettingIsSent(t *testing.T) {
+	t.Parallel()
+	srv := scripted.New(t, scripted.DemoModel())
+	srv.Default(scripted.Reply{Text: "hello"})
+	g, err := New(config.Config{Providers: []config.Provider{{Name: "ollama", Type: config.TypeOllama, BaseURL: srv.URL}},
+		OllamaKeepAlive: "2h"}, nil, fastPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range g.Stream(context.Background(), llm.Request{Model: "tofu-test", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	chats := srv.Chats()
+	if len(chats) != 1 || !strings.Contains(string(chats[0].Body), `"keep_alive":"2h0m0s"`) {
+		t.Fatalf("chats %+v", chats)
+	}
 }
 
 func TestToolCallsPrintedAsTextBecomeCalls(t *testing.T) {

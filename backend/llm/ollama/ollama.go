@@ -65,6 +65,8 @@ type Provider struct {
 	reserve  int
 	estimate TokenEstimator
 	metaWait time.Duration
+	// keepAlive is the user's keep_alive (WithKeepAlive); empty: keepAliveFor decides.
+	keepAlive string
 
 	mu    sync.Mutex
 	shows map[string]modelEntry // by normalized name

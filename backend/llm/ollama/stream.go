@@ -144,7 +144,8 @@ func (p *Provider) chatRequest(req llm.Request, info llm.ModelInfo) (*api.ChatRe
 		Tools: info.Has(llm.CapTools), Thinking: info.Has(llm.CapThinking),
 		// A model whose capabilities are known and lack vision gets no images (images attached
 		// earlier in a conversation that moved to it); unknown capabilities send them.
-		NoImages: len(info.Capabilities) > 0 && !info.Has(llm.CapVision) && countImages(req) > 0}
+		NoImages:  len(info.Capabilities) > 0 && !info.Has(llm.CapVision) && countImages(req) > 0,
+		KeepAlive: p.sentKeepAlive()}
 	window := params.Window
 	if !params.Tools {
 		// Ollama would answer 400 "does not support tools"; Stream tells the caller instead.
@@ -176,6 +177,8 @@ type Params struct {
 	Thinking bool `json:"thinking,omitempty"`
 	// NoImages: the model cannot see images; each message's images are left out and named.
 	NoImages bool `json:"no_images,omitempty"`
+	// KeepAlive is the keep_alive sent (keepAliveFor); empty: none, the server's own.
+	KeepAlive string `json:"keep_alive,omitempty"`
 }
 
 // Encode is the body Stream sends for req with params (a JSON Params): what Ollama's client
@@ -202,6 +205,13 @@ func chatOf(req llm.Request, params Params) (*api.ChatRequest, error) {
 		Truncate: new(false),
 		Shift:    new(false),
 		Options:  map[string]any{"num_ctx": params.Window},
+	}
+	if params.KeepAlive != "" {
+		d, err := parseKeepAlive(params.KeepAlive)
+		if err != nil {
+			return nil, err
+		}
+		chat.KeepAlive = &api.Duration{Duration: d}
 	}
 	if req.MaxTokens > 0 {
 		chat.Options["num_predict"] = req.MaxTokens
