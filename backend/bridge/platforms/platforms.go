@@ -8,6 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/matrix"
+	"github.com/tofu-research/tofu/backend/bridge/slack"
 	"github.com/tofu-research/tofu/backend/bridge/telegram"
 	"github.com/tofu-research/tofu/backend/config"
 )
@@ -29,6 +30,12 @@ func New(name string, b config.Bridge, token string) (Platform, error) {
 		return matrix.New(matrix.Options{Homeserver: b.Homeserver, UserID: b.UserID, Token: token})
 	case "telegram":
 		return telegram.New(telegram.Options{Token: token, API: b.API})
+	case "slack":
+		appToken, botToken, err := slack.ParseTokens(token)
+		if err != nil {
+			return nil, fmt.Errorf("bridge %s: %w", name, err)
+		}
+		return slack.New(slack.Options{AppToken: appToken, BotToken: botToken, API: b.API})
 	}
 	return nil, fmt.Errorf("bridge %s: unknown platform %q", name, b.Platform)
 }
