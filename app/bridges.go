@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/platforms"
+	"github.com/tofu-research/tofu/backend/bridge/supervise"
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -23,23 +23,26 @@ type BridgeService struct {
 	settings *SettingsService
 	store    *store.Store
 	runner   *session.Runner
-
-	mu      sync.Mutex
-	running map[string]*bridge.Bridge
-	failed  map[string]string // bridges that could not start, and why
+	sup      *supervise.Supervisor
+	dataDir  string // Tofu's data folder: conversations without a workspace get one there
 }
 
-// NewBridgeService serves a's bridges.
+// NewBridgeService serves a's bridges; a change of the settings applies to the running ones.
 func NewBridgeService(a *App) *BridgeService {
 	s := BridgeSettings(a.Settings)
 	s.store, s.runner = a.store, a.Runner
+	a.Settings.onUpdate(func() { s.apply() })
 	return s
 }
 
-// BridgeSettings serves the bridges' settings and tokens only (List, Test, SetToken): tofu
-// bridge, which runs none.
+// BridgeSettings serves the bridges' settings and tokens only (List, Save, Test, SetToken):
+// tofu bridge, which runs none.
 func BridgeSettings(settings *SettingsService) *BridgeService {
-	return &BridgeService{settings: settings, running: map[string]*bridge.Bridge{}, failed: map[string]string{}}
+	s := &BridgeService{settings: settings}
+	s.sup = supervise.New(s.open, func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "tofu: "+format+"\n", args...)
+	})
+	return s
 }
 
 // BridgeInfo is a bridge's settings and state, as tofu bridge list and Settings show it.
@@ -51,6 +54,8 @@ type BridgeInfo struct {
 	Allowed  []string      `json:"allowed"`
 	Status   bridge.Status `json:"status"`
 	Error    string        `json:"error,omitempty"` // why it could not start
+	// Config is the bridge's settings as Settings edits them (the token is not in them).
+	Config config.Bridge `json:"config"`
 }
 
 // List says every bridge of the settings, with its status when it runs.
@@ -61,13 +66,8 @@ func (s *BridgeService) List() ([]BridgeInfo, error) {
 	}
 	var out []BridgeInfo
 	for name, b := range cfg.Bridges {
-		info := BridgeInfo{Name: name, Platform: b.Platform, On: b.On, Allowed: b.Allowed, HasToken: s.token(name) != ""}
-		s.mu.Lock()
-		if r := s.running[name]; r != nil {
-			info.Status = r.Status()
-		}
-		info.Error = s.failed[name]
-		s.mu.Unlock()
+		info := BridgeInfo{Name: name, Platform: b.Platform, On: b.On, Allowed: b.Allowed, HasToken: s.token(name) != "", Config: b}
+		info.Status, _, info.Error = s.sup.State(name)
 		out = append(out, info)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -81,7 +81,44 @@ func (s *BridgeService) SetToken(name, token string) error {
 	if token != "" {
 		keys = []string{token}
 	}
-	return s.settings.secrets.SetKeys(config.BridgeSecret(name), keys)
+	if err := s.settings.secrets.SetKeys(config.BridgeSecret(name), keys); err != nil {
+		return err
+	}
+	s.apply(name)
+	return nil
+}
+
+// Save adds the bridge name or replaces its settings (Settings' form; checked by
+// config.File.SaveBridge); a running bridge runs again with them.
+func (s *BridgeService) Save(name string, b config.Bridge) ([]BridgeInfo, error) {
+	if _, err := s.settings.file.SaveBridge(name, b); err != nil {
+		return nil, err
+	}
+	s.settings.changed()
+	return s.List()
+}
+
+// Remove stops the bridge name, takes it out of the settings and forgets its token.
+func (s *BridgeService) Remove(name string) ([]BridgeInfo, error) {
+	if _, err := s.settings.file.RemoveBridge(name); err != nil {
+		return nil, err
+	}
+	s.settings.changed()
+	if err := s.SetToken(name, ""); err != nil {
+		return nil, err
+	}
+	return s.List()
+}
+
+// Platforms are the platforms a bridge can be, with what Settings asks for each.
+func (s *BridgeService) Platforms() []platforms.Form { return platforms.Forms() }
+
+// apply brings the running bridges in line with the settings; again names those whose token
+// changed.
+func (s *BridgeService) apply(again ...string) {
+	if cfg, err := s.settings.config(); err == nil {
+		s.sup.Apply(cfg.Bridges, again...)
+	}
 }
 
 func (s *BridgeService) token(name string) string {
@@ -124,43 +161,15 @@ func (s *BridgeService) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dataDir, err := store.DataDir()
-	if err != nil {
+	if s.dataDir, err = store.DataDir(); err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	for name, b := range cfg.Bridges {
-		if !b.On {
-			continue
-		}
-		br, err := s.open(name, b, filepath.Join(dataDir, "bridges"))
-		if err != nil {
-			s.mu.Lock()
-			s.failed[name] = err.Error()
-			s.mu.Unlock()
-			fmt.Fprintf(os.Stderr, "tofu: bridge %s: %v\n", name, err)
-			continue
-		}
-		s.mu.Lock()
-		s.running[name] = br
-		s.mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := br.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				s.mu.Lock()
-				s.failed[name] = err.Error()
-				s.mu.Unlock()
-				fmt.Fprintf(os.Stderr, "tofu: bridge %s stopped: %v\n", name, err)
-			}
-		}()
-	}
-	wg.Wait()
+	s.sup.Run(ctx, cfg.Bridges)
 	return nil
 }
 
 // open makes the bridge name set up as b.
-func (s *BridgeService) open(name string, b config.Bridge, workspaces string) (*bridge.Bridge, error) {
+func (s *BridgeService) open(name string, b config.Bridge) (*bridge.Bridge, error) {
 	p, err := platforms.New(name, b, s.token(name))
 	if err != nil {
 		return nil, err
@@ -171,6 +180,6 @@ func (s *BridgeService) open(name string, b config.Bridge, workspaces string) (*
 	}
 	return bridge.New(bridge.Options{
 		Name: name, Platform: p, Store: s.store, Runner: s.runner, Allowed: b.Allowed,
-		Workspace: b.Workspace, Workspaces: workspaces, Approve: b.Approve, ToolsOn: on,
+		Workspace: b.Workspace, Workspaces: filepath.Join(s.dataDir, "bridges"), Approve: b.Approve, ToolsOn: on,
 	})
 }
