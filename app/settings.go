@@ -98,6 +98,8 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 		// MCP servers change through MCPService (switches, import): the form's copy may be
 		// older than the file.
 		next.MCPServers = c.MCPServers
+		// So do the chat bridges (BridgeService.Save, Settings' Chat bridges section).
+		next.Bridges = c.Bridges
 		// The view never has the Brave key (Get leaves it out): keep config.json's.
 		next.WebSearch.BraveKey = c.WebSearch.BraveKey
 		*c = next
