@@ -2,7 +2,7 @@
 // (app.App.Services): each one's exported methods. Do not edit; `make frontend` rewrites it.
 
 export type ServiceMethods = {
-  BridgeService: 'List' | 'SetToken' | 'Test'
+  BridgeService: 'List' | 'Platforms' | 'Remove' | 'Save' | 'SetToken' | 'Test'
   BrowserService: 'Click' | 'Key' | 'Scroll' | 'TakeOver' | 'Type' | 'Unwatch' | 'Watch'
   ChatService: 'Answer' | 'Approve' | 'Attach' | 'AttachWorkspaceFile' | 'AttachmentImage' | 'CheckAttachments' | 'Compact' | 'Continue' | 'Edit' | 'PlanUndo' | 'Regenerate' | 'Retry' | 'Send' | 'SendAttached' | 'Stop' | 'Streaming' | 'SwitchBranch' | 'UndoChanges' | 'UndoCompaction'
   LocalModelService: 'CancelPull' | 'Delete' | 'PlanPull' | 'Pull' | 'Start' | 'Status'
