@@ -9,7 +9,7 @@ import (
 // Bridge is one chat app Tofu answers in (backend/bridge). Its token is a secret: kept by
 // Secrets under BridgeSecret(name), never here.
 type Bridge struct {
-	// Platform is matrix or telegram.
+	// Platform is one of BridgePlatforms.
 	Platform string `json:"platform"`
 	// On runs the bridge while Tofu is open; a bridge is off until set up.
 	On bool `json:"on,omitempty"`
@@ -17,7 +17,8 @@ type Bridge struct {
 	// (https://matrix.example.org, @tofu:example.org).
 	Homeserver string `json:"homeserver,omitempty"`
 	UserID     string `json:"user_id,omitempty"`
-	// API is Telegram's Bot API address ("": https://api.telegram.org).
+	// API is Telegram's Bot API address ("": https://api.telegram.org) or Slack's Web API
+	// ("": https://slack.com/api/).
 	API string `json:"api,omitempty"`
 	// Allowed are the user ids that may talk to Tofu (Matrix @user:server, Telegram's numeric
 	// user id); everyone else gets one refusal.
@@ -32,7 +33,7 @@ type Bridge struct {
 }
 
 // BridgePlatforms are the platforms a bridge can be.
-var BridgePlatforms = []string{"matrix", "telegram"}
+var BridgePlatforms = []string{"matrix", "telegram", "slack"}
 
 // BridgeSecret is the name a bridge's token is kept under by Secrets.
 func BridgeSecret(name string) string { return "bridge:" + name }
