@@ -51,6 +51,15 @@ var forms = map[string]Form{
 		TokenHint:   "from @BotFather: /newbot answers with it (123456:ABC…)",
 		AllowedHint: "numeric Telegram user ids (ask @userinfobot for yours)",
 	},
+	"slack": {
+		Label: "Slack",
+		Fields: []Field{
+			{Key: "api", Label: "Web API address", Placeholder: "https://slack.com/api/", Hint: "leave empty for Slack's own"},
+		},
+		Token:       "App-level token and bot token",
+		TokenHint:   "both on one line, separated by a space: the app-level token (xapp-…, Basic Information → App-Level Tokens, scope connections:write) and the bot token (xoxb-…, OAuth & Permissions)",
+		AllowedHint: "Slack member ids such as U012AB3CD (your profile → ⋮ → Copy member ID)",
+	},
 }
 
 // Forms lists the form of every platform a bridge can be (config.BridgePlatforms); a platform
