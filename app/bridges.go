@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/bridge"
@@ -121,11 +122,10 @@ func (s *BridgeService) apply(again ...string) {
 	}
 }
 
+// token is the bridge's secret: one token, or several kept together (Slack's app-level and
+// bot tokens, which the keyring holds as two keys), separated by spaces.
 func (s *BridgeService) token(name string) string {
-	if keys := s.settings.keys(config.BridgeSecret(name)); len(keys) > 0 {
-		return keys[0]
-	}
-	return ""
+	return strings.Join(s.settings.keys(config.BridgeSecret(name)), " ")
 }
 
 // Test checks a bridge's settings and token by asking its platform who the token is (within
