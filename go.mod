@@ -35,7 +35,8 @@ require (
 
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
-	github.com/larksuite/oapi-sdk-go/v3 v3.13.0 // indirect
+	github.com/gogo/protobuf v1.3.2 // indirect
+	github.com/larksuite/oapi-sdk-go/v3 v3.13.0
 	github.com/rs/zerolog v1.35.1 // indirect
 	github.com/slack-go/slack v0.36.0 // indirect
 	go.mau.fi/util v0.11.1 // indirect
