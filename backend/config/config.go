@@ -115,8 +115,8 @@ type Config struct {
 	MemoryRecallOff bool `json:"memory_recall_off,omitempty"`
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
-	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: 2 for
-	// a local Ollama, 4 for a remote one, 8 for hosted APIs).
+	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: a local
+	// Ollama's slots, OLLAMA_NUM_PARALLEL, else 1; 4 for a remote one, 8 for hosted APIs).
 	SwarmParallel int `json:"swarm_parallel,omitempty"`
 	// Commands says where the agent's commands run: "" or "sandbox" (the default) inside the
 	// sandbox (backend/sandbox), "unconfined" outside it, a person's explicit choice, with

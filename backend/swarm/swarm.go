@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -139,21 +141,25 @@ func (s *Swarm) parallel(cfg config.Config, model string) int {
 	case cfg.SwarmParallel > 0:
 		return cfg.SwarmParallel
 	}
-	return defaultParallel(providerOf(cfg, model))
+	return defaultParallel(providerOf(cfg, model), os.Getenv("OLLAMA_NUM_PARALLEL"))
 }
 
-// defaultParallel: a local Ollama runs one model on one machine (its requests queue, and each
-// parallel slot multiplies the memory of the context), so two; a remote Ollama four; a hosted
-// API eight, below common per-key concurrency limits.
-func defaultParallel(p config.Provider) int {
+// defaultParallel: a local Ollama runs as many agents at once as it has slots
+// (OLLAMA_NUM_PARALLEL, as the server reads it from the user's environment; 1 when unset, the
+// default of current releases): two agents on one slot take turns in it, and each request of
+// one evicts the other's KV cache, so every step would prefill its whole conversation again
+// (docs/CONTEXT.md, "On a local model"). A remote Ollama four; a hosted API eight, below
+// common per-key concurrency limits.
+func defaultParallel(p config.Provider, slots string) int {
 	switch p.Type {
-	case config.TypeOllama:
-		if isLocal(p.BaseURL) {
-			return 2
+	case config.TypeOllama, "":
+		if p.Type == "" || isLocal(p.BaseURL) {
+			if n, err := strconv.Atoi(strings.TrimSpace(slots)); err == nil && n > 0 {
+				return min(n, 64)
+			}
+			return 1
 		}
 		return 4
-	case "":
-		return 2
 	}
 	return 8
 }

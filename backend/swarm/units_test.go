@@ -37,10 +37,10 @@ func TestCompressKeepsCodeWithinBudget(t *testing.T) {
 	}
 }
 
-// TestDefaultParallel: a local Ollama runs two agents at once, a remote one four, hosted APIs
+// TestDefaultParallel: a local Ollama runs one agent at a time (its one slot, Ollama's
+// default: two would evict each other's KV cache on every step), a remote one four, hosted APIs
 // eight; the settings and the options override it.
 func TestDefaultParallel(t *testing.T) {
-	t.Parallel()
 	cfg := config.Config{Providers: []config.Provider{
 		{Name: "local", Type: config.TypeOllama},
 		{Name: "lan", Type: config.TypeOllama, BaseURL: "http://10.0.0.5:11434"},
@@ -49,10 +49,20 @@ func TestDefaultParallel(t *testing.T) {
 		{Name: "an", Type: config.TypeAnthropic},
 	}}
 	s := New(Options{})
-	for model, want := range map[string]int{"qwen3:8b": 2, "local/qwen3:8b": 2, "lan/qwen3": 4, "loop/x": 2, "oa/gpt": 8, "an/claude": 8} {
+	t.Setenv("OLLAMA_NUM_PARALLEL", "")
+	for model, want := range map[string]int{"qwen3:8b": 1, "local/qwen3:8b": 1, "lan/qwen3": 4, "loop/x": 1, "oa/gpt": 8, "an/claude": 8} {
 		if got := s.parallel(cfg, model); got != want {
 			t.Errorf("%s: %d, want %d", model, got, want)
 		}
+	}
+	// The server's slots, as the user's environment sets them for it, are the local limit.
+	for slots, want := range map[string]int{"3": 3, "1": 1, "0": 1, "many": 1, "": 1} {
+		if got := defaultParallel(cfg.Providers[2], slots); got != want {
+			t.Errorf("OLLAMA_NUM_PARALLEL=%q: %d, want %d", slots, got, want)
+		}
+	}
+	if got := defaultParallel(cfg.Providers[1], "3"); got != 4 {
+		t.Errorf("a remote Ollama with OLLAMA_NUM_PARALLEL here: %d, want 4", got)
 	}
 	cfg.SwarmParallel = 3
 	if got := s.parallel(cfg, "oa/gpt"); got != 3 {
