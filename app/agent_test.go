@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"github.com/tofu-research/tofu/backend/desk"
 	"os"
 	"path/filepath"
 	"slices"
@@ -468,7 +469,7 @@ func TestToolFamiliesPerConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := map[store.ToolFamily]ToolFamilyState{}
+	state := map[store.ToolFamily]desk.ToolFamilyState{}
 	for _, s := range fams {
 		state[s.Family] = s
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/desk"
 	"github.com/tofu-research/tofu/backend/desktop"
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
@@ -67,7 +68,10 @@ type App struct {
 	Desktop *desktop.Manager
 
 	store     *store.Store
+	history   *history.Index     // SessionService.Search and the agent's conversation tools
 	agents    *procgroup.Spawner // starts the coding agents the delegate tool runs
+	mu        sync.Mutex
+	dialogs   Dialogs // the window's dialogs; nil under `tofu serve`
 	unsubs    []func()
 	closeOnce sync.Once
 }
@@ -145,12 +149,13 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	followMyDaySetting(a.Schedule.s, settings)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat
-	a.Sessions = &SessionService{store: st, emit: emit, runner: a.Runner, browser: a.Browser, history: hist,
-		config: settings.config}
-	if err := a.Sessions.pruneStubs(); err != nil {
+	a.history = hist
+	a.Sessions = &SessionService{desk.New(desk.Options{Store: st, Emit: emit.Emit, Runner: a.Runner, Tabs: a.Browser,
+		History: hist, Config: settings.config, Dialogs: a.currentDialogs})}
+	if err := desk.PruneStubs(st); err != nil {
 		log.Printf("tofu: %v", err) // clutter, not a reason to refuse to start
 	}
-	if err := a.Sessions.purgeTrash(time.Now().Add(-TrashKeep)); err != nil {
+	if err := desk.PurgeTrash(st, time.Now().Add(-desk.TrashKeep)); err != nil {
 		log.Printf("tofu: %v", err)
 	}
 	a.Papers = &PaperService{lib: lib, store: st, chat: chat, settings: settings}
@@ -160,7 +165,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		chat.settle(ev) // no streamed text may arrive after its reply
 		emit.Emit(SessionTopic(ev.Session), SessionMessage{Kind: MessageEvent, Event: ev})
 		if ev.Type == store.EventUser || ev.Type == store.EventAssistant {
-			a.Sessions.announce() // order by last activity changed
+			desk.Announce(a.Sessions.Desk) // order by last activity changed
 		}
 	}))
 	return a
@@ -191,7 +196,7 @@ func (a *App) StartTurn(ctx context.Context, req session.Request) (*session.Turn
 
 // History is the full-text index of every conversation (`tofu sessions search` forwarded to
 // a running Tofu searches it).
-func (a *App) History() *history.Index { return a.Sessions.history }
+func (a *App) History() *history.Index { return a.history }
 
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
 // server; `tofu serve` mounts the same handler.
@@ -231,7 +236,7 @@ func (a *App) Close() {
 		a.Papers.lib.Shutdown()
 		a.Models.demo.close()
 		a.LocalModels.close()
-		a.Sessions.history.Close()
+		a.history.Close()
 		for _, u := range a.unsubs {
 			u()
 		}

@@ -2,7 +2,11 @@
 // expose them: Wails bindings in the window and HTTP + Server-Sent Events for `tofu serve`.
 package app
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/tofu-research/tofu/backend/desk"
+)
 
 // Emitter sends an event to the user interface. Implementations must not block.
 type Emitter interface {
@@ -44,7 +48,7 @@ func (f *Fanout) Emit(topic string, data any) {
 }
 
 // Topics of the events the UI listens to (docs/API.md).
-const TopicSessions = "sessions"
+const TopicSessions = desk.TopicSessions
 
 // TopicModels carries ModelStatus updates.
 const TopicModels = "models"

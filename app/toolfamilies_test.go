@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tofu-research/tofu/backend/desk"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestToolFamilyTurnedOnIsOffered(t *testing.T) {
 	if err := f.app.Sessions.SetWorkspace(info.ID, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	browserState := func() ToolFamilyState {
+	browserState := func() desk.ToolFamilyState {
 		fams, err := f.app.Sessions.ToolFamilies(info.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +34,7 @@ func TestToolFamilyTurnedOnIsOffered(t *testing.T) {
 			}
 		}
 		t.Fatal("no browser family")
-		return ToolFamilyState{}
+		return desk.ToolFamilyState{}
 	}
 	turns := 0
 	offersBrowser := func(msg string) bool {
@@ -62,7 +63,7 @@ func TestToolFamilyTurnedOnIsOffered(t *testing.T) {
 	if !offersBrowser("go on") || !offersBrowser("again") {
 		t.Fatal("browser tools not offered once turned on")
 	}
-	if err := f.app.Sessions.SetToolFamilyMode(info.ID, store.FamilyBrowser, FamilyAuto); err != nil {
+	if err := f.app.Sessions.SetToolFamilyMode(info.ID, store.FamilyBrowser, desk.FamilyAuto); err != nil {
 		t.Fatal(err)
 	}
 	if s := browserState(); !s.On || s.Offered {

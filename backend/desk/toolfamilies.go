@@ -1,4 +1,4 @@
-package app
+package desk
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ var builtinFamilies = []struct {
 // ToolFamilies lists the tool families of the session's agent turns: the built-in ones, then
 // each MCP server switched on in the settings, with the session's switch and the settings'
 // safety switches (web access, the desktop) applied.
-func (s *SessionService) ToolFamilies(sessionID string) ([]ToolFamilyState, error) {
+func (s *Desk) ToolFamilies(sessionID string) ([]ToolFamilyState, error) {
 	info, err := s.store.Session(sessionID)
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func familyState(info store.SessionInfo, f store.ToolFamily, label string) ToolF
 // checkbox, the Search chip): on, the user asked for it, so its tools are offered from the
 // next request without waiting for tool_search; off, they are neither offered nor found by
 // tool_search. A family the settings turn off stays off. Refused while a turn runs.
-func (s *SessionService) SetToolFamily(sessionID string, family store.ToolFamily, on bool) error {
+func (s *Desk) SetToolFamily(sessionID string, family store.ToolFamily, on bool) error {
 	mode := FamilyOff
 	if on {
 		mode = FamilyOn
@@ -106,7 +106,7 @@ func (s *SessionService) SetToolFamily(sessionID string, family store.ToolFamily
 // SetToolFamilyMode sets a family's mode in the session: off, auto (the default: a deferred
 // family's tools wait for tool_search) or on (offered from the next request). Refused while a
 // turn runs: the tool list of a turn never changes under it.
-func (s *SessionService) SetToolFamilyMode(sessionID string, family store.ToolFamily, mode string) error {
+func (s *Desk) SetToolFamilyMode(sessionID string, family store.ToolFamily, mode string) error {
 	if !session.ValidFamily(family) {
 		return fmt.Errorf("%q is not a tool family", family)
 	}
@@ -114,7 +114,7 @@ func (s *SessionService) SetToolFamilyMode(sessionID string, family store.ToolFa
 		return fmt.Errorf("a tool family is off, auto or on, not %q", mode)
 	}
 	if s.runner.Busy(sessionID) {
-		return ErrBusy
+		return session.ErrBusy
 	}
 	_, err := s.store.UpdateSession(sessionID, func(i *store.SessionInfo) {
 		other := func(f store.ToolFamily) bool { return f == family }

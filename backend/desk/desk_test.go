@@ -1,4 +1,4 @@
-package app
+package desk
 
 import (
 	"slices"
@@ -6,13 +6,37 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/history"
+	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
+
+type fixture struct {
+	desk  *Desk
+	store *store.Store
+}
+
+// newFixture is a desk on a new store, with a runner that never runs a turn here.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cfg := func() (config.Config, error) { return config.Default(), nil }
+	runner := session.New(session.Options{Store: st, Config: cfg})
+	t.Cleanup(runner.Shutdown)
+	hist := history.New(st)
+	t.Cleanup(hist.Close)
+	return &fixture{desk: New(Options{Store: st, Runner: runner, Emit: func(string, any) {}, History: hist, Config: cfg}), store: st}
+}
 
 // conversation makes a conversation with the given user and assistant texts, alternating.
 func conversation(t *testing.T, f *fixture, title string, texts ...string) store.SessionInfo {
 	t.Helper()
-	info, err := f.app.Sessions.Create(title)
+	info, err := f.desk.Create(title)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +55,7 @@ func conversation(t *testing.T, f *fixture, title string, texts ...string) store
 
 func listed(t *testing.T, f *fixture) []string {
 	t.Helper()
-	list, err := f.app.Sessions.List()
+	list, err := f.desk.List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,41 +72,41 @@ func TestFoldersAndPins(t *testing.T) {
 	a := conversation(t, f, "alpha", "hello")
 	b := conversation(t, f, "beta", "hi")
 	for _, bad := range []string{"", "  ", strings.Repeat("x", 81)} {
-		if f.app.Sessions.CreateFolder(bad) == nil {
+		if f.desk.CreateFolder(bad) == nil {
 			t.Fatalf("folder %q accepted", bad)
 		}
 	}
-	if err := f.app.Sessions.CreateFolder("Work"); err != nil {
+	if err := f.desk.CreateFolder("Work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.CreateFolder("Home"); err != nil {
+	if err := f.desk.CreateFolder("Home"); err != nil {
 		t.Fatal(err)
 	}
-	if f.app.Sessions.CreateFolder("Work") == nil || f.app.Sessions.Move(a.ID, "Nowhere") == nil {
+	if f.desk.CreateFolder("Work") == nil || f.desk.Move(a.ID, "Nowhere") == nil {
 		t.Fatal("a duplicate folder or a move into no folder was accepted")
 	}
-	if err := f.app.Sessions.Move(a.ID, "Work"); err != nil {
+	if err := f.desk.Move(a.ID, "Work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.Move(b.ID, "Work"); err != nil {
+	if err := f.desk.Move(b.ID, "Work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.RenameFolder("Work", "Job"); err != nil {
+	if err := f.desk.RenameFolder("Work", "Job"); err != nil {
 		t.Fatal(err)
 	}
-	if f.app.Sessions.RenameFolder("Job", "Home") == nil {
+	if f.desk.RenameFolder("Job", "Home") == nil {
 		t.Fatal("renamed onto another folder")
 	}
 	if got, _ := f.store.Session(a.ID); got.Folder != "Job" {
 		t.Fatalf("folder after rename = %q", got.Folder)
 	}
-	if err := f.app.Sessions.Move(b.ID, ""); err != nil {
+	if err := f.desk.Move(b.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.DeleteFolder("Job"); err != nil {
+	if err := f.desk.DeleteFolder("Job"); err != nil {
 		t.Fatal(err)
 	}
-	if names, _ := f.app.Sessions.Folders(); !slices.Equal(names, []string{"Home"}) {
+	if names, _ := f.desk.Folders(); !slices.Equal(names, []string{"Home"}) {
 		t.Fatalf("folders = %v", names)
 	}
 	if got, _ := f.store.Session(a.ID); got.Folder != "" {
@@ -91,7 +115,7 @@ func TestFoldersAndPins(t *testing.T) {
 	if !slices.Contains(listed(t, f), a.ID) {
 		t.Fatal("deleting a folder deleted its conversation")
 	}
-	if err := f.app.Sessions.SetPinned(b.ID, true); err != nil {
+	if err := f.desk.SetPinned(b.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := f.store.Session(b.ID); !got.Pinned {
@@ -105,40 +129,40 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	a := conversation(t, f, "alpha", "where is the quokka", "on Rottnest")
-	if err := f.app.Sessions.Trash(a.ID); err != nil {
+	if err := f.desk.Trash(a.ID); err != nil {
 		t.Fatal(err)
 	}
 	if slices.Contains(listed(t, f), a.ID) {
 		t.Fatal("a trashed conversation is listed")
 	}
-	if m, _ := f.app.Sessions.Search("quokka"); len(m) != 0 {
+	if m, _ := f.desk.Search("quokka"); len(m) != 0 {
 		t.Fatalf("a trashed conversation is found: %+v", m)
 	}
 	evs, _ := f.store.Events(a.ID)
 	if last := evs[len(evs)-1]; last.Type != store.EventTrash || len(evs) != 3 {
 		t.Fatalf("log after Trash: %+v", evs)
 	}
-	if err := f.app.Sessions.Restore(a.ID); err != nil {
+	if err := f.desk.Restore(a.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := f.store.Session(a.ID)
 	if got.InTrash() || !got.Updated.Equal(a.Updated) || !slices.Contains(listed(t, f), a.ID) {
 		t.Fatalf("after Restore: %+v", got)
 	}
-	if m, _ := f.app.Sessions.Search("quokka"); len(m) == 0 {
+	if m, _ := f.desk.Search("quokka"); len(m) == 0 {
 		t.Fatal("a restored conversation is not found")
 	}
 	// Purged only once older than the cutoff.
-	if err := f.app.Sessions.Trash(a.ID); err != nil {
+	if err := f.desk.Trash(a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.purgeTrash(time.Now().Add(-TrashKeep)); err != nil {
+	if err := PurgeTrash(f.store, time.Now().Add(-TrashKeep)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.store.Session(a.ID); err != nil {
 		t.Fatal("purged before its time")
 	}
-	if err := f.app.Sessions.purgeTrash(time.Now().Add(time.Minute)); err != nil {
+	if err := PurgeTrash(f.store, time.Now().Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.store.Session(a.ID); err == nil {
@@ -151,13 +175,13 @@ func TestDuplicateAtAMessage(t *testing.T) {
 	f := newFixture(t)
 	ws := t.TempDir()
 	a := conversation(t, f, "alpha", "one", "reply one", "two", "reply two")
-	if err := f.app.Sessions.SetWorkspace(a.ID, ws); err != nil {
+	if err := f.desk.SetWorkspace(a.ID, ws); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.app.Sessions.SetToolFamily(a.ID, store.FamilyWeb, false); err != nil {
+	if err := f.desk.SetToolFamily(a.ID, store.FamilyWeb, false); err != nil {
 		t.Fatal(err)
 	}
-	dup, err := f.app.Sessions.Duplicate(a.ID, 2)
+	dup, err := f.desk.Duplicate(a.ID, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,14 +197,14 @@ func TestDuplicateAtAMessage(t *testing.T) {
 	f.store.Append(b.ID, store.EventUsage, map[string]int{"input_tokens": 3})
 	f.store.Append(b.ID, store.EventTurnEnd, store.TurnEnd{Reason: store.EndDone})
 	f.store.Append(b.ID, store.EventUser, store.UserMessage{Text: "two"})
-	withTail, err := f.app.Sessions.Duplicate(b.ID, 2)
+	withTail, err := f.desk.Duplicate(b.ID, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if evs, _ := f.store.Events(withTail.ID); len(evs) != 4 || withTail.ForkSeq != 4 {
 		t.Fatalf("a reply's copy has %d events (fork_seq %d)", len(evs), withTail.ForkSeq)
 	}
-	whole, err := f.app.Sessions.Duplicate(a.ID, 0)
+	whole, err := f.desk.Duplicate(a.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +225,7 @@ func TestReferenceIsCompact(t *testing.T) {
 		texts = append(texts, "question "+strings.Repeat("long ", 100)+string(rune('a'+i)), "answer "+strings.Repeat("words ", 400))
 	}
 	a := conversation(t, f, "Long one", texts...)
-	ref, err := f.app.Sessions.Reference(a.ID)
+	ref, err := f.desk.Reference(a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +252,7 @@ func TestReferenceReadsTheActivePath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ref, err := f.app.Sessions.Reference(a.ID)
+	ref, err := f.desk.Reference(a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package desk
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 // ExportTrace returns a conversation's trace in format (trace.Formats; docs/TRACE.md): the
 // browser downloads it.
-func (s *SessionService) ExportTrace(id, format string) (string, error) {
+func (s *Desk) ExportTrace(id, format string) (string, error) {
 	var buf bytes.Buffer
 	if err := trace.Export(&buf, s.store, id, format); err != nil {
 		return "", err
@@ -21,10 +21,8 @@ func (s *SessionService) ExportTrace(id, format string) (string, error) {
 
 // SaveTrace writes a conversation's trace in format to a file the user picks in the window's
 // save dialog and returns its path ("" when cancelled): WebKitGTK ignores download links.
-func (s *SessionService) SaveTrace(id, format string) (string, error) {
-	s.mu.Lock()
-	d := s.picker
-	s.mu.Unlock()
+func (s *Desk) SaveTrace(id, format string) (string, error) {
+	d := s.dialogs()
 	if d == nil {
 		return "", errors.New("there is no save dialog in the browser: the page downloads the file")
 	}

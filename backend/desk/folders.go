@@ -1,4 +1,4 @@
-package app
+package desk
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ const TrashKeep = 30 * 24 * time.Hour
 const maxFolderName = 80
 
 // Folders lists the sidebar's folders in the user's order.
-func (s *SessionService) Folders() ([]string, error) {
+func (s *Desk) Folders() ([]string, error) {
 	var names []string
 	if _, err := s.store.GetJSON(store.FoldersKey, &names); err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func cleanFolder(name string) (string, error) {
 }
 
 // CreateFolder adds a folder at the end of the list.
-func (s *SessionService) CreateFolder(name string) error {
+func (s *Desk) CreateFolder(name string) error {
 	name, err := cleanFolder(name)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func (s *SessionService) CreateFolder(name string) error {
 }
 
 // RenameFolder renames a folder and moves its conversations with it.
-func (s *SessionService) RenameFolder(from, to string) error {
+func (s *Desk) RenameFolder(from, to string) error {
 	to, err := cleanFolder(to)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func (s *SessionService) RenameFolder(from, to string) error {
 }
 
 // DeleteFolder removes a folder; its conversations stay, out of any folder.
-func (s *SessionService) DeleteFolder(name string) error {
+func (s *Desk) DeleteFolder(name string) error {
 	names, err := s.Folders()
 	if err != nil {
 		return err
@@ -119,7 +119,7 @@ func (s *SessionService) DeleteFolder(name string) error {
 }
 
 // refile moves every conversation of folder from into folder to.
-func (s *SessionService) refile(from, to string) error {
+func (s *Desk) refile(from, to string) error {
 	all, err := s.store.Sessions()
 	if err != nil {
 		return err
@@ -135,7 +135,7 @@ func (s *SessionService) refile(from, to string) error {
 }
 
 // Move puts a conversation into a folder ("" : out of any).
-func (s *SessionService) Move(id, folder string) error {
+func (s *Desk) Move(id, folder string) error {
 	if folder != "" {
 		names, err := s.Folders()
 		if err != nil {
@@ -153,7 +153,7 @@ func (s *SessionService) Move(id, folder string) error {
 }
 
 // SetPinned pins a conversation to the top of the list, or unpins it.
-func (s *SessionService) SetPinned(id string, pinned bool) error {
+func (s *Desk) SetPinned(id string, pinned bool) error {
 	if _, err := s.store.UpdateSession(id, func(i *store.SessionInfo) { i.Pinned = pinned }); err != nil {
 		return err
 	}
@@ -164,16 +164,16 @@ func (s *SessionService) SetPinned(id string, pinned bool) error {
 // Trash deletes a conversation with undo: its reply is stopped, an EventTrash is logged, and
 // it is hidden (List, Search) until Restore, or purged TrashKeep later. Its activity time is
 // kept, so a restored conversation goes back where it was in the list.
-func (s *SessionService) Trash(id string) error {
+func (s *Desk) Trash(id string) error {
 	return s.setTrashed(id, true)
 }
 
 // Restore brings a conversation back from the trash.
-func (s *SessionService) Restore(id string) error {
+func (s *Desk) Restore(id string) error {
 	return s.setTrashed(id, false)
 }
 
-func (s *SessionService) setTrashed(id string, trashed bool) error {
+func (s *Desk) setTrashed(id string, trashed bool) error {
 	info, err := s.store.Session(id)
 	if err != nil {
 		return err
@@ -206,15 +206,15 @@ func (s *SessionService) setTrashed(id string, trashed bool) error {
 	return nil
 }
 
-// purgeTrash deletes for good the conversations trashed before cutoff (when the services start).
-func (s *SessionService) purgeTrash(cutoff time.Time) error {
-	all, err := s.store.Sessions()
+// PurgeTrash deletes for good the conversations trashed before cutoff (when the services start).
+func PurgeTrash(st *store.Store, cutoff time.Time) error {
+	all, err := st.Sessions()
 	if err != nil {
 		return err
 	}
 	for _, info := range all {
 		if info.TrashedBefore(cutoff) {
-			if err := s.store.DeleteSession(info.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			if err := st.DeleteSession(info.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("purge the deleted conversation %s: %w", info.ID, err)
 			}
 		}
@@ -233,7 +233,7 @@ var turnTail = map[store.EventType]bool{
 // version that was current at that point),
 // linked to its source (SessionInfo.ForkOf, ForkSeq), with its settings (workspace, mode,
 // switches, folder). The copy shares nothing with the source from then on.
-func (s *SessionService) Duplicate(id string, upTo uint64) (store.SessionInfo, error) {
+func (s *Desk) Duplicate(id string, upTo uint64) (store.SessionInfo, error) {
 	src, err := s.store.Session(id)
 	if err != nil {
 		return store.SessionInfo{}, err
@@ -282,8 +282,8 @@ func (s *SessionService) Duplicate(id string, upTo uint64) (store.SessionInfo, e
 // FoldersTopic carries the folder list to the window when it changes.
 const FoldersTopic = "folders"
 
-func (s *SessionService) announceFolders() {
+func (s *Desk) announceFolders() {
 	if names, err := s.Folders(); err == nil {
-		s.emit.Emit(FoldersTopic, names)
+		s.emit(FoldersTopic, names)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package desk
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ const (
 // @-mention): its title and id, its last user messages and its last reply, cut short, and how
 // the agent can read the rest (conversation_read). It is put in the composer, where the user
 // sees and can edit exactly what will be sent.
-func (s *SessionService) Reference(id string) (string, error) {
+func (s *Desk) Reference(id string) (string, error) {
 	info, err := s.store.Session(id)
 	if err != nil {
 		return "", err
