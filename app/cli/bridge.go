@@ -18,7 +18,7 @@ import (
 func newBridgeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bridge",
-		Short: "The chat apps Tofu answers in (Matrix, Telegram): list, test, token",
+		Short: "The chat apps Tofu answers in (Matrix, Telegram, Slack): list, test, token",
 		Long: "Bridges let you reach Tofu from a chat app: set one up in config.json's \"bridges\" (docs/BRIDGES.md),\n" +
 			"keep its token with `tofu bridge token NAME`, check it with `tofu bridge test NAME`. Bridges that\n" +
 			"are on run while the window or `tofu serve` is open.",
@@ -75,7 +75,7 @@ func newBridgeCmd() *cobra.Command {
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "token NAME",
-		Short: "Keep a bridge's token in the keyring (read from standard input; empty removes it)",
+		Short: "Keep a bridge's token in the keyring (read from standard input, one line: Slack's two tokens separated by a space; empty removes it)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := bridgeSettings()
