@@ -3,7 +3,8 @@
 import type { ServiceCall } from './services.gen'
 import type { DayReport, MyDaySchedule } from './myday'
 import type { ScheduleJob } from './schedule'
-import type { BridgeInfo } from './platforms'
+import type { BridgeConfig, BridgeInfo } from './platforms'
+import type { PlatformForm } from './bridgeform'
 import type { FamilyMode } from './toolbar'
 import type { UndoPlan } from './checkpoints'
 import { toBase64 } from './papers'
@@ -435,6 +436,14 @@ export const api = {
     list: async () => (await call<BridgeInfo[] | null>('BridgeService.List')) ?? [],
     /** Asks the bridge's platform who its token is. */
     test: (name: string) => call<string>('BridgeService.Test', name),
+    /** The platforms a bridge can be, with the fields each asks for. */
+    platforms: async () => (await call<PlatformForm[] | null>('BridgeService.Platforms')) ?? [],
+    /** Adds the bridge or replaces its settings (checked; refused on without an allowed user). */
+    save: async (name: string, config: BridgeConfig) => (await call<BridgeInfo[] | null>('BridgeService.Save', name, config)) ?? [],
+    /** Keeps the bridge's token in the keyring ("" forgets it); it is never read back. */
+    setToken: (name: string, token: string) => call<void>('BridgeService.SetToken', name, token),
+    /** Stops the bridge, takes it out of the settings, forgets its token. */
+    remove: async (name: string) => (await call<BridgeInfo[] | null>('BridgeService.Remove', name)) ?? [],
   },
   skills: {
     /** The skills the agent sees in workspace ('' : global only) and globally. */

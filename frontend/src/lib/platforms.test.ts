@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bridgeState, platformName } from './platforms'
+import { bridgeStatus, platformName, type BridgeInfo } from './platforms'
 
 describe('platformName', () => {
   it('names the platforms the bridges speak, and shows an unknown one as stored', () => {
@@ -9,17 +9,24 @@ describe('platformName', () => {
   })
 })
 
-describe('bridgeState', () => {
-  const base = { name: 'phone', platform: 'telegram', on: true, has_token: true, allowed: ['1'], status: { connected: false, running: 0 } }
+describe('bridgeStatus', () => {
+  const base: BridgeInfo = { name: 'phone', platform: 'telegram', on: true, has_token: true, allowed: ['1'], status: { connected: false, running: 0 } }
   it('says off, a missing token, a failed start, connected and offline with the wait', () => {
-    expect(bridgeState({ ...base, on: false }, 0)).toBe('Off')
-    expect(bridgeState({ ...base, has_token: false }, 0)).toContain('tofu bridge token phone')
-    expect(bridgeState({ ...base, error: 'bad token' }, 0)).toBe('Could not start: bad token')
-    expect(bridgeState({ ...base, status: { connected: true, running: 1 } }, 0)).toBe('Connected · 1 answering')
+    expect(bridgeStatus({ ...base, on: false, error: 'stale' }, 0)).toEqual({ kind: 'off', text: 'Off' })
+    const noToken = bridgeStatus({ ...base, has_token: false }, 0)
+    expect(noToken.kind).toBe('no-token')
+    expect(noToken.text).toContain('no token is kept: set it with Edit')
+    expect(bridgeStatus({ ...base, error: 'bad token' }, 0)).toEqual({ kind: 'failed', text: 'Could not start: bad token' })
+    expect(bridgeStatus({ ...base, status: { connected: true, running: 1 } }, 0)).toEqual({ kind: 'connected', text: 'Connected · 1 answering' })
+    expect(bridgeStatus({ ...base, status: { connected: true, running: 0 } }, 0).text).toBe('Connected')
+    expect(bridgeStatus(base, 0)).toEqual({ kind: 'connecting', text: 'Connecting…' })
+  })
+
+  it('counts the offline wait down to the next try, never below zero', () => {
     const now = Date.parse('2026-12-06T14:00:00Z')
-    expect(bridgeState({ ...base, status: { connected: false, running: 0, error: 'no network', retry_at: '2026-12-06T14:00:08Z' } }, now)).toBe(
-      'Offline: no network · trying again in 8 s',
-    )
-    expect(bridgeState(base, 0)).toBe('Connecting…')
+    const offline = { ...base, status: { connected: false, running: 0, error: 'no network', retry_at: '2026-12-06T14:00:08Z' } }
+    expect(bridgeStatus(offline, now)).toEqual({ kind: 'offline', text: 'Offline: no network · trying again in 8 s' })
+    expect(bridgeStatus(offline, now + 5_000).text).toBe('Offline: no network · trying again in 3 s')
+    expect(bridgeStatus(offline, now + 60_000).text).toBe('Offline: no network · trying again in 0 s')
   })
 })

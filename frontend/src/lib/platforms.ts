@@ -7,6 +7,18 @@ export function platformName(platform: string): string {
   return names[platform] ?? platform
 }
 
+/** A bridge's settings (config.Bridge): the fields every bridge has, and its platform's own
+ * (homeserver and user_id for Matrix, api for Telegram, those a new platform adds) by name. */
+export interface BridgeConfig {
+  platform: string
+  on?: boolean
+  allowed: string[] | null
+  workspace?: string
+  approve?: string
+  tools?: string[] | null
+  [field: string]: unknown
+}
+
 /** A bridge as BridgeService.List says it (app.BridgeInfo, bridge.Status). */
 export interface BridgeInfo {
   name: string
@@ -15,6 +27,7 @@ export interface BridgeInfo {
   has_token: boolean
   allowed: string[] | null
   error?: string
+  config?: BridgeConfig
   status: {
     connected: boolean
     error?: string
@@ -24,19 +37,23 @@ export interface BridgeInfo {
   }
 }
 
-/** bridgeState is one line on how a bridge is doing, for Settings: off, connected, or offline
- * with why and when it tries again (now: the current time, for the wait). */
-export function bridgeState(b: BridgeInfo, now: number): string {
-  if (!b.on) return 'Off'
-  if (!b.has_token) return 'On, but no token is kept: tofu bridge token ' + b.name
-  if (b.error) return 'Could not start: ' + b.error
+/** The kinds of state a bridge is in, for its colour in Settings. */
+export type BridgeStateKind = 'off' | 'no-token' | 'failed' | 'connected' | 'offline' | 'connecting'
+
+/** bridgeStatus is one line on how a bridge is doing, for Settings, and its kind: off, no
+ * token, could not start, connected, or offline with why and when it tries again (now: the
+ * current time, for the wait). */
+export function bridgeStatus(b: BridgeInfo, now: number): { kind: BridgeStateKind; text: string } {
+  if (!b.on) return { kind: 'off', text: 'Off' }
+  if (!b.has_token) return { kind: 'no-token', text: 'On, but no token is kept: set it with Edit (or tofu bridge token ' + b.name + ')' }
+  if (b.error) return { kind: 'failed', text: 'Could not start: ' + b.error }
   if (b.status.connected) {
     const turns = b.status.running ? ` · ${b.status.running} answering` : ''
-    return 'Connected' + turns
+    return { kind: 'connected', text: 'Connected' + turns }
   }
   if (b.status.error) {
     const wait = b.status.retry_at ? Math.max(0, Math.round((Date.parse(b.status.retry_at) - now) / 1000)) : 0
-    return `Offline: ${b.status.error} · trying again in ${wait} s`
+    return { kind: 'offline', text: `Offline: ${b.status.error} · trying again in ${wait} s` }
   }
-  return 'Connecting…'
+  return { kind: 'connecting', text: 'Connecting…' }
 }
