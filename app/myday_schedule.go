@@ -10,13 +10,8 @@ import (
 	"github.com/tofu-research/tofu/backend/schedule"
 )
 
-// My Day at a set time (docs/MYDAY.md): the setting myday_at ("HH:MM", config.json) is the
-// truth; the scheduler keeps one job for it (id "myday", kind myday, CatchUp) that writes the
-// due day's report. It runs through the scheduler like every scheduled job, so a time missed
-// while Tofu was closed is reported at the next start, and, since a past day's report is
-// still right late, written then.
-
-const myDayJobID = "myday"
+// My Day at a set time (docs/MYDAY.md, backend/schedule/myday.go): the setting myday_at is the
+// truth, and the scheduler keeps one job for it.
 
 // MyDaySchedule is what the My Day panel shows of the setting: the time ("" off), the next
 // time, and the latest run (missed, late or on time).
@@ -26,34 +21,12 @@ type MyDaySchedule struct {
 	Last *schedule.Run `json:"last,omitempty"`
 }
 
-// myDayJob is the job of the setting at ("" : none).
-func myDayJob(at string) (schedule.Job, bool, error) {
-	hh, mm, err := config.DailyTime(at)
-	if err != nil || at == "" {
-		return schedule.Job{}, false, err
-	}
-	return schedule.Job{ID: myDayJobID, Name: "My Day", Kind: schedule.KindMyDay, Cron: schedule.DailyCron(hh, mm), CatchUp: true}, true, nil
-}
-
-// syncMyDay makes the scheduler's My Day job follow the settings (at start, after each change).
-func syncMyDay(s *schedule.Scheduler, cfg config.Config) error {
-	j, on, err := myDayJob(cfg.MyDayAt)
-	if err != nil {
-		return err
-	}
-	if !on {
-		return s.Clear(myDayJobID)
-	}
-	_, err = s.Put(j)
-	return err
-}
-
 // followMyDaySetting syncs the job now and after every settings change.
 func followMyDaySetting(s *schedule.Scheduler, settings *SettingsService) {
 	sync := func() {
 		cfg, err := settings.config()
 		if err == nil {
-			err = syncMyDay(s, cfg)
+			err = schedule.SyncMyDay(s, cfg)
 		}
 		if err != nil {
 			log.Printf("tofu: My Day's time: %v", err)
@@ -83,7 +56,7 @@ func (s *MyDayService) Schedule() (MyDaySchedule, error) {
 	if out.At == "" || s.sched == nil {
 		return out, nil
 	}
-	j, ok, err := s.sched.Get(myDayJobID)
+	j, ok, err := s.sched.Get(schedule.MyDayJobID)
 	if err != nil || !ok {
 		return out, err
 	}

@@ -28,22 +28,22 @@ func TestMyDayAtASetTime(t *testing.T) {
 	if cfg, _ := f.app.Settings.config(); cfg.MyDayAt != "18:00" {
 		t.Fatalf("not in the settings: %q", cfg.MyDayAt)
 	}
-	j, ok, err := f.app.Schedule.s.Get(myDayJobID)
+	j, ok, err := f.app.Schedule.s.Get(schedule.MyDayJobID)
 	if err != nil || !ok || j.Kind != schedule.KindMyDay || j.Cron != "0 18 * * *" || !j.CatchUp {
 		t.Fatalf("job: %+v %v %v", j, ok, err)
 	}
-	if err := f.app.Schedule.Remove(myDayJobID); err == nil {
+	if err := f.app.Schedule.Remove(schedule.MyDayJobID); err == nil {
 		t.Fatal("the Schedule panel removed the setting's job")
 	}
 
 	// The same store under a scheduler on a hand-moved clock, as the window would run it.
 	t0 := time.Date(2026, 3, 10, 8, 0, 0, 0, time.Local)
 	clock := scheduletest.New(t0)
-	exec := &scheduleExec{st: f.store, runner: f.app.Runner, report: f.app.MyDay.reportOf}
+	exec := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Report: f.app.MyDay.reportOf}
 	s := schedule.New(schedule.Options{Records: f.store, Exec: exec, Clock: clock})
-	f.store.DeleteJSON("schedule/" + myDayJobID) // the wall-clock job above; this one starts at t0
+	f.store.DeleteJSON("schedule/" + schedule.MyDayJobID) // the wall-clock job above; this one starts at t0
 	cfg, _ := f.app.Settings.config()
-	if err := syncMyDay(s, cfg); err != nil {
+	if err := schedule.SyncMyDay(s, cfg); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -64,7 +64,7 @@ func TestMyDayAtASetTime(t *testing.T) {
 	// written at start and the miss reported.
 	clock.Advance(39 * time.Hour)
 	s = schedule.New(schedule.Options{Records: f.store, Exec: exec, Clock: clock})
-	if err := syncMyDay(s, cfg); err != nil { // every start syncs: the missed time stays due
+	if err := schedule.SyncMyDay(s, cfg); err != nil { // every start syncs: the missed time stays due
 		t.Fatal(err)
 	}
 	ctx, cancel = context.WithCancel(context.Background())
@@ -78,7 +78,7 @@ func TestMyDayAtASetTime(t *testing.T) {
 	if !ok || r.Date != "2026-03-11" {
 		t.Fatalf("the missed day's report: %+v %v", r, ok)
 	}
-	j, _, _ = s.Get(myDayJobID)
+	j, _, _ = s.Get(schedule.MyDayJobID)
 	if n := len(j.Runs); n != 3 || j.Runs[0].Outcome != schedule.OutcomeOK || j.Runs[1].Outcome != schedule.OutcomeMissed ||
 		j.Runs[1].Missed != 1 || !j.Runs[2].Late || j.Runs[2].Outcome != schedule.OutcomeOK || myday.DayOf(j.Runs[2].Due, time.Local).Date != "2026-03-11" {
 		t.Fatalf("runs: %+v", j.Runs)
@@ -90,7 +90,7 @@ func TestMyDayAtASetTime(t *testing.T) {
 	if _, err := f.app.MyDay.SetTime(""); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := f.app.Schedule.s.Get(myDayJobID); ok {
+	if _, ok, _ := f.app.Schedule.s.Get(schedule.MyDayJobID); ok {
 		t.Fatal("turned off, the job stayed")
 	}
 }

@@ -44,7 +44,7 @@ func TestScheduledCommandRunsInTheSandbox(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &scheduleExec{st: f.store, runner: f.app.Runner}
+	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner}
 	job := schedule.Job{ID: "c1", Name: "probe", Kind: schedule.KindCommand, Command: "sh probe.sh", Workspace: ws}
 	id, _, err := e.Run(context.Background(), job, time.Now())
 	if err != nil {

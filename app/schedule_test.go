@@ -52,8 +52,8 @@ func TestScheduledRunsAreSessions(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &scheduleExec{st: f.store, runner: f.app.Runner, call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
-		cheap: func() string { return scripted.DemoModelName }}
+	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
+		Cheap: func() string { return scripted.DemoModelName }}
 	due := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 
 	id, held, err := e.Run(context.Background(), schedule.Job{ID: "j1", Name: "morning", Kind: schedule.KindPrompt, Prompt: "news?"}, due)
@@ -102,8 +102,8 @@ func TestWatchReadsOnlyTheRetriedAnswer(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &scheduleExec{st: f.store, runner: f.app.Runner, call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
-		cheap: func() string { return scripted.DemoModelName }}
+	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.Models.providers.get}.Call,
+		Cheap: func() string { return scripted.DemoModelName }}
 	conv, _ := f.store.CreateSession("training")
 	watch := schedule.Job{ID: "w1", Name: "wait", Kind: schedule.KindWatch, Condition: "training finished", Prompt: "report the results", Session: conv.ID}
 	got, held, err := e.Run(context.Background(), watch, time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC))

@@ -26,6 +26,7 @@ var aboveOrchestration = []string{
 	"backend/bridge",    // the chat-app bridge starts turns for a chat's messages
 	"backend/trace",     // a trace rebuilds a turn's requests with the agent's projection
 	"backend/desk",      // the sidebar stops a deleted conversation's turn and sets its switches
+	"backend/schedule",  // a due job is a turn (TurnExec)
 }
 
 // upwardEdges are the imports of the orchestration core from below that are known and still
