@@ -171,8 +171,14 @@ func (p *Platform) Listen(ctx context.Context, cursor string, deliver func(bridg
 	}
 	offset, _ := strconv.ParseInt(cursor, 10, 64)
 	for polls := 0; ; polls++ {
+		// The first poll answers at once, so Settings says "connected" as soon as the API
+		// answered one; the next ones wait for news.
+		wait := int(p.o.PollTimeout.Seconds())
+		if polls == 0 {
+			wait = 0
+		}
 		var ups []update
-		err := p.call(ctx, "getUpdates", map[string]any{"offset": offset, "timeout": int(p.o.PollTimeout.Seconds()),
+		err := p.call(ctx, "getUpdates", map[string]any{"offset": offset, "timeout": wait,
 			"allowed_updates": []string{"message", "callback_query"}}, &ups)
 		var limited *bridge.RateLimited
 		switch {
