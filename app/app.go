@@ -20,6 +20,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/memory"
+	"github.com/tofu-research/tofu/backend/models"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/schedule"
@@ -68,6 +69,7 @@ type App struct {
 	Desktop *desktop.Manager
 
 	store     *store.Store
+	providers *providerCache
 	history   *history.Index     // SessionService.Search and the agent's conversation tools
 	agents    *procgroup.Spawner // starts the coding agents the delegate tool runs
 	mu        sync.Mutex
@@ -87,8 +89,23 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		}
 		return session.Price(cfg, model, u)
 	}
-	a := &App{Settings: settings, Models: &ModelService{providers: providers, settings: settings, emit: emit}, store: st, agents: &procgroup.Spawner{}}
-	a.Models.agents = &session.ExternalAgents{}
+	a := &App{Settings: settings, store: st, providers: providers, agents: &procgroup.Spawner{}}
+	installed := &session.ExternalAgents{} // coding agents, offered as a conversation's model
+	a.Models = &ModelService{models.New(models.Options{
+		Provider: providers.get, Factory: factory, Config: settings.config, Keys: settings.keys,
+		ImagesKey: func() string {
+			c, _ := settings.config()
+			return settings.toolKey("images", c)
+		},
+		DemoOn: settings.demoOn, SetDemo: settings.setDemo, Emit: emit.Emit,
+		Agents: func() []llm.ModelInfo {
+			var out []llm.ModelInfo
+			for _, x := range installed.Installed() {
+				out = append(out, llm.ModelInfo{Name: x.ID, Provider: models.AgentProvider, Family: x.Label})
+			}
+			return out
+		},
+	})}
 	a.LocalModels = newLocalModelService(settings, emit, func() { a.Models.Status() })
 	// My Day, translation and the schedule's watch ask the model through one logged call.
 	call := agent.OneShot{Log: st, Provider: providers.get, Price: price}.Call
@@ -137,7 +154,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
 		// A message sent with the main model's replacement records the switch (session.Runner.Send).
-		Switched: a.Models.lastSwitched,
+		Switched: func() *store.Fallback { return models.Switched(a.Models.Service) },
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{mem: mem, store: st}
@@ -234,7 +251,7 @@ func (a *App) Close() {
 		a.Browser.Close()
 		a.Desktop.Close()
 		a.Papers.lib.Shutdown()
-		a.Models.demo.close()
+		models.Close(a.Models.Service)
 		a.LocalModels.close()
 		a.history.Close()
 		for _, u := range a.unsubs {
@@ -280,14 +297,6 @@ func (c *providerCache) current() (llm.Provider, string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return p, c.key, nil
-}
-
-// baseURLOf is the address a provider talks to, when it says.
-func baseURLOf(p llm.Provider) string {
-	if b, ok := p.(interface{ BaseURL() string }); ok {
-		return b.BaseURL()
-	}
-	return ""
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/desk"
+	"github.com/tofu-research/tofu/backend/models"
 )
 
 // Emitter sends an event to the user interface. Implementations must not block.
@@ -51,7 +52,7 @@ func (f *Fanout) Emit(topic string, data any) {
 const TopicSessions = desk.TopicSessions
 
 // TopicModels carries ModelStatus updates.
-const TopicModels = "models"
+const TopicModels = models.Topic
 
 // SessionTopic is the topic of one session's events and deltas.
 func SessionTopic(id string) string { return "session:" + id }

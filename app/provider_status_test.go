@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tofu-research/tofu/backend/models"
 	"net"
 	"testing"
 
@@ -37,9 +38,9 @@ func TestStatusNamesTheProviderThatFailed(t *testing.T) {
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.app.Models.providers.get()
-	if err != nil || baseURLOf(p) != openai.DefaultBaseURL {
-		t.Fatalf("an empty base URL gives %q, %v; want %s", baseURLOf(p), err, openai.DefaultBaseURL)
+	p, err := f.app.providers.get()
+	if err != nil || models.BaseURLOf(p) != openai.DefaultBaseURL {
+		t.Fatalf("an empty base URL gives %q, %v; want %s", models.BaseURLOf(p), err, openai.DefaultBaseURL)
 	}
 	got, _ := f.app.Settings.Get()
 	if got.DefaultBaseURLs[config.TypeOpenAI] != openai.DefaultBaseURL {

@@ -8,6 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/anthropic"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/openai"
+	"github.com/tofu-research/tofu/backend/models"
 	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
@@ -150,7 +151,7 @@ func (s *SettingsService) config() (config.Config, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return withDemo(c, s.demo), nil
+	return models.WithDemo(c, s.demo), nil
 }
 
 // setDemo makes p the only provider for this run (nil ends the demo).

@@ -1,16 +1,12 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/tools/images"
 )
 
 // The keys of the tools beside the model providers: the images API's (generate_image) and
@@ -97,35 +93,4 @@ func (s *SettingsService) moveBraveKey() {
 	if err := s.update(func(c *config.Config) { c.WebSearch.BraveKey = "" }); err != nil {
 		log.Printf("tofu: take the Brave key out of config.json: %v", err)
 	}
-}
-
-// ImagesCheck is what "Test connection" of the images provider shows.
-type ImagesCheck struct {
-	Models int    `json:"models"`          // models the provider listed
-	Listed bool   `json:"listed"`          // the model set is among them
-	Error  string `json:"error,omitempty"` // why it could not connect
-}
-
-// TestImages asks the images provider as edited for its models: key is the key typed in ("":
-// the stored one). Nothing is generated. It never fails: a problem is in Error.
-func (m *ModelService) TestImages(p config.Images, key string) ImagesCheck {
-	cfg := config.Default()
-	cfg.Images = p
-	if err := cfg.Validate(); err != nil {
-		return ImagesCheck{Error: err.Error()}
-	}
-	if strings.TrimSpace(p.BaseURL) == "" {
-		return ImagesCheck{Error: "enter the images API's base URL, such as https://api.openai.com"}
-	}
-	if key == "" {
-		c, _ := m.settings.config()
-		key = m.settings.toolKey("images", c)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ids, err := images.Provider{BaseURL: strings.TrimSpace(p.BaseURL), Key: strings.TrimSpace(key)}.Check(ctx)
-	if err != nil {
-		return ImagesCheck{Error: images.Explain(err)}
-	}
-	return ImagesCheck{Models: len(ids), Listed: slices.Contains(ids, strings.TrimSpace(p.Model))}
 }

@@ -1,4 +1,4 @@
-package app
+package models
 
 import "time"
 
@@ -7,11 +7,11 @@ import "time"
 // ask, about 0.7 s on a quiet 2-core laptop), short enough that nobody is shown a stale list.
 const warmTTL = 10 * time.Second
 
-// warmStatus is a status asked for before anybody wanted it (ModelService.Warm).
+// warmStatus is a status asked for before anybody wanted it (Service.Warm).
 type warmStatus struct {
 	started time.Time
 	done    chan struct{}
-	st      ModelStatus
+	st      Status
 }
 
 // Warm asks the providers for their models now, in the background, so that the first Status
@@ -20,7 +20,7 @@ type warmStatus struct {
 // ready instead of asking Ollama for every model's details after GTK and WebKit have started
 // (docs/PERFORMANCE.md, "The window's first paint"). Only the first Status call takes the
 // warmed answer, and only within warmTTL; every later call asks again.
-func (m *ModelService) Warm() {
+func (m *Service) Warm() {
 	m.mu.Lock()
 	if m.warm != nil {
 		m.mu.Unlock()
@@ -36,7 +36,7 @@ func (m *ModelService) Warm() {
 }
 
 // takeWarm hands over the warmed status, once: nil when there is none or it is too old.
-func (m *ModelService) takeWarm() *warmStatus {
+func (m *Service) takeWarm() *warmStatus {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	w := m.warm

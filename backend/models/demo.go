@@ -1,4 +1,4 @@
-package app
+package models
 
 import (
 	"fmt"
@@ -68,19 +68,19 @@ func (d *demoServer) close() {
 // only provider until the demo is stopped, Settings are saved or Tofu restarts: nothing leaves
 // the machine. The status names the demo's scratch workspace (DemoWorkspace): a conversation
 // working there gets the tour, a read and a command that asks for approval.
-func (m *ModelService) StartDemo() (ModelStatus, error) {
+func (m *Service) StartDemo() (Status, error) {
 	url, _, err := m.demo.start()
 	if err != nil {
-		return ModelStatus{}, err
+		return Status{}, err
 	}
-	m.settings.setDemo(&config.Provider{Name: DemoProvider, Type: config.TypeOllama, BaseURL: url})
+	m.o.SetDemo(&config.Provider{Name: DemoProvider, Type: config.TypeOllama, BaseURL: url})
 	return m.Status(), nil
 }
 
 // StopDemo ends the demo: the configured providers answer again, the scripted model stops and
 // its workspace is removed. Stopping when no demo runs does nothing.
-func (m *ModelService) StopDemo() ModelStatus {
-	m.settings.setDemo(nil)
+func (m *Service) StopDemo() Status {
+	m.o.SetDemo(nil)
 	m.demo.close()
 	return m.Status()
 }
@@ -95,9 +95,9 @@ func (d *demoServer) workspace() string {
 	return d.dir
 }
 
-// withDemo is cfg as turns see it while the demo runs: the demo model alone, so no request
+// WithDemo is cfg as turns see it while the demo runs: the demo model alone, so no request
 // goes to a configured provider (a remote one included) by fallback.
-func withDemo(cfg config.Config, demo *config.Provider) config.Config {
+func WithDemo(cfg config.Config, demo *config.Provider) config.Config {
 	if demo == nil {
 		return cfg
 	}
@@ -106,3 +106,6 @@ func withDemo(cfg config.Config, demo *config.Provider) config.Config {
 	cfg.Fallback = nil
 	return cfg
 }
+
+// Close stops the demo's model and removes its workspace (when the app closes).
+func Close(m *Service) { m.demo.close() }
