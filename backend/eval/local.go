@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,8 +53,20 @@ type LocalOptions struct {
 	// SummaryEvery is how many steps of the main session pass between two calls of the summary
 	// model in the summary mode (default 4).
 	SummaryEvery int
+	// Modes are the runs to make, of LocalModes (empty: all): a long session under every mode
+	// takes hours on a small machine, so they can be run one at a time.
+	Modes []string
 	// Progress, when set, receives a line per session.
 	Progress io.Writer
+}
+
+// LocalModes are the runs Local makes: each session alone under each policy, the sessions at
+// once under the local policy (swarm: on a server with a slot each; swarm1: on one with a single
+// slot, the default of v0.17), one session with summary-model calls in between.
+var LocalModes = []string{"naive", "hosted", "local", "swarm", "swarm1", "summary"}
+
+func (o LocalOptions) runs(mode string) bool {
+	return len(o.Modes) == 0 || slices.Contains(o.Modes, mode)
 }
 
 // LocalStep is one request of a session.
@@ -71,8 +84,12 @@ type LocalStep struct {
 	Growth    int     `json:"growth_tokens"`
 	PrefillMS float64 `json:"prefill_ms"` // prompt_eval_duration
 	TTFTMS    float64 `json:"ttft_ms"`    // request sent to first streamed chunk
-	Moved     bool    `json:"moved,omitempty"`
-	Summary   bool    `json:"summary,omitempty"` // a call of the summary model, not of the session
+	// ServerMS is the server's time outside the model: total_duration less the load, the
+	// prefill and the generation (templating and tokenizing the prompt, the queue).
+	ServerMS float64 `json:"server_ms"`
+	Messages int     `json:"messages"` // the request's messages
+	Moved    bool    `json:"moved,omitempty"`
+	Summary  bool    `json:"summary,omitempty"` // a call of the summary model, not of the session
 }
 
 // LocalTotals sum a run's session steps (summary calls excluded).
@@ -128,20 +145,34 @@ type LocalReport struct {
 	Model  string     `json:"model"`
 	Window int        `json:"window"`
 	Runs   []LocalRun `json:"runs"`
-	// The headline figures: the local policy, one session at a time.
+	// Sessions are the totals of each session of the single-session runs: the share of one
+	// session, its limit, and the worst one.
+	Sessions []LocalSession `json:"sessions"`
+	// The headline figures: the local policy, one session at a time (-1: not run).
 	StepsN          int     `json:"steps"`
 	PromptTokens    int     `json:"prompt_tokens"`
 	EvaluatedTokens int     `json:"evaluated_tokens"`
 	CacheShare      float64 `json:"cache_share"`
 	CacheLimit      float64 `json:"cache_share_limit"`
 	CacheShare3     float64 `json:"cache_share_3"`
-	NaiveCacheShare float64 `json:"naive_cache_share"`
+	// CacheShare3Slot1 is the same three sessions on a server with one slot (-1: not run).
+	CacheShare3Slot1 float64 `json:"cache_share_3_one_slot"`
+	NaiveCacheShare  float64 `json:"naive_cache_share"`
 	// HostedCacheShare is the hosted-cache policy (compact.Defaults) on the same server.
 	HostedCacheShare float64 `json:"hosted_cache_share"`
 	// SummaryCacheShare is the local policy with summary-model calls in between, per
 	// OLLAMA_NUM_PARALLEL of the server it ran on ("0": a running server, not known).
 	SummaryCacheShare map[string]float64 `json:"summary_cache_share"`
 	TTFT              []TTFTPoint        `json:"ttft"`
+}
+
+// LocalSession is one session's totals under one policy.
+type LocalSession struct {
+	Policy  string      `json:"policy"`
+	Session string      `json:"session"`
+	Total   LocalTotals `json:"total"`
+	Share   float64     `json:"cache_share"`
+	Limit   float64     `json:"cache_share_limit"`
 }
 
 // localServer is a server to run sessions on.
@@ -192,6 +223,9 @@ func Local(ctx context.Context, trajs []*Trajectory, servers []*localServer, mod
 	main := servers[0]
 	byName := map[string]LocalTotals{}
 	for _, p := range pols {
+		if !opts.runs(p.name) {
+			continue
+		}
 		run := LocalRun{Mode: "single", Policy: p.name, Parallel: main.parallel}
 		for _, t := range trajs {
 			if err := main.unload(ctx, model); err != nil {
@@ -202,35 +236,40 @@ func Local(ctx context.Context, trajs []*Trajectory, servers []*localServer, mod
 				return rep, fmt.Errorf("%s, %s: %w", p.name, t.Name, err)
 			}
 			run.add(steps, stopped)
+			var one LocalRun
+			one.add(steps, "")
+			rep.Sessions = append(rep.Sessions, LocalSession{Policy: p.name, Session: t.Name, Total: one.Total,
+				Share: one.Total.CacheShare(), Limit: one.Total.Limit()})
 		}
 		byName[p.name] = run.Total
 		rep.Runs = append(rep.Runs, run)
 	}
 	local := pols[2]
-	swarm := LocalRun{Mode: "swarm", Policy: local.name, Parallel: main.parallel}
-	if err := main.unload(ctx, model); err != nil {
-		return rep, err
+	rep.CacheShare, rep.CacheLimit, rep.NaiveCacheShare, rep.HostedCacheShare, rep.CacheShare3, rep.CacheShare3Slot1 = -1, -1, -1, -1, -1, -1
+	if opts.runs("swarm") {
+		swarm, err := main.swarm(ctx, model, window, trajs, local.cfg, opts.Progress)
+		if err != nil {
+			return rep, err
+		}
+		rep.Runs = append(rep.Runs, swarm)
+		rep.CacheShare3 = swarm.Total.CacheShare()
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	for _, t := range trajs {
-		wg.Go(func() {
-			steps, stopped, err := main.session(ctx, model, window, t, local.cfg, 0, opts.Progress)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && firstErr == nil {
-				firstErr = fmt.Errorf("swarm, %s: %w", t.Name, err)
-			}
-			swarm.add(steps, stopped)
-		})
+	if opts.runs("swarm1") {
+		one := servers[len(servers)-1]
+		if one.parallel != 1 {
+			return rep, errors.New("swarm1 needs a server with one slot: run it on the started servers")
+		}
+		swarm, err := one.swarm(ctx, model, window, trajs, local.cfg, opts.Progress)
+		if err != nil {
+			return rep, err
+		}
+		rep.Runs = append(rep.Runs, swarm)
+		rep.CacheShare3Slot1 = swarm.Total.CacheShare()
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	rep.Runs = append(rep.Runs, swarm)
 	for _, s := range servers {
+		if !opts.runs("summary") {
+			break
+		}
 		run := LocalRun{Mode: "summary", Policy: local.name, Parallel: s.parallel}
 		if err := s.unload(ctx, model); err != nil {
 			return rep, err
@@ -243,14 +282,42 @@ func Local(ctx context.Context, trajs []*Trajectory, servers []*localServer, mod
 		rep.Runs = append(rep.Runs, run)
 		rep.SummaryCacheShare[fmt.Sprint(s.parallel)] = run.Total.CacheShare()
 	}
-	lt := byName["local"]
-	rep.StepsN, rep.PromptTokens, rep.EvaluatedTokens = lt.Steps, lt.Prompt, lt.Evaluated
-	rep.CacheShare, rep.CacheLimit = lt.CacheShare(), lt.Limit()
-	rep.NaiveCacheShare = byName["naive"].CacheShare()
-	rep.HostedCacheShare = byName["hosted"].CacheShare()
-	rep.CacheShare3 = swarm.Total.CacheShare()
+	if lt, ok := byName["local"]; ok {
+		rep.StepsN, rep.PromptTokens, rep.EvaluatedTokens = lt.Steps, lt.Prompt, lt.Evaluated
+		rep.CacheShare, rep.CacheLimit = lt.CacheShare(), lt.Limit()
+	}
+	if t, ok := byName["naive"]; ok {
+		rep.NaiveCacheShare = t.CacheShare()
+	}
+	if t, ok := byName["hosted"]; ok {
+		rep.HostedCacheShare = t.CacheShare()
+	}
 	rep.TTFT = ttftTable(rep.Runs)
 	return rep, nil
+}
+
+// swarm runs every trajectory at once on s under cfg, from a cold server.
+func (s *localServer) swarm(ctx context.Context, model string, window int, trajs []*Trajectory, cfg compact.Config, progress io.Writer) (LocalRun, error) {
+	swarm := LocalRun{Mode: "swarm", Policy: "local", Parallel: s.parallel}
+	if err := s.unload(ctx, model); err != nil {
+		return swarm, err
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for _, t := range trajs {
+		wg.Go(func() {
+			steps, stopped, err := s.session(ctx, model, window, t, cfg, 0, progress)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("swarm, %s: %w", t.Name, err)
+			}
+			swarm.add(steps, stopped)
+		})
+	}
+	wg.Wait()
+	return swarm, firstErr
 }
 
 func (r *LocalRun) add(steps []LocalStep, stopped string) {
@@ -314,7 +381,7 @@ func (s *localServer) session(ctx context.Context, model string, window int, t *
 		if err != nil {
 			return steps, "", fmt.Errorf("call %d: %w", k, err)
 		}
-		step.Session, step.Step, step.Sent, step.Moved = t.Name, k, sent, rep.Moved
+		step.Session, step.Step, step.Sent, step.Moved, step.Messages = t.Name, k, sent, rep.Moved, len(msgs)
 		step.Growth = max(step.Prompt-prev, 0)
 		prev = step.Prompt
 		steps = append(steps, step)
@@ -390,6 +457,11 @@ func RunLocal(ctx context.Context, trajs []*Trajectory, opts LocalOptions) (Loca
 	if opts.SummaryEvery <= 0 {
 		opts.SummaryEvery = 4
 	}
+	for _, m := range opts.Modes {
+		if !slices.Contains(LocalModes, m) {
+			return LocalReport{}, fmt.Errorf("--modes: no mode %q (the modes: %s)", m, strings.Join(LocalModes, ", "))
+		}
+	}
 	if opts.Steps < 0 {
 		return LocalReport{}, fmt.Errorf("--steps %d: want 0 (all) or more", opts.Steps)
 	}
@@ -426,7 +498,11 @@ func RunLocal(ctx context.Context, trajs []*Trajectory, opts LocalOptions) (Loca
 	}
 	// One server for the sessions and the swarm (a slot each, one for the summary model), and
 	// one with a single slot, to show what a summary call costs there.
-	servers, model, stop, err := startLocal(ctx, opts.Bin, []int{opts.Sessions + 1, 1})
+	parallels := []int{opts.Sessions + 1}
+	if opts.runs("summary") || opts.runs("swarm1") {
+		parallels = append(parallels, 1)
+	}
+	servers, model, stop, err := startLocal(ctx, opts.Bin, parallels)
 	if err != nil {
 		return LocalReport{}, err
 	}

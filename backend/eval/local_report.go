@@ -55,6 +55,17 @@ func (r LocalReport) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tsession\tsteps\tmoves\tprompt tokens\tevaluated\tfrom cache\tlimit\t")
+	for _, s := range r.Sessions {
+		t := s.Total
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", s.Policy, s.Session, t.Steps, t.Moves, t.Prompt, t.Evaluated,
+			share(s.Share), share(s.Limit))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "evaluated tokens\t"
 	for b := 0; b+1 < len(LocalBands); b++ {
 		head += fmt.Sprintf("TTFT, prompt %s\t", band(b))
@@ -83,9 +94,9 @@ func (r LocalReport) WriteText(w io.Writer) error {
 		}
 	}
 	_, err := fmt.Fprintf(w, "\nfrom cache = 1 - evaluated / prompt tokens (the model's tokens; evaluated from the runner's cache-slot log). "+
-		"limit: only what each prompt grew by is evaluated. Local policy: %s from cache (limit %s); 3 sessions at once: %s; "+
-		"naive resend: %s; hosted-cache policy: %s.\n", share(r.CacheShare), share(r.CacheLimit), share(r.CacheShare3),
-		share(r.NaiveCacheShare), share(r.HostedCacheShare))
+		"limit: only what each prompt grew by is evaluated. Local policy: %s from cache (limit %s); 3 sessions at once: %s "+
+		"(one slot: %s); naive resend: %s; hosted-cache policy: %s.\n", share(r.CacheShare), share(r.CacheLimit), share(r.CacheShare3),
+		share(r.CacheShare3Slot1), share(r.NaiveCacheShare), share(r.HostedCacheShare))
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,6 +76,7 @@ func (s *localServer) call(ctx context.Context, model string, window int, msgs [
 	}
 	step.Prompt = final.PromptEvalCount
 	step.PrefillMS = ms(final.PromptEvalDuration)
+	step.ServerMS = ms(final.TotalDuration - final.LoadDuration - final.PromptEvalDuration - final.EvalDuration)
 	if step.Prompt >= window {
 		// Ollama before the truncate flag drops the front silently: the figures would lie.
 		return step, fmt.Errorf("the prompt took %d tokens of a %d window: the server truncated it", step.Prompt, window)
@@ -122,8 +124,11 @@ var slotRe = regexp.MustCompile(`msg="loading cache slot".* prompt=(\d+) used=(\
 type slotLog struct {
 	read func() (string, error)
 	mu   sync.Mutex
-	used map[int]bool // line numbers already matched
+	seen int        // bytes of the log parsed (whole lines)
+	open []slotLine // lines parsed and not matched yet, in order
 }
+
+type slotLine struct{ prompt, remaining int }
 
 // slotWait bounds the wait for a line the runner printed before its reply: the server copies
 // the runner's output to its own log asynchronously.
@@ -151,24 +156,29 @@ func (l *slotLog) take(ctx context.Context, prompt int) (int, error) {
 	}
 }
 
+// match parses the log's new whole lines (a long run's log grows to many megabytes: each is
+// read once) and takes the first open line with the prompt.
 func (l *slotLog) match(text string, prompt int) (int, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.used == nil {
-		l.used = map[int]bool{}
+	if l.seen > len(text) {
+		l.seen = 0 // a new log
 	}
-	for i, line := range strings.Split(text, "\n") {
-		m := slotRe.FindStringSubmatch(line)
-		if m == nil || l.used[i] {
-			continue
+	if end := strings.LastIndexByte(text, '\n'); end >= l.seen {
+		for line := range strings.SplitSeq(text[l.seen:end], "\n") {
+			if m := slotRe.FindStringSubmatch(line); m != nil {
+				p, _ := strconv.Atoi(m[1])
+				r, _ := strconv.Atoi(m[3])
+				l.open = append(l.open, slotLine{p, r})
+			}
 		}
-		p, _ := strconv.Atoi(m[1])
-		if p != prompt {
-			continue
+		l.seen = end + 1
+	}
+	for i, s := range l.open {
+		if s.prompt == prompt {
+			l.open = slices.Delete(l.open, i, i+1)
+			return s.remaining, true
 		}
-		l.used[i] = true
-		ev, _ := strconv.Atoi(m[3])
-		return ev, true
 	}
 	return 0, false
 }

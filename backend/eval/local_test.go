@@ -70,7 +70,23 @@ func TestLocalAgainstTheRealServer(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &keys); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"steps", "prompt_tokens", "evaluated_tokens", "cache_share", "cache_share_3", "naive_cache_share"} {
+	// Each session's totals add up to its run's, so the per-trajectory figures are the run's.
+	if len(rep.Sessions) != 3*3 {
+		t.Errorf("%d session totals, want 9 (3 policies × 3 sessions)", len(rep.Sessions))
+	}
+	sum := map[string]int{}
+	for _, s := range rep.Sessions {
+		sum[s.Policy] += s.Total.Evaluated
+	}
+	for p, tot := range single {
+		if sum[p] != tot.Evaluated {
+			t.Errorf("%s: the sessions evaluated %d, the run %d", p, sum[p], tot.Evaluated)
+		}
+	}
+	if rep.CacheShare3Slot1 < 0 || rep.CacheShare3 < 0 {
+		t.Errorf("three sessions: %.3f with a slot each, %.3f on one slot", rep.CacheShare3, rep.CacheShare3Slot1)
+	}
+	for _, k := range []string{"steps", "prompt_tokens", "evaluated_tokens", "cache_share", "cache_share_3", "cache_share_3_one_slot", "naive_cache_share", "sessions"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("the JSON has no %q", k)
 		}
