@@ -21,15 +21,19 @@ import (
 const defaultTimeout = 30 * time.Second
 
 // Listen opens the Socket Mode connection and delivers messages and button presses until ctx
-// ends. Socket Mode keeps no position: cursor is ignored and messages sent while no socket was
-// open are not delivered (docs/BRIDGES.md). The SDK reconnects by itself when Slack asks
-// (a disconnect envelope, e.g. refresh_requested) or the socket drops; a failure to open a
-// new one returns, so the bridge says it is offline and retries with its own backoff. Every
-// envelope is acknowledged once delivered: Slack sends again one that is not.
-func (p *Platform) Listen(ctx context.Context, _ string, deliver func(bridge.Incoming) error) error {
+// ends. Socket Mode keeps no position and does not replay what was sent while no socket was
+// open: once connected, Listen reads what is newer than cursor (the last message handled in
+// each conversation) in those conversations' history, so messages sent while Tofu was closed
+// are answered (catchup.go). The SDK reconnects by itself when Slack asks (a disconnect
+// envelope, e.g. refresh_requested) or the socket drops; a failure to open a new one returns,
+// so the bridge says it is offline and retries with its own backoff. Every envelope is
+// acknowledged once delivered: Slack sends again one that is not.
+func (p *Platform) Listen(ctx context.Context, cursor string, deliver func(bridge.Incoming) error) error {
 	if _, err := p.Check(ctx); err != nil {
 		return err
 	}
+	p.resume(cursor)
+	caughtUp := false
 	ctx, cancel := context.WithCancel(ctx)
 	sm := socketmode.New(p.api, socketmode.OptionLog(log.New(io.Discard, "", 0)))
 	ran := make(chan error, 1)
@@ -49,6 +53,18 @@ func (p *Platform) Listen(ctx context.Context, _ string, deliver func(bridge.Inc
 			}
 			return wrap("socket mode", err)
 		case ev := <-sm.Events:
+			if ev.Type == socketmode.EventTypeConnected {
+				if err := deliver(bridge.Incoming{}); err != nil {
+					return err
+				}
+				if !caughtUp {
+					caughtUp = true
+					if err := p.catchUp(ctx, deliver); err != nil {
+						return err
+					}
+				}
+				continue
+			}
 			if err := p.event(ctx, sm, ev, deliver); err != nil {
 				return err
 			}
@@ -56,13 +72,10 @@ func (p *Platform) Listen(ctx context.Context, _ string, deliver func(bridge.Inc
 	}
 }
 
-// event handles one of the socket's events: a connection reached is said to the bridge (an
-// Incoming with no id), a failure to connect returns, a message or a press is delivered and
-// then acknowledged.
+// event handles one of the socket's events other than a connection reached: a failure to
+// connect returns, a message or a press is delivered and then acknowledged.
 func (p *Platform) event(ctx context.Context, sm *socketmode.Client, ev socketmode.Event, deliver func(bridge.Incoming) error) error {
 	switch ev.Type {
-	case socketmode.EventTypeConnected:
-		return deliver(bridge.Incoming{})
 	case socketmode.EventTypeConnectionError:
 		if e, ok := ev.Data.(*slack.ConnectionErrorEvent); ok && e.ErrorObj != nil {
 			return wrap("apps.connections.open", e.ErrorObj)
@@ -95,19 +108,37 @@ func (p *Platform) event(ctx context.Context, sm *socketmode.Client, ev socketmo
 	return nil
 }
 
-// message reads a message event: new messages only (no edits, deletions, joins or bots).
+// message reads a message event.
 func (p *Platform) message(e slackevents.EventsAPIEvent) (bridge.Incoming, bool) {
 	msg, ok := e.InnerEvent.Data.(*slackevents.MessageEvent)
-	if !ok || msg.BotID != "" || msg.User == "" || msg.Text == "" || msg.User == p.Self() {
+	if !ok {
 		return bridge.Incoming{}, false
 	}
-	switch msg.SubType {
+	return p.incoming(post{channel: msg.Channel, direct: msg.ChannelType == "im", user: msg.User, bot: msg.BotID,
+		subtype: msg.SubType, text: msg.Text, ts: msg.TimeStamp, thread: msg.ThreadTimeStamp})
+}
+
+// post is a message as an event or the history shows it.
+type post struct {
+	channel                              string
+	direct                               bool // a direct message
+	user, bot, subtype, text, ts, thread string
+}
+
+// incoming reads a person's new message (no edits, deletions, joins or bots) as the bridge's
+// Incoming; its cursor is the position with this message handled.
+func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
+	if m.bot != "" || m.user == "" || m.text == "" || m.user == p.Self() {
+		return bridge.Incoming{}, false
+	}
+	switch m.subtype {
 	case "", "thread_broadcast", "file_share":
 	default:
 		return bridge.Incoming{}, false
 	}
-	return bridge.Incoming{ID: msg.Channel + "/" + msg.TimeStamp, Chat: chatOf(msg.Channel, msg.ChannelType == "im", msg.ThreadTimeStamp, msg.TimeStamp),
-		User: msg.User, Text: msg.Text, Time: tsTime(msg.TimeStamp)}, true
+	chat := chatOf(m.channel, m.direct, m.thread, m.ts)
+	return bridge.Incoming{ID: m.channel + "/" + m.ts, Chat: chat, User: m.user, Text: m.text, Time: tsTime(m.ts),
+		Cursor: p.advance(chat, m.ts)}, true
 }
 
 // press reads a block_actions interaction: a press of an approval's button.

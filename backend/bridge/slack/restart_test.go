@@ -140,3 +140,40 @@ func TestOfflineThenRateLimitsAreWaitedOut(t *testing.T) {
 		t.Fatalf("the message was taken %d times", users)
 	}
 }
+
+// TestMessagesSentWhileClosedAreAnsweredAtStart: Socket Mode does not replay what was sent
+// while Tofu was closed (the loopback Slack forgets the envelopes, as Slack gives up); at the
+// next start the bridge reads the history of the conversations it knows (a direct message and
+// a channel thread) after the last message it handled, and answers each message once.
+func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.Model.OnUser("first").Reply(scripted.Reply{Text: "answer one"})
+	f.Model.OnUser("thread question").Reply(scripted.Reply{Text: "answer thread"})
+	f.Model.OnUser("direct, while").Reply(scripted.Reply{Text: "answer two"})
+	f.Model.OnUser("in the thread, while").Reply(scripted.Reply{Text: "answer three"})
+	f.start(t)
+	f.sl.Say(ownerDM, owner, "the first message")
+	f.waitFor(t, ownerDM, "answer one")
+	thread := channel + ":" + f.sl.Say(channel, owner, "a thread question")
+	f.waitFor(t, thread, "answer thread")
+	f.Stop() // Tofu closed
+	f.sl.Say(ownerDM, owner, "direct, while Tofu was closed")
+	f.sl.Say(thread, owner, "in the thread, while Tofu was closed")
+	f.sl.Forget()
+	f.start(t)
+	f.waitFor(t, ownerDM, "answer two")
+	f.waitFor(t, thread, "answer three")
+	if got := answers(f.sl.Sent(ownerDM)); len(got) != 2 {
+		t.Fatalf("the direct messages = %+v", got)
+	}
+	if got := answers(f.sl.Sent(thread)); len(got) != 2 {
+		t.Fatalf("the thread = %+v", got)
+	}
+	if users := f.Users(t); users != 4 {
+		t.Fatalf("%d messages taken, want 4", users)
+	}
+	if f.sl.Calls("conversations.history") == 0 || f.sl.Calls("conversations.replies") == 0 {
+		t.Fatal("the history was not read")
+	}
+}

@@ -35,6 +35,8 @@ type Platform struct {
 
 	mu   sync.Mutex
 	self string
+	// seen is the ts of the last message delivered in each conversation (the cursor).
+	seen map[string]string
 }
 
 // ParseTokens reads the secret `tofu bridge token NAME` keeps for a Slack bridge: the app-level

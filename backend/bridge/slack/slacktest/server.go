@@ -59,10 +59,17 @@ type Server struct {
 	pending  []*envelope
 	acks     int
 	sent     []*Message
+	history  []posted // every message of every conversation, in order
 	calls    map[string]int
 	fail     map[string][]failure
 	envelope int
 	changed  chan struct{}
+}
+
+// posted is a message as conversations.history and conversations.replies show it.
+type posted struct {
+	channel, thread, ts, user, bot string
+	msg                            map[string]any
 }
 
 // envelope is a Socket Mode request waiting for its acknowledgement.
@@ -166,8 +173,24 @@ func (s *Server) Say(chat, user, text string) string {
 	if thread != "" {
 		ev["thread_ts"] = thread
 	}
+	msg := map[string]any{}
+	for k, v := range ev {
+		if k != "channel" && k != "event_ts" && k != "channel_type" {
+			msg[k] = v
+		}
+	}
+	s.history = append(s.history, posted{channel: channel, thread: thread, ts: ts, user: user, msg: msg})
 	s.event(ev)
 	return ts
+}
+
+// Forget drops the envelopes not acknowledged yet: Slack gave up redelivering them (it does
+// not keep them while no socket is open), so only the history holds those messages.
+func (s *Server) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending = nil
+	s.notify()
 }
 
 // channelType is what message events say of a channel: im for direct messages.
@@ -425,6 +448,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.postMessage(w, r.Form)
 	case "chat.update":
 		s.update(w, r.Form)
+	case "conversations.history":
+		s.conversationsHistory(w, r.Form)
+	case "conversations.replies":
+		s.conversationsReplies(w, r.Form)
 	default:
 		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "unknown_method", "req_method": method})
 	}
@@ -474,6 +501,7 @@ func (s *Server) postMessage(w http.ResponseWriter, form url.Values) {
 	}
 	s.sent = append(s.sent, m)
 	msg := botMessage(m, blocks)
+	s.history = append(s.history, posted{channel: channel, thread: thread, ts: m.TS, user: BotUser, bot: BotID, msg: msg})
 	ev := map[string]any{"channel": channel, "event_ts": m.TS, "channel_type": channelType(channel)}
 	for k, v := range msg {
 		ev[k] = v
@@ -516,3 +544,44 @@ func str(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// conversationsHistory answers a channel's messages outside threads (and threads' first
+// messages) after oldest, newest first, in one page.
+func (s *Server) conversationsHistory(w http.ResponseWriter, form url.Values) {
+	channel, oldest := form.Get("channel"), form.Get("oldest")
+	s.mu.Lock()
+	msgs := []any{}
+	for i := len(s.history) - 1; i >= 0; i-- {
+		p := s.history[i]
+		if p.channel == channel && (p.thread == "" || p.thread == p.ts) && later(p.ts, oldest) {
+			msgs = append(msgs, p.msg)
+		}
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "messages": msgs, "has_more": false, "pin_count": 0,
+		"response_metadata": map[string]any{"next_cursor": ""}})
+}
+
+// conversationsReplies answers a thread: its first message, then the replies after oldest,
+// oldest first, in one page.
+func (s *Server) conversationsReplies(w http.ResponseWriter, form url.Values) {
+	channel, ts, oldest := form.Get("channel"), form.Get("ts"), form.Get("oldest")
+	s.mu.Lock()
+	msgs := []any{}
+	for _, p := range s.history {
+		if p.channel == channel && (p.ts == ts || (p.thread == ts && later(p.ts, oldest))) {
+			msgs = append(msgs, p.msg)
+		}
+	}
+	s.mu.Unlock()
+	if len(msgs) == 0 {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "thread_not_found"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "messages": msgs, "has_more": false,
+		"response_metadata": map[string]any{"next_cursor": ""}})
+}
+
+// later says whether ts is after oldest ("": every ts is); the server's timestamps all have
+// the same width, so they compare as strings.
+func later(ts, oldest string) bool { return oldest == "" || ts > oldest }
