@@ -11,7 +11,8 @@
 //
 // The child is this program run again with TOFU_CHILD naming the work: the package that does
 // it calls Serve from its init, which serves one request and exits before main runs, so every
-// program that links that package (a test binary too) can be its own child.
+// program that links that package (a test binary too) can be its own child. A lean program
+// made for one work, tofu-<work> beside this one (tofu-pdf), is run instead when it is there.
 package child
 
 import (
@@ -95,25 +96,44 @@ func serve(in io.Reader, out io.Writer, work func(json.RawMessage, io.Reader, fu
 	return 0
 }
 
-// program is the executable a child runs: this one, or, from the window (a cgo program that
-// would load GTK and WebKit for nothing), the `tofu` beside it.
-func program() (string, error) {
+// program is the executable a child doing the work called name runs: a lean program made for
+// that work, tofu-<name> beside this one (tofu-pdf: it starts in a third of tofu's time and
+// links only the PDF reader: less code for a hostile file to reach); else, from a program
+// that is not Tofu's command line (the window, a cgo program that would load GTK and WebKit
+// for nothing, or a lean program asked for other work), the `tofu` beside it; else this
+// program itself (test binaries and `go run` serve their own children). A lean program
+// serves its own work only: asked for another with no tofu beside it, it says so.
+func program(name string) (string, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("find Tofu's program for a child process: %w", err)
 	}
-	return programFor(self), nil
+	prog := programFor(self, name)
+	if prog == "" {
+		return "", fmt.Errorf("%s cannot do the work %q itself, and there is no tofu program beside it to do it", filepath.Base(self), name)
+	}
+	return prog, nil
 }
 
-// programFor is program for the executable self.
-func programFor(self string) string {
-	if strings.HasPrefix(filepath.Base(self), "tofu-window") {
-		exe := ""
-		if runtime.GOOS == "windows" {
-			exe = ".exe"
-		}
-		if cli := filepath.Join(filepath.Dir(self), "tofu"+exe); isFile(cli) {
+// programFor is program for the executable self: "" when there is none.
+func programFor(self, name string) string {
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	dir, base := filepath.Dir(self), strings.TrimSuffix(filepath.Base(self), exe)
+	if base == "tofu-"+name {
+		return self
+	}
+	if lean := filepath.Join(dir, "tofu-"+name+exe); isFile(lean) {
+		return lean
+	}
+	if strings.HasPrefix(base, "tofu-") {
+		if cli := filepath.Join(dir, "tofu"+exe); isFile(cli) {
 			return cli
+		}
+		if base != "tofu-window" {
+			return "" // a lean program: it serves its own work only
 		}
 	}
 	return self

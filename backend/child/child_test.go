@@ -148,28 +148,53 @@ func TestCancelAndRefusal(t *testing.T) {
 	}
 }
 
-// The window's child is the `tofu` beside it (no GTK and WebKit loaded to read a file); any
-// other program, or a window without it, is its own child.
+// The window's child is the `tofu` beside it (no GTK and WebKit loaded to read a file); a
+// work with its own lean program beside (tofu-pdf) runs that; a lean program's other works
+// run the `tofu` beside it; any other program, or one alone, is its own child.
 func TestProgram(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	window, cli := filepath.Join(dir, "tofu-window"), filepath.Join(dir, "tofu")
+	exe := ""
 	if runtime.GOOS == "windows" {
-		window, cli = window+".exe", cli+".exe"
+		exe = ".exe"
 	}
-	if got := programFor(window); got != window {
-		t.Errorf("a window alone: %s, want itself", got)
+	window, cli, lean := filepath.Join(dir, "tofu-window"+exe), filepath.Join(dir, "tofu"+exe), filepath.Join(dir, "tofu-pdf"+exe)
+	test := filepath.Join(dir, "child.test"+exe)
+	for _, self := range []string{window, test, lean} {
+		if got := programFor(self, "pdf"); got != self {
+			t.Errorf("%s alone: %s, want itself", self, got)
+		}
+	}
+	if got := programFor(lean, "pdf-repair"); got != "" {
+		t.Errorf("tofu-pdf alone, asked to repair: %s, want none (it serves its own work only)", got)
 	}
 	os.WriteFile(cli, []byte("x"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "sub", "tofu"), 0o755)
-	for self, want := range map[string]string{
-		window:                                   cli,
-		cli:                                      cli,
-		filepath.Join(dir, "child.test"):         filepath.Join(dir, "child.test"),
-		filepath.Join(dir, "sub", "tofu-window"): filepath.Join(dir, "sub", "tofu-window"), // a folder named tofu is not it
+	os.MkdirAll(filepath.Join(dir, "sub", "tofu-pdf"), 0o755)
+	cases := []struct{ self, work, want string }{
+		{window, "office", cli},
+		{cli, "office", cli},
+		{test, "office", test},
+		{cli, "pdf", cli}, // no tofu-pdf yet: the fallback
+		{filepath.Join(dir, "sub", "tofu-window"), "office", filepath.Join(dir, "sub", "tofu-window")}, // a folder named tofu is not it
+		{filepath.Join(dir, "sub", "tofu"), "pdf", filepath.Join(dir, "sub", "tofu")},                  // nor one named tofu-pdf
+	}
+	for _, c := range cases {
+		if got := programFor(c.self, c.work); got != c.want {
+			t.Errorf("%s, work %s: %s, want %s", c.self, c.work, got, c.want)
+		}
+	}
+	os.WriteFile(lean, []byte("x"), 0o755)
+	for _, c := range []struct{ self, work, want string }{
+		{cli, "pdf", lean},
+		{window, "pdf", lean},
+		{test, "pdf", lean},
+		{cli, "office", cli},
+		{lean, "pdf-repair", cli}, // the lean program's repairs: tofu, which links pdfcpu
+		{lean, "pdf", lean},
 	} {
-		if got := programFor(self); got != want {
-			t.Errorf("%s: %s, want %s", self, got, want)
+		if got := programFor(c.self, c.work); got != c.want {
+			t.Errorf("with tofu-pdf: %s, work %s: %s, want %s", c.self, c.work, got, c.want)
 		}
 	}
 }

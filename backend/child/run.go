@@ -35,7 +35,7 @@ func Run(ctx context.Context, name string, req any, in io.Reader, lim Limits, re
 		return fmt.Errorf("child %s: %w", name, err)
 	}
 	head, _ := json.Marshal(header{Limits: lim, Request: rawReq})
-	prog, err := program()
+	prog, err := program(name)
 	if err != nil {
 		return err
 	}

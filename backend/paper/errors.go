@@ -2,7 +2,6 @@ package paper
 
 import (
 	"errors"
-	"net/http"
 	"os/exec"
 	"strings"
 
@@ -106,26 +105,4 @@ func noText(pages int) error {
 		reason = wording.Plural(pages, "page") + " without extractable text"
 	}
 	return &Error{Kind: ErrNoText, Reason: reason, Hint: hint}
-}
-
-// notPDFReason says what a file without a PDF header looks like, from its first bytes: a
-// user who dropped the wrong file learns which one it was.
-func notPDFReason(head []byte) string {
-	kind := http.DetectContentType(head)
-	kind, _, _ = strings.Cut(kind, ";")
-	what := map[string]string{
-		"text/html":                "it is a web page (HTML), perhaps the page around the PDF's link",
-		"text/plain":               "it is a text file",
-		"text/xml":                 "it is an XML file",
-		"application/zip":          "it is a ZIP archive (a Word or PowerPoint file is one)",
-		"application/x-gzip":       "it is a gzip archive (an arXiv source tarball is one)",
-		"application/postscript":   "it is PostScript",
-		"image/png":                "it is a PNG image",
-		"image/jpeg":               "it is a JPEG image",
-		"application/octet-stream": "it has no %PDF- header",
-	}[kind]
-	if what == "" {
-		what = "it is " + kind
-	}
-	return what
 }

@@ -120,7 +120,7 @@ func TestEncrypted(t *testing.T) {
 	t.Parallel()
 	var enc bytes.Buffer
 	conf := model.NewAESConfiguration("s3cret", "owner-s3cret", 256)
-	disableConfig.Do(api.DisableConfigDir)
+	// pdfcpu's configuration directory is off: pdfrepair, linked in this test binary, said so.
 	if err := api.Encrypt(bytes.NewReader(textPDF("Top secret findings")), &enc, conf); err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +149,10 @@ func TestNotAPDFSaysWhatItIs(t *testing.T) {
 		{"# Tofu\n\nA desktop research assistant.\n", "it is a text file"},
 		{"<!DOCTYPE html><html><body>Download the paper</body></html>", "it is a web page"},
 		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "it is a PNG image"},
+		{"PK\x03\x04\x14\x00\x06\x00", "it is a ZIP archive"},
+		{"\x1f\x8b\x08\x00\x00\x00", "it is a gzip archive"},
+		{"  <?xml version=\"1.0\"?><feed/>", "it is an XML file"},
+		{"\x00\x01\x02\x03binary", "it has no %PDF- header"},
 	} {
 		_, err := extractBytes([]byte(tc.data), Options{})
 		if !errors.Is(err, ErrNotPDF) || !errors.Is(err, ErrCorrupt) {

@@ -8,12 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/ledongthuc/pdf"
-	"github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
 
 // Options tune an extraction; the zero value extracts every page.
@@ -25,21 +21,6 @@ type Options struct {
 	Progress func(done, total int)
 
 	bounds *bounds // nil: the defaults of bounds.go (tests shrink them)
-}
-
-var disableConfig sync.Once
-
-// pdfcpuConfig returns a configuration that never touches ~/.config/pdfcpu
-// and writes plain cross-reference tables, which ledongthuc/pdf reads fastest.
-func pdfcpuConfig(password string) *model.Configuration {
-	disableConfig.Do(api.DisableConfigDir)
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	conf.WriteObjectStream = false
-	conf.WriteXRefStream = false
-	conf.UserPW = password
-	conf.OwnerPW = password
-	return conf
 }
 
 // Open extracts every page of the PDF file at path.
@@ -167,7 +148,7 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, in
 	fixed, ferr := rewrite(data, password)
 	if ferr != nil {
 		switch {
-		case errors.Is(ferr, pdfcpu.ErrWrongPassword):
+		case errors.Is(ferr, ErrWrongPassword):
 			return nil, encrypted(password != "")
 		case errors.Is(err, pdf.ErrInvalidPassword):
 			return nil, encrypted(true)
@@ -199,7 +180,7 @@ func openReader(r io.ReaderAt, size int64, password string, repairable error, in
 type opened struct {
 	rd       *pdf.Reader
 	pages    []pageRef
-	repaired bool // by pdfcpu
+	repaired bool // by the Repairer (pdfcpu)
 }
 
 func newReader(r io.ReaderAt, size int64, password string, limits pdf.Limits) (rd *pdf.Reader, err error) {
@@ -231,35 +212,6 @@ func readable(rd *pdf.Reader) (pages []pageRef, err error) {
 		return nil, err
 	}
 	return pages, nil
-}
-
-// rewrite lets pdfcpu parse, decrypt and write the file again; its reader
-// rebuilds broken cross-reference tables from the objects it finds.
-func rewrite(data []byte, password string) (out []byte, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("pdfcpu: %v", p)
-		}
-	}()
-	var buf bytes.Buffer
-	conf := pdfcpuConfig(password)
-	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
-	if err != nil {
-		return nil, err
-	}
-	if ctx.Encrypt != nil {
-		if err := api.Decrypt(bytes.NewReader(data), &buf, pdfcpuConfig(password)); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	if err := api.OptimizeContext(ctx); err != nil {
-		return nil, err
-	}
-	if err := api.WriteContext(ctx, &buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 func shortReason(direct, repair string) string {

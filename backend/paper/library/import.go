@@ -123,7 +123,7 @@ func (l *Library) ImportArxiv(ctx context.Context, ref string) (Info, error) {
 const maxDownload = 200 << 20
 
 // ImportURL downloads the PDF at url and adds it to the library. Whether web access is
-// allowed is the caller's to check; a network that cannot be reached is paper.ErrOffline's
+// allowed is the caller's to check; a network that cannot be reached is arxiv.ErrOffline's
 // kind of error, with what to do instead.
 func (l *Library) ImportURL(ctx context.Context, url string) (Info, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/paper"
+	"github.com/tofu-research/tofu/backend/paper/arxiv"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -98,9 +99,9 @@ func TestImportArxiv(t *testing.T) {
 		w.Write([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>MultiVae: a library</title>
 		<published>2024-03-01T00:00:00Z</published><author><name>Agathe Senellart</name></author></entry></feed>`))
 	})
-	arxiv := httptest.NewServer(mux)
-	defer arxiv.Close()
-	e.lib.opts.Arxiv = paper.Arxiv{PDFBase: arxiv.URL, APIBase: arxiv.URL + "/api"}
+	arx := httptest.NewServer(mux)
+	defer arx.Close()
+	e.lib.opts.Arxiv = arxiv.Client{PDFBase: arx.URL, APIBase: arx.URL + "/api"}
 
 	if _, err := e.lib.ImportArxiv(context.Background(), "not an id"); err == nil {
 		t.Fatal("a bad id was accepted")
@@ -113,8 +114,8 @@ func TestImportArxiv(t *testing.T) {
 		t.Fatalf("info = %+v", info)
 	}
 	// Offline: a clear error.
-	e.lib.opts.Arxiv = paper.Arxiv{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1"}
-	if _, err := e.lib.ImportArxiv(context.Background(), "2401.54321"); !errors.Is(err, paper.ErrOffline) {
+	e.lib.opts.Arxiv = arxiv.Client{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1"}
+	if _, err := e.lib.ImportArxiv(context.Background(), "2401.54321"); !errors.Is(err, arxiv.ErrOffline) {
 		t.Fatalf("offline: %v", err)
 	}
 }

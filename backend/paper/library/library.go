@@ -17,6 +17,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/paper"
+	"github.com/tofu-research/tofu/backend/paper/arxiv"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -43,7 +44,7 @@ type Options struct {
 	DeleteSession func(id string) error
 	Emit          Emitter
 	// Arxiv is where ImportArxiv downloads from (zero: arxiv.org).
-	Arxiv paper.Arxiv
+	Arxiv arxiv.Client
 	// HTTP is what ImportURL downloads with (nil: a client with a two-minute timeout).
 	HTTP *http.Client
 }

@@ -5,7 +5,6 @@
 package worker
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,12 +13,13 @@ import (
 
 	"github.com/tofu-research/tofu/backend/child"
 	"github.com/tofu-research/tofu/backend/paper"
+	_ "github.com/tofu-research/tofu/backend/paper/pdfrepair"
+	"github.com/tofu-research/tofu/backend/paper/worker/serve"
 )
 
-// work names the extraction among a child's kinds of work.
-const work = "pdf"
-
-func init() { child.Serve(work, serve) }
+// Every program that links worker can be its own extracting child (tofu-pdf, beside it, is
+// preferred: backend/child); pdfrepair, linked here, repairs in process.
+func init() { child.Serve(serve.Work, serve.Do) }
 
 // Extract is paper.Extract in a child process under child.DefaultLimits: the same document or
 // the same errors (errors.Is finds paper's sentinels), and paper.ErrTooLarge when the child
@@ -36,10 +36,10 @@ func Open(ctx context.Context, path string, opts paper.Options) (*paper.Document
 // ExtractLimited is Extract under lim.
 func ExtractLimited(ctx context.Context, r io.ReaderAt, size int64, opts paper.Options, lim child.Limits) (*paper.Document, error) {
 	var doc *paper.Document
-	var failed *wireError
-	err := child.Run(ctx, work, request{Size: size, Pages: opts.Pages, Password: opts.Password},
+	var failed *serve.WireError
+	err := child.Run(ctx, serve.Work, serve.Request{Size: size, Pages: opts.Pages, Password: opts.Password},
 		io.NewSectionReader(r, 0, size), lim, func(raw json.RawMessage) error {
-			var m message
+			var m serve.Message
 			if err := json.Unmarshal(raw, &m); err != nil {
 				return fmt.Errorf("the PDF worker's answer: %w", err)
 			}
@@ -62,31 +62,9 @@ func ExtractLimited(ctx context.Context, r io.ReaderAt, size int64, opts paper.O
 	case err != nil:
 		return nil, err
 	case failed != nil:
-		return nil, failed.err()
+		return nil, failed.Err()
 	case doc == nil:
 		return nil, paper.NewError(paper.ErrCorrupt, "the extractor gave no answer", "")
 	}
 	return doc, nil
-}
-
-// serve is the child's side: it extracts the PDF that follows the request.
-func serve(raw json.RawMessage, in io.Reader, send func(any)) error {
-	var req request
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return fmt.Errorf("read the request: %w", err)
-	}
-	data := make([]byte, req.Size)
-	if _, err := io.ReadFull(in, data); err != nil {
-		return fmt.Errorf("read the PDF: %w", err)
-	}
-	opts := paper.Options{Pages: req.Pages, Password: req.Password, Progress: func(done, total int) {
-		send(message{Progress: []int{done, total}}) // the page workers call it one at a time
-	}}
-	doc, err := paper.Extract(context.Background(), bytes.NewReader(data), req.Size, opts)
-	if err != nil {
-		send(message{Error: toWire(err)})
-		return nil
-	}
-	send(message{Doc: doc})
-	return nil
 }

@@ -1,4 +1,8 @@
-package paper
+// Package arxiv downloads papers from arXiv. It is the only part of the paper reader that uses
+// the network, and the app calls it only when the user has turned web access on. It is apart
+// from backend/paper so that the extractor (and tofu-pdf, which links only it) carries no HTTP
+// client.
+package arxiv
 
 import (
 	"context"
@@ -8,24 +12,21 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
-// Arxiv downloads papers from arXiv. It is the only part of the paper reader that uses the
-// network, and the app calls it only when the user has turned web access on.
-type Arxiv struct {
+// Client downloads papers from arXiv.
+type Client struct {
 	// PDFBase serves /pdf/<id> (default https://arxiv.org); APIBase is the Atom query API
 	// (default https://export.arxiv.org/api/query). Tests point both at a local server.
 	PDFBase, APIBase string
 	HTTP             *http.Client
 }
 
-// ArxivMeta is what arXiv says about a paper.
-type ArxivMeta struct {
+// Meta is what arXiv says about a paper.
+type Meta struct {
 	ID       string   `json:"id"`
 	Title    string   `json:"title"`
 	Authors  []string `json:"authors"`
@@ -36,32 +37,7 @@ type ArxivMeta struct {
 // ErrOffline means arXiv could not be reached.
 var ErrOffline = errors.New("arXiv cannot be reached")
 
-var (
-	newStyleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}\.\d{4,5})(v\d+)?$`) })
-	oldStyleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$`) })
-)
-
-// ParseArxivID accepts an arXiv id ("2401.12345", "2401.12345v2", "arXiv:2401.12345",
-// "hep-th/9901001") or an arxiv.org abs/pdf URL, and returns the id.
-func ParseArxivID(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "arXiv:"), "arxiv:")
-	for _, prefix := range []string{"https://", "http://"} {
-		s = strings.TrimPrefix(s, prefix)
-	}
-	for _, host := range []string{"www.arxiv.org/", "arxiv.org/", "export.arxiv.org/"} {
-		if rest, ok := strings.CutPrefix(s, host); ok {
-			rest = strings.TrimPrefix(strings.TrimPrefix(rest, "abs/"), "pdf/")
-			s = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".pdf")
-		}
-	}
-	if newStyleID().MatchString(s) || oldStyleID().MatchString(s) {
-		return s, nil
-	}
-	return "", fmt.Errorf("%q is not an arXiv id or URL (e.g. 2401.12345 or https://arxiv.org/abs/2401.12345)", s)
-}
-
-func (a Arxiv) client() *http.Client {
+func (a Client) client() *http.Client {
 	if a.HTTP != nil {
 		return a.HTTP
 	}
@@ -70,7 +46,7 @@ func (a Arxiv) client() *http.Client {
 
 // Fetch downloads the PDF of id and its metadata (best effort: a failed metadata query leaves
 // meta with the id only).
-func (a Arxiv) Fetch(ctx context.Context, id string) ([]byte, ArxivMeta, error) {
+func (a Client) Fetch(ctx context.Context, id string) ([]byte, Meta, error) {
 	pdfBase, apiBase := a.PDFBase, a.APIBase
 	if pdfBase == "" {
 		pdfBase = "https://arxiv.org"
@@ -78,7 +54,7 @@ func (a Arxiv) Fetch(ctx context.Context, id string) ([]byte, ArxivMeta, error) 
 	if apiBase == "" {
 		apiBase = "https://export.arxiv.org/api/query"
 	}
-	meta := ArxivMeta{ID: id}
+	meta := Meta{ID: id}
 	pdf, err := a.get(ctx, strings.TrimRight(pdfBase, "/")+"/pdf/"+id, 200<<20)
 	if err != nil {
 		return nil, meta, err
@@ -92,7 +68,7 @@ func (a Arxiv) Fetch(ctx context.Context, id string) ([]byte, ArxivMeta, error) 
 	return pdf, meta, nil
 }
 
-func (a Arxiv) get(ctx context.Context, url string, limit int64) ([]byte, error) {
+func (a Client) get(ctx context.Context, url string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -124,7 +100,7 @@ func (a Arxiv) get(ctx context.Context, url string, limit int64) ([]byte, error)
 	return b, nil
 }
 
-func parseAtom(b []byte, meta *ArxivMeta) {
+func parseAtom(b []byte, meta *Meta) {
 	var feed struct {
 		Entries []struct {
 			Title     string `xml:"title"`

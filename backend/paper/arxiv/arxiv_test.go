@@ -1,4 +1,4 @@
-package paper
+package arxiv
 
 import (
 	"context"
@@ -7,28 +7,6 @@ import (
 	"net/http/httptest"
 	"testing"
 )
-
-func TestParseArxivID(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"2401.12345":                             "2401.12345",
-		"2401.12345v2":                           "2401.12345v2",
-		"arXiv:2401.12345":                       "2401.12345",
-		"https://arxiv.org/abs/2401.12345":       "2401.12345",
-		"https://arxiv.org/pdf/2401.12345v1.pdf": "2401.12345v1",
-		"arxiv.org/abs/hep-th/9901001":           "hep-th/9901001",
-		" 1706.03762 ":                           "1706.03762",
-	} {
-		if got, err := ParseArxivID(in); err != nil || got != want {
-			t.Errorf("ParseArxivID(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "hello", "https://example.com/abs/2401.12345", "2401.1"} {
-		if _, err := ParseArxivID(bad); err == nil {
-			t.Errorf("ParseArxivID(%q) accepted", bad)
-		}
-	}
-}
 
 func TestArxivFetch(t *testing.T) {
 	t.Parallel()
@@ -42,7 +20,7 @@ func TestArxivFetch(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	a := Arxiv{PDFBase: srv.URL, APIBase: srv.URL + "/api"}
+	a := Client{PDFBase: srv.URL, APIBase: srv.URL + "/api"}
 	pdf, meta, err := a.Fetch(context.Background(), "2401.12345")
 	if err != nil || string(pdf) != "%PDF-1.5 fake" {
 		t.Fatalf("fetch: %q, %v", pdf, err)
@@ -54,7 +32,7 @@ func TestArxivFetch(t *testing.T) {
 		t.Fatal("an HTML page was taken for a PDF")
 	}
 	// Offline: nothing listens.
-	dead := Arxiv{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1/api"}
+	dead := Client{PDFBase: "http://127.0.0.1:1", APIBase: "http://127.0.0.1:1/api"}
 	if _, _, err := dead.Fetch(context.Background(), "2401.12345"); !errors.Is(err, ErrOffline) {
 		t.Fatalf("offline error = %v", err)
 	}

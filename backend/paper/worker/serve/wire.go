@@ -1,4 +1,4 @@
-package worker
+package serve
 
 import (
 	"errors"
@@ -9,20 +9,22 @@ import (
 // The child's request is followed by the PDF's bytes; it answers with messages: progress as it
 // goes, then a document or an error.
 
-type request struct {
+// Request is what the child reads before the PDF's bytes.
+type Request struct {
 	Size     int64           `json:"size"`
 	Pages    paper.PageRange `json:"pages,omitempty"`
 	Password string          `json:"password,omitempty"`
 }
 
-type message struct {
+// Message is one answer of the child.
+type Message struct {
 	Progress []int           `json:"progress,omitempty"` // pages done, pages to do
 	Doc      *paper.Document `json:"doc,omitempty"`
-	Error    *wireError      `json:"error,omitempty"`
+	Error    *WireError      `json:"error,omitempty"`
 }
 
-// wireError is an extraction's error: a paper.Error by its kind's name, any other by its text.
-type wireError struct {
+// WireError is an extraction's error: a paper.Error by its kind's name, any other by its text.
+type WireError struct {
 	Kind   string `json:"kind,omitempty"`
 	Reason string `json:"reason"`
 	Hint   string `json:"hint,omitempty"`
@@ -41,19 +43,21 @@ var kinds = []struct {
 	{"corrupt", paper.ErrCorrupt},
 }
 
-func toWire(err error) *wireError {
+// ToWire is err on the wire.
+func ToWire(err error) *WireError {
 	var pe *paper.Error
 	if errors.As(err, &pe) {
 		for _, k := range kinds {
 			if errors.Is(pe.Kind, k.err) {
-				return &wireError{Kind: k.name, Reason: pe.Reason, Hint: pe.Hint}
+				return &WireError{Kind: k.name, Reason: pe.Reason, Hint: pe.Hint}
 			}
 		}
 	}
-	return &wireError{Reason: err.Error()}
+	return &WireError{Reason: err.Error()}
 }
 
-func (w *wireError) err() error {
+// Err is the error w carries, paper's sentinel found by errors.Is.
+func (w *WireError) Err() error {
 	for _, k := range kinds {
 		if w.Kind == k.name {
 			return paper.NewError(k.err, w.Reason, w.Hint)
