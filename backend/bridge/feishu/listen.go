@@ -10,6 +10,7 @@ import (
 	"time"
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
 	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
 	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher/callback"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
@@ -68,6 +69,7 @@ func (p *Platform) Listen(outer context.Context, _ string, deliver func(bridge.I
 			}
 			return &callback.CardActionTriggerResponse{}, nil
 		})
+	events.InitConfig(larkevent.WithLogger(sdkLogger{p.o.Logf}), larkevent.WithLogLevel(larkcore.LogLevelWarn))
 	failed := make(chan error, 1)
 	// Connected (first or again): the bridge says so in Settings.
 	ready := func() { _ = hand(ctx, bridge.Incoming{}) }

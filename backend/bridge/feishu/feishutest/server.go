@@ -74,6 +74,7 @@ type Server struct {
 	changed  chan struct{}
 	socket   *socket
 	connects int
+	busy     int // endpoint calls to answer "system busy"
 	// Fragment sends each event in two frames (sum=2), as Feishu does with large ones.
 	Fragment bool
 	queue    [][]byte          // events waiting for a connection

@@ -29,9 +29,24 @@ func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.calls["endpoint"]++
 	device := strconv.Itoa(s.calls["endpoint"])
+	busy := s.busy > 0
+	if busy {
+		s.busy--
+	}
 	s.mu.Unlock()
+	if busy {
+		envelope(w, http.StatusOK, larkws.SystemBusy, "system busy", nil)
+		return
+	}
 	u := "ws" + s.URL[len("http"):] + "/ws?device_id=dev" + device + "&service_id=" + strconv.Itoa(serviceID)
 	envelope(w, http.StatusOK, 0, "ok", map[string]any{"URL": u, "ClientConfig": clientConfig})
+}
+
+// Busy makes the next n endpoint calls answer "system busy" (the SDK retries those).
+func (s *Server) Busy(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.busy += n
 }
 
 // socket is one client's websocket.
