@@ -21,6 +21,7 @@ run: build
 build: setup frontend
 	set -o pipefail; $(GO) tool wails build -s -m -skipbindings -ldflags "$(LDFLAGS)" -o tofu-window 2>&1 | sed '/consider sponsoring/d; /github.com\/sponsors\//d'
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o build/bin/tofu-pdf ./cmd/tofu-pdf
 
 setup:
 	build/setup.sh run
@@ -75,7 +76,7 @@ test-go:
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
 	CGO_ENABLED=0 $(GO) test -count=1 -run '^$$' ./backend/... ./assets/... >/dev/null
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
-	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./build/ ./backend/eval/... ./backend/paper/ ./backend/paper/worker/ ./backend/child/
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./build/ ./backend/eval/... ./backend/paper/ ./backend/paper/worker/ ./backend/child/ ./cmd/tofu-pdf/
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestOfficeReaderInAChild$$' ./backend/tools/coding/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 ./app/...

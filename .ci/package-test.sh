@@ -67,6 +67,12 @@ installed || fail "tofu is not installed after apt-get install"
 [ "$(readlink /usr/bin/tofu)" = /usr/lib/tofu/tofu ] || fail "/usr/bin/tofu does not link to /usr/lib/tofu/tofu"
 [ -x /usr/lib/tofu/tofu-window ] || fail "no /usr/lib/tofu/tofu-window"
 /usr/bin/tofu version >/dev/null || fail "tofu version"
+# The lean PDF extractor: on the PATH, beside tofu (the app's extracting child), printing what
+# tofu paper extract prints.
+[ "$(readlink /usr/bin/tofu-pdf)" = /usr/lib/tofu/tofu-pdf ] || fail "/usr/bin/tofu-pdf does not link to /usr/lib/tofu/tofu-pdf"
+/usr/bin/tofu-pdf "$papers/specter_acl2020/paper.pdf" >"$work/lean.txt" || fail "tofu-pdf"
+/usr/bin/tofu paper extract "$papers/specter_acl2020/paper.pdf" >"$work/full.txt" || fail "tofu paper extract"
+cmp -s "$work/lean.txt" "$work/full.txt" || fail "tofu-pdf and tofu paper extract print different text"
 entry=/usr/share/applications/tofu.desktop
 [ -f "$entry" ] || fail "no menu entry $entry"
 if command -v desktop-file-validate >/dev/null; then
@@ -205,6 +211,7 @@ tgz=$(ls "$(dirname "$deb")"/tofu-*-linux-*.tar.gz 2>/dev/null | head -1)
 mkdir -p "$work/portable" && tar -xzf "$tgz" -C "$work/portable"
 top=$(ls -d "$work"/portable/tofu-*)
 "$top/tofu" version >/dev/null || fail "the tarball's tofu does not run"
+[ -x "$top/tofu-pdf" ] || fail "the tarball has no tofu-pdf beside tofu"
 "$top/install-desktop.sh" || fail "install-desktop.sh"
 grep -qxF "Exec=\"$top/tofu\" open %F" "$XDG_DATA_HOME/applications/tofu.desktop" || fail "the tarball's entry does not run its own tofu"
 if command -v desktop-file-validate >/dev/null; then

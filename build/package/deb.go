@@ -23,9 +23,10 @@ var (
 	postrm []byte
 )
 
-// libDir holds both programs: tofu-window is not a command to type (tofu execs it, and it takes
-// no arguments), so only tofu is on the PATH, as a link (Debian's place for a package's private
-// programs is /usr/lib/<package>).
+// libDir holds the three programs: tofu-window is not a command to type (tofu execs it, and it
+// takes no arguments), so tofu is on the PATH as a link, and tofu-pdf (the fast extractor, and
+// the child in which the app reads PDFs: backend/child finds it beside tofu) too (Debian's
+// place for a package's private programs is /usr/lib/<package>).
 const libDir = "/usr/lib/tofu"
 
 // Recommended, not needed: xdg-utils opens links in the browser; ripgrep is the grep tool's
@@ -61,7 +62,9 @@ func buildDeb(o options, stage string, icons []icon) (string, error) {
 	contents := files.Contents{
 		program(filepath.Join(o.bin, "tofu"), libDir+"/tofu"),
 		program(window, libDir+"/tofu-window"),
+		program(filepath.Join(o.bin, "tofu-pdf"), libDir+"/tofu-pdf"),
 		{Type: files.TypeSymlink, Source: libDir + "/tofu", Destination: "/usr/bin/tofu"},
+		{Type: files.TypeSymlink, Source: libDir + "/tofu-pdf", Destination: "/usr/bin/tofu-pdf"},
 		regular(filepath.Join(stage, "tofu.desktop"), "/usr/share/applications/tofu.desktop"),
 		regular(o.license, "/usr/share/doc/tofu/copyright"),
 	}

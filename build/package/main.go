@@ -1,7 +1,7 @@
 // Command tofu-package builds Tofu's Debian package (`make package`) from the programs
-// `make build` leaves in build/bin, with nfpm as a library: tofu and tofu-window in
-// /usr/lib/tofu (tofu finds the window beside itself, symlinks resolved) with /usr/bin/tofu
-// linking there, the menu entry (which also opens PDFs: "Open with Tofu"), the icon at the
+// `make build` leaves in build/bin, with nfpm as a library: tofu, tofu-window and tofu-pdf in
+// /usr/lib/tofu (tofu finds the window and the PDF extractor beside itself, symlinks resolved)
+// with /usr/bin/tofu and /usr/bin/tofu-pdf linking there, the menu entry (which also opens PDFs: "Open with Tofu"), the icon at the
 // hicolor sizes, and the libraries the window links declared as dependencies. With -tarball it
 // also writes the portable tarball (docs/PACKAGING.md).
 package main
@@ -15,7 +15,7 @@ import (
 
 func main() {
 	var o options
-	flag.StringVar(&o.bin, "bin", "build/bin", "folder holding tofu and tofu-window (make build)")
+	flag.StringVar(&o.bin, "bin", "build/bin", "folder holding tofu, tofu-window and tofu-pdf (make build)")
 	flag.StringVar(&o.icon, "icon", "build/appicon.png", "the application icon, a square PNG")
 	flag.StringVar(&o.license, "license", "LICENSE", "the license, shipped as the copyright file")
 	flag.StringVar(&o.version, "version", "", "the package version (Debian form, starting with a digit)")

@@ -16,7 +16,8 @@ import (
 var installDesktop []byte
 
 // buildTarball writes tofu-VERSION-linux-ARCH.tar.gz: one folder holding tofu beside
-// tofu-window (run it from there: tofu finds the window beside itself), the menu entry and
+// tofu-window and tofu-pdf (run it from there: tofu finds the window and the PDF extractor
+// beside itself), the menu entry and
 // icons, and install-desktop.sh, which adds the entry to the user's own menu (and removes it
 // with --remove). GTK and WebKit are not inside: they come from the system, as for the package.
 func buildTarball(o options, icons []icon) (string, error) {
@@ -54,6 +55,9 @@ func buildTarball(o options, icons []icon) (string, error) {
 	err = addFile("tofu", 0o755, filepath.Join(o.bin, "tofu"))
 	if err == nil {
 		err = addFile("tofu-window", 0o755, filepath.Join(o.bin, "tofu-window"))
+	}
+	if err == nil {
+		err = addFile("tofu-pdf", 0o755, filepath.Join(o.bin, "tofu-pdf"))
 	}
 	if err == nil {
 		err = addBytes("share/applications/tofu.desktop", 0o644, desktopEntry)
