@@ -59,6 +59,11 @@ func trimBridge(b Bridge) Bridge {
 	b.Homeserver = strings.TrimRight(strings.TrimSpace(b.Homeserver), "/")
 	b.UserID = strings.TrimSpace(b.UserID)
 	b.API = strings.TrimRight(strings.TrimSpace(b.API), "/")
+	b.AppID = strings.TrimSpace(b.AppID)
+	b.Domain = strings.TrimRight(strings.TrimSpace(b.Domain), "/")
+	if d := strings.ToLower(b.Domain); d == "feishu" || d == "lark" {
+		b.Domain = d
+	}
 	b.Workspace = strings.TrimSpace(b.Workspace)
 	b.Approve = strings.ToLower(strings.TrimSpace(b.Approve))
 	allowed := []string{}
@@ -80,7 +85,11 @@ func checkBridge(name string, b Bridge) error {
 	if err := validateBridges(map[string]Bridge{name: b}); err != nil {
 		return err
 	}
-	for field, addr := range map[string]string{"homeserver": b.Homeserver, "API address": b.API} {
+	domain := b.Domain
+	if domain == "feishu" || domain == "lark" {
+		domain = ""
+	}
+	for field, addr := range map[string]string{"homeserver": b.Homeserver, "API address": b.API, "domain (feishu, lark or an address)": domain} {
 		if u, err := url.Parse(addr); addr != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 			return fmt.Errorf("bridge %s: the %s %q is not an http(s) address such as https://example.org", name, field, addr)
 		}

@@ -29,6 +29,8 @@ func TestSaveBridgeChecksAndKeepsWhatWasTyped(t *testing.T) {
 		{"phone", Bridge{Platform: "telegram", API: "ftp://x"}, "API address"},
 		{"phone", Bridge{Platform: "telegram", Approve: "all"}, `approval mode "all": ask, safe or never`},
 		{"phone", Bridge{Platform: "telegram", Tools: []string{"shell"}}, `tools: "shell"`},
+		{"work", Bridge{Platform: "feishu", On: true, Allowed: []string{"ou_me"}}, "needs its app's id (app_id"},
+		{"work", Bridge{Platform: "feishu", AppID: "cli_x", Domain: "open.feishu.cn"}, `domain (feishu, lark or an address) "open.feishu.cn"`},
 	}
 	for _, r := range refused {
 		if _, err := f.SaveBridge(r.name, r.b); err == nil || !strings.Contains(err.Error(), r.want) {

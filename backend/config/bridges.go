@@ -20,8 +20,12 @@ type Bridge struct {
 	// API is Telegram's Bot API address ("": https://api.telegram.org) or Slack's Web API
 	// ("": https://slack.com/api/).
 	API string `json:"api,omitempty"`
+	// AppID is a Feishu/Lark custom app's id (cli_…; its secret is the token); Domain is
+	// feishu ("", open.feishu.cn), lark (open.larksuite.com) or the API's https address.
+	AppID  string `json:"app_id,omitempty"`
+	Domain string `json:"domain,omitempty"`
 	// Allowed are the user ids that may talk to Tofu (Matrix @user:server, Telegram's numeric
-	// user id); everyone else gets one refusal.
+	// user id, Feishu's open_id ou_…); everyone else gets one refusal.
 	Allowed []string `json:"allowed"`
 	// Workspace is where the bridge's conversations work ("": a folder per conversation in
 	// Tofu's data folder). Approve is their approval mode ("": ask, through the chat).
@@ -33,7 +37,7 @@ type Bridge struct {
 }
 
 // BridgePlatforms are the platforms a bridge can be.
-var BridgePlatforms = []string{"matrix", "telegram", "slack"}
+var BridgePlatforms = []string{"matrix", "telegram", "slack", "feishu"}
 
 // BridgeSecret is the name a bridge's token is kept under by Secrets.
 func BridgeSecret(name string) string { return "bridge:" + name }
@@ -51,6 +55,9 @@ func validateBridges(bridges map[string]Bridge) error {
 		}
 		if b.Platform == "matrix" && b.On && (b.Homeserver == "" || b.UserID == "") {
 			return fmt.Errorf("bridge %s: a Matrix bridge needs its homeserver and the bot's user id", name)
+		}
+		if b.Platform == "feishu" && b.On && b.AppID == "" {
+			return fmt.Errorf("bridge %s: a Feishu bridge needs its app's id (app_id, cli_…)", name)
 		}
 		for _, f := range b.Tools {
 			if f != "web" && f != "browser" && f != "desktop" {
