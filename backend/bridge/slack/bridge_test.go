@@ -185,3 +185,31 @@ func TestTokens(t *testing.T) {
 		t.Error("New took a bot token for the app-level token")
 	}
 }
+
+// TestSlashCommandsAndMentions: Slack sends "/…" as a slash command, never as a message: "/tofu
+// status" and "/tofu stop" typed in a channel act on the thread the bridge last answered there,
+// "/tofu" alone in a direct message is /status; a mention of the bot in front of a message is
+// not part of the task.
+func TestSlashCommandsAndMentions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	f.Model.OnUser("long task").Reply(scripted.Reply{Text: "working on it", Hold: hold})
+	f.start(t)
+	thread := channel + ":" + f.sl.Say(channel, owner, "<@"+slacktest.BotUser+"> a long task")
+	f.sl.Wait(thread, bridgetest.Patience, func(ms []slacktest.Message) bool { return len(ms) == 1 })
+	if chats := f.Model.Chats(); len(chats) != 1 || scripted.LastUser(*chats[0].Request) != "a long task" {
+		t.Fatalf("the model was asked %+v", chats)
+	}
+	f.sl.Command(channel, owner, "/tofu", "status")
+	f.waitFor(t, thread, "Running for")
+	f.sl.Command(channel, owner, "/tofu", "stop")
+	msgs := f.sl.Wait(thread, bridgetest.Patience, func(ms []slacktest.Message) bool { return strings.HasSuffix(ms[0].Text, "(stopped)") })
+	if !strings.HasPrefix(msgs[0].Text, "working") || !strings.HasSuffix(msgs[0].Text, "(stopped)") {
+		t.Fatalf("the thread after /tofu stop = %+v", msgs)
+	}
+	f.sl.Command(ownerDM, owner, "/tofu", "")
+	f.waitFor(t, ownerDM, "No conversation yet")
+	f.allAcked(t)
+}

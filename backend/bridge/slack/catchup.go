@@ -51,6 +51,20 @@ func (p *Platform) advance(chat, ts string) string {
 	return string(b)
 }
 
+// lastThread is the conversation of channel's threads with the latest message handled ("":
+// none known).
+func (p *Platform) lastThread(channel string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	chat, ts := "", ""
+	for c, t := range p.seen {
+		if strings.HasPrefix(c, channel+":") && after(t, ts) {
+			chat, ts = c, t
+		}
+	}
+	return chat
+}
+
 // after says whether Slack timestamp a is later than b ("" is before every one).
 func after(a, b string) bool {
 	if b == "" {

@@ -96,6 +96,8 @@ func (p *Platform) event(ctx context.Context, sm *socketmode.Client, ev socketmo
 		m, ok = p.message(data)
 	case slack.InteractionCallback:
 		m, ok = press(data)
+	case slack.SlashCommand:
+		m, ok = p.command(data)
 	}
 	if ok {
 		if err := deliver(m); err != nil {
@@ -126,9 +128,12 @@ type post struct {
 }
 
 // incoming reads a person's new message (no edits, deletions, joins or bots) as the bridge's
-// Incoming; its cursor is the position with this message handled.
+// Incoming, a mention of the bot in front left out; its cursor is the position with this
+// message handled.
 func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
-	if m.bot != "" || m.user == "" || m.text == "" || m.user == p.Self() {
+	self := p.Self()
+	m.text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.text), "<@"+self+">"))
+	if m.bot != "" || m.user == "" || m.text == "" || m.user == self {
 		return bridge.Incoming{}, false
 	}
 	switch m.subtype {
@@ -139,6 +144,31 @@ func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
 	chat := chatOf(m.channel, m.direct, m.thread, m.ts)
 	return bridge.Incoming{ID: m.channel + "/" + m.ts, Chat: chat, User: m.user, Text: m.text, Time: tsTime(m.ts),
 		Cursor: p.advance(chat, m.ts)}, true
+}
+
+// command reads a slash command as the bridge's command: "/tofu stop" (or "/stop", when the
+// app registers it) is "/stop"; "/tofu" alone is "/status". Slack sends a message starting
+// with "/" as a command, never as a message. A command in a direct message is that
+// conversation's; in a channel (its payload names no thread) it is the thread there the bridge
+// last took a message of.
+func (p *Platform) command(c slack.SlashCommand) (bridge.Incoming, bool) {
+	text := strings.TrimSpace(c.Text)
+	switch {
+	case c.Command != "/tofu":
+		text = strings.TrimSpace(c.Command + " " + text)
+	case text == "":
+		text = "/status"
+	default:
+		text = "/" + text
+	}
+	chat := c.ChannelID
+	if !strings.HasPrefix(chat, "D") {
+		chat = p.lastThread(c.ChannelID)
+	}
+	if c.UserID == "" || chat == "" {
+		return bridge.Incoming{}, false
+	}
+	return bridge.Incoming{ID: "command/" + c.TriggerID, Chat: chat, User: c.UserID, Text: text}, true
 }
 
 // press reads a block_actions interaction: a press of an approval's button.

@@ -238,6 +238,18 @@ func (s *Server) Press(user string, m Message, value string) {
 			"text": map[string]any{"type": "plain_text", "text": b.Label, "emoji": true}, "action_ts": s.nextTS()}}})
 }
 
+// Command sends user's slash command (command "/tofu", text "stop") typed in channel, as a
+// slash_commands envelope.
+func (s *Server) Command(channel, user, command, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.envelope++
+	s.push("slash_commands", map[string]any{"token": "verification-token-unused", "team_id": TeamID, "team_domain": "tofu-loopback",
+		"channel_id": channel, "channel_name": "directmessage", "user_id": user, "user_name": strings.ToLower(user),
+		"command": command, "text": text, "api_app_id": AppID, "is_enterprise_install": false,
+		"response_url": "https://hooks.slack.com/commands/T0TEST/1/loopback", "trigger_id": fmt.Sprintf("%d.%d.0c0ffee", base, s.envelope)})
+}
+
 // push queues an envelope and sends it on the open socket, if one is.
 func (s *Server) push(kind string, payload any) {
 	e := &envelope{id: fmt.Sprintf("e%07d-4094-4744-90ca-d286e00a3ab1", s.envelope), kind: kind, payload: payload}
