@@ -1,6 +1,7 @@
 // Model output is untrusted: Markdown is rendered by marked, code highlighted by highlight.js
 // (highlight.ts, loaded by the first code block), and the HTML always goes through DOMPurify
 // before it reaches the DOM.
+import { t } from './i18n/index.svelte'
 import DOMPurify from 'dompurify'
 import { Marked, type Tokens, type TokensList } from 'marked'
 import { mathExtensions, renderMath } from './math'
@@ -45,7 +46,7 @@ const marked = new Marked({
       const label = name ? `<span class="code-lang">${escapeHtml(name)}</span>` : '<span class="code-lang"></span>'
       return (
         `<div class="codeblock"><div class="codebar">${label}` +
-        `<button type="button" class="code-copy" data-copy-code>Copy</button></div>` +
+        `<button type="button" class="code-copy" data-copy-code>${escapeHtml(t('message.copy'))}</button></div>` +
         `<pre><code class="hljs${known ? ` language-${known}` : ''}">${highlight(text.replace(/\n$/, ''), deferOpenFence && isOpenFence(raw) ? '' : known)}</code></pre></div>`
       )
     },

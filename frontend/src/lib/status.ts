@@ -1,4 +1,5 @@
 // What to tell the user about the model provider: a pure function of ModelStatus.
+import { t as tr, type Key } from './i18n/index.svelte'
 import type { ModelInfo, ModelStatus } from './types'
 
 export type BannerInfo = {
@@ -18,16 +19,16 @@ export function hasModel(models: ModelInfo[] | null | undefined, name: string): 
   return (models ?? []).some((m) => sameModel(m.name, name))
 }
 
-const titles: Record<string, string> = {
-  unreachable: 'Ollama is not reachable',
-  no_models: 'No models installed',
-  model_not_found: 'Model not found',
-  context_overflow: 'Conversation too long for the model',
-  rate_limited: 'Rate limited',
-  auth: 'Not authorized',
-  bad_request: 'The model rejected the request',
-  server: 'The model server failed',
-  interrupted: 'Interrupted',
+const titles: Record<string, Key> = {
+  unreachable: 'status.unreachable',
+  no_models: 'status.noModels',
+  model_not_found: 'status.modelNotFound',
+  context_overflow: 'status.contextOverflow',
+  rate_limited: 'status.rateLimited',
+  auth: 'status.auth',
+  bad_request: 'status.badRequest',
+  server: 'status.server',
+  interrupted: 'status.interrupted',
 }
 
 const typeLabels: Record<string, string> = { ollama: 'Ollama', openai: 'OpenAI-compatible', anthropic: 'Anthropic' }
@@ -35,30 +36,30 @@ const typeLabels: Record<string, string> = { ollama: 'Ollama', openai: 'OpenAI-c
 /** How a banner names a provider: "Ollama", or the configured name with its type ("vllm (OpenAI-compatible)"). */
 export function providerLabel(name?: string, type?: string): string {
   const t = type ? typeLabels[type] : undefined
-  if (!name) return t ?? 'The model server'
+  if (!name) return t ?? tr('status.theModelServer')
   if (!t) return typeLabels[name] ?? name
   return name === type || name.toLowerCase() === t.toLowerCase() ? t : `${name} (${t})`
 }
 
 /** The banner's title for an error kind; unreachable names the provider that failed. */
 export function titleFor(kind: string, provider?: string, type?: string): string {
-  if (kind === 'unreachable') return `${providerLabel(provider, type)} is not reachable`
-  return titles[kind] ?? 'Model error'
+  if (kind === 'unreachable') return tr('status.notReachable', { who: providerLabel(provider, type) })
+  return tr(titles[kind] ?? 'status.modelError')
 }
 
 function fallbackHint(kind: string, model: string, type = 'ollama'): string {
   if (type !== 'ollama') {
-    if (kind === 'unreachable' || kind === 'no_models') return 'Check the base URL and API key of the provider in Settings, then Refresh.'
-    if (kind === 'model_not_found') return 'Pick another model, or change the main model in Settings.'
+    if (kind === 'unreachable' || kind === 'no_models') return tr('status.hintCheckProvider')
+    if (kind === 'model_not_found') return tr('status.hintPickAnother')
     return ''
   }
   switch (kind) {
     case 'unreachable':
-      return 'Start it with `ollama serve`, or point Tofu at it: set OLLAMA_HOST, or the Ollama base URL in Settings.'
+      return tr('status.hintStartOllama')
     case 'no_models':
-      return 'Download one with `ollama pull <model>` (for example `ollama pull qwen3`), then Refresh.'
+      return tr('status.hintPullOne')
     case 'model_not_found':
-      return `Run \`ollama pull ${model || '<model>'}\`, or pick another model.`
+      return tr('status.hintPullModel', { model: model || '<model>' })
     default:
       return ''
   }
@@ -66,7 +67,7 @@ function fallbackHint(kind: string, model: string, type = 'ollama'): string {
 
 export function modelBanner(status: ModelStatus | null, chosen: string): BannerInfo | null {
   if (!status) return null
-  const where = status.base_url ? ` at ${status.base_url}` : ''
+  const url = status.base_url ?? ''
   const type = status.provider_type || 'ollama'
   const who = providerLabel(status.error?.provider || status.provider, type)
   const sw = status.switched
@@ -74,8 +75,8 @@ export function modelBanner(status: ModelStatus | null, chosen: string): BannerI
     // The main model was replaced: say by which model and why, whatever the error was.
     return {
       kind: 'fallback',
-      title: `Using ${sw.model} instead of ${sw.from}`,
-      message: `The main model ${sw.from} is not available${sw.reason ? ': ' + sw.reason : ''}. Replies come from ${sw.model}.`,
+      title: tr('status.usingInstead', { model: sw.model, from: sw.from }),
+      message: sw.reason ? tr('status.mainUnavailableWhy', { from: sw.from, reason: sw.reason, model: sw.model }) : tr('status.mainUnavailable', { from: sw.from, model: sw.model }),
       hint: status.error?.hint || fallbackHint(status.error?.kind || 'model_not_found', sw.from, type),
     }
   }
@@ -89,16 +90,16 @@ export function modelBanner(status: ModelStatus | null, chosen: string): BannerI
     }
   }
   if (!status.reachable) {
-    return { kind: 'unreachable', title: titleFor('unreachable', status.provider, type), message: `${who} is not reachable${where}.`, hint: fallbackHint('unreachable', chosen, type) }
+    return { kind: 'unreachable', title: titleFor('unreachable', status.provider, type), message: url ? tr('status.notReachableAt', { who, url }) : tr('status.notReachableDot', { who }), hint: fallbackHint('unreachable', chosen, type) }
   }
   if (!status.models || status.models.length === 0) {
-    return { kind: 'no_models', title: titleFor('no_models'), message: `${who} is running${where} but has no models.`, hint: fallbackHint('no_models', chosen, type) }
+    return { kind: 'no_models', title: titleFor('no_models'), message: url ? tr('status.runningNoModelsAt', { who, url }) : tr('status.runningNoModels', { who }), hint: fallbackHint('no_models', chosen, type) }
   }
   if (chosen && !hasModel(status.models, chosen)) {
     return {
       kind: 'model_not_found',
       title: titleFor('model_not_found'),
-      message: type === 'ollama' ? `The model “${chosen}” is not installed in Ollama${where}.` : `${who} has no model “${chosen}”.`,
+      message: type === 'ollama' ? (url ? tr('status.notInstalledAt', { model: chosen, url }) : tr('status.notInstalled', { model: chosen })) : tr('status.providerHasNo', { who, model: chosen }),
       hint: fallbackHint('model_not_found', chosen, type),
     }
   }
@@ -134,13 +135,13 @@ export function firstRun(status: ModelStatus | null): FirstRun | null {
 }
 
 /** What a network failure means, from the words Go's net package ends its error with. */
-const causes: [RegExp, string][] = [
-  [/connection refused/i, 'nothing is listening there'],
-  [/no such host|server misbehaving/i, 'that host name is unknown'],
-  [/i\/o timeout|deadline exceeded|timed? ?out/i, 'it did not answer in time'],
-  [/network is unreachable|no route to host/i, 'the network cannot get there'],
-  [/connection reset|broken pipe|EOF$/i, 'the connection was cut'],
-  [/certificate|x509|tls:/i, 'its TLS certificate was refused'],
+const causes: [RegExp, Key][] = [
+  [/connection refused/i, 'status.causeRefused'],
+  [/no such host|server misbehaving/i, 'status.causeNoHost'],
+  [/i\/o timeout|deadline exceeded|timed? ?out/i, 'status.causeTimeout'],
+  [/network is unreachable|no route to host/i, 'status.causeUnreachable'],
+  [/connection reset|broken pipe|EOF$/i, 'status.causeReset'],
+  [/certificate|x509|tls:/i, 'status.causeTls'],
 ]
 
 /** Where Go's wrapped cause starts in an error's text: `Post "http://…": dial tcp …`. */
@@ -160,7 +161,8 @@ export function errorWords(message: string): { text: string; detail: string } {
   if (at >= 0) {
     const tail = text.slice(at)
     text = text.slice(0, at)
-    cause = causes.find(([re]) => re.test(tail))?.[1] ?? ''
+    const key = causes.find(([re]) => re.test(tail))?.[1]
+    cause = key ? tr(key) : ''
   }
   text = text.charAt(0).toUpperCase() + text.slice(1)
   if (cause) text += `: ${cause}`
@@ -183,6 +185,7 @@ export function bannerShown(banner: BannerInfo | null, setup: FirstRun | null, l
 /** The first-run help's one line on what is wrong, with the address it tried. */
 export function firstRunReason(status: ModelStatus | null, setup: FirstRun): string {
   const who = providerLabel(status?.error?.provider || status?.provider, status?.provider_type || 'ollama')
-  const where = status?.base_url ? ` at ${status.base_url}` : ''
-  return setup.kind === 'unreachable' ? `${who} is not running${where}, or Tofu cannot reach it.` : `${who} is running${where} but has no model installed.`
+  const url = status?.base_url ?? ''
+  if (setup.kind === 'unreachable') return url ? tr('status.firstRunDownAt', { who, url }) : tr('status.firstRunDown', { who })
+  return url ? tr('status.firstRunEmptyAt', { who, url }) : tr('status.firstRunEmpty', { who })
 }

@@ -9,7 +9,7 @@ import { i18n, loadCatalogue, LOCALES, localeOf, setLocale, t } from './index.sv
 const catalogues = { en, zh, ja }
 
 // Keys whose text is a name or a code, the same in every language.
-const SAME_IN_EVERY_LANGUAGE = new Set<string>(['schedule.cron'])
+const SAME_IN_EVERY_LANGUAGE = new Set<string>(['schedule.cron', 'settings.nav.mcp'])
 
 const src = join(__dirname, '..', '..')
 
