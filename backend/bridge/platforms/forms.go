@@ -60,6 +60,16 @@ var forms = map[string]Form{
 		TokenHint:   "both on one line, separated by a space: the app-level token (xapp-…, Basic Information → App-Level Tokens, scope connections:write) and the bot token (xoxb-…, OAuth & Permissions)",
 		AllowedHint: "Slack member ids such as U012AB3CD (your profile → ⋮ → Copy member ID)",
 	},
+	"feishu": {
+		Label: "Feishu / Lark",
+		Fields: []Field{
+			{Key: "app_id", Label: "App ID", Placeholder: "cli_a1b2c3d4e5f6", Hint: "the custom app's Credentials & Basic Info page", Required: true},
+			{Key: "domain", Label: "Domain", Placeholder: "feishu", Hint: "feishu (open.feishu.cn) or lark (open.larksuite.com); empty is feishu"},
+		},
+		Token:       "App secret",
+		TokenHint:   "the custom app's Credentials & Basic Info page: App Secret (the App ID goes in its field)",
+		AllowedHint: "open_ids such as ou_7d8a6e6df7621556ce0d21922b676706 (message the bot: Tofu's log names the open_id it refused)",
+	},
 }
 
 // Forms lists the form of every platform a bridge can be (config.BridgePlatforms); a platform

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tofu-research/tofu/backend/bridge"
+	"github.com/tofu-research/tofu/backend/bridge/feishu"
 	"github.com/tofu-research/tofu/backend/bridge/matrix"
 	"github.com/tofu-research/tofu/backend/bridge/slack"
 	"github.com/tofu-research/tofu/backend/bridge/telegram"
@@ -36,6 +37,9 @@ func New(name string, b config.Bridge, token string) (Platform, error) {
 			return nil, fmt.Errorf("bridge %s: %w", name, err)
 		}
 		return slack.New(slack.Options{AppToken: appToken, BotToken: botToken, API: b.API})
+	case "feishu":
+		// The app id is a setting; the app secret is the token kept in the keyring.
+		return feishu.New(feishu.Options{AppID: b.AppID, AppSecret: token, Domain: b.Domain})
 	}
 	return nil, fmt.Errorf("bridge %s: unknown platform %q", name, b.Platform)
 }
