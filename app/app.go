@@ -19,6 +19,7 @@ import (
 	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
+	"github.com/tofu-research/tofu/backend/mcp/configured"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/models"
 	"github.com/tofu-research/tofu/backend/paper/library"
@@ -245,7 +246,7 @@ func (a *App) Services() map[string]any {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
-		a.MCP.close()
+		configured.Close(a.MCP.Service)
 		a.BrowserView.close()
 		a.agents.Close()
 		a.Browser.Close()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tofu-research/tofu/backend/mcp/configured"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +15,8 @@ import (
 
 // serverOf waits (a minute at most: only a hang takes that long) until the named server of
 // the settings view satisfies ok.
-// (Every state change is emitted on MCPTopic, which the fixture's recorder hears.)
-func serverOf(t *testing.T, f *fixture, name string, ok func(MCPServer) bool) MCPServer {
+// (Every state change is emitted on configured.Topic, which the fixture's recorder hears.)
+func serverOf(t *testing.T, f *fixture, name string, ok func(configured.Server) bool) configured.Server {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for {
@@ -48,11 +49,11 @@ func TestMCPServiceSettings(t *testing.T) {
 	if _, err := s.Add("everything", ev); err != nil {
 		t.Fatal(err)
 	}
-	v := serverOf(t, f, "everything", func(v MCPServer) bool { return v.Status == mcp.StatusConnected && len(v.Tools) >= 13 })
+	v := serverOf(t, f, "everything", func(v configured.Server) bool { return v.Status == mcp.StatusConnected && len(v.Tools) >= 13 })
 	if _, err := s.SetToolEnabled("everything", "get-env", false); err != nil {
 		t.Fatal(err)
 	}
-	v = serverOf(t, f, "everything", func(v MCPServer) bool { return v.Status == mcp.StatusConnected && len(v.Tools) >= 13 })
+	v = serverOf(t, f, "everything", func(v configured.Server) bool { return v.Status == mcp.StatusConnected && len(v.Tools) >= 13 })
 	for _, tl := range v.Tools {
 		if tl.Disabled != (tl.Name == "get-env") {
 			t.Fatalf("tool switches: %+v", v.Tools)
@@ -61,7 +62,7 @@ func TestMCPServiceSettings(t *testing.T) {
 	if _, err := s.SetEnabled("everything", false); err != nil {
 		t.Fatal(err)
 	}
-	serverOf(t, f, "everything", func(v MCPServer) bool { return v.Status == mcp.StatusDisabled })
+	serverOf(t, f, "everything", func(v configured.Server) bool { return v.Status == mcp.StatusDisabled })
 
 	desktop := mcp.SourcePaths(home, "")["Claude Desktop"]
 	os.MkdirAll(filepath.Dir(desktop), 0o755)
@@ -73,7 +74,7 @@ func TestMCPServiceSettings(t *testing.T) {
 	if _, err := s.Import(srcs[0].Path, []string{"my-memory"}); err != nil {
 		t.Fatal(err)
 	}
-	serverOf(t, f, "my-memory", func(v MCPServer) bool { return v.Status == mcp.StatusConnected })
+	serverOf(t, f, "my-memory", func(v configured.Server) bool { return v.Status == mcp.StatusConnected })
 
 	// The Settings form still holds the copy read before any server existed.
 	if _, err := f.app.Settings.Update(before); err != nil {

@@ -1,4 +1,4 @@
-package app
+package configured
 
 import (
 	"errors"
@@ -10,24 +10,24 @@ import (
 	"github.com/tofu-research/tofu/backend/mcp"
 )
 
-// MCPServer is one server as the settings show it: its configuration and its state.
-type MCPServer struct {
+// Server is one server as the settings show it: its configuration and its state.
+type Server struct {
 	mcp.State
 	Config config.MCPServer `json:"config"`
 }
 
 // views lists the configured servers by name with their states ("connecting" for one not
 // started yet).
-func (s *MCPService) views() []MCPServer {
-	cfg, err := s.settings.config()
+func (s *Service) views() []Server {
+	cfg, err := s.o.Config()
 	if err != nil {
-		return []MCPServer{}
+		return []Server{}
 	}
 	states := map[string]mcp.State{}
 	for _, st := range s.mgr.States() {
 		states[st.Name] = st
 	}
-	out := []MCPServer{}
+	out := []Server{}
 	for name, c := range cfg.MCPServers {
 		st, ok := states[name]
 		if !ok {
@@ -36,7 +36,7 @@ func (s *MCPService) views() []MCPServer {
 				st.Status = mcp.StatusDisabled
 			}
 		}
-		out = append(out, MCPServer{State: st, Config: c})
+		out = append(out, Server{State: st, Config: c})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -44,8 +44,8 @@ func (s *MCPService) views() []MCPServer {
 
 // change edits the configuration of the server name (which must exist unless create) and
 // applies it.
-func (s *MCPService) change(name string, create bool, fn func(*config.MCPServer)) ([]MCPServer, error) {
-	_, err := s.settings.file.Update(func(c *config.Config) error {
+func (s *Service) change(name string, create bool, fn func(*config.MCPServer)) ([]Server, error) {
+	_, err := s.o.File.Update(func(c *config.Config) error {
 		cur, ok := c.MCPServers[name]
 		if !ok && !create {
 			return fmt.Errorf("no MCP server is named %q in the settings", name)
@@ -66,13 +66,13 @@ func (s *MCPService) change(name string, create bool, fn func(*config.MCPServer)
 	if err != nil {
 		return nil, err
 	}
-	s.settings.changed()
+	s.o.Changed()
 	s.sync()
 	return s.views(), nil
 }
 
 // SetEnabled switches a server on or off.
-func (s *MCPService) SetEnabled(name string, on bool) ([]MCPServer, error) {
+func (s *Service) SetEnabled(name string, on bool) ([]Server, error) {
 	return s.change(name, false, func(c *config.MCPServer) {
 		c.Enabled = nil // on: as in the files users paste
 		if !on {
@@ -82,12 +82,12 @@ func (s *MCPService) SetEnabled(name string, on bool) ([]MCPServer, error) {
 }
 
 // SetTrusted marks a server trusted (its read-only tools run without asking) or not.
-func (s *MCPService) SetTrusted(name string, trusted bool) ([]MCPServer, error) {
+func (s *Service) SetTrusted(name string, trusted bool) ([]Server, error) {
 	return s.change(name, false, func(c *config.MCPServer) { c.Trusted = trusted })
 }
 
 // SetToolEnabled offers a server's tool to the model, or stops offering it.
-func (s *MCPService) SetToolEnabled(name, tool string, on bool) ([]MCPServer, error) {
+func (s *Service) SetToolEnabled(name, tool string, on bool) ([]Server, error) {
 	return s.change(name, false, func(c *config.MCPServer) {
 		var off []string
 		for _, t := range c.DisabledTools {
@@ -103,23 +103,23 @@ func (s *MCPService) SetToolEnabled(name, tool string, on bool) ([]MCPServer, er
 }
 
 // Add adds (or replaces) a server, e.g. pasted in Claude Desktop's shape.
-func (s *MCPService) Add(name string, server config.MCPServer) ([]MCPServer, error) {
+func (s *Service) Add(name string, server config.MCPServer) ([]Server, error) {
 	return s.change(name, true, func(c *config.MCPServer) { *c = server })
 }
 
 // Remove removes a server from the settings.
-func (s *MCPService) Remove(name string) ([]MCPServer, error) {
+func (s *Service) Remove(name string) ([]Server, error) {
 	return s.change(name, false, nil)
 }
 
 // ImportSources lists the other clients' files that hold servers (Claude Desktop, a
 // workspace's .mcp.json, Cursor, VS Code), with what importing each would add.
-func (s *MCPService) ImportSources(workspace string) ([]mcp.Source, error) {
+func (s *Service) ImportSources(workspace string) ([]mcp.Source, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.settings.config()
+	cfg, err := s.o.Config()
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (s *MCPService) ImportSources(workspace string) ([]mcp.Source, error) {
 
 // Import adds the named servers (names as ImportSources gave them) of the file at path,
 // replacing servers of the same name.
-func (s *MCPService) Import(path string, names []string) ([]MCPServer, error) {
+func (s *Service) Import(path string, names []string) ([]Server, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (s *MCPService) Import(path string, names []string) ([]MCPServer, error) {
 	if len(want) == 0 {
 		return nil, errors.New("choose the servers to import")
 	}
-	_, err = s.settings.file.Update(func(c *config.Config) error {
+	_, err = s.o.File.Update(func(c *config.Config) error {
 		servers := make(map[string]config.MCPServer, len(c.MCPServers)+len(want))
 		for k, v := range c.MCPServers {
 			servers[k] = v
@@ -170,7 +170,7 @@ func (s *MCPService) Import(path string, names []string) ([]MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.settings.changed()
+	s.o.Changed()
 	s.sync()
 	return s.views(), nil
 }
