@@ -43,6 +43,24 @@ func (f *fixture) streaming(t *testing.T, chat string) {
 	}
 }
 
+// settled waits until the conversation's record has no message pending: its answer is sent
+// and recorded as sent (a kill before that record is the case the restart tests cover).
+func (f *fixture) settled(t *testing.T, chat string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		var c bridge.Conversation
+		if ok, err := f.Store.GetJSON("bridge/slack/chat/"+chat, &c); err != nil || !ok {
+			t.Fatal(ok, err)
+		} else if c.Pending == nil {
+			return
+		}
+		if i == 6000 {
+			t.Fatal("the answer was never recorded as sent")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestKillMidTurnAndRestartAnswersOnce: Tofu is killed while the answer streams (its first
 // words shown); a new bridge and runner on the same store (and a new socket) finish that
 // message: the chat ends with one answer, the shown message edited into it.
@@ -157,6 +175,8 @@ func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	f.waitFor(t, ownerDM, "answer one")
 	thread := channel + ":" + f.sl.Say(channel, owner, "a thread question")
 	f.waitFor(t, thread, "answer thread")
+	f.settled(t, ownerDM)
+	f.settled(t, thread)
 	f.Stop() // Tofu closed
 	f.sl.Say(ownerDM, owner, "direct, while Tofu was closed")
 	f.sl.Say(thread, owner, "in the thread, while Tofu was closed")
