@@ -15,7 +15,7 @@ func newEvalLocalCmd() *cobra.Command {
 	var opts eval.LocalOptions
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "local [--ollama URL --model NAME [--ollama-log FILE] | --ollama-bin PATH] [--steps N] [--sessions N] [--modes M,...] [--json] [PATH...]",
+		Use:   "local [--ollama URL --model NAME [--ollama-log FILE] | --ollama-bin PATH] [--steps N] [--sessions N] [--modes M,...] [--offline] [--json] [PATH...]",
 		Short: "Replay recorded trajectories against a real Ollama server and measure its KV-cache reuse",
 		Long: "PATH is a trajectory file or folder, as for `tofu eval replay` (default: the shared data's\n" +
 			"trajectories); the first --sessions of them (default 3) are replayed, each cut to its first\n" +
@@ -62,6 +62,7 @@ func newEvalLocalCmd() *cobra.Command {
 	f.IntVar(&opts.Sessions, "sessions", 3, "trajectories to replay (the swarm runs them at once)")
 	f.IntVar(&opts.SummaryEvery, "summary-every", 4, "steps between two summary-model calls in the summary mode")
 	f.StringSliceVar(&opts.Modes, "modes", nil, "the runs to make, of "+strings.Join(eval.LocalModes, ",")+" (default: all)")
+	f.BoolVar(&opts.Offline, "offline", false, "no server: whole messages the previous request sent count as cached (o200k tokens; single-session modes)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }

@@ -56,6 +56,9 @@ type LocalOptions struct {
 	// Modes are the runs to make, of LocalModes (empty: all): a long session under every mode
 	// takes hours on a small machine, so they can be run one at a time.
 	Modes []string
+	// Offline replays without a server (offlineCache): the single-session modes, in o200k
+	// tokens.
+	Offline bool
 	// Progress, when set, receives a line per session.
 	Progress io.Writer
 }
@@ -183,6 +186,7 @@ type localServer struct {
 	http     *http.Client
 	api      *api.Client
 	slots    *slotLog
+	offline  *offlineCache // set: no server, whole messages served from the previous request
 }
 
 func newLocalServer(base string, parallel int, log func() (string, error)) (*localServer, error) {
@@ -475,6 +479,18 @@ func RunLocal(ctx context.Context, trajs []*Trajectory, opts LocalOptions) (Loca
 			c.Reqs = c.Reqs[:opts.Steps]
 		}
 		picked = append(picked, &c)
+	}
+	if opts.Offline {
+		if len(opts.Modes) == 0 {
+			opts.Modes = []string{"naive", "hosted", "local"}
+		}
+		for _, m := range opts.Modes {
+			if m == "swarm" || m == "swarm1" || m == "summary" {
+				return LocalReport{}, fmt.Errorf("--offline replays one session at a time: no %s mode", m)
+			}
+		}
+		s := &localServer{url: "offline (whole messages repeated from the previous request are cached)", offline: &offlineCache{}}
+		return Local(ctx, picked, []*localServer{s}, "o200k", opts)
 	}
 	if opts.URL != "" {
 		if opts.Model == "" {

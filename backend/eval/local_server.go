@@ -25,6 +25,9 @@ import (
 // tokens) and measures the reply: prompt_eval_count and _duration from the final chunk, the
 // time to the first chunk, and the evaluated tokens from the server's log.
 func (s *localServer) call(ctx context.Context, model string, window int, msgs []llm.Message, predict int) (LocalStep, error) {
+	if s.offline != nil {
+		return s.offline.call(msgs), nil
+	}
 	params, _ := json.Marshal(ollama.Params{Window: window})
 	body, err := ollama.Encode(llm.Request{Model: model, Messages: msgs, MaxTokens: predict, Temperature: new(float64)}, params)
 	if err != nil {
@@ -93,6 +96,10 @@ func (s *localServer) call(ctx context.Context, model string, window int, msgs [
 // unload ends the model's runner (keep_alive 0, what `ollama stop` does) and waits until the
 // server lists it no more, so the next session starts with an empty cache.
 func (s *localServer) unload(ctx context.Context, model string) error {
+	if s.offline != nil {
+		s.offline.reset()
+		return nil
+	}
 	err := s.api.Generate(ctx, &api.GenerateRequest{Model: model, KeepAlive: &api.Duration{Duration: 0}}, func(api.GenerateResponse) error { return nil })
 	if err != nil {
 		return fmt.Errorf("unload %s: %w", model, err)
