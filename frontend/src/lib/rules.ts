@@ -1,12 +1,13 @@
 // Pure helpers of the permission rules in Settings: PermissionRule ↔ form rows, the hints shown
 // before saving (the same checks as backend/config's PermissionRule.validate), and where each
 // rule came from, in words.
+import type { Key } from './i18n/index.svelte'
 import type { PermissionRule, RuleAction } from './types'
 
-export const RULE_ACTIONS: { value: RuleAction; label: string }[] = [
-  { value: 'allow', label: 'Allow' },
-  { value: 'ask', label: 'Ask' },
-  { value: 'deny', label: 'Deny' },
+export const RULE_ACTIONS: { value: RuleAction; label: Key }[] = [
+  { value: 'allow', label: 'rules.allow' },
+  { value: 'ask', label: 'rules.ask' },
+  { value: 'deny', label: 'rules.deny' },
 ]
 
 /** Tools and access kinds a rule can be for (suggestions; any tool name is accepted). */

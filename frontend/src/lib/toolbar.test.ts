@@ -8,10 +8,10 @@ describe('toolbar chips', () => {
   it('counts the families on over those the conversation can have', () => {
     const c = toolsChip([fam('coding', true), fam('web', false, 'Web access is off in Settings'), fam('browser', false), fam('swarm', true), fam('mcp:files', true)])
     expect(c.label).toBe('Tools 3/5')
-    expect(c.title).toBe('Off here: browser. Off in Settings: web')
+    expect(c.title).toBe('Off here: Browser. Off in Settings: Web search') // built-in families named by the UI (familyLabel)
     // Regression (issue 36): "Tools 6/6 — Every tool family is on" with web search and desktop off in Settings.
     const all = toolsChip([fam('coding', true), fam('web', false, 'Web access is off in Settings'), fam('desktop', false, 'Desktop control is off in Settings')])
-    expect(all).toMatchObject({ label: 'Tools 1/3', title: 'Off in Settings: web, desktop' })
+    expect(all).toMatchObject({ label: 'Tools 1/3', title: 'Off in Settings: Web search, Desktop' })
     // A failed MCP server is not counted as on, and is named.
     const failed = failedServers([{ name: 'files', status: 'failed', error: 'exit status 1' }, { name: 'ok', status: 'connected' }])
     expect(failed).toEqual({ 'mcp:files': 'exit status 1' })

@@ -1,9 +1,38 @@
 // The composer's toolbar at a glance: what each chip says from the conversation's state. Pure,
 // so the rules (what counts as a tool family that is on, when Search can be changed) are
 // tested without a page.
+import { t, type Key } from './i18n/index.svelte'
 import type { ToolFamilyState } from './types'
 
 export const WEB_FAMILY = 'web'
+
+// The built-in families' names and the settings' reasons (the backend sends them in English);
+// an MCP server's family keeps its server's name.
+const FAMILY_NAMES: Record<string, Key> = {
+  coding: 'family.coding',
+  web: 'family.web',
+  browser: 'family.browser',
+  desktop: 'family.desktop',
+  swarm: 'family.swarm',
+  memory: 'family.memory',
+}
+const BLOCKED: Record<string, Key> = {
+  'Web access is off in Settings': 'family.webOff',
+  'Desktop control is off in Settings': 'family.desktopOff',
+}
+
+/** A family's name in the UI's language. */
+export function familyLabel(f: { family: string; label: string }): string {
+  const key = FAMILY_NAMES[f.family]
+  return key ? t(key) : f.label
+}
+
+/** Why a family is off everywhere, in the UI's language ("" when it is not). */
+export function blockedText(blocked: string | undefined): string {
+  if (!blocked) return ''
+  const key = BLOCKED[blocked]
+  return key ? t(key) : blocked
+}
 
 /** Families that cannot run, by family: an MCP server that failed to start, with its error. */
 export type Failed = Record<string, string>
@@ -11,7 +40,7 @@ export type Failed = Record<string, string>
 /** The families whose MCP server failed, from Settings' server list (McpServer.status). */
 export function failedServers(servers: { name: string; status: string; error?: string }[]): Failed {
   const out: Failed = {}
-  for (const s of servers) if (s.status === 'failed') out[`mcp:${s.name}`] = s.error || 'The server failed to start'
+  for (const s of servers) if (s.status === 'failed') out[`mcp:${s.name}`] = s.error || t('toolbar.serverFailed')
   return out
 }
 
@@ -20,14 +49,15 @@ export function failedServers(servers: { name: string; status: string; error?: s
  * tool family is on" while web search and desktop were off in Settings). */
 export function toolsChip(families: ToolFamilyState[], failed: Failed = {}): { label: string; on: number; total: number; title: string } {
   const on = families.filter((f) => f.on && !f.blocked && !failed[f.family]).length
-  const off = families.filter((f) => !f.on && !f.blocked).map((f) => f.label)
-  const blocked = families.filter((f) => f.blocked).map((f) => f.label)
-  const down = families.filter((f) => f.on && !f.blocked && failed[f.family]).map((f) => f.label)
+  const off = families.filter((f) => !f.on && !f.blocked).map(familyLabel)
+  const blocked = families.filter((f) => f.blocked).map(familyLabel)
+  const down = families.filter((f) => f.on && !f.blocked && failed[f.family]).map(familyLabel)
   const parts: string[] = []
-  if (off.length) parts.push(`Off here: ${off.join(', ')}`)
-  if (blocked.length) parts.push(`Off in Settings: ${blocked.join(', ')}`)
-  if (down.length) parts.push(`Not running: ${down.join(', ')}`)
-  return { label: `Tools ${on}/${families.length}`, on, total: families.length, title: parts.length ? parts.join('. ') : 'Every tool family is on' }
+  const list = (names: string[]) => names.join(t('toolbar.listSep'))
+  if (off.length) parts.push(t('toolbar.offHere', { list: list(off) }))
+  if (blocked.length) parts.push(t('toolbar.offInSettings', { list: list(blocked) }))
+  if (down.length) parts.push(t('toolbar.notRunning', { list: list(down) }))
+  return { label: t('toolbar.tools', { on, total: families.length }), on, total: families.length, title: parts.length ? parts.join(t('toolbar.partSep')) : t('toolbar.allOn') }
 }
 
 /** A family's mode in a conversation (SessionService.SetToolFamilyMode). */
@@ -43,28 +73,36 @@ export function withMode(f: ToolFamilyState, mode: FamilyMode): ToolFamilyState 
 export function offerChip(f: ToolFamilyState, failed: Failed = {}): { label: string; next: FamilyMode; title: string } | null {
   if (!f.deferred || !f.on || f.blocked || failed[f.family]) return null
   return f.offered
-    ? { label: 'offered', next: 'auto', title: 'Offered in every request; click to leave them to tool_search' }
-    : { label: 'when needed', next: 'on', title: 'Left to tool_search; click to offer them from the next request' }
+    ? { label: t('toolbar.offered'), next: 'auto', title: t('toolbar.offeredTitle') }
+    : { label: t('toolbar.whenNeeded'), next: 'on', title: t('toolbar.whenNeededTitle') }
 }
 
 /** The Search chip: web search in this conversation (the web family), and whether it can change. */
 export function searchChip(families: ToolFamilyState[]): { on: boolean; disabled: boolean; title: string } {
   const web = families.find((f) => f.family === WEB_FAMILY)
-  if (!web) return { on: false, disabled: true, title: 'Web search needs a workspace (an agent conversation)' }
-  if (web.blocked) return { on: false, disabled: true, title: web.blocked }
-  return { on: web.on, disabled: false, title: web.on ? 'Web search and page reading are offered (click to turn off here)' : 'Web search is off in this conversation' }
+  if (!web) return { on: false, disabled: true, title: t('toolbar.searchNeedsWorkspace') }
+  if (web.blocked) return { on: false, disabled: true, title: blockedText(web.blocked) }
+  return { on: web.on, disabled: false, title: web.on ? t('toolbar.searchOn') : t('toolbar.searchOff') }
 }
 
 /** The Enhance chip's words: what is on beyond the defaults. */
 export function enhanceChip(s: { translate: boolean; recall: boolean; recallEverywhere: boolean; thinking?: string }): string {
-  const parts = ['Enhance']
-  if (s.translate) parts.push('Translate')
-  if (!(s.recall && s.recallEverywhere)) parts.push('No recall')
-  if (s.thinking) parts.push(`Thinking ${s.thinking}`)
+  const parts = [t('enhance.enhance')]
+  if (s.translate) parts.push(t('toolbar.translate'))
+  if (!(s.recall && s.recallEverywhere)) parts.push(t('toolbar.noRecall'))
+  if (s.thinking) parts.push(t('toolbar.thinkingLevel', { level: thinkingWord(s.thinking) }))
   return parts.join(' · ')
 }
 
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const
+
+const THINKING_WORDS: Record<string, Key> = { off: 'toolbar.levelOff', low: 'toolbar.levelLow', medium: 'toolbar.levelMedium', high: 'toolbar.levelHigh' }
+
+/** A thinking level's word in the UI's language. */
+export function thinkingWord(level: string): string {
+  const key = THINKING_WORDS[level]
+  return key ? t(key) : level
+}
 
 /** The Enhance menu's thinking choice: the conversation's level ("" follows the settings'),
  * offered only for a model that can think. */
@@ -75,10 +113,10 @@ export function thinkingChoice(s: { thinking: string; settingsThinking?: string;
   note: string
 } {
   const settings = s.settingsThinking || 'off'
-  const options = [{ value: '', label: `As in Settings (${settings})` }, ...THINKING_LEVELS.map((l) => ({ value: l, label: l }))]
-  if (!s.modelThinks) return { offered: false, value: s.thinking, options, note: 'model has no thinking' }
+  const options = [{ value: '', label: t('toolbar.asInSettings', { level: thinkingWord(settings) }) }, ...THINKING_LEVELS.map((l) => ({ value: l, label: thinkingWord(l) }))]
+  if (!s.modelThinks) return { offered: false, value: s.thinking, options, note: t('toolbar.noThinking') }
   const effective = s.thinking || settings
-  return { offered: true, value: s.thinking, options, note: effective === 'off' ? 'The model answers without reasoning first' : `Reasoning effort: ${effective}` }
+  return { offered: true, value: s.thinking, options, note: effective === 'off' ? t('toolbar.answersDirectly') : t('toolbar.effort', { level: thinkingWord(effective) }) }
 }
 
 /** Families in the menu's groups: the built-in ones, then the MCP servers. */
