@@ -90,10 +90,16 @@ func (s *BridgeService) SetToken(name, token string) error {
 }
 
 // Save adds the bridge name or replaces its settings (Settings' form; checked by
-// config.File.SaveBridge); a running bridge runs again with them.
-func (s *BridgeService) Save(name string, b config.Bridge) ([]BridgeInfo, error) {
+// config.File.SaveBridge) and keeps token when one is given ("": the kept one stays); a
+// running bridge runs again with them, once.
+func (s *BridgeService) Save(name string, b config.Bridge, token string) ([]BridgeInfo, error) {
 	if _, err := s.settings.file.SaveBridge(name, b); err != nil {
 		return nil, err
+	}
+	if token != "" {
+		if err := s.SetToken(name, token); err != nil {
+			return nil, err
+		}
 	}
 	s.settings.changed()
 	return s.List()
