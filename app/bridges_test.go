@@ -19,10 +19,10 @@ func TestBridgeSettingsSaveKeepAndRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save("phone", config.Bridge{Platform: "telegram", On: true}); err == nil || !strings.Contains(err.Error(), "allowed") {
+	if _, err := s.Save("phone", config.Bridge{Platform: "telegram", On: true}, ""); err == nil || !strings.Contains(err.Error(), "allowed") {
 		t.Fatalf("on without an allowed user: %v", err)
 	}
-	list, err := s.Save("phone", config.Bridge{Platform: "telegram", On: true, Allowed: []string{"42"}, Approve: "safe"})
+	list, err := s.Save("phone", config.Bridge{Platform: "telegram", On: true, Allowed: []string{"42"}, Approve: "safe"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

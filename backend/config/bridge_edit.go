@@ -17,11 +17,10 @@ var bridgeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 // everything) is not offered to a chat, where whoever holds the phone would run anything.
 var bridgeApprove = []string{"", "ask", "safe", "never"}
 
-// SaveBridge adds the bridge name, or replaces its settings, in the file: what was typed is
+// SaveBridge adds the bridge name, or replaces its settings, in the file: the fields typed are
 // trimmed (blank allowed ids dropped) and checked, with an error that says which field is
 // wrong; a bridge is refused on without an allowed user. The token is not here (Secrets).
 func (f *File) SaveBridge(name string, b Bridge) (Config, error) {
-	name = strings.TrimSpace(name)
 	if !bridgeName.MatchString(name) {
 		return Config{}, fmt.Errorf("bridge name %q: up to 64 letters, digits, dots, dashes or underscores", name)
 	}

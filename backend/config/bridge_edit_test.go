@@ -21,6 +21,7 @@ func TestSaveBridgeChecksAndKeepsWhatWasTyped(t *testing.T) {
 	}{
 		{"my phone", Bridge{Platform: "telegram"}, "bridge name"},
 		{"", Bridge{Platform: "telegram"}, "bridge name"},
+		{" phone", Bridge{Platform: "telegram"}, "bridge name"},
 		{"phone", Bridge{}, "choose its platform (matrix, telegram"},
 		{"phone", Bridge{Platform: "irc"}, `platform "irc"`},
 		{"phone", Bridge{Platform: "telegram", On: true, Allowed: []string{" ", ""}}, "list the user ids allowed"},
@@ -41,7 +42,7 @@ func TestSaveBridgeChecksAndKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("a refused bridge wrote the settings file: %v", err)
 	}
 
-	c, err := f.SaveBridge(" phone ", Bridge{Platform: " Telegram ", On: true, Allowed: []string{" 123 ", "", "123", "456"}, Approve: "Safe", API: "http://127.0.0.1:9/"})
+	c, err := f.SaveBridge("phone", Bridge{Platform: " Telegram ", On: true, Allowed: []string{" 123 ", "", "123", "456"}, Approve: "Safe", API: "http://127.0.0.1:9/"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/bridge"
@@ -131,7 +132,11 @@ func (s *Supervisor) fail(name string, r *run, err error) {
 	}
 	s.failed[name] = err.Error()
 	s.mu.Unlock()
-	s.logf("bridge %s: %v", name, err)
+	if strings.HasPrefix(err.Error(), "bridge "+name+":") {
+		s.logf("%v", err) // the error names the bridge already
+	} else {
+		s.logf("bridge %s: %v", name, err)
+	}
 }
 
 // State says how the bridge name is doing: its status while it runs (running true), or why it

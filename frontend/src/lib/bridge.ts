@@ -438,10 +438,9 @@ export const api = {
     test: (name: string) => call<string>('BridgeService.Test', name),
     /** The platforms a bridge can be, with the fields each asks for. */
     platforms: async () => (await call<PlatformForm[] | null>('BridgeService.Platforms')) ?? [],
-    /** Adds the bridge or replaces its settings (checked; refused on without an allowed user). */
-    save: async (name: string, config: BridgeConfig) => (await call<BridgeInfo[] | null>('BridgeService.Save', name, config)) ?? [],
-    /** Keeps the bridge's token in the keyring ("" forgets it); it is never read back. */
-    setToken: (name: string, token: string) => call<void>('BridgeService.SetToken', name, token),
+    /** Adds the bridge or replaces its settings (checked; refused on without an allowed user),
+     * keeping token in the keyring when one is given ('' keeps the kept one). */
+    save: async (name: string, config: BridgeConfig, token = '') => (await call<BridgeInfo[] | null>('BridgeService.Save', name, config, token)) ?? [],
     /** Stops the bridge, takes it out of the settings, forgets its token. */
     remove: async (name: string) => (await call<BridgeInfo[] | null>('BridgeService.Remove', name)) ?? [],
   },
