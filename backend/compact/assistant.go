@@ -6,12 +6,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
 // codeBlock finds fenced code blocks: the opening fence line, the body, the closing fence.
-var codeBlock = regexp.MustCompile("(?s)(```[^\\n]*\\n)(.*?)(```)")
+var codeBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)(```[^\\n]*\\n)(.*?)(```)") })
 
 // compactAssistant shortens a cold assistant message: long prose before the first code block
 // keeps its head; strong (the message is out of the working set) a long message keeps only the
@@ -27,8 +28,8 @@ func compactAssistant(m llm.Message, c L1Config, strong bool) (llm.Message, bool
 	changed := false
 	// Code blocks first, then the prose around them.
 	var blocks []string
-	prose := codeBlock.ReplaceAllStringFunc(m.Content, func(b string) string {
-		p := codeBlock.FindStringSubmatch(b)
+	prose := codeBlock().ReplaceAllStringFunc(m.Content, func(b string) string {
+		p := codeBlock().FindStringSubmatch(b)
 		body := p[2]
 		if len(body) > c.ArgsMinChars {
 			body = shortLines(body, c.PreviewChars)

@@ -30,11 +30,11 @@ func BlobKey(ref string) string { return "result/" + ref }
 // refLine is the stable line that names a stored output; refPattern finds it again.
 const refLine = `[full output stored as ref %s: call read_result {"ref":"%s"} with "start"/"end" lines or "grep" to see more]`
 
-var refPattern = regexp.MustCompile(`ref (r[0-9a-f]{12})\b`)
+var refPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`ref (r[0-9a-f]{12})\b`) })
 
 // RefIn returns the ref a text names (an L0 preview or an L1 placeholder), or "".
 func RefIn(text string) string {
-	if m := refPattern.FindStringSubmatch(text); m != nil {
+	if m := refPattern().FindStringSubmatch(text); m != nil {
 		return m[1]
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
@@ -146,7 +147,7 @@ func EffectiveTool(conv []llm.Message, i int) string {
 // file ("Here's the result of running `cat -n` on a snippet of /testbed/x.py:").
 const editSnippet = "Here's the result of running `cat -n` on a snippet of "
 
-var bashBlock = regexp.MustCompile("(?s)```(?:bash|sh)?\\s*\\n(.*?)```")
+var bashBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```(?:bash|sh)?\\s*\\n(.*?)```") })
 
 // Commands returns the actions an assistant message asks for, as text: each tool call as
 // "name args" (a "command" argument is used alone; a str_replace_editor "view" becomes
@@ -172,7 +173,7 @@ func Commands(m llm.Message) []string {
 		}
 	}
 	if len(m.ToolCalls) == 0 && m.Role == llm.RoleAssistant {
-		for _, b := range bashBlock.FindAllStringSubmatch(m.Content, -1) {
+		for _, b := range bashBlock().FindAllStringSubmatch(m.Content, -1) {
 			out = append(out, strings.TrimSpace(b[1]))
 		}
 	}

@@ -18,10 +18,12 @@ import (
 // failMarker finds the signs of a failed run in an output that carries no exit status (an
 // agent that sends only the output): a Python traceback, pytest's failures and errors, an
 // uncaught exception line.
-var failMarker = regexp.MustCompile(`(?m)^(Traceback \(most recent call last\):|FAILED |ERROR |E {3}|=+ .*\b\d+ (failed|errors?)\b|[A-Za-z_.]*(Error|Exception): )`)
+var failMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(Traceback \(most recent call last\):|FAILED |ERROR |E {3}|=+ .*\b\d+ (failed|errors?)\b|[A-Za-z_.]*(Error|Exception): )`)
+})
 
 // exitCode finds run_command's final status line, "[exit N · duration]".
-var exitCode = regexp.MustCompile(`^\[exit (-?\d+) · [^\]]*\]$`)
+var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[exit (-?\d+) · [^\]]*\]$`) })
 
 // Failed reports whether a command output is a failed run: a non-zero exit status where the
 // output states one (a bash-only observation's <returncode> line, run_command's final
@@ -54,14 +56,14 @@ func failed(text string) bool {
 	code, found := "", false
 	if rest, ok := strings.CutPrefix(text, "<returncode>"); ok {
 		code, _, found = strings.Cut(rest, "</returncode>")
-	} else if m := exitCode.FindStringSubmatch(lastLine(text)); m != nil {
+	} else if m := exitCode().FindStringSubmatch(lastLine(text)); m != nil {
 		code, found = m[1], true
 	}
 	if found {
 		n, err := strconv.Atoi(code)
 		return err == nil && n != 0
 	}
-	return failMarker.MatchString(text)
+	return failMarker().MatchString(text)
 }
 
 // lastLine is the text after the last line break.

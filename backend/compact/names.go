@@ -5,10 +5,13 @@ import (
 	"hash/maphash"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // identRE finds identifier-like words, dotted paths included.
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+var identRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+})
 
 // Names returns the distinctive identifiers in text, in order, once each: words of at least 6
 // characters that are snake_case, dotted or camelCase (function and file names, settings), so
@@ -17,7 +20,7 @@ var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
 func Names(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range identRE.FindAllString(text, -1) {
+	for _, w := range identRE().FindAllString(text, -1) {
 		if !seen[w] && Distinctive(w) {
 			seen[w] = true
 			out = append(out, w)

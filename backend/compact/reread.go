@@ -76,13 +76,13 @@ func (r *rereads) note(conv []llm.Message, i int, f llm.Message) {
 
 // exitLine is the status line Tofu's run_command ends an output with; its duration differs on
 // every run, so two runs with the same output are compared without it.
-var exitLine = regexp.MustCompile(`^\[(exit -?\d+|stopped with [^·\]]+) · [^\]]*\]$`)
+var exitLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[(exit -?\d+|stopped with [^·\]]+) · [^\]]*\]$`) })
 
 // statusLine returns the output without its final run_command status line, and that line
 // ("" when there is none).
 func statusLine(text string) (body, status string) {
 	i := strings.LastIndexByte(text, '\n')
-	if i < 0 || !exitLine.MatchString(text[i+1:]) {
+	if i < 0 || !exitLine().MatchString(text[i+1:]) {
 		return text, ""
 	}
 	return text[:i], text[i+1:]
@@ -95,7 +95,7 @@ func outputKey(text string) uint64 {
 		return 0
 	}
 	if body, status := statusLine(text); status != "" {
-		text = body + "\n[" + exitLine.FindStringSubmatch(status)[1] + "]"
+		text = body + "\n[" + exitLine().FindStringSubmatch(status)[1] + "]"
 	}
 	return maphash.String(tokSeed, text) | 1
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/llm"
@@ -154,7 +155,7 @@ func Summarize(ctx context.Context, p llm.Provider, model string, conv []llm.Mes
 	if failure != nil {
 		return Compaction{}, usage, failure
 	}
-	summary := strings.TrimSpace(analysisBlock.ReplaceAllString(text.String(), ""))
+	summary := strings.TrimSpace(analysisBlock().ReplaceAllString(text.String(), ""))
 	if summary == "" {
 		return Compaction{}, usage, errors.New("compact: the summariser returned nothing")
 	}
@@ -203,7 +204,7 @@ func (c Compaction) Over(conv []llm.Message, prev *Compaction) (Compaction, bool
 	return c, true
 }
 
-var analysisBlock = regexp.MustCompile(`(?s)<analysis>.*?</analysis>`)
+var analysisBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<analysis>.*?</analysis>`) })
 
 // summaryRange finds what to summarize: from the first non-system message to the start of the
 // oldest kept turn. A turn starts at a user message that is not a tool observation.

@@ -4,12 +4,13 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 )
 
 // fileName finds file-like words in a command: a path whose last element has an extension.
-var fileName = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9]+`)
+var fileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9]+`) })
 
 // workset answers, for the file reads of one conversation, whether the session has left a
 // file: whether FileIdleResults tool results in a row came after a read whose calls never
@@ -43,7 +44,7 @@ func (w *workset) callText(i int) string {
 // files returns the base names of the files the call producing conv[i] names.
 func (w *workset) files(i int) []string {
 	var out []string
-	for _, f := range fileName.FindAllString(w.callText(i), -1) {
+	for _, f := range fileName().FindAllString(w.callText(i), -1) {
 		if b := path.Base(f); len(b) > 2 && !strings.HasPrefix(b, ".") {
 			out = append(out, b)
 		}

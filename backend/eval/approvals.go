@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -136,11 +137,11 @@ func reasonKind(d permission.Decision, detail string) string {
 		return d.Crosses
 	}
 	first, _, _ := strings.Cut(detail, "; ")
-	return wording.ClipLine(particulars.ReplaceAllString(first, "…"), 120)
+	return wording.ClipLine(particulars().ReplaceAllString(first, "…"), 120)
 }
 
 // particulars are the parts of a reason that name one command or path.
-var particulars = regexp.MustCompile("`[^`]*`|(/[^\\s,;:()]+)+")
+var particulars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`]*`|(/[^\\s,;:()]+)+") })
 
 // ShellCommands are the shell commands a trajectory ran, in order: each call of a shell tool
 // (bash, run_command, …) with its command, and for a bash-only agent (mini-swe-agent) the
@@ -161,11 +162,11 @@ func ShellCommands(t *Trajectory) []string {
 var shellTools = map[string]bool{"bash": true, "run_command": true, "shell": true, "execute_bash": true, "terminal": true}
 
 // bashAction is mini-swe-agent's default action regex.
-var bashAction = regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```")
+var bashAction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```") })
 
 func replyCommands(m llm.Message) []string {
 	if len(m.ToolCalls) == 0 {
-		if blocks := bashAction.FindAllStringSubmatch(m.Content, -1); len(blocks) == 1 {
+		if blocks := bashAction().FindAllStringSubmatch(m.Content, -1); len(blocks) == 1 {
 			return []string{strings.TrimSpace(blocks[0][1])}
 		}
 		return nil
@@ -256,7 +257,7 @@ func (m *machine) original(s string) string {
 }
 
 // cdTarget finds the directories a command changes to.
-var cdTarget = regexp.MustCompile(`(?:^|[;&|(\s])cd\s+([^\s;&|)]+)`)
+var cdTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[;&|(\s])cd\s+([^\s;&|)]+)`) })
 
 // materialize makes the directories a command names inside the workspace (the folders of
 // the files it names, and where it changes to): the policy follows the directory a command
@@ -270,7 +271,7 @@ func (m *machine) materialize(cmd string) {
 	for _, p := range m.named.FindAllString(cmd, -1) {
 		mk(filepath.Dir(p))
 	}
-	for _, c := range cdTarget.FindAllStringSubmatch(cmd, -1) {
+	for _, c := range cdTarget().FindAllStringSubmatch(cmd, -1) {
 		if t := strings.Trim(c[1], `"'`); !strings.ContainsAny(t, "$`*?~") {
 			if !filepath.IsAbs(t) {
 				t = filepath.Join(m.ws, t)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tofu-research/tofu/backend/compact"
 	"github.com/tofu-research/tofu/backend/llm"
@@ -286,11 +287,11 @@ func producer(conv []llm.Message, i int) []string {
 }
 
 var (
-	cmdSep    = regexp.MustCompile(`&&|\|\||;|\|`)
-	sedRange  = regexp.MustCompile(`sed -n ['"]?(\d+),(\d+)p`)
-	viewRange = regexp.MustCompile(`--view_range (\d+) (-?\d+)`)
-	headLines = regexp.MustCompile(`head -n? ?(\d+)`)
-	redirect  = regexp.MustCompile(`>\s*[^&\s]`)
+	cmdSep    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||;|\|`) })
+	sedRange  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sed -n ['"]?(\d+),(\d+)p`) })
+	viewRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--view_range (\d+) (-?\d+)`) })
+	headLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`head -n? ?(\d+)`) })
+	redirect  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>\s*[^&\s]`) })
 )
 
 // target is what a command reads: a file (key "read:PATH") and a line range (hi 0: all of it),
@@ -312,19 +313,19 @@ func targets(cmd string) []target {
 		cmd, _, _ = strings.Cut(cmd, "\n")
 	}
 	lo, hi := 0, 0
-	if m := sedRange.FindStringSubmatch(cmd); m != nil {
+	if m := sedRange().FindStringSubmatch(cmd); m != nil {
 		lo, hi = atoi(m[1]), atoi(m[2])
-	} else if m := viewRange.FindStringSubmatch(cmd); m != nil {
+	} else if m := viewRange().FindStringSubmatch(cmd); m != nil {
 		lo, hi = atoi(m[1]), atoi(m[2])
 		if hi < 0 {
 			hi = 0
 		}
-	} else if m := headLines.FindStringSubmatch(cmd); m != nil {
+	} else if m := headLines().FindStringSubmatch(cmd); m != nil {
 		lo, hi = 1, atoi(m[1])
 	}
 	var out []target
-	for _, seg := range cmdSep.Split(cmd, -1) {
-		if redirect.MatchString(strings.NewReplacer("2>&1", "", "2>/dev/null", "", ">/dev/null", "").Replace(seg)) {
+	for _, seg := range cmdSep().Split(cmd, -1) {
+		if redirect().MatchString(strings.NewReplacer("2>&1", "", "2>/dev/null", "", ">/dev/null", "").Replace(seg)) {
 			continue
 		}
 		f := strings.Fields(seg)

@@ -123,7 +123,7 @@ type swarmOutcome struct {
 	makespan, critical                                            time.Duration
 }
 
-var agentLine = regexp.MustCompile(`^You are agent (\d+) `)
+var agentLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^You are agent (\d+) `) })
 
 // swarmResult is what every agent answers: long enough that its dependents read it compressed.
 func swarmResult(i int) string {
@@ -162,7 +162,7 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 				break
 			}
 		}
-		if g := agentLine.FindStringSubmatch(first); g != nil {
+		if g := agentLine().FindStringSubmatch(first); g != nil {
 			mu.Lock()
 			if stormEnds.IsZero() {
 				stormEnds = time.Now().Add(storm)
@@ -233,13 +233,15 @@ func swarmRun(ctx context.Context, o SwarmOptions, storm time.Duration) (swarmOu
 
 // injectedResult finds the dependency results in a brief: each after its "### Agent" heading,
 // up to the next heading or the closing line about artifacts.
-var injectedResult = regexp.MustCompile(`(?s)### Agent \d+ \([a-z]+\): [^\n]*\n(.*?)\n(?:\n### Agent |\nShared artifacts:)`)
+var injectedResult = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)### Agent \d+ \([a-z]+\): [^\n]*\n(.*?)\n(?:\n### Agent |\nShared artifacts:)`)
+})
 
 // maxInjected is the o200k tokens of the largest dependency result in a brief.
 func maxInjected(brief string) int {
 	n := 0
 	for rest := brief; ; {
-		loc := injectedResult.FindStringSubmatchIndex(rest)
+		loc := injectedResult().FindStringSubmatchIndex(rest)
 		if loc == nil {
 			return n
 		}

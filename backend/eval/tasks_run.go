@@ -137,9 +137,9 @@ feed:
 	return rep, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
-func dirName(id string) string { return unsafeName.ReplaceAllString(id, "_") }
+func dirName(id string) string { return unsafeName().ReplaceAllString(id, "_") }
 
 func runTask(ctx context.Context, t Task, dir string, o TasksOptions) (r TaskResult) {
 	start := time.Now()

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/store"
@@ -157,7 +158,9 @@ func findGitDir(dir string) string {
 // headLine is what a HEAD file may say for the environment block to repeat it: a ref, or a
 // commit id. HEAD is the workspace's and may be a link to anything (~/.ssh/id_rsa); the block
 // is in the model's prompt unasked, so nothing else of it is shown.
-var headLine = regexp.MustCompile(`^(?:ref: (refs/[^\s\x00-\x1f\x7f]{1,250})|([0-9a-f]{40}|[0-9a-f]{64}))$`)
+var headLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:ref: (refs/[^\s\x00-\x1f\x7f]{1,250})|([0-9a-f]{40}|[0-9a-f]{64}))$`)
+})
 
 // readBranch reads the current branch from HEAD; a detached HEAD reads "detached at <sha>".
 func readBranch(gitDir string) string {
@@ -165,7 +168,7 @@ func readBranch(gitDir string) string {
 	if err != nil {
 		return "unknown"
 	}
-	m := headLine.FindStringSubmatch(strings.TrimSpace(string(b)))
+	m := headLine().FindStringSubmatch(strings.TrimSpace(string(b)))
 	switch {
 	case m == nil:
 		return "unknown"

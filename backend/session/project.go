@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The project's own environment decides how its tests run: a model told "python3, pip" ran the
@@ -29,7 +30,7 @@ var pythonTestTools = []string{"pytest", "tox", "nox"}
 var nodeTestTools = []string{"jest", "vitest", "mocha", "ava", "playwright", "tsc", "eslint"}
 
 // goDirective is go.mod's "go 1.21" (or "go 1.21.3") line.
-var goDirective = regexp.MustCompile(`(?m)^go\s+(\d+\.\d+(?:\.\d+)?)\s*$`)
+var goDirective = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^go\s+(\d+\.\d+(?:\.\d+)?)\s*$`) })
 
 // projectFacts is the "Project:" line of the environment block for workspace, "" when it has
 // none of the above; installedGo is the installed Go's version ("": none found, "?": found,
@@ -88,7 +89,7 @@ func projectFacts(workspace, installedGo string) string {
 	}
 	if b, err := readSmall(filepath.Join(workspace, "go.mod")); err == nil {
 		desc := "go.mod"
-		if m := goDirective.FindSubmatch(b); m != nil {
+		if m := goDirective().FindSubmatch(b); m != nil {
 			want := string(m[1])
 			desc += " go " + want
 			switch {
@@ -176,7 +177,7 @@ func venvPython(dir string) string {
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), "=")
 		if k = strings.TrimSpace(k); ok && (k == "version" || k == "version_info") {
-			return versionNumber.FindString(v)
+			return versionNumber().FindString(v)
 		}
 	}
 	return ""

@@ -36,7 +36,7 @@ const versionTimeout = 2 * time.Second
 
 // versionNumber finds a version's major and minor numbers: the patch level changes nothing a
 // model should write differently, and every request pays for each token of the block.
-var versionNumber = regexp.MustCompile(`\d+(?:\.\d+)?`)
+var versionNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:\.\d+)?`) })
 
 // toolVersions caches version answers by program path, size and modification time.
 type toolVersions struct {
@@ -130,7 +130,7 @@ func goRootVersion(real string) string {
 	if !strings.HasPrefix(first, "go") {
 		return ""
 	}
-	return versionNumber.FindString(first)
+	return versionNumber().FindString(first)
 }
 
 // queryVersion runs path with args from the root directory, so that no project file (a
@@ -152,7 +152,7 @@ func queryVersion(ctx context.Context, path string, args []string, timeout time.
 		return "", false
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return versionNumber.FindString(first), false
+	return versionNumber().FindString(first), false
 }
 
 // within reports whether path is dir or inside it.
