@@ -133,7 +133,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 			return session.CommandSandbox(cfg)
 		}})
 	settings.clearBrowser = a.Browser.ClearData
-	a.BrowserView = newBrowserService(a.Browser, emit)
+	a.BrowserView = &BrowserService{browser.NewView(a.Browser, emit.Emit)}
 	a.MCP = newMCPService(settings, providers, emit)
 	a.Desktop = desktop.NewManager("")
 	hist := history.New(st) // SessionService.Search and the agent's conversation tools
@@ -158,7 +158,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 		Switched: func() *store.Fallback { return models.Switched(a.Models.Service) },
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
-	a.Memory = &MemoryService{mem: mem, store: st}
+	a.Memory = &MemoryService{memory.NewPanel(mem, st)}
 	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
 	a.MyDay = newMyDayService(st, lib, call, settings)
 	a.Schedule = newScheduleService(st, a.Runner, call, settings, emit, a.MyDay.reportOf)
@@ -247,7 +247,7 @@ func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.Runner.Shutdown()
 		configured.Close(a.MCP.Service)
-		a.BrowserView.close()
+		browser.CloseView(a.BrowserView.View)
 		a.agents.Close()
 		a.Browser.Close()
 		a.Desktop.Close()

@@ -11,6 +11,7 @@ import (
 	"github.com/tofu-research/tofu/backend/mcp"
 	"github.com/tofu-research/tofu/backend/mcp/configured"
 	"github.com/tofu-research/tofu/backend/mcp/serve"
+	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/session"
@@ -75,6 +76,6 @@ func (s *MCPService) complete(ctx context.Context, req llm.Request) (string, str
 // MCPServer is Tofu as an MCP server on this app's store, library and turn runner
 // (`tofu mcp serve`); run_task's turns run under approve.
 func (a *App) MCPServer(approve permission.Mode, version string) *server.MCPServer {
-	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Memory: a.Memory.mem, Approve: approve, Version: version,
+	return serve.New(serve.Options{Store: a.store, Library: a.Papers.lib, Runner: a.Runner, Memory: memory.Records(a.Memory.Panel), Approve: approve, Version: version,
 		Import: func(_ context.Context, source string) (library.Info, error) { return a.Papers.ImportRef(source, "") }})
 }

@@ -1,9 +1,8 @@
-package app
+package memory
 
 import (
 	"testing"
 
-	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -16,10 +15,10 @@ func TestMemoryService(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := &MemoryService{mem: memory.NewStore(t.TempDir()), store: st}
+	s := NewPanel(NewStore(t.TempDir()), st)
 	ws := t.TempDir()
-	r, err := s.Save(ws, memory.Record{Name: "Deploy", Body: "Use the rollout script.", Enabled: false})
-	if err != nil || r.Enabled || r.Scope != memory.ScopeProject {
+	r, err := s.Save(ws, Record{Name: "Deploy", Body: "Use the rollout script.", Enabled: false})
+	if err != nil || r.Enabled || r.Scope != ScopeProject {
 		t.Fatalf("save: %+v %v", r, err)
 	}
 	if found, _ := s.Search(ws, "rollout script"); len(found) != 1 || found[0].ID != r.ID {
@@ -46,7 +45,7 @@ func TestMemoryService(t *testing.T) {
 	if list, _ := s.List(ws); len(list) != 0 {
 		t.Fatalf("after delete: %+v", list)
 	}
-	if _, err := (&MemoryService{store: st}).List(ws); err == nil {
+	if _, err := NewPanel(nil, st).List(ws); err == nil {
 		t.Fatal("no memory store, no error")
 	}
 }
