@@ -26,6 +26,7 @@ import (
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
+	"github.com/tofu-research/tofu/backend/session/families"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/swarm"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -146,12 +147,13 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.Runner = session.New(session.Options{
 		Store: st, Provider: providers.current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
-		Tools: []session.ToolFamily{a.MCP.family(), delegateFamily(a.agents, settings), browserTools(a.Browser, webAccess), webTools(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
-			desktopTools(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
+		Tools: []session.ToolFamily{a.MCP.family(), families.Delegate(a.agents, func() *sandbox.Boundary { return commandSandbox(settings) }),
+			families.Browser(a.Browser, webAccess), families.Web(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
+			families.Desktop(a.Desktop, st, settings.config, func(id string) { a.Runner.Stop(id) }), func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return sw.Family(reg, spec)
 			}, func(reg *tools.Registry, spec session.Spec) (func(), error) {
 				return nil, schedule.AddTools(reg, a.Schedule.Scheduler(), spec.Session)
-			}, imageTools(settings.config, settings.keys, st)},
+			}, families.Images(settings.config, settings.keys, st)},
 		Memory: mem, SkillsDir: skillsDir(cfgDir), History: hist,
 		Agents: &session.ExternalAgents{Spawner: a.agents}, // a conversation's model may be a coding agent
 		// A message sent with the main model's replacement records the switch (session.Runner.Send).

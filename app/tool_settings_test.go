@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tofu-research/tofu/backend/session/families"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -67,10 +68,10 @@ func TestToolKeysAreSecrets(t *testing.T) {
 		t.Fatalf("searxng without its URL: %v", err)
 	}
 	cfg, _ := f.app.Settings.config()
-	if p, ok := searchProvider(cfg.WebSearch, f.app.Settings.toolKey("brave", cfg)).(web.Brave); !ok || p.Key != "BSA-hand-written-9876" {
+	if p, ok := families.SearchProvider(cfg.WebSearch, f.app.Settings.toolKey("brave", cfg)).(web.Brave); !ok || p.Key != "BSA-hand-written-9876" {
 		t.Fatalf("provider: %#v", p)
 	}
-	if _, ok := searchProvider(config.WebSearch{Provider: config.SearchDuckDuckGo, SearxngURL: "http://s"}, "k").(web.DuckDuckGo); !ok {
+	if _, ok := families.SearchProvider(config.WebSearch{Provider: config.SearchDuckDuckGo, SearxngURL: "http://s"}, "k").(web.DuckDuckGo); !ok {
 		t.Fatal("DuckDuckGo chosen, another used")
 	}
 	if s, err = f.app.Settings.SetToolKey("brave", ""); err != nil || s.ToolKeys["brave"] != "" {

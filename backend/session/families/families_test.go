@@ -1,4 +1,4 @@
-package app
+package families
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ func TestWebToolsOnlyWithWebAccess(t *testing.T) {
 	t.Parallel()
 	for _, on := range []bool{false, true} {
 		reg := tools.NewRegistry()
-		family := webTools(func() (config.Config, error) { return config.Config{WebAccess: on}, nil }, func(config.Config) string { return "" })
+		family := Web(func() (config.Config, error) { return config.Config{WebAccess: on}, nil }, func(config.Config) string { return "" })
 		if _, err := family(reg, session.Spec{}); err != nil {
 			t.Fatal(err)
 		}
