@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/child"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/paper/papertest"
 	"github.com/tofu-research/tofu/backend/paper/worker"
@@ -22,11 +25,21 @@ import (
 // copied beside tofu-pdf as `tofu`, it repairs for it and runs it as its extracting child.
 // As `tofu`, run with helperEnv, it extracts the file named there through worker and prints
 // the text.
-const helperEnv = "TOFU_PDF_TEST_EXTRACT"
+// With limitEnv (megabytes), under that memory limit.
+const (
+	helperEnv = "TOFU_PDF_TEST_EXTRACT"
+	limitEnv  = "TOFU_PDF_TEST_MEMORY_MB"
+)
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv(helperEnv); path != "" {
-		doc, err := worker.Open(context.Background(), path, paper.Options{})
+		lim := child.DefaultLimits
+		if mb, err := strconv.Atoi(os.Getenv(limitEnv)); err == nil {
+			lim.Memory = int64(mb) << 20
+		}
+		doc, err := paper.ExtractFile(path, func(r io.ReaderAt, size int64) (*paper.Document, error) {
+			return worker.ExtractLimited(context.Background(), r, size, paper.Options{}, lim)
+		})
 		if err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
@@ -160,35 +173,90 @@ func TestErrorsAreSaid(t *testing.T) {
 	}
 }
 
-// The app's extracting child is tofu-pdf when it is beside the program (a wrapper beside it
-// marks that it ran), and the document is the same as in process; without it, the program
-// is its own child (worker's own tests).
-func TestTheAppsChildIsTofuPDF(t *testing.T) {
+// beside puts this test binary as `tofu` in a new folder with tofu-pdf beside it, behind a
+// wrapper that marks each run with its work; it returns the folder and the mark's path.
+func beside(t *testing.T) (dir, mark string) {
 	lean := leanProgram(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	tofu := install(t, self, dir, "tofu")
+	dir = t.TempDir()
+	install(t, self, dir, "tofu")
 	install(t, lean, dir, "tofu-pdf-real")
-	mark := filepath.Join(dir, "ran")
+	mark = filepath.Join(dir, "ran")
 	wrapper := "#!/bin/sh\necho \"$TOFU_CHILD\" >>" + mark + "\nexec " + filepath.Join(dir, "tofu-pdf-real") + " \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "tofu-pdf"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(shareddata.Require(t, "papers"), "naacl2006_shinyama", "paper.pdf")
-	cmd := exec.Command(tofu)
+	return dir, mark
+}
+
+// viaWorker runs the `tofu` in dir to extract path through worker (limitMB: its memory
+// limit, 0 for the default), returning what it printed.
+func viaWorker(dir, path string, limitMB int) (stdout, stderr string, err error) {
+	cmd := exec.Command(filepath.Join(dir, "tofu"))
 	cmd.Env = append(os.Environ(), helperEnv+"="+path)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("extract through the worker: %v", err)
+	if limitMB > 0 {
+		cmd.Env = append(cmd.Env, limitEnv+"="+strconv.Itoa(limitMB))
 	}
-	if want := inProcess(t, path, "text"); string(out) != want {
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+// The app's extracting child is tofu-pdf when it is beside the program (a wrapper beside it
+// marks that it ran), and the document is the same as in process; without it, the program
+// is its own child (worker's own tests).
+func TestTheAppsChildIsTofuPDF(t *testing.T) {
+	dir, mark := beside(t)
+	path := filepath.Join(shareddata.Require(t, "papers"), "naacl2006_shinyama", "paper.pdf")
+	out, stderr, err := viaWorker(dir, path, 0)
+	if err != nil {
+		t.Fatalf("extract through the worker: %v: %s", err, stderr)
+	}
+	if want := inProcess(t, path, "text"); out != want {
 		t.Errorf("the child's text differs: %d bytes, want %d", len(out), len(want))
 	}
 	if ran, _ := os.ReadFile(mark); string(ran) != "pdf\n" {
 		t.Errorf("tofu-pdf ran for %q, want once for the work pdf", ran)
+	}
+}
+
+// A hostile file read by the app in tofu-pdf is contained as in tofu: past its memory the
+// child dies alone and the extraction is refused as too large (the file: fonts in 36 object
+// streams of 1.9 MB, 60 MB kept inflated); tofu-pdf on its own refuses a file past a bound.
+func TestHostileFileInTofuPDFDiesAlone(t *testing.T) {
+	var b bytes.Buffer
+	if err := papertest.ObjStmRereads(&b, 36, 1, 1900<<10, false); err != nil {
+		t.Fatal(err)
+	}
+	heavy := filepath.Join(t.TempDir(), "objstm.pdf")
+	os.WriteFile(heavy, b.Bytes(), 0o644)
+	if runtime.GOOS == "linux" {
+		dir, mark := beside(t)
+		_, stderr, err := viaWorker(dir, heavy, 16)
+		if err == nil || !strings.Contains(stderr, "extracting it needed more than 16 MB of memory") {
+			t.Errorf("with 16 MB: %v, %q, want the memory bound", err, stderr)
+		}
+		if ran, _ := os.ReadFile(mark); string(ran) != "pdf\n" {
+			t.Errorf("tofu-pdf ran for %q, want once for the work pdf", ran)
+		}
+	}
+
+	b.Reset()
+	if err := papertest.ClaimedObjects(&b, "size"); err != nil {
+		t.Fatal(err)
+	}
+	hostile := filepath.Join(t.TempDir(), "claims.pdf")
+	os.WriteFile(hostile, b.Bytes(), 0o644)
+	var stderr bytes.Buffer
+	cmd := exec.Command(leanProgram(t), hostile)
+	cmd.Stderr = &stderr
+	cmd.Stdout = io.Discard
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "beyond the extractor's limits") {
+		t.Errorf("tofu-pdf on a file past a bound: %v, stderr %q", err, stderr.String())
 	}
 }
 
@@ -234,24 +302,5 @@ func TestRepairGoesToTofu(t *testing.T) {
 	}
 	if string(out) != inProcess(t, damaged, "text") {
 		t.Errorf("repaired through tofu: %d bytes, want %d", len(out), len(want.Text()))
-	}
-}
-
-// A hostile file read by the app through tofu-pdf is contained as before: past its memory,
-// the child dies alone and the extraction is refused as too large.
-func TestHostileFileInTofuPDFDiesAlone(t *testing.T) {
-	lean := leanProgram(t)
-	var b bytes.Buffer
-	if err := papertest.ClaimedObjects(&b, "size"); err != nil {
-		t.Fatal(err)
-	}
-	hostile := filepath.Join(t.TempDir(), "claims.pdf")
-	os.WriteFile(hostile, b.Bytes(), 0o644)
-	var stderr bytes.Buffer
-	cmd := exec.Command(lean, hostile)
-	cmd.Stderr = &stderr
-	cmd.Stdout = io.Discard
-	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "too large") && !strings.Contains(stderr.String(), "past") {
-		t.Errorf("tofu-pdf on a file past a bound: %v, stderr %q", err, stderr.String())
 	}
 }
