@@ -60,6 +60,8 @@ func trimBridge(b Bridge) Bridge {
 	b.API = strings.TrimRight(strings.TrimSpace(b.API), "/")
 	b.AppID = strings.TrimSpace(b.AppID)
 	b.Domain = strings.TrimRight(strings.TrimSpace(b.Domain), "/")
+	b.AppID = strings.TrimSpace(b.AppID)
+	b.Domain = strings.TrimRight(strings.TrimSpace(b.Domain), "/")
 	if d := strings.ToLower(b.Domain); d == "feishu" || d == "lark" {
 		b.Domain = d
 	}

@@ -100,7 +100,6 @@ export function checkDraft(d: BridgeDraft, form: PlatformForm | undefined, taken
   if (adding && taken.includes(name)) return `A bridge named “${name}” is already set up: pick another name, or edit that one.`
   if (!d.platform) return 'Choose the platform.'
   if (!form) return `Tofu has no bridge for the platform “${d.platform}”.`
-  if (d.token.trim() && /\s/.test(d.token.trim())) return `The ${form.token.toLowerCase()} has spaces in it: paste it as the platform gave it.`
   if (d.on) {
     const why = whyNotOn(d, form)
     if (why) return why
