@@ -1,5 +1,6 @@
 // The transcript is a projection of the session's event log (plus the reply streaming right now).
 // Pure functions only: components render what `project` returns.
+import { t, type Key } from './i18n/index.svelte'
 import { resultImages } from './images'
 import type { CallAttempt, CallReport, DecidedBy, Decision, EndReason, Event, PhaseRole, PhaseState, ProviderError, SessionMessage, Usage, Verdict } from './types'
 import type { Delta } from './stream'
@@ -770,11 +771,11 @@ export function project(state: TranscriptState): Item[] {
 /** "user" and "shutdown" are Go's reasons; anything else is shown as it came. */
 export function interruptedLabel(reason: string): string {
   const r = reason.trim()
-  if (!r) return 'Interrupted'
-  if (r === 'unfinished') return 'The turn did not finish (Tofu stopped)'
-  if (/^user$|stop/i.test(r)) return 'Stopped'
-  if (/shutdown/i.test(r)) return 'Interrupted when Tofu closed'
-  return `Interrupted: ${r}`
+  if (!r) return t('status.interrupted')
+  if (r === 'unfinished') return t('turn.unfinished')
+  if (/^user$|stop/i.test(r)) return t('turn.stopped')
+  if (/shutdown/i.test(r)) return t('turn.shutdown')
+  return t('turn.interruptedWhy', { reason: r })
 }
 
 const seconds = (ns: number) => {
@@ -807,7 +808,7 @@ export function describeAttempts(call: CallReport): string {
 
 /** "retried once", "retried 3 times" */
 export function retriedLabel(n: number): string {
-  return n === 1 ? 'retried once' : n === 2 ? 'retried twice' : `retried ${n} times`
+  return n === 1 ? t('turn.retriedOnce') : n === 2 ? t('turn.retriedTwice') : t('turn.retriedTimes', { n })
 }
 
 /**
@@ -819,15 +820,15 @@ export function metaLine(item: AssistantItem): { text: string; title: string } |
   const titles: string[] = []
   if (item.usage) {
     parts.push(formatUsage(item.usage))
-    titles.push('Tokens reported by the provider')
+    titles.push(t('turn.tokensReported'))
   }
   const attempts = item.call?.attempts?.length ?? 0
   if (item.call && attempts > 1) {
-    parts.push(`${attempts} attempts`)
+    parts.push(t('turn.attempts', { n: attempts }))
     titles.push(describeAttempts(item.call))
   } else if (item.retries) {
     parts.push(retriedLabel(item.retries))
-    titles.push('The stream broke and the reply was asked for again')
+    titles.push(t('turn.streamBroke'))
   }
   if (parts.length === 0) return null
   return { text: parts.join(' · '), title: titles.join('\n\n') }
@@ -843,80 +844,82 @@ export interface FallbackNote {
 
 /** "Answered by qwen3:8b — claude-sonnet-4-5 kept failing: 529 overloaded" */
 export function fallbackLabel(f: FallbackNote): string {
-  const why = f.startup ? 'was not available at startup' : 'kept failing'
-  return `Answered by ${f.model} — ${f.from || 'the chosen model'} ${why}${f.reason ? ': ' + f.reason : ''}`
+  const from = f.from || t('turn.theChosenModel')
+  const line = f.startup ? t('turn.answeredByStartup', { model: f.model, from }) : t('turn.answeredByFailing', { model: f.model, from })
+  return f.reason ? t('turn.withReason', { line, reason: f.reason }) : line
 }
 
 /** The note shown for a `call_correction` event. */
 export function correctionLabel(format: string, reason: string, attempt: number, max: number): string {
-  return `The model printed a tool call as text (${format || 'unknown format'}), not run${reason ? ': ' + reason : ''}. Asked it to send the call properly (${attempt} of ${max}).`
+  const f = format || t('turn.unknownFormat')
+  return reason ? t('turn.correctionWhy', { format: f, reason, attempt, max }) : t('turn.correction', { format: f, attempt, max })
 }
 
 export function formatUsage(u: Usage): string {
   const parts: string[] = []
   if (u.model) parts.push(u.model)
-  parts.push(`${(u.input_tokens ?? 0).toLocaleString('en-US')} in`)
-  parts.push(`${(u.output_tokens ?? 0).toLocaleString('en-US')} out`)
-  if (u.reasoning_tokens) parts.push(`${u.reasoning_tokens.toLocaleString('en-US')} reasoning`)
-  if (u.cache_read_tokens) parts.push(`${u.cache_read_tokens.toLocaleString('en-US')} cached`)
-  if (u.context_window) parts.push(`ctx ${u.context_window.toLocaleString('en-US')}`)
+  parts.push(t('turn.in', { n: (u.input_tokens ?? 0).toLocaleString('en-US') }))
+  parts.push(t('turn.out', { n: (u.output_tokens ?? 0).toLocaleString('en-US') }))
+  if (u.reasoning_tokens) parts.push(t('turn.reasoning', { n: u.reasoning_tokens.toLocaleString('en-US') }))
+  if (u.cache_read_tokens) parts.push(t('turn.cached', { n: u.cache_read_tokens.toLocaleString('en-US') }))
+  if (u.context_window) parts.push(t('turn.ctx', { n: u.context_window.toLocaleString('en-US') }))
   if (u.duration_ms) parts.push(`${(u.duration_ms / 1000).toFixed(1)} s`)
   return parts.join(' · ')
 }
 
 /** The per-turn line: "3 steps · 2,345 in · 120 out · 4.2 s". */
-export function turnLine(t: TurnItem): string {
+export function turnLine(turn: TurnItem): string {
   const n = (x: number) => x.toLocaleString('en-US')
   const parts: string[] = []
-  if (t.steps) parts.push(`${t.steps} step${t.steps === 1 ? '' : 's'}`)
-  if (t.tokens.calls) {
-    parts.push(`${n(t.tokens.input)} in`)
-    parts.push(`${n(t.tokens.output)} out`)
-    if (t.tokens.reasoning) parts.push(`${n(t.tokens.reasoning)} reasoning`)
+  if (turn.steps) parts.push(turn.steps === 1 ? t('turn.oneStep') : t('turn.steps', { n: turn.steps }))
+  if (turn.tokens.calls) {
+    parts.push(t('turn.in', { n: n(turn.tokens.input) }))
+    parts.push(t('turn.out', { n: n(turn.tokens.output) }))
+    if (turn.tokens.reasoning) parts.push(t('turn.reasoning', { n: n(turn.tokens.reasoning) }))
   }
-  if (t.durationMs) parts.push(t.durationMs < 10000 ? `${(t.durationMs / 1000).toFixed(1)} s` : `${Math.round(t.durationMs / 1000)} s`)
+  if (turn.durationMs) parts.push(turn.durationMs < 10000 ? `${(turn.durationMs / 1000).toFixed(1)} s` : `${Math.round(turn.durationMs / 1000)} s`)
   return parts.join(' · ')
 }
 
 /** Why a turn stopped early, in words; '' for the reasons shown elsewhere. */
-export function turnEndLabel(t: TurnItem): string {
-  switch (t.reason) {
+export function turnEndLabel(turn: TurnItem): string {
+  switch (turn.reason) {
     case 'max_steps':
-      return `Stopped at the step limit (${t.steps} steps)`
+      return t('turn.maxSteps', { n: turn.steps })
     case 'max_tokens':
-      return 'Stopped at the token limit'
+      return t('turn.maxTokens')
     case 'repeated_call':
-      return 'Stopped: the model kept making the same tool calls'
+      return t('turn.repeatedCall')
     case 'printed_call':
-      return 'Stopped: the model kept printing tool calls as text instead of calling the tools'
+      return t('turn.printedCall')
     case 'stuck':
-      return 'Stopped: the critic repeated the same critique'
+      return t('turn.stuck')
     case 'max_iterations':
-      return t.rounds ? `Stopped at the round limit (${t.rounds} worker round${t.rounds === 1 ? '' : 's'})` : 'Stopped at the round limit'
+      return turn.rounds ? (turn.rounds === 1 ? t('turn.maxRoundsOne') : t('turn.maxRounds', { n: turn.rounds })) : t('turn.maxRoundsBare')
     case 'done':
     case 'interrupted':
     case 'error':
     case '':
       return ''
   }
-  return `Stopped: ${t.reason.replace(/_/g, ' ')}`
+  return t('turn.stoppedWhy', { reason: turn.reason.replace(/_/g, ' ') })
 }
 
 /** The verdict a critic's reply ends with, for the harness to read. */
 const VERDICT_LINE = /\s*\**VERDICT:?\**\s*\**(STOP|CONTINUE_WORKER|CONTINUE_PLANNER)\**\.?\s*$/i
 
 /** A critic's verdict in words (regression, issue 36: the marker showed "CONTINUE_WORKER"). */
-const VERDICTS: Record<Verdict, string> = {
-  STOP: 'done, the work holds',
-  CONTINUE_WORKER: 'not done, another worker round',
-  CONTINUE_PLANNER: 'not done, back to the planner for a new plan',
+const VERDICTS: Record<Verdict, Key> = {
+  STOP: 'phase.verdictStop',
+  CONTINUE_WORKER: 'phase.verdictWorker',
+  CONTINUE_PLANNER: 'phase.verdictPlanner',
 }
 
 /** What a critic claimed when the gate did not accept it, in words. */
-const CLAIMED: Record<Verdict, string> = {
-  STOP: 'it said done, but the check did not pass',
-  CONTINUE_WORKER: 'it asked for another round',
-  CONTINUE_PLANNER: 'it asked for a new plan',
+const CLAIMED: Record<Verdict, Key> = {
+  STOP: 'phase.claimedStop',
+  CONTINUE_WORKER: 'phase.claimedWorker',
+  CONTINUE_PLANNER: 'phase.claimedPlanner',
 }
 
 /**
@@ -929,21 +932,22 @@ export function phaseLabel(p: PhaseItem): { text: string; title: string } {
   if (p.state === 'start') {
     switch (p.role) {
       case 'planner':
-        return { text: p.iteration > 1 ? 'Planner: writing a new plan' : 'Planner: writing a plan', title: 'The planner writes a short plan for the worker' }
+        return { text: p.iteration > 1 ? t('phase.plannerNew') : t('phase.planner'), title: t('phase.plannerTitle') }
       case 'worker':
         return {
-          text: p.iteration > 1 ? `Worker: round ${p.iteration}, from the critic’s feedback` : `Worker: round ${p.iteration}, carrying out the plan`,
-          title: p.iteration > 1 ? 'The worker goes on from the critic’s feedback' : 'The worker carries out the plan',
+          text: p.iteration > 1 ? t('phase.workerFeedback', { n: p.iteration }) : t('phase.worker', { n: p.iteration }),
+          title: p.iteration > 1 ? t('phase.workerFeedbackTitle') : t('phase.workerTitle'),
         }
       case 'critic':
-        return { text: `Critic: checking round ${p.iteration}`, title: 'The critic checks the work and gives a verdict; it only reads' }
+        return { text: t('phase.critic', { n: p.iteration }), title: t('phase.criticTitle') }
     }
   }
-  let text = `Critic’s verdict: ${(p.verdict && VERDICTS[p.verdict]) ?? (p.verdict || 'none given')}`
-  if (p.claimed) text += ` (${CLAIMED[p.claimed] ?? p.claimed})`
+  const verdict = p.verdict && VERDICTS[p.verdict] ? t(VERDICTS[p.verdict]) : p.verdict || t('phase.noVerdict')
+  let text = t('phase.verdict', { verdict })
+  if (p.claimed) text += ` (${CLAIMED[p.claimed] ? t(CLAIMED[p.claimed]) : p.claimed})`
   const first = p.feedback.trim().split('\n')[0].trim()
   if (first) text += ` — ${first.length > 140 ? first.slice(0, 139) + '…' : first}`
-  const title = [p.feedback.trim(), p.gate ? `Not accepted: ${p.gate}` : ''].filter(Boolean).join('\n\n')
+  const title = [p.feedback.trim(), p.gate ? t('phase.notAccepted', { gate: p.gate }) : ''].filter(Boolean).join('\n\n')
   return { text, title }
 }
 
@@ -955,16 +959,18 @@ export function compactionLabel(c: CompactionItem): { text: string; title: strin
   const n = (x: number) => x.toLocaleString('en-US')
   const why =
     c.trigger === 'overflow'
-      ? 'The model refused the request as too long'
+      ? t('compaction.whyOverflow')
       : c.trigger === 'manual'
-        ? `Compacted with /compact${c.instruction ? ` ("${c.instruction}")` : ''}`
+        ? c.instruction
+          ? t('compaction.whyManualWith', { instruction: c.instruction })
+          : t('compaction.whyManual')
         : c.threshold
-          ? `The request passed the compaction threshold of ${n(c.threshold)} tokens`
-          : 'The request neared the context window'
-  const title = `${why}; ${c.model ? c.model : 'the cheap model'} summarized the earlier messages. The raw messages stay in the log: undo sends them again.`
-  if (c.undone) return { text: 'Compaction undone', title: `Later requests send the ${n(c.messages)} raw messages again.` }
-  const tokens = c.tokensBefore && c.tokensAfter ? ` (${n(c.tokensBefore)} → ${n(c.tokensAfter)} tokens)` : ''
-  const what = `${n(c.messages)} message${c.messages === 1 ? '' : 's'}`
-  const asked = c.trigger === 'manual' ? ' as you asked' : ''
-  return { text: `Context compacted${asked} — ${what} summarized${tokens}`, title }
+          ? t('compaction.whyThreshold', { n: n(c.threshold) })
+          : t('compaction.whyNear')
+  const title = t('compaction.title', { why, model: c.model ? c.model : t('compaction.cheapModel') })
+  if (c.undone) return { text: t('compaction.undone'), title: t('compaction.undoneTitle', { n: n(c.messages) }) }
+  const tokens = c.tokensBefore && c.tokensAfter ? t('compaction.tokens', { before: n(c.tokensBefore), after: n(c.tokensAfter) }) : ''
+  const what = c.messages === 1 ? t('compaction.oneMessage') : t('compaction.messages', { n: n(c.messages) })
+  const text = c.trigger === 'manual' ? t('compaction.textAsked', { what, tokens }) : t('compaction.text', { what, tokens })
+  return { text, title }
 }
