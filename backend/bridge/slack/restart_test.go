@@ -3,9 +3,7 @@ package slack_test
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/bridgetest"
 	"github.com/tofu-research/tofu/backend/bridge/slack/slacktest"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
@@ -29,36 +27,7 @@ func (f *fixture) streaming(t *testing.T, chat string) {
 	f.sl.Wait(chat, bridgetest.Patience, func(ms []slacktest.Message) bool {
 		return len(ms) == 1 && strings.HasSuffix(ms[0].Text, " …")
 	})
-	for i := 0; ; i++ {
-		var c bridge.Conversation
-		if ok, err := f.Store.GetJSON("bridge/slack/chat/"+chat, &c); err != nil || !ok {
-			t.Fatal(ok, err)
-		} else if c.Pending != nil && c.Pending.Reply != "" {
-			return
-		}
-		if i == 6000 {
-			t.Fatal("the streamed message was never recorded")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// settled waits until the conversation's record has no message pending: its answer is sent
-// and recorded as sent (a kill before that record is the case the restart tests cover).
-func (f *fixture) settled(t *testing.T, chat string) {
-	t.Helper()
-	for i := 0; ; i++ {
-		var c bridge.Conversation
-		if ok, err := f.Store.GetJSON("bridge/slack/chat/"+chat, &c); err != nil || !ok {
-			t.Fatal(ok, err)
-		} else if c.Pending == nil {
-			return
-		}
-		if i == 6000 {
-			t.Fatal("the answer was never recorded as sent")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.WaitConversation(t, "slack", chat, bridgetest.Shown)
 }
 
 // TestKillMidTurnAndRestartAnswersOnce: Tofu is killed while the answer streams (its first
@@ -175,8 +144,8 @@ func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	f.waitFor(t, ownerDM, "answer one")
 	thread := channel + ":" + f.sl.Say(channel, owner, "a thread question")
 	f.waitFor(t, thread, "answer thread")
-	f.settled(t, ownerDM)
-	f.settled(t, thread)
+	f.WaitConversation(t, "slack", ownerDM, bridgetest.Settled)
+	f.WaitConversation(t, "slack", thread, bridgetest.Settled)
 	f.Stop() // Tofu closed
 	f.sl.Say(ownerDM, owner, "direct, while Tofu was closed")
 	f.sl.Say(thread, owner, "in the thread, while Tofu was closed")

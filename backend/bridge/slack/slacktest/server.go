@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/tofu-research/tofu/backend/bridge/bridgetest/loopback"
 )
 
 // The app's tokens, team and bot user.
@@ -47,10 +49,14 @@ type Button struct {
 	ActionID, Value, Label string
 }
 
-// Server is the loopback Slack.
+// Server is the loopback Slack. Its Web API methods fail as RateLimit and Drop ask (429 with
+// Retry-After; a lost connection); Until waits for a change (a post, an edit, an ack, a
+// connection).
 type Server struct {
 	URL string // the Web API's address, ending in /api/
 	srv *httptest.Server
+	loopback.Faults
+	loopback.Changes
 
 	mu       sync.Mutex
 	ts       int64 // the last timestamp given, in microseconds past base
@@ -60,10 +66,7 @@ type Server struct {
 	acks     int
 	sent     []*Message
 	history  []posted // every message of every conversation, in order
-	calls    map[string]int
-	fail     map[string][]failure
 	envelope int
-	changed  chan struct{}
 }
 
 // posted is a message as conversations.history and conversations.replies show it.
@@ -85,17 +88,12 @@ type socket struct {
 	mu sync.Mutex // one writer at a time (pings are control frames, safe beside it)
 }
 
-type failure struct {
-	retryAfter int
-	drop       bool
-}
-
 // base is the first timestamp the server gives (Slack's ts are seconds.microseconds).
 const base = 1_765_000_000
 
 // New starts a server; Close stops it.
 func New() *Server {
-	s := &Server{calls: map[string]int{}, fail: map[string][]failure{}, changed: make(chan struct{})}
+	s := &Server{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
@@ -112,31 +110,6 @@ func (s *Server) Close() {
 	}
 	s.mu.Unlock()
 	s.srv.Close()
-}
-
-// RateLimit makes the next n calls of method answer 429 with Retry-After seconds.
-func (s *Server) RateLimit(method string, n, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range n {
-		s.fail[method] = append(s.fail[method], failure{retryAfter: retryAfter})
-	}
-}
-
-// Drop makes the next n calls of method lose their connection (a network failure).
-func (s *Server) Drop(method string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range n {
-		s.fail[method] = append(s.fail[method], failure{drop: true})
-	}
-}
-
-// Calls is how many times method was called.
-func (s *Server) Calls(method string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[method]
 }
 
 // Opens is how many Socket Mode connections were made.
@@ -190,7 +163,7 @@ func (s *Server) Forget() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pending = nil
-	s.notify()
+	s.Notify()
 }
 
 // channelType is what message events say of a channel: im for direct messages.
@@ -297,11 +270,6 @@ func (s *Server) DropSocket() {
 	}
 }
 
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
 // Sent is a copy of the bot's messages in chat, in order.
 func (s *Server) Sent(chat string) []Message {
 	s.mu.Lock()
@@ -315,25 +283,6 @@ func (s *Server) Sent(chat string) []Message {
 		}
 	}
 	return out
-}
-
-// Until blocks until cond holds or timeout passes, and says whether it held; cond is checked
-// again after every change the server sees (a post, an edit, an ack, a connection).
-func (s *Server) Until(timeout time.Duration, cond func() bool) bool {
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			return cond()
-		}
-	}
 }
 
 // Wait blocks until cond holds of the bot's messages in chat or timeout passes; it returns
@@ -365,7 +314,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	for _, e := range s.pending {
 		s.write(c, e)
 	}
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
@@ -404,7 +353,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 		}
-		s.notify()
+		s.Notify()
 		s.mu.Unlock()
 	}
 }
@@ -418,25 +367,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if t, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 		token = t
 	}
-	s.mu.Lock()
-	s.calls[method]++
-	if fs := s.fail[method]; len(fs) > 0 {
-		f := fs[0]
-		s.fail[method] = fs[1:]
-		s.mu.Unlock()
-		if f.drop {
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-					return
-				}
-			}
+	if f, ok := s.Take(method); ok {
+		if f.Drop && loopback.Hangup(w) {
+			return
 		}
-		w.Header().Set("Retry-After", strconv.Itoa(f.retryAfter))
+		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": "ratelimited"})
 		return
 	}
-	s.mu.Unlock()
 	want := BotToken
 	if method == "apps.connections.open" {
 		want = AppToken
@@ -519,7 +457,7 @@ func (s *Server) postMessage(w http.ResponseWriter, form url.Values) {
 		ev[k] = v
 	}
 	s.event(ev) // Slack tells the app of its own message too
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "channel": channel, "ts": m.TS, "message": msg})
 }
@@ -539,7 +477,7 @@ func (s *Server) update(w http.ResponseWriter, form url.Values) {
 		after["edited"] = map[string]any{"user": BotUser, "ts": s.nextTS()}
 		s.event(map[string]any{"type": "message", "subtype": "message_changed", "message": after, "previous_message": before,
 			"channel": channel, "hidden": true, "ts": s.nextTS(), "event_ts": ts, "channel_type": channelType(channel)})
-		s.notify()
+		s.Notify()
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "channel": channel, "ts": ts, "text": text, "message": after})
 		return
 	}
