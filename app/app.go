@@ -178,7 +178,13 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	if err := desk.PurgeTrash(st, time.Now().Add(-desk.TrashKeep)); err != nil {
 		log.Printf("tofu: %v", err)
 	}
-	a.Papers = &PaperService{lib: lib, store: st, chat: chat, settings: settings}
+	a.Papers = &PaperService{lib: lib, chat: chat, settings: settings, Shelf: library.NewShelf(library.ShelfOptions{
+		Library: lib, Config: settings.config, Dialogs: func() library.SaveDialog {
+			if d := a.currentDialogs(); d != nil {
+				return d
+			}
+			return nil
+		}})}
 	settings.onUpdate(func() { go a.Models.Status() })
 	// The UI hears of every event once it is durable.
 	a.unsubs = append(a.unsubs, st.Subscribe(func(ev store.Event) {
@@ -221,7 +227,7 @@ func (a *App) History() *history.Index { return a.history }
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
 // server; `tofu serve` mounts the same handler.
 func (a *App) PaperHandler() http.Handler {
-	return web.PaperRoutes(a.Papers.lib, a.store, &a.Papers.imports)
+	return web.PaperRoutes(a.Papers.lib, a.store, library.Slots(a.Papers.Shelf))
 }
 
 // Services returns the services in the order they are bound, keyed by their type name.

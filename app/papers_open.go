@@ -1,14 +1,13 @@
 package app
 
-import "path/filepath"
+import (
+	"path/filepath"
 
-// PaperOpen is a paper the desktop asked the window to show ("Open with Tofu" on a PDF in the
-// file manager, or `tofu open FILE.pdf`): the paper imported, or why it could not be.
-type PaperOpen struct {
-	ID    string `json:"id,omitempty"`
-	Name  string `json:"name"`
-	Error string `json:"error,omitempty"`
-}
+	"github.com/tofu-research/tofu/backend/paper/library"
+)
+
+// PaperOpen is a paper the desktop asked the window to show (library.Opened).
+type PaperOpen = library.Opened
 
 // OpenPaper imports the PDF at path (relative to dir) and asks the UI to show it in the
 // reader: the request waits until the UI takes it (TakeOpens), so one made before the window
@@ -25,19 +24,7 @@ func (a *App) OpenPaper(path, dir string) (PaperInfo, error) {
 	if err != nil {
 		o = PaperOpen{Name: o.Name, Error: err.Error()}
 	}
-	p.mu.Lock()
-	p.opens = append(p.opens, o)
-	p.mu.Unlock()
+	library.Queue(p.Shelf, o)
 	p.chat.emit.Emit(TopicPapers, map[string]any{"kind": "open"})
 	return info, err
-}
-
-// TakeOpens returns the papers the desktop asked to show since the last call, oldest first,
-// and forgets them.
-func (p *PaperService) TakeOpens() []PaperOpen {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.opens
-	p.opens = nil
-	return out
 }

@@ -110,7 +110,7 @@ func TestUploadWaitsForNoMoreThanTwoImports(t *testing.T) {
 	f, ts, token := newHTTP(t)
 	var releases []func()
 	for range library.MaxImports {
-		release, ok := f.app.Papers.imports.TryAcquire()
+		release, ok := library.Slots(f.app.Papers.Shelf).TryAcquire()
 		if !ok {
 			t.Fatal("no free import slot at start")
 		}

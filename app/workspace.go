@@ -5,9 +5,6 @@ func (a *App) SetDialogs(d Dialogs) {
 	a.mu.Lock()
 	a.dialogs = d
 	a.mu.Unlock()
-	a.Papers.mu.Lock()
-	a.Papers.dialogs = d
-	a.Papers.mu.Unlock()
 }
 
 // currentDialogs are the window's dialogs, nil under `tofu serve`.
