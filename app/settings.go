@@ -25,7 +25,7 @@ type Settings struct {
 	// resolves it (Ollama's follows OLLAMA_HOST): the placeholders of the Settings fields.
 	DefaultBaseURLs map[string]string `json:"default_base_urls"`
 	// Revision names the configuration this copy was read from. Update uses it to keep the
-	// rules "Always allow" wrote while the Settings view was open (settings_merge.go).
+	// rules "Always allow" wrote while the Settings view was open (config.Revisions).
 	Revision string `json:"revision,omitempty"`
 	// Demo is the provider of "Try the demo" while it runs: listed, never part of Config, so
 	// saving never writes it.
@@ -43,7 +43,7 @@ type SettingsService struct {
 	gen      int // bumped by every change, so providers are rebuilt
 	onChange []func()
 	demo     *config.Provider // "Try the demo": this run only, never saved
-	seen     revisions        // the rules of the revisions Get handed out
+	seen     config.Revisions // the rules of the revisions Get handed out
 	// clearBrowser deletes the agent browser's profile (set by the app; nil: no browser).
 	clearBrowser func() error
 }
@@ -69,7 +69,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		return Settings{}, err
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
-		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.remember(c), Sandbox: sandbox.Detect()}
+		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect()}
 	s.mu.Lock()
 	if s.demo != nil {
 		d := *s.demo
@@ -95,7 +95,7 @@ func (s *SettingsService) Get() (Settings, error) {
 func (s *SettingsService) Update(v Settings) (Settings, error) {
 	_, err := s.file.Update(func(c *config.Config) error {
 		next := v.Config
-		next.Permissions.Rules = s.seen.keepAdded(v.Revision, *c, v.Config.Permissions.Rules)
+		next.Permissions.Rules = s.seen.KeepAdded(v.Revision, *c, v.Config.Permissions.Rules)
 		// MCP servers change through MCPService (switches, import): the form's copy may be
 		// older than the file.
 		next.MCPServers = c.MCPServers

@@ -1,22 +1,20 @@
-package app
+package config
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"sync"
-
-	"github.com/tofu-research/tofu/backend/config"
 )
 
-// revisions remembers the approval rules of the configurations SettingsService.Get handed
-// out, by revision. The Settings view sends its whole form back on Save; without this, a rule
+// Revisions remembers the approval rules of the configurations the Settings view was handed
+// (app's SettingsService.Get), by revision. The Settings view sends its whole form back on Save; without this, a rule
 // that "Always allow" added while the view was open would be overwritten by the form's older
 // list. With it, Save is a three-way merge for rules: what the user edited, plus what was added
 // to the file since the view read it.
-type revisions struct {
+type Revisions struct {
 	mu    sync.Mutex
-	rules map[string][]config.PermissionRule
+	rules map[string][]PermissionRule
 }
 
 // maxRevisions bounds the memory: a view older than that many reads loses the merge (its
@@ -24,7 +22,7 @@ type revisions struct {
 const maxRevisions = 32
 
 // revisionOf names a configuration by its content.
-func revisionOf(c config.Config) string {
+func revisionOf(c Config) string {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return ""
@@ -33,21 +31,21 @@ func revisionOf(c config.Config) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// remember records c's rules and returns its revision.
-func (r *revisions) remember(c config.Config) string {
+// Remember records c's rules and returns its revision.
+func (r *Revisions) Remember(c Config) string {
 	rev := revisionOf(c)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rules == nil || len(r.rules) >= maxRevisions {
-		r.rules = map[string][]config.PermissionRule{}
+		r.rules = map[string][]PermissionRule{}
 	}
-	r.rules[rev] = append([]config.PermissionRule(nil), c.Permissions.Rules...)
+	r.rules[rev] = append([]PermissionRule(nil), c.Permissions.Rules...)
 	return rev
 }
 
-// keepAdded returns edited plus the rules cur holds that the revision rev did not (added by
+// KeepAdded returns edited plus the rules cur holds that the revision rev did not (added by
 // someone else since the editor read rev). Rules the editor removed stay removed.
-func (r *revisions) keepAdded(rev string, cur config.Config, edited []config.PermissionRule) []config.PermissionRule {
+func (r *Revisions) KeepAdded(rev string, cur Config, edited []PermissionRule) []PermissionRule {
 	if rev == "" || rev == revisionOf(cur) {
 		return edited
 	}
@@ -57,7 +55,7 @@ func (r *revisions) keepAdded(rev string, cur config.Config, edited []config.Per
 	if !ok {
 		return edited
 	}
-	out := append([]config.PermissionRule(nil), edited...)
+	out := append([]PermissionRule(nil), edited...)
 	for _, c := range cur.Permissions.Rules {
 		if !holds(base, c) && !holds(out, c) {
 			out = append(out, c)
@@ -66,7 +64,7 @@ func (r *revisions) keepAdded(rev string, cur config.Config, edited []config.Per
 	return out
 }
 
-func holds(rules []config.PermissionRule, r config.PermissionRule) bool {
+func holds(rules []PermissionRule, r PermissionRule) bool {
 	for _, o := range rules {
 		if o.Same(r) {
 			return true
