@@ -166,7 +166,7 @@ func (b *Bridge) deliver(ctx context.Context, m Incoming) error {
 }
 
 func (b *Bridge) handle(ctx context.Context, m Incoming) error {
-	if m.User == b.o.Platform.Self() || (m.Text == "" && m.Press == "") {
+	if m.User == b.o.Platform.Self() || (m.Text == "" && m.Press == "" && len(m.Files) == 0) {
 		return nil
 	}
 	if !slices.Contains(b.o.Allowed, m.User) {
@@ -183,9 +183,9 @@ func (b *Bridge) handle(ctx context.Context, m Incoming) error {
 	switch {
 	case m.Press != "":
 		b.pressed(ctx, m.Chat, m.Press, m.Call)
-	case strings.HasPrefix(text, "/"):
+	case strings.HasPrefix(text, "/") && len(m.Files) == 0:
 		if !b.command(ctx, &conv, text) {
-			b.say(ctx, m.Chat, "Unknown command "+strings.Fields(text)[0]+": /stop, /new and /status are the commands.")
+			b.say(ctx, m.Chat, "Unknown command "+strings.Fields(text)[0]+": /stop, /new, /status and /file PATH are the commands.")
 		}
 	case b.asking(m.Chat) != nil:
 		b.replied(ctx, m.Chat, text)

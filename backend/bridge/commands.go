@@ -28,6 +28,10 @@ func (b *Bridge) command(ctx context.Context, conv *Conversation, text string) b
 		b.say(ctx, conv.Chat, "New conversation: your next message starts it.")
 	case "/status":
 		b.say(ctx, conv.Chat, b.status(*conv))
+	case "/file":
+		if note := b.sendFile(ctx, *conv, strings.TrimSpace(text[len("/file"):])); note != "" {
+			b.say(ctx, conv.Chat, note)
+		}
 	default:
 		return false
 	}

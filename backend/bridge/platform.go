@@ -27,6 +27,22 @@ type Incoming struct {
 	Cursor string
 	// Time is when the platform received it (zero: unknown).
 	Time time.Time
+	// Files are what the message carries (documents, images, voice notes), as downloaded; Text
+	// is then their caption, if any.
+	Files []File
+}
+
+// File is a file sent in a chat. Err says why the platform did not fetch it (too large, the
+// download failed): the bridge tells the user, and Data is empty.
+type File struct {
+	Name string
+	Data []byte
+	Err  string
+}
+
+// FileSender is a platform that can send a file into a chat (/file).
+type FileSender interface {
+	SendFile(ctx context.Context, chat, name string, data []byte) (string, error)
 }
 
 // Button is a choice under a message, for platforms that have buttons.

@@ -28,6 +28,8 @@ type Conversation struct {
 type Pending struct {
 	Message string `json:"message"` // the platform's id
 	Text    string `json:"text"`
+	// Attachments are the files the message carried, kept in the store and the workspace.
+	Attachments []store.Attachment `json:"attachments,omitempty"`
 	// Before is the session's event count before the message was appended; Seq the user
 	// event's seq once it is (0: maybe not yet: compare the event after Before).
 	Before uint64 `json:"before"`
@@ -98,4 +100,13 @@ func (r records) putState(s State) error { return r.st.PutJSON(r.stateKey(), s) 
 // validName says whether a bridge name can key its records.
 func validName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "/ \t\n") && len(name) <= 64
+}
+
+// attachments are the pending message's files when its text is sent (none when the turn goes
+// on from the log).
+func (p *Pending) attachments(text string) []store.Attachment {
+	if p == nil || text == "" {
+		return nil
+	}
+	return p.Attachments
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tofu-research/tofu/backend/agent"
@@ -17,7 +18,17 @@ import (
 // (durable before the session sees it), then sent into the conversation's session (a new one
 // the first time) and answered by a turn.
 func (b *Bridge) begin(ctx context.Context, conv Conversation, m Incoming) error {
-	p := &Pending{Message: m.ID, Text: m.Text}
+	atts, problems := b.take(ctx, conv, m.Files)
+	if len(problems) > 0 {
+		b.say(ctx, m.Chat, "Not attached: "+strings.Join(problems, "; ")+".")
+	}
+	if strings.TrimSpace(m.Text) == "" {
+		if len(atts) == 0 {
+			return b.update(m.Chat, func(c *Conversation) { c.markHandled(m.ID) })
+		}
+		m.Text = filesText(atts)
+	}
+	p := &Pending{Message: m.ID, Text: m.Text, Attachments: atts}
 	if conv.Session != "" {
 		info, err := b.o.Store.Session(conv.Session)
 		if err != nil {
@@ -80,7 +91,8 @@ func (b *Bridge) startTurn(ctx context.Context, conv Conversation, text string) 
 	r := &running{session: conv.Session, started: time.Now()}
 	r.reply = newReply(b, conv.Chat, conv.Pending.Message, conv.Pending.Reply)
 	msg := session.Message{Session: conv.Session, Text: text, Setup: b.setup(conv),
-		Written: func(sid string, evs []store.Event, _ *session.Request) { b.written(conv, r, sid, evs) }}
+		Attachments: conv.Pending.attachments(text),
+		Written:     func(sid string, evs []store.Event, _ *session.Request) { b.written(conv, r, sid, evs) }}
 	req := session.Request{
 		Model: b.o.Model, Approve: conv.Approve, Sink: r.reply,
 		Prompt: func(a store.Approval) { b.ask(runCtx, conv.Chat, a) },

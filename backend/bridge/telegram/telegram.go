@@ -5,11 +5,15 @@ package telegram
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -86,11 +90,16 @@ func (p *Platform) call(ctx context.Context, method string, params, out any) err
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.o.API+"/bot"+p.o.Token+"/"+method, bytes.NewReader(body))
+	return p.post(ctx, method, "application/json", bytes.NewReader(body), out)
+}
+
+// post sends body of contentType to the method and decodes its result into out.
+func (p *Platform) post(ctx context.Context, method, contentType string, body io.Reader, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.o.API+"/bot"+p.o.Token+"/"+method, body)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := p.o.Client.Do(req)
 	if err != nil {
 		// The URL holds the token: the error says the method only.
@@ -136,6 +145,12 @@ type message struct {
 	} `json:"chat"`
 	Date int64  `json:"date"`
 	Text string `json:"text,omitempty"`
+	// A document, photo (its sizes, the largest last), voice note or audio, with its caption.
+	Caption  string    `json:"caption,omitempty"`
+	Document *fileRef  `json:"document,omitempty"`
+	Photo    []fileRef `json:"photo,omitempty"`
+	Voice    *fileRef  `json:"voice,omitempty"`
+	Audio    *fileRef  `json:"audio,omitempty"`
 }
 
 type update struct {
@@ -217,10 +232,14 @@ func (p *Platform) Listen(ctx context.Context, cursor string, deliver func(bridg
 func (p *Platform) incoming(ctx context.Context, u update) (bridge.Incoming, bool) {
 	id := "u" + strconv.FormatInt(u.UpdateID, 10)
 	switch {
-	case u.Message != nil && u.Message.From != nil && u.Message.Text != "":
+	case u.Message != nil && u.Message.From != nil && (u.Message.Text != "" || len(u.Message.refs()) > 0):
 		m := u.Message
-		return bridge.Incoming{ID: id, Chat: strconv.FormatInt(m.Chat.ID, 10), User: strconv.FormatInt(m.From.ID, 10),
-			Text: m.Text, Time: time.Unix(m.Date, 0)}, true
+		in := bridge.Incoming{ID: id, Chat: strconv.FormatInt(m.Chat.ID, 10), User: strconv.FormatInt(m.From.ID, 10),
+			Text: cmp.Or(m.Text, m.Caption), Time: time.Unix(m.Date, 0)}
+		for _, f := range m.refs() {
+			in.Files = append(in.Files, p.fetch(ctx, f))
+		}
+		return in, true
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
 		q := u.CallbackQuery
 		// The spinner on the button stops; a failure here changes nothing of the answer.
@@ -273,4 +292,99 @@ func (p *Platform) Edit(ctx context.Context, chat, msgID, text string) error {
 		return nil
 	}
 	return err
+}
+
+// fileRef is a file a message carries (Document, PhotoSize, Voice, Audio as the Bot API
+// documents them): file_id to ask getFile for it, file_size when known.
+type fileRef struct {
+	FileID   string `json:"file_id"`
+	FileName string `json:"file_name,omitempty"`
+	MimeType string `json:"mime_type,omitempty"`
+	FileSize int64  `json:"file_size,omitempty"`
+}
+
+// refs are the files of a message: a document, the largest size of a photo, a voice note or
+// an audio file.
+func (m *message) refs() []fileRef {
+	var out []fileRef
+	for _, f := range []*fileRef{m.Document, m.Voice, m.Audio} {
+		if f != nil {
+			out = append(out, *f)
+		}
+	}
+	if n := len(m.Photo); n > 0 {
+		out = append(out, m.Photo[n-1])
+	}
+	return out
+}
+
+// fetch downloads a file of a message: getFile says its path, then GET /file/bot<token>/<path>.
+// A file past bridge.MaxFileBytes (the Bot API lets bots download up to 20 MB) is not fetched.
+func (p *Platform) fetch(ctx context.Context, f fileRef) bridge.File {
+	out := bridge.File{Name: f.FileName}
+	if f.FileSize > bridge.MaxFileBytes {
+		out.Err = fmt.Sprintf("too large (%d MB; the limit is %d MB)", f.FileSize>>20, bridge.MaxFileBytes>>20)
+		return out
+	}
+	var file struct {
+		FilePath string `json:"file_path"`
+		FileSize int64  `json:"file_size"`
+	}
+	if err := p.call(ctx, "getFile", map[string]any{"file_id": f.FileID}, &file); err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	if out.Name == "" {
+		out.Name = path.Base(file.FilePath) // photos and voice notes have no name: photos/file_1.jpg
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.o.API+"/file/bot"+p.o.Token+"/"+file.FilePath, nil)
+	if err != nil {
+		out.Err = "telegram: download: " + err.Error()
+		return out
+	}
+	resp, err := p.o.Client.Do(req)
+	if err != nil {
+		out.Err = "telegram: download failed" // the error's URL holds the token
+		return out
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		out.Err = fmt.Sprintf("telegram: download: HTTP %d", resp.StatusCode)
+		return out
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, bridge.MaxFileBytes+1))
+	switch {
+	case err != nil:
+		out.Err = "telegram: download: " + err.Error()
+	case len(data) > bridge.MaxFileBytes:
+		out.Err = fmt.Sprintf("too large (the limit is %d MB)", bridge.MaxFileBytes>>20)
+	default:
+		out.Data = data
+	}
+	return out
+}
+
+// SendFile sends data as a document named name (sendDocument, multipart/form-data as the Bot
+// API takes an upload).
+func (p *Platform) SendFile(ctx context.Context, chat, name string, data []byte) (string, error) {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	if err := w.WriteField("chat_id", chat); err != nil {
+		return "", err
+	}
+	part, err := w.CreateFormFile("document", name)
+	if err != nil {
+		return "", err
+	}
+	if _, err := part.Write(data); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	var sent message
+	if err := p.post(ctx, "sendDocument", w.FormDataContentType(), &body, &sent); err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(sent.MessageID, 10), nil
 }
