@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	lark "github.com/larksuite/oapi-sdk-go/v3"
@@ -41,6 +42,9 @@ type Platform struct {
 	base string
 	api  *lark.Client
 	self string
+
+	mu   sync.Mutex
+	seen map[string]int64 // the cursor: each conversation's last delivered message (ms)
 }
 
 // BaseURL is the API's address for a domain setting: feishu, lark, or an http(s) URL.

@@ -29,14 +29,17 @@ type job struct {
 // Listen opens the SDK's long connection (the SDK fetches an endpoint with the app's id and
 // secret, then keeps a websocket, pinging it, and reconnects by itself after a drop, as the
 // endpoint's settings say) and delivers text messages and card button presses. Feishu keeps
-// no stream position (cursor is unused): it pushes an event to a connected client and pushes
-// it again when the client did not acknowledge it within 3 s. Listen returns when ctx ends,
+// no stream position: it pushes an event to a connected client and pushes
+// it again when the client did not acknowledge it within 3 s. Once connected, Listen reads
+// the history of the direct chats the cursor knows (catchup.go): what was sent while Tofu was
+// closed is answered when it opens. Listen returns when ctx ends,
 // when a reconnect fails (the bridge then retries with its backoff and says it is offline),
 // or when deliver fails (that event is not acknowledged: Feishu pushes it again).
-func (p *Platform) Listen(outer context.Context, _ string, deliver func(bridge.Incoming) error) error {
+func (p *Platform) Listen(outer context.Context, cursor string, deliver func(bridge.Incoming) error) error {
 	if _, err := p.Check(outer); err != nil {
 		return err
 	}
+	p.resume(cursor)
 	ctx, cancel := context.WithCancel(outer)
 	defer cancel()
 	jobs := make(chan job)
@@ -84,14 +87,22 @@ func (p *Platform) Listen(outer context.Context, _ string, deliver func(bridge.I
 		}))
 	stopped := make(chan error, 1)
 	go func() { stopped <- cli.Start(ctx) }()
+	caughtUp := false
 	for {
 		select {
 		case j := <-jobs:
 			err := deliver(j.m)
 			j.done <- err
+			if err == nil && j.m.ID == "" && !caughtUp {
+				caughtUp = true
+				err = p.catchUp(ctx, deliver)
+			}
 			if err != nil {
 				cancel()
 				<-stopped
+				if outer.Err() != nil {
+					return outer.Err()
+				}
 				return err
 			}
 		case err := <-failed:
@@ -129,36 +140,57 @@ func (p *Platform) message(ev *larkim.P2MessageReceiveV1) (bridge.Incoming, bool
 		return bridge.Incoming{}, false
 	}
 	msg, sender := ev.Event.Message, ev.Event.Sender
-	user := str(sender.SenderId.OpenId)
-	if str(sender.SenderType) != "user" || user == "" || user == p.self || str(msg.MessageId) == "" {
+	var mentions []string
+	for _, at := range msg.Mentions {
+		if at != nil {
+			mentions = append(mentions, str(at.Key))
+		}
+	}
+	return p.incoming(post{id: str(msg.MessageId), chat: str(msg.ChatId), group: str(msg.ChatType) != "p2p", root: str(msg.RootId),
+		user: str(sender.SenderId.OpenId), userType: str(sender.SenderType), kind: str(msg.MessageType), content: str(msg.Content),
+		created: str(msg.CreateTime), mentions: mentions})
+}
+
+// post is a message as an event or the history shows it.
+type post struct {
+	id, chat, root, user, userType, kind, content, created string
+	group                                                  bool
+	mentions                                               []string // the @_user_N keys in its text
+}
+
+// incoming is a user's message as the bridge takes it; its cursor records it as delivered.
+func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
+	if m.userType != "user" || m.user == "" || m.user == p.self || m.id == "" || m.chat == "" {
 		return bridge.Incoming{}, false
 	}
-	m := bridge.Incoming{ID: str(msg.MessageId), Chat: str(msg.ChatId), User: user}
-	if str(msg.ChatType) != "p2p" {
-		root := str(msg.RootId)
+	in := bridge.Incoming{ID: m.id, Chat: m.chat, User: m.user}
+	if m.group {
+		root := m.root
 		if root == "" {
-			root = m.ID
+			root = m.id
 		}
-		m.Chat += ":" + root
+		in.Chat += ":" + root
 	}
-	if ms, err := strconv.ParseInt(str(msg.CreateTime), 10, 64); err == nil {
-		m.Time = time.UnixMilli(ms)
+	ms, _ := strconv.ParseInt(m.created, 10, 64)
+	if ms > 0 {
+		in.Time = time.UnixMilli(ms)
 	}
-	if str(msg.MessageType) == "text" {
+	if m.kind == "text" {
 		var content struct {
 			Text string `json:"text"`
 		}
-		if err := json.Unmarshal([]byte(str(msg.Content)), &content); err == nil {
+		if err := json.Unmarshal([]byte(m.content), &content); err == nil {
 			// Mentions show as @_user_1 keys in the text: the bot's own mention is not the task.
-			for _, at := range msg.Mentions {
-				if at != nil && str(at.Key) != "" {
-					content.Text = strings.ReplaceAll(content.Text, str(at.Key), "")
+			for _, key := range m.mentions {
+				if key != "" {
+					content.Text = strings.ReplaceAll(content.Text, key, "")
 				}
 			}
-			m.Text = strings.TrimSpace(content.Text)
+			in.Text = strings.TrimSpace(content.Text)
 		}
 	}
-	return m, true
+	in.Cursor = p.advance(in.Chat, ms)
+	return in, true
 }
 
 // pressed reads a card.action.trigger callback: a press of an approval card's button, whose

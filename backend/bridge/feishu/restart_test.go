@@ -158,3 +158,32 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 		t.Fatalf("the message was taken %d times", users)
 	}
 }
+
+// TestMessagesSentWhileClosedAreAnsweredAtStart: the long connection does not bring what was
+// sent while Tofu was closed (the loopback Feishu forgets the events, as Feishu gives up on a
+// client that is not there); at the next start the bridge reads the history of the direct
+// chats it knows after the last message it handled, and answers the message once (the one
+// handled before is not taken again).
+func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.Model.OnUser("first").Reply(scripted.Reply{Text: "answer one"})
+	f.Model.OnUser("while closed").Reply(scripted.Reply{Text: "answer two"})
+	f.start(t)
+	f.fs.Say(ownerChat, owner, "the first message")
+	f.waitFor(t, ownerChat, "answer one")
+	f.Stop() // Tofu closed
+	f.fs.Say(ownerChat, owner, "sent while closed")
+	f.fs.Forget()
+	f.start(t)
+	msgs := f.waitFor(t, ownerChat, "answer two")
+	if len(msgs) != 2 || msgs[0].Text != "answer one" {
+		t.Fatalf("the chat = %+v\nlog:\n%s", msgs, f.Log())
+	}
+	if users := f.Users(t); users != 2 {
+		t.Fatalf("%d user messages taken, want 2", users)
+	}
+	if n := f.fs.Calls("history"); n != 1 {
+		t.Fatalf("the history was read %d times, want once (one direct chat known)", n)
+	}
+}

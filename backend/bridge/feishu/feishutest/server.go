@@ -80,6 +80,7 @@ type Server struct {
 	queue    [][]byte          // events waiting for a connection
 	events   map[string][]byte // pushed events by event_id, to push again
 	acks     map[string]int    // frames' message_id -> the code the client answered
+	said     []map[string]any  // every message as the history lists it, oldest first
 }
 
 // New starts a server.
@@ -93,6 +94,7 @@ func New() *Server {
 	mux.HandleFunc("GET /ws", s.websocket)
 	mux.HandleFunc("GET /open-apis/bot/v3/info", s.authed("bot info", s.botInfo))
 	mux.HandleFunc("POST /open-apis/im/v1/messages", s.authed("send", s.create))
+	mux.HandleFunc("GET /open-apis/im/v1/messages", s.authed("history", s.history))
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", s.authed("reply", s.reply))
 	mux.HandleFunc("PATCH /open-apis/im/v1/messages/{id}", s.authed("patch", s.patch))
 	s.srv = httptest.NewServer(mux)
@@ -293,6 +295,8 @@ func (s *Server) store(w http.ResponseWriter, chatID, root string, b sendBody) {
 		if b.UUID != "" {
 			s.byUUID[b.UUID] = m
 		}
+		s.said = append(s.said, historyItem(m.ID, chatID, root, "interactive", b.Content,
+			map[string]any{"id": AppID, "id_type": "app_id", "sender_type": "app", "tenant_key": TenantKey}, nil))
 		s.notify()
 	}
 	data := map[string]any{"message_id": m.ID, "root_id": root, "parent_id": root, "msg_type": "interactive",
@@ -357,3 +361,45 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request) {
 
 // upgrader accepts the client's websocket.
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// historyItem is a message as im/v1/messages list shows it.
+func historyItem(id, chatID, root, kind, content string, sender map[string]any, mentions []any) map[string]any {
+	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	if mentions == nil {
+		mentions = []any{}
+	}
+	return map[string]any{"message_id": id, "root_id": root, "parent_id": root, "msg_type": kind, "create_time": now,
+		"update_time": now, "deleted": false, "updated": false, "chat_id": chatID, "sender": sender,
+		"body": map[string]any{"content": content}, "mentions": mentions}
+}
+
+// history lists a chat's messages from start_time (seconds), oldest first, a page at a time.
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("container_id_type") != "chat" || q.Get("sort_type") != "ByCreateTimeAsc" {
+		envelope(w, http.StatusBadRequest, 230001, "Your request contains an invalid request parameter.", nil)
+		return
+	}
+	start, _ := strconv.ParseInt(q.Get("start_time"), 10, 64)
+	size, _ := strconv.Atoi(q.Get("page_size"))
+	from, _ := strconv.Atoi(q.Get("page_token"))
+	if size <= 0 {
+		size = 20
+	}
+	s.mu.Lock()
+	var items []map[string]any
+	for _, m := range s.said {
+		ms, _ := strconv.ParseInt(m["create_time"].(string), 10, 64)
+		if m["chat_id"] == q.Get("container_id") && ms/1000 >= start {
+			items = append(items, m)
+		}
+	}
+	s.mu.Unlock()
+	items = items[min(from, len(items)):]
+	more := len(items) > size
+	token := ""
+	if more {
+		items, token = items[:size], strconv.Itoa(from+size)
+	}
+	envelope(w, http.StatusOK, 0, "success", map[string]any{"has_more": more, "page_token": token, "items": items})
+}

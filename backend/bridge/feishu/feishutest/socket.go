@@ -2,6 +2,7 @@ package feishutest
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"sync"
@@ -155,6 +156,14 @@ func (s *Server) Drop() {
 	}
 }
 
+// Forget drops the events waiting for a client, as Feishu gives up on a client that is not
+// there: only the history has them.
+func (s *Server) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = nil
+}
+
 // Ack is the code the client answered the frame with message_id (0: none yet).
 func (s *Server) Ack(frame string) int {
 	s.mu.Lock()
@@ -241,6 +250,16 @@ func (s *Server) message(chatID, chatType, root, user, text string, mentions []a
 	if mentions == nil {
 		mentions = []any{}
 	}
+	var listed []any // the history's mentions spell the id as a string
+	for _, m := range mentions {
+		at := maps.Clone(m.(map[string]any))
+		at["id"], at["id_type"] = BotOpenID, "open_id"
+		listed = append(listed, at)
+	}
+	s.mu.Lock()
+	s.said = append(s.said, historyItem(id, chatID, root, "text", string(content),
+		map[string]any{"id": user, "id_type": "open_id", "sender_type": "user", "tenant_key": TenantKey}, listed))
+	s.mu.Unlock()
 	ev := s.event("im.message.receive_v1", map[string]any{
 		"sender": map[string]any{"sender_id": userID(user), "sender_type": "user", "tenant_key": TenantKey},
 		"message": map[string]any{"message_id": id, "root_id": root, "parent_id": root, "create_time": now, "update_time": now,
