@@ -47,6 +47,13 @@ func (f *fixture) start(t *testing.T) {
 	f.Start(t, bridge.Options{Platform: p, Allowed: []string{owner}})
 }
 
+// answer scripts the model: a turn whose message holds pairs[i] is answered pairs[i+1].
+func (f *fixture) answer(pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		f.Model.OnUser(pairs[i]).Reply(scripted.Reply{Text: pairs[i+1]})
+	}
+}
+
 // waitFor waits until the chat's last message holds want and is whole (a streaming reply ends
 // in " …" until its last edit), and returns the chat.
 func (f *fixture) waitFor(t *testing.T, chat, want string) []slacktest.Message {
@@ -144,8 +151,7 @@ func TestStrangerIsRefusedOnce(t *testing.T) {
 func TestAChannelThreadIsAConversation(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.OnUser("first").Reply(scripted.Reply{Text: "answer one"})
-	f.Model.OnUser("follow").Reply(scripted.Reply{Text: "answer two"})
+	f.answer("first", "answer one", "follow", "answer two")
 	f.Model.Default(scripted.Reply{Text: "answer three"})
 	f.start(t)
 	root := f.sl.Say(channel, owner, "first question")

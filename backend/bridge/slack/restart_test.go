@@ -65,9 +65,7 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 func TestReconnectsAfterDisconnectAndADroppedSocket(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.OnUser("one").Reply(scripted.Reply{Text: "answer one"})
-	f.Model.OnUser("two").Reply(scripted.Reply{Text: "answer two"})
-	f.Model.OnUser("three").Reply(scripted.Reply{Text: "answer three"})
+	f.answer("one", "answer one", "two", "answer two", "three", "answer three")
 	f.start(t)
 	f.sl.Say(ownerDM, owner, "message one")
 	f.waitFor(t, ownerDM, "answer one")
@@ -129,16 +127,14 @@ func TestOfflineThenRateLimitsAreWaitedOut(t *testing.T) {
 }
 
 // TestMessagesSentWhileClosedAreAnsweredAtStart: Socket Mode does not replay what was sent
-// while Tofu was closed (the loopback Slack forgets the envelopes, as Slack gives up); at the
+// while Tofu was closed (the loopback Slack forgets the envelopes it could not deliver); at the
 // next start the bridge reads the history of the conversations it knows (a direct message and
 // a channel thread) after the last message it handled, and answers each message once.
 func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.OnUser("first").Reply(scripted.Reply{Text: "answer one"})
-	f.Model.OnUser("thread question").Reply(scripted.Reply{Text: "answer thread"})
-	f.Model.OnUser("direct, while").Reply(scripted.Reply{Text: "answer two"})
-	f.Model.OnUser("in the thread, while").Reply(scripted.Reply{Text: "answer three"})
+	f.answer("first", "answer one", "thread question", "answer thread",
+		"direct, while", "answer two", "in the thread, while", "answer three")
 	f.start(t)
 	f.sl.Say(ownerDM, owner, "the first message")
 	f.waitFor(t, ownerDM, "answer one")
