@@ -29,9 +29,9 @@ func (c *ChatService) Send(sessionID, text, model string) error {
 
 // SendAttached is Send with context attached to the message (MCP resources the composer read
 // with MCPService.ReadResource): the model reads them after the text, the transcript shows
-// them as chips.
+// them as chips. A message of attachments alone (an image, no words) is sent as it is.
 func (c *ChatService) SendAttached(sessionID, text, model string, attachments []store.Attachment) error {
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && len(attachments) == 0 {
 		return errors.New("the message is empty")
 	}
 	_, err := c.send(context.Background(), session.Message{Session: sessionID, Text: text, Attachments: attachments},
