@@ -22,6 +22,7 @@ import (
 	"github.com/tofu-research/tofu/backend/mcp/configured"
 	"github.com/tofu-research/tofu/backend/memory"
 	"github.com/tofu-research/tofu/backend/models"
+	"github.com/tofu-research/tofu/backend/myday"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/sandbox"
 	"github.com/tofu-research/tofu/backend/schedule"
@@ -165,7 +166,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a.MyDay = newMyDayService(st, lib, call, settings)
 	a.Schedule = newScheduleService(st, a.Runner, call, settings, emit, a.MyDay.reportOf)
 	a.Bridges = NewBridgeService(a)
-	a.MyDay.sched = a.Schedule.s
+	myday.SetScheduler(a.MyDay.Panel, a.Schedule.s)
 	followMyDaySetting(a.Schedule.s, settings)
 	chat := &ChatService{store: st, runner: a.Runner, emit: emit}
 	a.Chat = chat

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"log"
+	"time"
 
+	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/myday"
 	"github.com/tofu-research/tofu/backend/oneshot"
 	"github.com/tofu-research/tofu/backend/paper/library"
@@ -10,16 +13,15 @@ import (
 	"github.com/tofu-research/tofu/backend/store"
 )
 
-// MyDayService is the My Day view: a day's report, generated on demand or at the time set
-// (myday_schedule.go), and the past days' (docs/MYDAY.md).
-type MyDayService struct {
-	gen      *myday.Generator
-	settings *SettingsService
-	sched    *schedule.Scheduler // set once the schedule service is made
-}
+// MyDayService is the My Day view (myday.Panel): a day's report, generated on demand or at
+// the time set, and the past days' (docs/MYDAY.md).
+type MyDayService struct{ *myday.Panel }
+
+// MyDaySchedule is what the My Day panel shows of the setting myday_at.
+type MyDaySchedule = myday.Timing
 
 func newMyDayService(st *store.Store, lib *library.Library, call oneshot.Func, settings *SettingsService) *MyDayService {
-	return &MyDayService{settings: settings, gen: myday.New(myday.Options{
+	gen := myday.New(myday.Options{
 		Store: st, Call: call,
 		Cheap: func() string {
 			cfg, err := settings.config()
@@ -35,33 +37,27 @@ func newMyDayService(st *store.Store, lib *library.Library, call oneshot.Func, s
 			}
 			return info.Title
 		},
-	})}
+	})
+	return &MyDayService{myday.NewPanel(myday.PanelOptions{Generator: gen, Config: settings.config,
+		SetAt: func(at string) error { return settings.update(func(c *config.Config) { c.MyDayAt = at }) }})}
 }
 
-// Generator is the report builder `tofu myday` uses beside the window.
-func (s *MyDayService) Generator() *myday.Generator { return s.gen }
-
-// Generate builds (again) the report of date ("" for today) and stores it.
-func (s *MyDayService) Generate(date string) (myday.Report, error) {
-	day, err := s.gen.Day(date)
-	if err != nil {
-		return myday.Report{}, err
-	}
-	return s.gen.Generate(context.Background(), day)
+// reportOf writes the report of the day due falls on, for the scheduler.
+func (s *MyDayService) reportOf(ctx context.Context, due time.Time) (string, error) {
+	return myday.WriteDue(ctx, s.Panel, due)
 }
 
-// Report returns the stored report of date ("" for today); nil when none was generated.
-func (s *MyDayService) Report(date string) (*myday.Report, error) {
-	day, err := s.gen.Day(date)
-	if err != nil {
-		return nil, err
+// followMyDaySetting syncs the scheduler's My Day job now and after every settings change.
+func followMyDaySetting(s *schedule.Scheduler, settings *SettingsService) {
+	sync := func() {
+		cfg, err := settings.config()
+		if err == nil {
+			err = schedule.SyncMyDay(s, cfg)
+		}
+		if err != nil {
+			log.Printf("tofu: My Day's time: %v", err)
+		}
 	}
-	r, ok, err := s.gen.Get(day.Date)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &r, nil
+	sync()
+	settings.onUpdate(sync)
 }
-
-// Past lists the dates with a stored report, newest first.
-func (s *MyDayService) Past() ([]string, error) { return s.gen.Past() }

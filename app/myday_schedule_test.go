@@ -56,7 +56,7 @@ func TestMyDayAtASetTime(t *testing.T) {
 	if err := <-done; err != nil { // Run returns once the run is recorded
 		t.Fatal(err)
 	}
-	if _, ok, _ := f.app.MyDay.gen.Get("2026-03-10"); !ok {
+	if _, ok, _ := f.app.MyDay.Generator().Get("2026-03-10"); !ok {
 		t.Fatal("the report of 2026-03-10 was not written at 18:00")
 	}
 
@@ -74,7 +74,7 @@ func TestMyDayAtASetTime(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	r, ok, _ := f.app.MyDay.gen.Get("2026-03-11")
+	r, ok, _ := f.app.MyDay.Generator().Get("2026-03-11")
 	if !ok || r.Date != "2026-03-11" {
 		t.Fatalf("the missed day's report: %+v %v", r, ok)
 	}
