@@ -118,8 +118,10 @@ func (p *Provider) header(h http.Header) {
 	h.Set("anthropic-version", APIVersion)
 }
 
-// Models lists the models from GET /v1/models. The API does not report context lengths; every
-// current Claude model has 200k.
+// Models lists the models from GET /v1/models. The API does not report context lengths or
+// capabilities: every current Claude model has 200k and takes tools and images. Another model
+// behind an Anthropic-compatible server is listed without capabilities (the known families
+// decide, llm.SeesImages).
 func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	if err := p.c.Check(); err != nil {
 		return nil, err
@@ -137,9 +139,9 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 	}
 	out := make([]llm.ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {
-		info := llm.ModelInfo{Name: m.ID, Provider: ProviderName, Family: "claude",
-			Capabilities: []llm.Capability{llm.CapTools, llm.CapVision}}
+		info := llm.ModelInfo{Name: m.ID, Provider: ProviderName}
 		if strings.HasPrefix(m.ID, "claude-") {
+			info.Family, info.Capabilities = "claude", []llm.Capability{llm.CapTools, llm.CapVision}
 			info.ContextLength, info.ContextWindow = contextLength, contextLength
 			if !strings.HasPrefix(m.ID, "claude-3-") || strings.HasPrefix(m.ID, "claude-3-7") {
 				info.Capabilities = append(info.Capabilities, llm.CapThinking)

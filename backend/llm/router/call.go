@@ -108,6 +108,7 @@ func (c *call) onTarget(t *target, model, label string, canFallBack bool) error 
 	r, pol := c.r, c.r.policy
 	req := c.req
 	req.Model = model
+	req = c.forModel(t, req)
 	probe := false
 	health := r.health
 	if pol.OpenAfter < 0 {

@@ -170,8 +170,10 @@ type Router struct {
 	report  func(CallReport)
 	health  *Health
 
-	mu   sync.Mutex // guards rand and the key state of every target
+	mu   sync.Mutex // guards rand, vision and the key state of every target
 	rand func() float64
+	// vision is whether a target's model takes images (seesImages), by target and model.
+	vision map[visionKey]bool
 }
 
 // New returns a router over targets, tried in order.

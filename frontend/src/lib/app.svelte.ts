@@ -496,7 +496,7 @@ class AppState {
   /** Sends a message; returns false (and keeps the text for the composer) when it failed. */
   async send(text: string, attachments: Attachment[] = []): Promise<boolean> {
     const body = text.trim()
-    if (!body || this.sending || this.streaming) return false
+    if ((!body && attachments.length === 0) || this.sending || this.streaming) return false
     this.sending = true
     try {
       let id = this.currentId
