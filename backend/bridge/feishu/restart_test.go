@@ -66,7 +66,7 @@ func TestDroppedSocketReconnects(t *testing.T) {
 	f.start(t)
 	f.fs.Say(ownerChat, owner, "before the drop")
 	f.waitFor(t, ownerChat, "answered before")
-	f.fs.Drop()
+	f.fs.DropSocket()
 	f.fs.Say(ownerChat, owner, "after the drop") // pushed once the client is back
 	f.waitFor(t, ownerChat, "answered after")
 	if n := f.fs.Connects(); n != 2 {
@@ -75,9 +75,10 @@ func TestDroppedSocketReconnects(t *testing.T) {
 	if strings.Contains(f.Log(), "offline") {
 		t.Fatalf("the bridge reconnected, not the SDK:\n%s", f.Log())
 	}
-	// An outage: the socket drops and the endpoint is busy for the SDK's next try.
-	f.fs.Busy(1)
-	f.fs.Drop()
+	// An outage: the socket drops and the SDK's next try to fetch an endpoint loses its
+	// connection.
+	f.fs.Drop("endpoint", 1)
+	f.fs.DropSocket()
 	if got := f.WaitLogged("offline", 1); got < 1 {
 		t.Fatalf("the failed reconnect was not reported:\n%s", f.Log())
 	}

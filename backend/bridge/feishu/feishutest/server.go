@@ -6,8 +6,9 @@
 // frames with type/message_id/sum/seq/trace_id headers, split in parts when asked, pongs
 // answering pings with the client's settings). Event and callback bodies follow Feishu's
 // documented shapes of im.message.receive_v1 and card.action.trigger. It can answer a call
-// with the gateway's rate limit (HTTP 429, code 99991400, x-ogw-ratelimit-reset), drop the
-// socket, and push an event again as Feishu does when it was not acknowledged.
+// with the gateway's rate limit (HTTP 429, code 99991400, x-ogw-ratelimit-reset), hang up on
+// the endpoint's request, drop the socket, forget undelivered events, list a chat's history,
+// and push an event again as Feishu does when it was not acknowledged.
 package feishutest
 
 import (
@@ -22,6 +23,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/tofu-research/tofu/backend/bridge/bridgetest/loopback"
 )
 
 // The app the server knows: its credentials, its bot and its tenant.
@@ -62,19 +65,19 @@ type Button struct {
 type Server struct {
 	URL string
 	srv *httptest.Server
+	// Faults answer a call (send, reply, patch, history, bot info) with the gateway's rate
+	// limit, or hang up on the endpoint's (a lost network); they count the calls.
+	loopback.Faults
+	changes loopback.Changes
 
 	mu       sync.Mutex
 	sent     []*Message
 	byUUID   map[string]*Message
 	chatOf   map[string]string // a message's chat_id (users' and the bot's)
 	rootOf   map[string]string // a message's thread root ("": it has none)
-	calls    map[string]int
-	fail     map[string][]int // per call, rate limits to answer first (x-ogw-ratelimit-reset seconds)
 	nextID   int
-	changed  chan struct{}
 	socket   *socket
 	connects int
-	busy     int // endpoint calls to answer "system busy"
 	// Fragment sends each event in two frames (sum=2), as Feishu does with large ones.
 	Fragment bool
 	queue    [][]byte          // events waiting for a connection
@@ -86,7 +89,6 @@ type Server struct {
 // New starts a server.
 func New() *Server {
 	s := &Server{byUUID: map[string]*Message{}, chatOf: map[string]string{}, rootOf: map[string]string{},
-		calls: map[string]int{}, fail: map[string][]int{}, changed: make(chan struct{}),
 		events: map[string][]byte{}, acks: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /open-apis/auth/v3/tenant_access_token/internal", s.tenantToken)
@@ -113,27 +115,7 @@ func (s *Server) Close() {
 	s.srv.Close()
 }
 
-// RateLimit makes the next n calls of op (send, reply, patch, bot info) answer with the
-// gateway's rate limit, asking to wait reset seconds.
-func (s *Server) RateLimit(op string, n, reset int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range n {
-		s.fail[op] = append(s.fail[op], reset)
-	}
-}
-
-// Calls is how many times op was called (rate-limited answers included).
-func (s *Server) Calls(op string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[op]
-}
-
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
+func (s *Server) notify() { s.changes.Notify() }
 
 // Sent is a copy of the bot's messages in a conversation, in order.
 func (s *Server) Sent(chat string) []Message {
@@ -151,20 +133,7 @@ func (s *Server) Sent(chat string) []Message {
 // Wait blocks until cond holds of what the server shows (it is checked after every change)
 // or timeout passes, and says whether it held.
 func (s *Server) Wait(timeout time.Duration, cond func() bool) bool {
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			return cond()
-		}
-	}
+	return s.changes.Until(timeout, cond)
 }
 
 // WaitSent waits until cond holds of a conversation's messages (or timeout) and returns them.
@@ -206,16 +175,9 @@ func (s *Server) authed(op string, h http.HandlerFunc) http.HandlerFunc {
 			envelope(w, http.StatusBadRequest, 99991663, "Invalid access token for authorization. Please make a request with token attached.", nil)
 			return
 		}
-		s.mu.Lock()
-		s.calls[op]++
-		reset := -1
-		if fs := s.fail[op]; len(fs) > 0 {
-			reset, s.fail[op] = fs[0], fs[1:]
-		}
-		s.mu.Unlock()
-		if reset >= 0 {
+		if f, ok := s.Take(op); ok {
 			w.Header().Set("x-ogw-ratelimit-limit", "50")
-			w.Header().Set("x-ogw-ratelimit-reset", strconv.Itoa(reset))
+			w.Header().Set("x-ogw-ratelimit-reset", strconv.Itoa(f.RetryAfter))
 			envelope(w, http.StatusTooManyRequests, 99991400, "request trigger frequency limit", nil)
 			return
 		}

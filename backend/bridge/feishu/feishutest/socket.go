@@ -10,6 +10,8 @@ import (
 
 	"github.com/gorilla/websocket"
 	larkws "github.com/larksuite/oapi-sdk-go/v3/ws"
+
+	"github.com/tofu-research/tofu/backend/bridge/bridgetest/loopback"
 )
 
 // clientConfig is what the endpoint and every pong tell the client (the SDK's
@@ -27,27 +29,12 @@ func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 		envelope(w, http.StatusOK, 10014, "app secret invalid", nil)
 		return
 	}
-	s.mu.Lock()
-	s.calls["endpoint"]++
-	device := strconv.Itoa(s.calls["endpoint"])
-	busy := s.busy > 0
-	if busy {
-		s.busy--
-	}
-	s.mu.Unlock()
-	if busy {
-		envelope(w, http.StatusOK, larkws.SystemBusy, "system busy", nil)
+	if f, ok := s.Take("endpoint"); ok && f.Drop && loopback.Hangup(w) {
 		return
 	}
+	device := strconv.Itoa(s.Calls("endpoint"))
 	u := "ws" + s.URL[len("http"):] + "/ws?device_id=dev" + device + "&service_id=" + strconv.Itoa(serviceID)
 	envelope(w, http.StatusOK, 0, "ok", map[string]any{"URL": u, "ClientConfig": clientConfig})
-}
-
-// Busy makes the next n endpoint calls answer "system busy" (the SDK retries those).
-func (s *Server) Busy(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.busy += n
 }
 
 // socket is one client's websocket.
@@ -144,8 +131,8 @@ func (s *Server) Connected() bool {
 	return s.socket != nil
 }
 
-// Drop closes the client's websocket as a lost network would.
-func (s *Server) Drop() {
+// DropSocket closes the client's websocket as a lost network would.
+func (s *Server) DropSocket() {
 	s.mu.Lock()
 	sock := s.socket
 	s.socket = nil
