@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,13 @@ func (p *Platform) advance(chat, ts string) string {
 	return string(b)
 }
 
+// forget drops chat from the conversations the cursor knows.
+func (p *Platform) forget(chat string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.seen, chat)
+}
+
 // lastThread is the conversation of channel's threads with the latest message handled ("":
 // none known).
 func (p *Platform) lastThread(channel string) string {
@@ -85,7 +93,8 @@ func after(a, b string) bool {
 // catchUp delivers, oldest first, the messages of the known conversations newer than their
 // last handled one: what was sent while Tofu was closed (conversations.history for a direct
 // message, conversations.replies for a thread). A message delivered again later by the socket
-// has the same id: the bridge takes it once.
+// has the same id: the bridge takes it once. A conversation Slack refuses to show is skipped
+// and forgotten; a rate limit or a network failure returns (the bridge retries).
 func (p *Platform) catchUp(ctx context.Context, deliver func(bridge.Incoming) error) error {
 	p.mu.Lock()
 	known := make(map[string]string, len(p.seen))
@@ -100,6 +109,13 @@ func (p *Platform) catchUp(ctx context.Context, deliver func(bridge.Incoming) er
 	slices.Sort(chats)
 	for _, chat := range chats {
 		msgs, err := p.since(ctx, chat, known[chat])
+		var refused slack.SlackErrorResponse
+		if errors.As(err, &refused) {
+			// Slack will not show it (the bot left the channel, a scope is missing): the
+			// conversation is forgotten, the others are read.
+			p.forget(chat)
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -129,7 +129,8 @@ func TestOfflineThenRateLimitsAreWaitedOut(t *testing.T) {
 // TestMessagesSentWhileClosedAreAnsweredAtStart: Socket Mode does not replay what was sent
 // while Tofu was closed (the loopback Slack forgets the envelopes it could not deliver); at the
 // next start the bridge reads the history of the conversations it knows (a direct message and
-// a channel thread) after the last message it handled, and answers each message once.
+// a channel thread) after the last message it handled, and answers each message once; a
+// channel the bot was removed from meanwhile is skipped.
 func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -140,11 +141,15 @@ func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	f.waitFor(t, ownerDM, "answer one")
 	thread := channel + ":" + f.sl.Say(channel, owner, "a thread question")
 	f.waitFor(t, thread, "answer thread")
-	f.WaitConversation(t, "slack", ownerDM, bridgetest.Settled)
-	f.WaitConversation(t, "slack", thread, bridgetest.Settled)
+	gone := "C0RANDOM:" + f.sl.Say("C0RANDOM", owner, "a thread question elsewhere")
+	f.waitFor(t, gone, "answer thread")
+	for _, chat := range []string{ownerDM, thread, gone} {
+		f.WaitConversation(t, "slack", chat, bridgetest.Settled)
+	}
 	f.Stop() // Tofu closed
 	f.sl.Say(ownerDM, owner, "direct, while Tofu was closed")
 	f.sl.Say(thread, owner, "in the thread, while Tofu was closed")
+	f.sl.Kick("C0RANDOM") // its history is refused now: the others are read all the same
 	f.sl.Forget()
 	f.start(t)
 	f.waitFor(t, ownerDM, "answer two")
@@ -155,8 +160,8 @@ func TestMessagesSentWhileClosedAreAnsweredAtStart(t *testing.T) {
 	if got := answers(f.sl.Sent(thread)); len(got) != 2 {
 		t.Fatalf("the thread = %+v", got)
 	}
-	if users := f.Users(t); users != 4 {
-		t.Fatalf("%d messages taken, want 4", users)
+	if users := f.Users(t); users != 5 {
+		t.Fatalf("%d messages taken, want 5", users)
 	}
 	if f.sl.Calls("conversations.history") == 0 || f.sl.Calls("conversations.replies") == 0 {
 		t.Fatal("the history was not read")

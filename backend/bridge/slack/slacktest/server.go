@@ -67,6 +67,7 @@ type Server struct {
 	sent     []*Message
 	history  []posted // every message of every conversation, in order
 	envelope int
+	left     map[string]bool // channels the bot was removed from
 }
 
 // posted is a message as conversations.history and conversations.replies show it.
@@ -155,6 +156,16 @@ func (s *Server) Say(chat, user, text string) string {
 	s.history = append(s.history, posted{channel: channel, thread: thread, ts: ts, user: user, msg: msg})
 	s.event(ev)
 	return ts
+}
+
+// Kick removes the bot from channel: its history is refused (not_in_channel).
+func (s *Server) Kick(channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.left == nil {
+		s.left = map[string]bool{}
+	}
+	s.left[channel] = true
 }
 
 // Forget drops the envelopes not acknowledged yet: Slack gave up redelivering them (it does
@@ -398,10 +409,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.postMessage(w, r.Form)
 	case "chat.update":
 		s.update(w, r.Form)
-	case "conversations.history":
-		s.conversationsHistory(w, r.Form)
-	case "conversations.replies":
-		s.conversationsReplies(w, r.Form)
+	case "conversations.history", "conversations.replies":
+		s.mu.Lock()
+		left := s.left[r.Form.Get("channel")]
+		s.mu.Unlock()
+		switch {
+		case left:
+			writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "not_in_channel"})
+		case method == "conversations.history":
+			s.conversationsHistory(w, r.Form)
+		default:
+			s.conversationsReplies(w, r.Form)
+		}
 	default:
 		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "unknown_method", "req_method": method})
 	}
