@@ -538,24 +538,6 @@ func TestSessionsAnnounced(t *testing.T) {
 	}
 }
 
-func TestCoalescer(t *testing.T) {
-	t.Parallel()
-	var mu sync.Mutex
-	var flushes []string
-	c := newCoalescer(time.Hour, func(text, _ string) {
-		mu.Lock()
-		flushes = append(flushes, text)
-		mu.Unlock()
-	})
-	for i := 0; i < 100; i++ {
-		c.add("x", "")
-	}
-	c.close()
-	if len(flushes) != 1 || flushes[0] != strings.Repeat("x", 100) {
-		t.Fatalf("flushes = %q", flushes)
-	}
-}
-
 func TestUsagePricedFromSettings(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

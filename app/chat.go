@@ -8,6 +8,7 @@ import (
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/stream"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 )
 
@@ -42,7 +43,7 @@ func (c *ChatService) SendAttached(sessionID, text, model string, attachments []
 // send writes m and starts its turn (session.Runner.Send), streamed to the window as its own:
 // the window's Send, and `tofu chat` or a forwarded `tofu run` through App.Send.
 func (c *ChatService) send(ctx context.Context, m session.Message, req session.Request) (session.Sent, error) {
-	var sink *streamSink
+	var sink *stream.Sink
 	written := m.Written
 	m.Written = func(sid string, evs []store.Event, r *session.Request) {
 		if written != nil {
@@ -52,7 +53,7 @@ func (c *ChatService) send(ctx context.Context, m session.Message, req session.R
 	}
 	sent, err := c.runner.Send(ctx, m, req)
 	if err != nil && sink != nil {
-		sink.close()
+		sink.Close()
 	}
 	return sent, err
 }
@@ -153,7 +154,7 @@ func (c *ChatService) startTurn(ctx context.Context, req session.Request) (*sess
 	sink := c.stream(&req)
 	t, err := c.runner.Start(ctx, req)
 	if err != nil {
-		sink.close()
+		sink.Close()
 	}
 	return t, err
 }
@@ -162,13 +163,15 @@ func (c *ChatService) startTurn(ctx context.Context, req session.Request) (*sess
 // when the turn failed in a way its log cannot show), on the session's topic, which a `tofu
 // run` or `tofu chat` forwarded to this Tofu follows too. req's Sink, Started and Ended are
 // replaced. Unexported: every exported method of a service is callable from the page.
-func (c *ChatService) stream(req *session.Request) *streamSink {
+func (c *ChatService) stream(req *session.Request) *stream.Sink {
 	topic := SessionTopic(req.Session)
-	sink := newStreamSink(c.emit, topic)
+	sink := stream.NewSink(stream.DeltaInterval, func(text, reasoning string) {
+		c.emit.Emit(topic, SessionMessage{Kind: MessageDelta, Text: text, Reasoning: reasoning})
+	}, func(reason string) { c.emit.Emit(topic, SessionMessage{Kind: MessageReset, Text: reason}) })
 	req.Sink = sink
 	req.Started = func() { c.emit.Emit(topic, SessionMessage{Kind: MessageStream, State: StreamStarted}) }
 	req.Ended = func(end agent.End) {
-		sink.close()
+		sink.Close()
 		msg := SessionMessage{Kind: MessageStream, State: StreamEnded}
 		if errors.Is(end.Err, agent.ErrLog) {
 			msg.Error = end.Err.Error()
@@ -185,7 +188,7 @@ func (c *ChatService) settle(ev store.Event) {
 	if ev.Type != store.EventAssistant {
 		return
 	}
-	if sink, ok := c.runner.Sink(ev.Session).(*streamSink); ok {
-		sink.co.drain()
+	if sink, ok := c.runner.Sink(ev.Session).(*stream.Sink); ok {
+		sink.Drain()
 	}
 }

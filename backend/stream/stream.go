@@ -1,4 +1,7 @@
-package app
+// Package stream paces a turn's streamed text for a user interface: deltas gathered and sent
+// at most once per interval, a reset (the call is re-run) sent at once with what was not yet
+// sent dropped.
+package stream
 
 import (
 	"strings"
@@ -74,24 +77,26 @@ func (c *coalescer) close() {
 	c.drain()
 }
 
-// streamSink is the agent's live view on one session topic: deltas coalesced, resets sent at
-// once (with anything not yet flushed dropped).
-type streamSink struct {
+// Sink is the agent's live view on one user interface topic (agent.Sink): deltas coalesced,
+// resets sent at once (with anything not yet flushed dropped).
+type Sink struct {
 	co    *coalescer
-	emit  Emitter
-	topic string
+	reset func(reason string)
 }
 
-func newStreamSink(emit Emitter, topic string) *streamSink {
-	return &streamSink{emit: emit, topic: topic, co: newCoalescer(DeltaInterval, func(text, reasoning string) {
-		emit.Emit(topic, SessionMessage{Kind: MessageDelta, Text: text, Reasoning: reasoning})
-	})}
+// NewSink sends coalesced deltas to flush every interval and resets to reset.
+func NewSink(interval time.Duration, flush func(text, reasoning string), reset func(reason string)) *Sink {
+	return &Sink{co: newCoalescer(interval, flush), reset: reset}
 }
 
-func (s *streamSink) Delta(text, reasoning string) { s.co.add(text, reasoning) }
+// Delta adds streamed text.
+func (s *Sink) Delta(text, reasoning string) { s.co.add(text, reasoning) }
 
-func (s *streamSink) Reset(reason string) {
-	s.co.discard(func() { s.emit.Emit(s.topic, SessionMessage{Kind: MessageReset, Text: reason}) })
-}
+// Reset drops what was not sent yet and sends the reset.
+func (s *Sink) Reset(reason string) { s.co.discard(func() { s.reset(reason) }) }
 
-func (s *streamSink) close() { s.co.close() }
+// Drain sends what is held now (before the reply it belongs to is announced).
+func (s *Sink) Drain() { s.co.drain() }
+
+// Close stops the ticker and sends what is left.
+func (s *Sink) Close() { s.co.close() }
