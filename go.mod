@@ -38,7 +38,7 @@ require (
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/larksuite/oapi-sdk-go/v3 v3.13.0
 	github.com/rs/zerolog v1.35.1 // indirect
-	github.com/slack-go/slack v0.36.0 // indirect
+	github.com/slack-go/slack v0.36.0
 	go.mau.fi/util v0.11.1 // indirect
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
 )
