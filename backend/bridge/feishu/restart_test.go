@@ -3,9 +3,7 @@ package feishu_test
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/bridgetest"
 	"github.com/tofu-research/tofu/backend/bridge/feishu/feishutest"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
@@ -133,18 +131,7 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 	f.fs.WaitSent(ownerChat, bridgetest.Patience, func(ms []feishutest.Message) bool {
 		return len(ms) == 1 && strings.HasSuffix(ms[0].Text, " …")
 	})
-	for i := 0; ; i++ {
-		var c bridge.Conversation
-		if ok, err := f.Store.GetJSON("bridge/feishu/chat/"+ownerChat, &c); err != nil || !ok {
-			t.Fatal(ok, err)
-		} else if c.Pending != nil && c.Pending.Reply != "" {
-			break
-		}
-		if i == 6000 {
-			t.Fatal("the streamed message was never recorded")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.WaitConversation(t, "feishu", ownerChat, bridgetest.Shown)
 	f.Stop() // the kill
 	close(hold)
 	f.Reopen(t)
