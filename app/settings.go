@@ -76,7 +76,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		out.Demo = &d
 	}
 	s.mu.Unlock()
-	if out.ToolKeys, err = s.toolKeys(c); err != nil {
+	if out.ToolKeys, err = config.ToolKeys(s.secrets, c); err != nil {
 		return Settings{}, err
 	}
 	out.Config.WebSearch.BraveKey = "" // a key, even one left in config.json: never sent to the view
