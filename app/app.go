@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"log"
 	"net/http"
 	"path/filepath"
@@ -72,7 +70,7 @@ type App struct {
 	Desktop *desktop.Manager
 
 	store     *store.Store
-	providers *providerCache
+	providers *gateway.Cache
 	history   *history.Index     // SessionService.Search and the agent's conversation tools
 	agents    *procgroup.Spawner // starts the coding agents the delegate tool runs
 	mu        sync.Mutex
@@ -84,7 +82,8 @@ type App struct {
 // New wires the services on one store and one settings service. Events go to emit.
 func New(st *store.Store, emit Emitter, settings *SettingsService, factory ProviderFactory) *App {
 	settings.moveBraveKey() // API keys never stay in config.json
-	providers := &providerCache{factory: factory, settings: settings}
+	providers := &gateway.Cache{Config: settings.config, Generation: settings.generation,
+		Build: func(cfg config.Config) (llm.Provider, error) { return factory(cfg, settings.keys) }}
 	price := func(model string, u llm.Usage) float64 {
 		cfg, err := settings.config()
 		if err != nil {
@@ -95,7 +94,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	a := &App{Settings: settings, store: st, providers: providers, agents: &procgroup.Spawner{}}
 	installed := &session.ExternalAgents{} // coding agents, offered as a conversation's model
 	a.Models = &ModelService{models.New(models.Options{
-		Provider: providers.get, Factory: factory, Config: settings.config, Keys: settings.keys,
+		Provider: providers.Get, Factory: factory, Config: settings.config, Keys: settings.keys,
 		ImagesKey: func() string {
 			c, _ := settings.config()
 			return settings.toolKey("images", c)
@@ -111,9 +110,9 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	})}
 	a.LocalModels = newLocalModelService(settings, emit, func() { a.Models.Status() })
 	// My Day, translation and the schedule's watch ask the model through one logged call.
-	call := agent.OneShot{Log: st, Provider: providers.get, Price: price}.Call
+	call := agent.OneShot{Log: st, Provider: providers.Get, Price: price}.Call
 	lib := library.New(st, library.Options{
-		Provider: providers.get, Call: call, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
+		Provider: providers.Get, Call: call, DeleteSession: func(id string) error { return a.Sessions.Delete(id) }, Emit: emit,
 	})
 	cfgDir, _ := config.Dir() // the global AGENTS.md; none when there is no config directory
 	webAccess := func() bool {
@@ -146,7 +145,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	// The swarm starts turns through the runner, which equips turns with the swarm's tools.
 	var sw *swarm.Swarm
 	a.Runner = session.New(session.Options{
-		Store: st, Provider: providers.current, Config: settings.config,
+		Store: st, Provider: providers.Current, Config: settings.config,
 		Approvals: permission.NewService(settings.file), ConfigDir: cfgDir, Augment: lib.Augment,
 		Tools: []session.ToolFamily{a.MCP.family(), families.Delegate(a.agents, func() *sandbox.Boundary { return commandSandbox(settings) }),
 			families.Browser(a.Browser, webAccess), families.Web(settings.config, func(c config.Config) string { return settings.toolKey("brave", c) }),
@@ -268,48 +267,4 @@ func (a *App) Close() {
 			u()
 		}
 	})
-}
-
-// providerCache keeps the provider built for the current configuration, so a settings
-// change (in the app or by hand in config.json) takes effect on the next call.
-type providerCache struct {
-	factory  ProviderFactory
-	settings *SettingsService
-	mu       sync.Mutex
-	key      string
-	p        llm.Provider
-}
-
-func (c *providerCache) get() (llm.Provider, error) {
-	cfg, err := c.settings.config()
-	if err != nil {
-		return nil, err
-	}
-	key := fmt.Sprintf("%d %s", c.settings.generation(), mustJSON(cfg))
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.p == nil || c.key != key {
-		p, err := c.factory(cfg, c.settings.keys)
-		if err != nil {
-			return nil, err
-		}
-		c.p, c.key = p, key
-	}
-	return c.p, nil
-}
-
-// current is the provider with the key of the configuration it was built for.
-func (c *providerCache) current() (llm.Provider, string, error) {
-	p, err := c.get()
-	if err != nil {
-		return nil, "", err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return p, c.key, nil
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

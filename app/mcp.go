@@ -8,6 +8,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/mcp"
 	"github.com/tofu-research/tofu/backend/mcp/configured"
 	"github.com/tofu-research/tofu/backend/mcp/serve"
@@ -25,10 +26,10 @@ import (
 type MCPService struct {
 	*configured.Service
 	settings  *SettingsService
-	providers *providerCache
+	providers *gateway.Cache
 }
 
-func newMCPService(settings *SettingsService, providers *providerCache, emit Emitter) *MCPService {
+func newMCPService(settings *SettingsService, providers *gateway.Cache, emit Emitter) *MCPService {
 	s := &MCPService{settings: settings, providers: providers, Service: configured.New(configured.Options{
 		File: settings.file, Config: settings.config, Changed: settings.changed, Emit: emit.Emit,
 		Sandbox: func() *sandbox.Boundary { return commandSandbox(settings) },
@@ -66,7 +67,7 @@ func (s *MCPService) complete(ctx context.Context, req llm.Request) (string, str
 	if cfg.Models.Main == "" {
 		return "", "", errors.New("no main model is set in the settings")
 	}
-	p, err := s.providers.get()
+	p, err := s.providers.Get()
 	if err != nil {
 		return "", cfg.Models.Main, err
 	}
