@@ -18,10 +18,11 @@ import (
 // attachment (and the Bot API's on what a bot may download).
 const MaxFileBytes = attach.MaxFileBytes
 
-// take keeps the files of a message: each is saved into the conversation's workspace (a
-// file of the same name and other content is not overwritten: the new one gets a number) and
-// read as the window's attachments are (an image stays an image, the rest becomes text). What
-// could not be taken is said in problems, naming the file.
+// take keeps the files of a message (its sender allowed: only then is a file downloaded):
+// each is saved into the conversation's workspace (a file of the same name and other content
+// is not overwritten: the new one gets a number) and read as the window's attachments are (an
+// image stays an image, the rest becomes text). What could not be taken is said in problems,
+// naming the file.
 func (b *Bridge) take(ctx context.Context, conv Conversation, files []File) (atts []store.Attachment, problems []string) {
 	if len(files) == 0 {
 		return nil, nil
@@ -31,20 +32,21 @@ func (b *Bridge) take(ctx context.Context, conv Conversation, files []File) (att
 	}
 	for _, f := range files {
 		name := safeName(f.Name)
-		switch {
-		case f.Err != "":
-			problems = append(problems, name+": "+f.Err)
-			continue
-		case len(f.Data) > MaxFileBytes:
-			problems = append(problems, fmt.Sprintf("%s is too large (%d MB; the limit is %d MB)", name, len(f.Data)>>20, MaxFileBytes>>20))
+		if f.Size > MaxFileBytes {
+			problems = append(problems, fmt.Sprintf("%s is too large (%d MB; the limit is %d MB)", name, f.Size>>20, MaxFileBytes>>20))
 			continue
 		}
-		saved, err := saveNew(conv.Workspace, name, f.Data)
+		data, err := f.Fetch(ctx, MaxFileBytes)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		saved, err := saveNew(conv.Workspace, name, data)
 		if err != nil {
 			problems = append(problems, "could not save "+name+": "+err.Error())
 			continue
 		}
-		a, err := attach.Read(ctx, b.o.Store, saved, f.Data)
+		a, err := attach.Read(ctx, b.o.Store, saved, data)
 		if err != nil {
 			problems = append(problems, err.Error()+" (it is saved in the workspace as "+saved+")")
 			continue

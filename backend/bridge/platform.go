@@ -27,17 +27,17 @@ type Incoming struct {
 	Cursor string
 	// Time is when the platform received it (zero: unknown).
 	Time time.Time
-	// Files are what the message carries (documents, images, voice notes), as downloaded; Text
-	// is then their caption, if any.
+	// Files are what the message carries (documents, images, voice notes); Text is then their
+	// caption, if any.
 	Files []File
 }
 
-// File is a file sent in a chat. Err says why the platform did not fetch it (too large, the
-// download failed): the bridge tells the user, and Data is empty.
+// File is a file sent in a chat, fetched only once its sender is known to be allowed.
 type File struct {
 	Name string
-	Data []byte
-	Err  string
+	Size int // as the platform says it (0: not said)
+	// Fetch downloads it; more than limit bytes is an error.
+	Fetch func(ctx context.Context, limit int) ([]byte, error)
 }
 
 // FileSender is a platform that can send a file into a chat (/file).

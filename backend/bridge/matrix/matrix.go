@@ -91,10 +91,13 @@ func (p *Platform) Listen(ctx context.Context, cursor string, deliver func(bridg
 			return fmt.Errorf("matrix: sync: %w", err)
 		}
 		p.join(ctx, resp)
-		msgs := messages(resp)
+		msgs, files := messages(resp)
 		for i, m := range msgs {
 			if i == len(msgs)-1 {
 				m.Cursor = resp.NextBatch
+			}
+			if f, ok := files[m.ID]; ok {
+				m.Files = []bridge.File{p.file(m.Files[0].Name, f)}
 			}
 			if err := deliver(m); err != nil {
 				return err
@@ -112,9 +115,11 @@ func (p *Platform) join(ctx context.Context, resp *mautrix.RespSync) {
 	}
 }
 
-// messages are the text messages of a sync's joined rooms, each room's in order.
-func messages(resp *mautrix.RespSync) []bridge.Incoming {
+// messages are the messages of a sync's joined rooms, each room's in order, and the files
+// they carry by message id (fetched before the message is delivered).
+func messages(resp *mautrix.RespSync) ([]bridge.Incoming, map[string]media) {
 	var out []bridge.Incoming
+	files := map[string]media{}
 	for room, joined := range resp.Rooms.Join {
 		for _, ev := range joined.Timeline.Events {
 			if ev.Type != event.EventMessage {
@@ -127,11 +132,16 @@ func messages(resp *mautrix.RespSync) []bridge.Incoming {
 			if msg.RelatesTo != nil && msg.RelatesTo.Type == event.RelReplace {
 				continue // an edit is not a new message
 			}
-			out = append(out, bridge.Incoming{ID: string(ev.ID), Chat: string(room), User: string(ev.Sender),
-				Text: msg.Body, Time: time.UnixMilli(ev.Timestamp)})
+			in := bridge.Incoming{ID: string(ev.ID), Chat: string(room), User: string(ev.Sender),
+				Text: msg.Body, Time: time.UnixMilli(ev.Timestamp)}
+			if name, caption, m, ok := fileOf(msg); ok {
+				in.Text, in.Files = caption, []bridge.File{{Name: name}}
+				files[in.ID] = m
+			}
+			out = append(out, in)
 		}
 	}
-	return out
+	return out, files
 }
 
 // Send posts a text message; its transaction id is the outgoing key, so sending it again (a

@@ -49,7 +49,7 @@ func TestFilesInAndOut(t *testing.T) {
 		t.Fatal("the caption did not reach the model as the user's words")
 	}
 
-	// A photo has no name: it is saved under the API's file name and goes to the model as an
+	// A photo has no name: it is saved as photo.jpg and goes to the model as an
 	// image, or, for a model without vision, is refused with the reason.
 	var png bytes.Buffer
 	if err := pngenc.Encode(&png, image.NewGray(image.Rect(0, 0, 2, 2))); err != nil {
@@ -66,13 +66,13 @@ func TestFilesInAndOut(t *testing.T) {
 	if last := msgs[len(msgs)-1].Text; !strings.Contains(last, "cannot see images") { // the scripted model has no vision
 		t.Fatalf("the photo's answer = %q", last)
 	}
-	if b, err := os.ReadFile(filepath.Join(f.WS, "file_1.jpg")); err != nil || !bytes.Equal(b, png.Bytes()) {
+	if b, err := os.ReadFile(filepath.Join(f.WS, "photo.jpg")); err != nil || !bytes.Equal(b, png.Bytes()) {
 		t.Fatalf("the photo in the workspace: %v", err)
 	}
 
 	before := len(f.Model.Chats())
 	files.SayLargeFile(owner, owner, "video.mp4", 30<<20)
-	f.waitFor(t, ownerChat, "Not attached: video.mp4: too large (30 MB; the limit is 20 MB).")
+	f.waitFor(t, ownerChat, "Not attached: video.mp4 is too large (30 MB; the limit is 20 MB).")
 	if n := len(f.Model.Chats()); n != before {
 		t.Fatalf("a refused file started a turn (%d model calls, %d before)", n, before)
 	}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -237,7 +236,7 @@ func (p *Platform) incoming(ctx context.Context, u update) (bridge.Incoming, boo
 		in := bridge.Incoming{ID: id, Chat: strconv.FormatInt(m.Chat.ID, 10), User: strconv.FormatInt(m.From.ID, 10),
 			Text: cmp.Or(m.Text, m.Caption), Time: time.Unix(m.Date, 0)}
 		for _, f := range m.refs() {
-			in.Files = append(in.Files, p.fetch(ctx, f))
+			in.Files = append(in.Files, p.file(f))
 		}
 		return in, true
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
@@ -307,61 +306,55 @@ type fileRef struct {
 // an audio file.
 func (m *message) refs() []fileRef {
 	var out []fileRef
-	for _, f := range []*fileRef{m.Document, m.Voice, m.Audio} {
-		if f != nil {
-			out = append(out, *f)
+	// Photos and voice notes come without a name: Telegram sends photos as JPEG, voice notes
+	// as OGG/Opus.
+	for _, f := range []struct {
+		ref  *fileRef
+		name string
+	}{{m.Document, "file"}, {m.Voice, "voice.ogg"}, {m.Audio, "audio"}} {
+		if f.ref != nil {
+			r := *f.ref
+			r.FileName = cmp.Or(r.FileName, f.name)
+			out = append(out, r)
 		}
 	}
 	if n := len(m.Photo); n > 0 {
-		out = append(out, m.Photo[n-1])
+		r := m.Photo[n-1]
+		r.FileName = "photo.jpg"
+		out = append(out, r)
 	}
 	return out
 }
 
-// fetch downloads a file of a message: getFile says its path, then GET /file/bot<token>/<path>.
-// A file past bridge.MaxFileBytes (the Bot API lets bots download up to 20 MB) is not fetched.
-func (p *Platform) fetch(ctx context.Context, f fileRef) bridge.File {
-	out := bridge.File{Name: f.FileName}
-	if f.FileSize > bridge.MaxFileBytes {
-		out.Err = fmt.Sprintf("too large (%d MB; the limit is %d MB)", f.FileSize>>20, bridge.MaxFileBytes>>20)
-		return out
-	}
-	var file struct {
-		FilePath string `json:"file_path"`
-		FileSize int64  `json:"file_size"`
-	}
-	if err := p.call(ctx, "getFile", map[string]any{"file_id": f.FileID}, &file); err != nil {
-		out.Err = err.Error()
-		return out
-	}
-	if out.Name == "" {
-		out.Name = path.Base(file.FilePath) // photos and voice notes have no name: photos/file_1.jpg
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.o.API+"/file/bot"+p.o.Token+"/"+file.FilePath, nil)
-	if err != nil {
-		out.Err = "telegram: download: " + err.Error()
-		return out
-	}
-	resp, err := p.o.Client.Do(req)
-	if err != nil {
-		out.Err = "telegram: download failed" // the error's URL holds the token
-		return out
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		out.Err = fmt.Sprintf("telegram: download: HTTP %d", resp.StatusCode)
-		return out
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, bridge.MaxFileBytes+1))
-	switch {
-	case err != nil:
-		out.Err = "telegram: download: " + err.Error()
-	case len(data) > bridge.MaxFileBytes:
-		out.Err = fmt.Sprintf("too large (the limit is %d MB)", bridge.MaxFileBytes>>20)
-	default:
-		out.Data = data
-	}
-	return out
+// file is a message's file for the bridge: fetched (getFile says its path, then GET
+// /file/bot<token>/<path>) only when the bridge asks; the Bot API lets bots download up to
+// 20 MB, as the bridge's own limit.
+func (p *Platform) file(f fileRef) bridge.File {
+	return bridge.File{Name: f.FileName, Size: int(f.FileSize), Fetch: func(ctx context.Context, limit int) ([]byte, error) {
+		var file struct {
+			FilePath string `json:"file_path"`
+		}
+		if err := p.call(ctx, "getFile", map[string]any{"file_id": f.FileID}, &file); err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.o.API+"/file/bot"+p.o.Token+"/"+file.FilePath, nil)
+		if err != nil {
+			return nil, errors.New("telegram: download: the file's path is not usable")
+		}
+		resp, err := p.o.Client.Do(req)
+		if err != nil {
+			return nil, errors.New("telegram: download failed") // the error's URL holds the token
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("telegram: download: HTTP %d", resp.StatusCode)
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+		if err == nil && len(data) > limit {
+			err = fmt.Errorf("too large (the limit is %d MB)", limit>>20)
+		}
+		return data, err
+	}}
 }
 
 // SendFile sends data as a document named name (sendDocument, multipart/form-data as the Bot
