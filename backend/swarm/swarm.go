@@ -144,18 +144,18 @@ func (s *Swarm) parallel(cfg config.Config, model string) int {
 	return defaultParallel(providerOf(cfg, model), os.Getenv("OLLAMA_NUM_PARALLEL"))
 }
 
-// defaultParallel: a local Ollama runs as many agents at once as it has slots
-// (OLLAMA_NUM_PARALLEL, as the server reads it from the user's environment; 1 when unset, the
-// default of current releases): two agents on one slot take turns in it, and each request of
-// one evicts the other's KV cache, so every step would prefill its whole conversation again
-// (docs/CONTEXT.md, "On a local model"). A remote Ollama four; a hosted API eight, below
-// common per-key concurrency limits.
+// defaultParallel: a local Ollama runs as many agents at once as it has slots beside the one
+// the parent's conversation keeps (OLLAMA_NUM_PARALLEL, as the server reads it from the user's
+// environment, less one; 1 when unset, the default of current releases): two agents on one
+// slot take turns in it, and each request of one evicts the other's KV cache, so every step
+// would prefill its whole conversation again (docs/CONTEXT.md, "On a local model"). A remote
+// Ollama four; a hosted API eight, below common per-key concurrency limits.
 func defaultParallel(p config.Provider, slots string) int {
 	switch p.Type {
 	case config.TypeOllama, "":
 		if p.Type == "" || isLocal(p.BaseURL) {
-			if n, err := strconv.Atoi(strings.TrimSpace(slots)); err == nil && n > 0 {
-				return min(n, 64)
+			if n, err := strconv.Atoi(strings.TrimSpace(slots)); err == nil && n > 1 {
+				return min(n-1, 64)
 			}
 			return 1
 		}

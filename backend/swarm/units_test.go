@@ -55,8 +55,9 @@ func TestDefaultParallel(t *testing.T) {
 			t.Errorf("%s: %d, want %d", model, got, want)
 		}
 	}
-	// The server's slots, as the user's environment sets them for it, are the local limit.
-	for slots, want := range map[string]int{"3": 3, "1": 1, "0": 1, "many": 1, "": 1} {
+	// The server's slots, as the user's environment sets them for it, less the parent's, are
+	// the local limit.
+	for slots, want := range map[string]int{"4": 3, "2": 1, "1": 1, "0": 1, "many": 1, "": 1} {
 		if got := defaultParallel(cfg.Providers[2], slots); got != want {
 			t.Errorf("OLLAMA_NUM_PARALLEL=%q: %d, want %d", slots, got, want)
 		}
