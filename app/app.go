@@ -26,6 +26,7 @@ import (
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/session/families"
+	"github.com/tofu-research/tofu/backend/skills"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/swarm"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -161,7 +162,7 @@ func New(st *store.Store, emit Emitter, settings *SettingsService, factory Provi
 	})
 	sw = swarm.New(swarm.Options{Store: st, Turns: a.Runner, Config: settings.config})
 	a.Memory = &MemoryService{memory.NewPanel(mem, st)}
-	a.Skills = &SkillsService{global: skillsDir(cfgDir)}
+	a.Skills = &SkillsService{skills.NewPanel(skillsDir(cfgDir))}
 	a.MyDay = newMyDayService(st, lib, call, settings)
 	a.Schedule = newScheduleService(st, a.Runner, call, settings, emit, a.MyDay.reportOf)
 	a.Bridges = NewBridgeService(a)

@@ -1,16 +1,14 @@
-package app
+package skills
 
 import (
 	"archive/zip"
 	"bytes"
 	"testing"
-
-	"github.com/tofu-research/tofu/backend/skills"
 )
 
-func TestSkillsService(t *testing.T) {
+func TestSkillsPanel(t *testing.T) {
 	t.Parallel()
-	s := &SkillsService{global: t.TempDir()}
+	s := NewPanel(t.TempDir())
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	w, _ := zw.Create("SKILL.md")
@@ -23,15 +21,15 @@ func TestSkillsService(t *testing.T) {
 	if list, _ := s.List(""); len(list) != 1 || list[0].Description != "Take notes." {
 		t.Fatalf("list: %+v", list)
 	}
-	if _, err := (&SkillsService{}).Install("x.zip", buf.Bytes()); err == nil {
+	if _, err := NewPanel("").Install("x.zip", buf.Bytes()); err == nil {
 		t.Fatal("installed without a config folder")
 	}
 	// A dropped folder arrives as its files.
-	got, err = s.InstallFolder([]skills.File{{Path: "/lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}})
+	got, err = s.InstallFolder([]File{{Path: "/lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}})
 	if err != nil || got.Name != "lint" {
 		t.Fatalf("install a folder: %+v %v", got, err)
 	}
-	if _, err := s.InstallFolder([]skills.File{{Path: "lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}, {Path: "lint/../../x", Data: []byte("x")}}); err == nil {
+	if _, err := s.InstallFolder([]File{{Path: "lint/SKILL.md", Data: []byte("---\ndescription: Lint.\n---\n")}, {Path: "lint/../../x", Data: []byte("x")}}); err == nil {
 		t.Fatal("a path leaving the folder was installed")
 	}
 }
