@@ -116,8 +116,8 @@ type Config struct {
 	// Prices by model reference, in US dollars per million tokens; models not listed cost 0.
 	Prices map[string]Price `json:"prices,omitempty"`
 	// SwarmParallel bounds the sub-agents a swarm runs at once (0: from the provider: a local
-	// Ollama's slots beside the parent's, OLLAMA_NUM_PARALLEL less one, else 1; 4 for a remote
-	// one, 8 for hosted APIs).
+	// Ollama one fewer than its slots, OLLAMA_NUM_PARALLEL, else 1; 4 for a remote one, 8 for
+	// hosted APIs).
 	SwarmParallel int `json:"swarm_parallel,omitempty"`
 	// Commands says where the agent's commands run: "" or "sandbox" (the default) inside the
 	// sandbox (backend/sandbox), "unconfined" outside it, a person's explicit choice, with

@@ -144,12 +144,14 @@ func (s *Swarm) parallel(cfg config.Config, model string) int {
 	return defaultParallel(providerOf(cfg, model), os.Getenv("OLLAMA_NUM_PARALLEL"))
 }
 
-// defaultParallel: a local Ollama runs as many agents at once as it has slots beside the one
-// the parent's conversation keeps (OLLAMA_NUM_PARALLEL, as the server reads it from the user's
-// environment, less one; 1 when unset, the default of current releases): two agents on one
-// slot take turns in it, and each request of one evicts the other's KV cache, so every step
-// would prefill its whole conversation again (docs/CONTEXT.md, "On a local model"). A remote
-// Ollama four; a hosted API eight, below common per-key concurrency limits.
+// defaultParallel: a local Ollama runs one agent fewer than it has slots (OLLAMA_NUM_PARALLEL,
+// as the server reads it from the user's environment; 1 when unset, the default of current
+// releases). Two agents on one slot take turns in it, and each request of one evicts the
+// other's KV cache, so every step would prefill its whole conversation again; and with
+// OLLAMA_MULTIUSER_CACHE a request that does not extend its slot to the last token is copied
+// into the least recently used free slot, so the agents need a spare one: the parent's, idle
+// while they run (docs/CONTEXT.md, "On a local model"). A remote Ollama four; a hosted API
+// eight, below common per-key concurrency limits.
 func defaultParallel(p config.Provider, slots string) int {
 	switch p.Type {
 	case config.TypeOllama, "":
