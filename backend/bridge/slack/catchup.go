@@ -125,7 +125,7 @@ func (p *Platform) catchUp(ctx context.Context, deliver func(bridge.Incoming) er
 				continue
 			}
 			in, ok := p.incoming(post{channel: channel, direct: thread == "", user: m.User, bot: m.BotID, subtype: m.SubType,
-				text: m.Text, ts: m.Timestamp, thread: m.ThreadTimestamp})
+				text: m.Text, ts: m.Timestamp, thread: m.ThreadTimestamp, files: m.Files})
 			if !ok {
 				continue
 			}

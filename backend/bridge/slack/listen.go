@@ -116,8 +116,12 @@ func (p *Platform) message(e slackevents.EventsAPIEvent) (bridge.Incoming, bool)
 	if !ok {
 		return bridge.Incoming{}, false
 	}
+	var files []slack.File
+	if msg.Message != nil {
+		files = msg.Message.Files
+	}
 	return p.incoming(post{channel: msg.Channel, direct: msg.ChannelType == "im", user: msg.User, bot: msg.BotID,
-		subtype: msg.SubType, text: msg.Text, ts: msg.TimeStamp, thread: msg.ThreadTimeStamp})
+		subtype: msg.SubType, text: msg.Text, ts: msg.TimeStamp, thread: msg.ThreadTimeStamp, files: files})
 }
 
 // post is a message as an event or the history shows it.
@@ -125,15 +129,16 @@ type post struct {
 	channel                              string
 	direct                               bool // a direct message
 	user, bot, subtype, text, ts, thread string
+	files                                []slack.File // a file_share's files
 }
 
 // incoming reads a person's new message (no edits, deletions, joins or bots) as the bridge's
-// Incoming, a mention of the bot in front left out; its cursor is the position with this
-// message handled.
+// Incoming, a mention of the bot in front left out, with its files (fetched when the bridge
+// asks); its cursor is the position with this message handled.
 func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
 	self := p.Self()
 	m.text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.text), "<@"+self+">"))
-	if m.bot != "" || m.user == "" || m.text == "" || m.user == self {
+	if m.bot != "" || m.user == "" || (m.text == "" && len(m.files) == 0) || m.user == self {
 		return bridge.Incoming{}, false
 	}
 	switch m.subtype {
@@ -142,8 +147,12 @@ func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
 		return bridge.Incoming{}, false
 	}
 	chat := chatOf(m.channel, m.direct, m.thread, m.ts)
-	return bridge.Incoming{ID: m.channel + "/" + m.ts, Chat: chat, User: m.user, Text: m.text, Time: tsTime(m.ts),
-		Cursor: p.advance(chat, m.ts)}, true
+	in := bridge.Incoming{ID: m.channel + "/" + m.ts, Chat: chat, User: m.user, Text: m.text, Time: tsTime(m.ts),
+		Cursor: p.advance(chat, m.ts)}
+	if len(m.files) > 0 {
+		in.Files = p.files(m.files)
+	}
+	return in, true
 }
 
 // command reads a slash command as the bridge's command: "/tofu stop" (or "/stop", when the

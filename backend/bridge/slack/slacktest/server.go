@@ -68,6 +68,7 @@ type Server struct {
 	history  []posted // every message of every conversation, in order
 	envelope int
 	left     map[string]bool // channels the bot was removed from
+	files    files
 }
 
 // posted is a message as conversations.history and conversations.replies show it.
@@ -98,6 +99,8 @@ func New() *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
+	mux.HandleFunc("/files-pri/", s.serveFile)
+	mux.HandleFunc("/upload/", s.serveUpload)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/api/"
 	return s
@@ -138,6 +141,11 @@ func (s *Server) nextTS() string {
 func (s *Server) Say(chat, user, text string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.say(chat, user, text, nil)
+}
+
+// say sends a message with the fields of extra added (s.mu held).
+func (s *Server) say(chat, user, text string, extra map[string]any) string {
 	ts := s.nextTS()
 	channel, thread, _ := strings.Cut(chat, ":")
 	ev := map[string]any{"client_msg_id": fmt.Sprintf("c0ffee00-0000-4000-8000-%012d", s.ts), "type": "message", "text": text,
@@ -146,6 +154,9 @@ func (s *Server) Say(chat, user, text string) string {
 			map[string]any{"type": "rich_text_section", "elements": []any{map[string]any{"type": "text", "text": text}}}}}}}
 	if thread != "" {
 		ev["thread_ts"] = thread
+	}
+	for k, v := range extra {
+		ev[k] = v
 	}
 	msg := map[string]any{}
 	for k, v := range ev {
@@ -409,6 +420,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.postMessage(w, r.Form)
 	case "chat.update":
 		s.update(w, r.Form)
+	case "files.getUploadURLExternal":
+		s.uploadURL(w, r.Form)
+	case "files.completeUploadExternal":
+		s.completeUpload(w, r.Form)
 	case "conversations.history", "conversations.replies":
 		s.mu.Lock()
 		left := s.left[r.Form.Get("channel")]
