@@ -5,9 +5,7 @@ import (
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
-	"github.com/tofu-research/tofu/backend/llm/anthropic"
-	"github.com/tofu-research/tofu/backend/llm/ollama"
-	"github.com/tofu-research/tofu/backend/llm/openai"
+	"github.com/tofu-research/tofu/backend/llm/gateway"
 	"github.com/tofu-research/tofu/backend/models"
 	"github.com/tofu-research/tofu/backend/sandbox"
 )
@@ -69,7 +67,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		return Settings{}, err
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
-		DefaultBaseURLs: defaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect()}
+		DefaultBaseURLs: gateway.DefaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect()}
 	s.mu.Lock()
 	if s.demo != nil {
 		d := *s.demo
@@ -196,13 +194,4 @@ func (s *SettingsService) onUpdate(fn func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onChange = append(s.onChange, fn)
-}
-
-// defaultBaseURLs is what each provider type's client uses for an empty base URL.
-func defaultBaseURLs() map[string]string {
-	return map[string]string{
-		config.TypeOllama:    ollama.DefaultBaseURL(),
-		config.TypeOpenAI:    openai.DefaultBaseURL,
-		config.TypeAnthropic: anthropic.DefaultBaseURL,
-	}
 }
