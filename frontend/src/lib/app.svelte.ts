@@ -1,5 +1,6 @@
 // The application state and its actions. Components read fields and call methods; the rules
 // (what a transcript shows, what the banner says) live in the pure modules next to this one.
+import { t, type Key } from './i18n/index.svelte'
 import { dataArrived, modelsArrived } from './startup'
 import { ApiError, RECONNECTED, api, on, transportKind } from './bridge'
 import { byActivity, isStub } from './sessions'
@@ -194,11 +195,11 @@ class AppState {
       this.ok('demo')
       if (this.status.demo_workspace && (await this.newSession())) {
         const err = await this.setWorkspace(this.status.demo_workspace)
-        if (err) this.fail('workspace', `Could not set the demo workspace: ${err}`)
+        if (err) this.fail('workspace', t('fail.with', { what: t('fail.setTheDemoWorkspace'), error: err }))
       }
       await this.loadSettings()
     } catch (err) {
-      this.fail('demo', `Could not start the demo model: ${messageOf(err)}`)
+      this.fail('demo', t('fail.with', { what: t('fail.startTheDemoModel'), error: messageOf(err) }))
     } finally {
       this.statusLoading = false
     }
@@ -220,7 +221,7 @@ class AppState {
       this.ok('demo')
       await this.loadSettings()
     } catch (err) {
-      this.fail('demo', `Could not stop the demo: ${messageOf(err)}`)
+      this.fail('demo', t('fail.with', { what: t('fail.stopTheDemo'), error: messageOf(err) }))
     } finally {
       this.statusLoading = false
     }
@@ -241,7 +242,7 @@ class AppState {
         this.ok('status')
       }
     } catch (err) {
-      return () => this.fail('status', `Could not read the model status: ${messageOf(err)}`)
+      return () => this.fail('status', t('fail.with', { what: t('fail.readTheModelStatus'), error: messageOf(err) }))
     } finally {
       this.statusLoading = false
     }
@@ -268,15 +269,15 @@ class AppState {
     try {
       const [events, streamingIds] = await Promise.all([api.sessions.transcript(id), api.chat.streaming()])
       if (token !== this.loadToken) return
-      let t = withEvents(this.transcript, events)
+      let view = withEvents(this.transcript, events)
       const streaming = streamingIds.includes(id)
-      if (streaming) t = apply(t, { kind: 'stream', state: 'started' })
-      this.transcript = t
+      if (streaming) view = apply(view, { kind: 'stream', state: 'started' })
+      this.transcript = view
       this.streaming = streaming
       this.ok('load')
       if (!streaming) void this.drain() // a queue left while this conversation was away
     } catch (err) {
-      if (token === this.loadToken) this.fail('load', `Could not load the conversation: ${messageOf(err)}`)
+      if (token === this.loadToken) this.fail('load', t('fail.with', { what: t('fail.loadTheConversation'), error: messageOf(err) }))
     }
   }
 
@@ -358,7 +359,7 @@ class AppState {
       this.focusTick++
       return s
     } catch (err) {
-      this.fail('create', `Could not create a conversation: ${messageOf(err)}`)
+      this.fail('create', t('fail.with', { what: t('fail.createAConversation'), error: messageOf(err) }))
       return null
     }
   }
@@ -373,7 +374,7 @@ class AppState {
       this.ok('rename')
     } catch (err) {
       this.sessions = before
-      this.fail('rename', `Could not rename: ${messageOf(err)}`)
+      this.fail('rename', t('fail.with', { what: t('fail.rename'), error: messageOf(err) }))
     }
   }
 
@@ -384,7 +385,7 @@ class AppState {
       this.sessions = this.sessions.filter((s) => s.id !== id)
       if (this.currentId === id) await this.select(this.sessions[0]?.id ?? null)
     } catch (err) {
-      this.fail('delete', `Could not delete: ${messageOf(err)}`)
+      this.fail('delete', t('fail.with', { what: t('fail.delete'), error: messageOf(err) }))
     }
   }
 
@@ -423,39 +424,39 @@ class AppState {
   }
 
   /** Runs a sidebar action; a failure goes to the banner. */
-  private async desk(about: string, what: string, fn: () => Promise<unknown>): Promise<boolean> {
+  private async desk(about: string, what: Key, fn: () => Promise<unknown>): Promise<boolean> {
     try {
       await fn()
       this.ok(about)
       return true
     } catch (err) {
-      this.fail(about, `Could not ${what}: ${messageOf(err)}`)
+      this.fail(about, t('fail.with', { what: t(what), error: messageOf(err) }))
       return false
     }
   }
 
   createFolder(name: string) {
-    return this.desk('folder', 'create the folder', () => api.sessions.createFolder(name))
+    return this.desk('folder', 'fail.createTheFolder', () => api.sessions.createFolder(name))
   }
   renameFolder(from: string, to: string) {
-    return this.desk('folder', 'rename the folder', () => api.sessions.renameFolder(from, to))
+    return this.desk('folder', 'fail.renameTheFolder', () => api.sessions.renameFolder(from, to))
   }
   deleteFolder(name: string) {
-    return this.desk('folder', 'delete the folder', () => api.sessions.deleteFolder(name))
+    return this.desk('folder', 'fail.deleteTheFolder', () => api.sessions.deleteFolder(name))
   }
   moveTo(id: string, folder: string) {
     this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, folder } : s))
-    return this.desk('move', 'move the conversation', () => api.sessions.move(id, folder))
+    return this.desk('move', 'fail.moveTheConversation', () => api.sessions.move(id, folder))
   }
   setPinned(id: string, pinned: boolean) {
     this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, pinned } : s))
-    return this.desk('pin', pinned ? 'pin the conversation' : 'unpin the conversation', () => api.sessions.setPinned(id, pinned))
+    return this.desk('pin', pinned ? 'fail.pinTheConversation' : 'fail.unpinTheConversation', () => api.sessions.setPinned(id, pinned))
   }
 
   /** Deletes with undo: the conversation goes to the trash and a toast offers Undo. */
   async trash(id: string, message: string) {
     const wasCurrent = this.currentId === id
-    const ok = await this.desk('delete', 'delete', () => api.sessions.trash(id))
+    const ok = await this.desk('delete', 'fail.delete', () => api.sessions.trash(id))
     if (!ok) return
     this.sessions = this.sessions.filter((s) => s.id !== id)
     if (wasCurrent) await this.select(this.sessions[0]?.id ?? null)
@@ -464,7 +465,7 @@ class AppState {
 
   async restore(id: string, reopen = false) {
     this.toast = null
-    const ok = await this.desk('delete', 'restore the conversation', () => api.sessions.restore(id))
+    const ok = await this.desk('delete', 'fail.restoreTheConversation', () => api.sessions.restore(id))
     if (!ok) return
     this.sessions = byActivity(await api.sessions.list())
     if (reopen) await this.select(id)
@@ -477,7 +478,7 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
       await this.select(s.id)
     } catch (err) {
-      this.fail('duplicate', `Could not duplicate: ${messageOf(err)}`)
+      this.fail('duplicate', t('fail.with', { what: t('fail.duplicate'), error: messageOf(err) }))
     }
   }
 
@@ -489,7 +490,7 @@ class AppState {
       this.insertTick++
       this.ok('reference')
     } catch (err) {
-      this.fail('reference', `Could not reference the conversation: ${messageOf(err)}`)
+      this.fail('reference', t('fail.with', { what: t('fail.referenceTheConversation'), error: messageOf(err) }))
     }
   }
 
@@ -520,7 +521,7 @@ class AppState {
       }
       return true
     } catch (err) {
-      this.fail('send', `Could not send: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.send'), error: messageOf(err) }))
       return false
     } finally {
       this.sending = false
@@ -551,7 +552,7 @@ class AppState {
       await api.chat.retry(this.currentId, this.model)
       this.ok('send', 'reply')
     } catch (err) {
-      this.fail('send', `Could not retry: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.retry'), error: messageOf(err) }))
     }
   }
 
@@ -564,7 +565,7 @@ class AppState {
       this.ok('send', 'reply')
       return true
     } catch (err) {
-      this.fail('send', `Could not edit: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.edit'), error: messageOf(err) }))
       return false
     }
   }
@@ -576,7 +577,7 @@ class AppState {
       await api.chat.regenerate(this.currentId, seq, this.model)
       this.ok('send', 'reply')
     } catch (err) {
-      this.fail('send', `Could not regenerate: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.regenerate'), error: messageOf(err) }))
     }
   }
 
@@ -589,7 +590,7 @@ class AppState {
       this.ok('compact')
       return true
     } catch (err) {
-      this.fail('compact', `Could not compact: ${messageOf(err)}`)
+      this.fail('compact', t('fail.with', { what: t('fail.compact'), error: messageOf(err) }))
       return false
     }
   }
@@ -606,7 +607,7 @@ class AppState {
       this.focusTick++
       return true
     } catch (err) {
-      this.fail('clear', `Could not start a new conversation: ${messageOf(err)}`)
+      this.fail('clear', t('fail.with', { what: t('fail.startANewConversation'), error: messageOf(err) }))
       return false
     }
   }
@@ -621,7 +622,7 @@ class AppState {
       await api.chat.switchBranch(this.currentId, first)
       this.ok('send')
     } catch (err) {
-      this.fail('send', `Could not switch versions: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.switchVersions'), error: messageOf(err) }))
     }
   }
 
@@ -632,7 +633,7 @@ class AppState {
       await api.chat.continue(this.currentId, this.model)
       this.ok('send', 'reply')
     } catch (err) {
-      this.fail('send', `Could not continue: ${messageOf(err)}`)
+      this.fail('send', t('fail.with', { what: t('fail.continue'), error: messageOf(err) }))
     }
   }
 
@@ -644,7 +645,7 @@ class AppState {
       await api.chat.approve(session, callId, decision)
       this.ok('approve')
     } catch (err) {
-      this.fail('approve', `Could not answer the approval: ${messageOf(err)}`)
+      this.fail('approve', t('fail.with', { what: t('fail.answerTheApproval'), error: messageOf(err) }))
     } finally {
       const { [callId]: _, ...rest } = this.answering
       this.answering = rest
@@ -659,7 +660,7 @@ class AppState {
       this.ok('answer')
       return true
     } catch (err) {
-      this.fail('answer', `Could not send the answer: ${messageOf(err)}`)
+      this.fail('answer', t('fail.with', { what: t('fail.sendTheAnswer'), error: messageOf(err) }))
       return false
     }
   }
@@ -677,7 +678,7 @@ class AppState {
     let id = this.currentId
     if (!id) {
       const s = await this.newSession()
-      if (!s) return 'Could not create a conversation'
+      if (!s) return t('fail.createAConversation')
       id = s.id
     }
     try {
@@ -700,7 +701,7 @@ class AppState {
       this.ok('mode')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
-      this.fail('mode', `Could not change the mode: ${messageOf(err)}`)
+      this.fail('mode', t('fail.with', { what: t('fail.changeTheMode'), error: messageOf(err) }))
     }
   }
 
@@ -713,7 +714,7 @@ class AppState {
       this.ok('translate')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
-      this.fail('translate', `Could not change translation: ${messageOf(err)}`)
+      this.fail('translate', t('fail.with', { what: t('fail.changeTranslation'), error: messageOf(err) }))
     }
   }
 
@@ -726,7 +727,7 @@ class AppState {
       this.ok('recall')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
-      this.fail('recall', `Could not change memory recall: ${messageOf(err)}`)
+      this.fail('recall', t('fail.with', { what: t('fail.changeMemoryRecall'), error: messageOf(err) }))
     }
   }
 
@@ -739,7 +740,7 @@ class AppState {
       this.ok('thinking')
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
-      this.fail('thinking', `Could not change the thinking level: ${messageOf(err)}`)
+      this.fail('thinking', t('fail.with', { what: t('fail.changeTheThinkingLevel'), error: messageOf(err) }))
     }
   }
 
@@ -757,7 +758,7 @@ class AppState {
       // A switch flipped meanwhile: this answer predates it.
       if (this.currentId === id && version === this.familiesVersion) this.families = fams
     } catch (err) {
-      this.fail('tools', `Could not read the tool families: ${messageOf(err)}`)
+      this.fail('tools', t('fail.with', { what: t('fail.readTheToolFamilies'), error: messageOf(err) }))
     }
   }
 
@@ -780,7 +781,7 @@ class AppState {
       this.sessions = byActivity(await api.sessions.list())
     } catch (err) {
       this.families = before
-      this.fail('tools', `Could not change the tools: ${messageOf(err)}`)
+      this.fail('tools', t('fail.with', { what: t('fail.changeTheTools'), error: messageOf(err) }))
     }
   }
 
@@ -790,9 +791,9 @@ class AppState {
       const dir = await api.sessions.chooseWorkspace()
       if (!dir) return
       const err = await this.setWorkspace(dir)
-      if (err) this.fail('workspace', `Could not set the workspace: ${err}`)
+      if (err) this.fail('workspace', t('fail.with', { what: t('fail.setTheWorkspace'), error: err }))
     } catch (err) {
-      this.fail('workspace', `Could not open the folder dialog: ${messageOf(err)}`)
+      this.fail('workspace', t('fail.with', { what: t('fail.openTheFolderDialog'), error: messageOf(err) }))
     }
   }
 
@@ -802,7 +803,7 @@ class AppState {
       await api.chat.stop(this.currentId)
       this.ok('stop')
     } catch (err) {
-      this.fail('stop', `Could not stop: ${messageOf(err)}`)
+      this.fail('stop', t('fail.with', { what: t('fail.stop'), error: messageOf(err) }))
     }
   }
 

@@ -1,5 +1,6 @@
 // The conversation's own commands, typed in the composer: /compact, /model, /clear, /cost. Pure:
 // parsing, the completion list and the /cost line; app.svelte.ts runs them.
+import { t } from './i18n/index.svelte'
 import type { Totals } from './tokens'
 import type { Key } from './i18n/en'
 import { exact, formatCost, percent } from './tokens'
@@ -26,8 +27,8 @@ export function parseCommand(text: string): { name: CommandName; arg: string } |
   const name = m[1]!.toLowerCase()
   const arg = (m[2] ?? '').trim()
   const cmd = COMMANDS.find((c) => c.name === name)
-  if (!cmd) return { error: `Unknown command /${name}: the commands are ${COMMANDS.map((c) => '/' + c.name).join(', ')}.` }
-  if ((name === 'clear' || name === 'cost') && arg) return { error: `/${name} takes no argument.` }
+  if (!cmd) return { error: t('command.unknown', { name, list: COMMANDS.map((c) => '/' + c.name).join(', ') }) }
+  if ((name === 'clear' || name === 'cost') && arg) return { error: t('command.noArgument', { name }) }
   return { name: cmd.name, arg }
 }
 
@@ -49,21 +50,21 @@ export function resolveModel(arg: string, models: readonly string[]): { model: s
   if (tagged.length === 1) return { model: tagged[0]! }
   const near = models.filter((m) => m.toLowerCase().includes(q.toLowerCase()))
   if (near.length === 1) return { model: near[0]! }
-  if (near.length > 1) return { error: `"${q}" matches ${near.length} models: ${near.slice(0, 5).join(', ')}${near.length > 5 ? ', …' : ''}.` }
-  return { error: `No model "${q}" here. Installed: ${models.slice(0, 6).join(', ') || 'none'}.` }
+  if (near.length > 1) return { error: t('command.modelAmbiguous', { q, n: near.length, list: near.slice(0, 5).join(', ') + (near.length > 5 ? ', …' : '') }) }
+  return { error: t('command.modelMissing', { q, list: models.slice(0, 6).join(', ') || t('command.none') }) }
 }
 
 /** /cost's answer: the conversation's calls, tokens (cached share) and cost from its usage
  * events. A cost is known only for priced models; some unpriced calls get a "*". */
-export function costLine(t: Totals): string {
-  if (t.calls === 0) return 'No model calls yet in this conversation.'
+export function costLine(tot: Totals): string {
+  if (tot.calls === 0) return t('cost.none')
   const parts = [
-    `${t.calls} model call${t.calls === 1 ? '' : 's'}`,
-    `${exact(t.input)} tokens in${t.cached > 0 ? ` (${percent(t.cached / Math.max(1, t.input))} cached)` : ''}`,
-    `${exact(t.output)} out`,
+    tot.calls === 1 ? t('cost.oneCall') : t('cost.calls', { n: tot.calls }),
+    tot.cached > 0 ? t('cost.inCached', { n: exact(tot.input), share: percent(tot.cached / Math.max(1, tot.input)) }) : t('cost.in', { n: exact(tot.input) }),
+    t('cost.out', { n: exact(tot.output) }),
   ]
-  if (t.reasoning > 0) parts.push(`${exact(t.reasoning)} reasoning`)
-  if (t.cost !== undefined) parts.push(`cost ${formatCost(t.cost)}${t.priced < t.calls ? '*' : ''}`)
-  else parts.push('no cost: the models are not priced (local)')
-  return parts.join(' · ') + (t.cost !== undefined && t.priced < t.calls ? ' (* some calls were not priced)' : '')
+  if (tot.reasoning > 0) parts.push(t('cost.reasoning', { n: exact(tot.reasoning) }))
+  if (tot.cost !== undefined) parts.push(t('cost.cost', { cost: formatCost(tot.cost) + (tot.priced < tot.calls ? '*' : '') }))
+  else parts.push(t('cost.unpriced'))
+  return parts.join(' · ') + (tot.cost !== undefined && tot.priced < tot.calls ? t('cost.someUnpriced') : '')
 }

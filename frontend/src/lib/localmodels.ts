@@ -1,5 +1,6 @@
 // Settings' "Local models": the words and figures of the model list and the pull progress bar
 // (LocalModelService; the pull's steps arrive on the "models:pull" topic).
+import { t, type Key } from './i18n/index.svelte'
 import type { LocalModel, PullProgress } from './protocol.gen'
 
 /** Sizes in decimal units, as Ollama and its registry state them. */
@@ -17,7 +18,7 @@ export function formatBytes(n: number): string {
 
 /** "under a second", "3 s", "4 min 05 s", "1 h 20 min". */
 export function formatDuration(seconds: number): string {
-  if (seconds < 1) return 'under a second'
+  if (seconds < 1) return t('pull.underASecond')
   const s = Math.round(seconds)
   if (s < 60) return `${s} s`
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`
@@ -32,34 +33,43 @@ export function percent(p: PullProgress): number {
 
 /** The line under the bar: bytes, speed and time left, or what Ollama is doing. */
 export function progressLine(p: PullProgress): string {
-  if (p.state === 'done') return `Pulled ${formatBytes(p.total || p.completed)}.`
-  if (p.state === 'cancelled') return `Cancelled at ${formatBytes(p.completed)}${p.total ? ` of ${formatBytes(p.total)}` : ''}: pull again to continue from there.`
-  if (p.state === 'failed') return p.error?.message ?? 'The pull failed.'
+  if (p.state === 'done') return t('pull.done', { size: formatBytes(p.total || p.completed) })
+  if (p.state === 'cancelled')
+    return p.total ? t('pull.cancelledOf', { done: formatBytes(p.completed), total: formatBytes(p.total) }) : t('pull.cancelled', { done: formatBytes(p.completed) })
+  if (p.state === 'failed') return p.error?.message ?? t('pull.failed')
   if (!p.total) return statusWords(p.status)
-  const parts = [`${formatBytes(p.completed)} of ${formatBytes(p.total)}`]
+  const parts = [t('pull.of', { done: formatBytes(p.completed), total: formatBytes(p.total) })]
   if (p.bytes_per_second) parts.push(`${formatBytes(p.bytes_per_second)}/s`)
-  if (p.seconds_left) parts.push(`${formatDuration(p.seconds_left)} left`)
+  if (p.seconds_left) parts.push(t('pull.left', { time: formatDuration(p.seconds_left) }))
   else if (p.completed < p.total && !p.bytes_per_second) parts.push(statusWords(p.status))
-  if (p.resumed && p.resumed < p.total) parts.push(`${formatBytes(p.resumed)} were already here`)
+  if (p.resumed && p.resumed < p.total) parts.push(t('pull.resumed', { size: formatBytes(p.resumed) }))
   return parts.join(' · ')
 }
 
 /** Ollama's status words, said for people. */
 export function statusWords(status: string): string {
-  if (status === 'pulling manifest') return 'Reading the manifest…'
-  if (status.startsWith('pulling ')) return 'Starting the download…'
-  if (status === 'verifying sha256 digest') return 'Checking the download…'
-  if (status === 'writing manifest') return 'Installing…'
-  return status || 'Starting…'
+  if (status === 'pulling manifest') return t('pull.manifest')
+  if (status.startsWith('pulling ')) return t('pull.starting')
+  if (status === 'verifying sha256 digest') return t('pull.verifying')
+  if (status === 'writing manifest') return t('pull.installing')
+  return status || t('models.starting')
+}
+
+const CAPABILITIES: Record<string, Key> = { tools: 'caps.tools', vision: 'caps.vision', thinking: 'caps.thinking', embedding: 'caps.embedding', completion: 'caps.completion', insert: 'caps.insert' }
+
+/** A capability's name in the UI's language (an unknown one as Ollama says it). */
+export function capabilityLabel(c: string): string {
+  const key = CAPABILITIES[c]
+  return key ? t(key) : c
 }
 
 /** The facts a model row shows after its name: size, parameters, quantisation, context. */
 export function modelFacts(m: LocalModel): string[] {
   return [
     formatBytes(m.size_bytes),
-    m.parameter_size ? `${m.parameter_size} parameters` : '',
+    m.parameter_size ? t('pull.parameters', { n: m.parameter_size }) : '',
     m.quantization ?? '',
-    m.context_length ? `${formatContext(m.context_length)} context` : '',
+    m.context_length ? t('pull.context', { n: formatContext(m.context_length) }) : '',
   ].filter(Boolean)
 }
 
@@ -72,6 +82,7 @@ export function formatContext(n: number): string {
 export function loadedLine(m: LocalModel): string {
   const l = m.loaded
   if (!l) return ''
-  const gpu = l.vram_bytes > 0 ? (l.vram_bytes >= l.memory_bytes ? ', all on the GPU' : `, ${formatBytes(l.vram_bytes)} on the GPU`) : ''
-  return `Loaded: ${formatBytes(l.memory_bytes)} of memory${gpu}`
+  const memory = formatBytes(l.memory_bytes)
+  if (l.vram_bytes <= 0) return t('pull.loaded', { memory })
+  return l.vram_bytes >= l.memory_bytes ? t('pull.loadedAllGpu', { memory }) : t('pull.loadedGpu', { memory, gpu: formatBytes(l.vram_bytes) })
 }

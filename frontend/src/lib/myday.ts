@@ -1,4 +1,5 @@
 /** My Day's view logic (docs/MYDAY.md): the report as Go stores it, and how it reads. */
+import { t as tr } from './i18n/index.svelte'
 
 export type ModelUse = { model: string; calls: number; input_tokens: number; output_tokens: number; cost_usd: number }
 export type SessionDay = { id: string; title: string; messages: number; replies: number; tool_calls: number; first: string; last: string }
@@ -77,7 +78,7 @@ export type MyDaySchedule = { at: string; next?: string; last?: { due: string; s
 export function checkTime(text: string): string {
   const t = text.trim()
   if (t === '' || /^([01]\d|2[0-3]):[0-5]\d$/.test(t)) return ''
-  return 'A time such as 18:30 (24-hour), or empty to write the report only when asked.'
+  return tr('myday.badTime')
 }
 
 /** "today", "yesterday", "tomorrow", else the date as dayLabel writes it: inside a sentence. */
@@ -98,8 +99,8 @@ function hm(iso: string): string {
 /** What the panel says of the setting: when the report is written, and what happened last
  * (a time missed while Tofu was closed is said, and that it was written at the next start). */
 export function scheduleLine(s: MyDaySchedule | null, today: string): string {
-  if (!s || !s.at) return 'Written only when you ask. Set a time to have it written every day while Tofu is open.'
-  let line = `Written every day at ${s.at} while Tofu is open`
+  if (!s || !s.at) return tr('myday.onlyAsked')
+  let line = tr('myday.everyDay', { at: s.at })
   if (s.next && !s.next.startsWith('0001-')) line += ` · next ${dayWord(s.next, today)} ${hm(s.next)}`
   line += '.'
   const r = s.last

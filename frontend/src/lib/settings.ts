@@ -1,6 +1,7 @@
 // Pure helpers of the Settings view: Settings ↔ form, the hints shown before saving (the same
 // rules as backend/config.Validate, so most mistakes are caught before Go refuses them), and the
 // API key changes to send after the configuration is saved.
+import { t } from './i18n/index.svelte'
 import { checkTime } from './myday'
 import { applyTools, toToolsForm, validateTools, type ToolHints, type ToolsForm } from './toolsettings'
 import { fromRows, toRows, validateRules, type RuleHints, type RuleRow } from './rules'
@@ -219,14 +220,14 @@ export function connectionText(r: ProviderCheck): { ok: boolean; text: string } 
     // Go's messages end without a full stop ("cannot reach Ollama at …"): one before the hint.
     return { ok: false, text: hint ? `${message}${/[.!?]$/.test(message) ? '' : '.'} ${hint}` : message }
   }
-  if (r.models === 0) return { ok: false, text: 'Connected, but the provider lists no models.' }
-  return { ok: true, text: `Connected: ${r.models} ${r.models === 1 ? 'model' : 'models'}` }
+  if (r.models === 0) return { ok: false, text: t('check.noModels') }
+  return { ok: true, text: r.models === 1 ? t('check.oneModel') : t('check.models', { n: r.models }) }
 }
 
 /** "No key stored", "1 key stored", "3 keys stored" */
 export function keyStatus(n: number): string {
-  if (!n) return 'No key stored'
-  return n === 1 ? '1 key stored' : `${n} keys stored`
+  if (!n) return t('keys.none')
+  return n === 1 ? t('keys.one') : t('keys.many', { n })
 }
 
 /** Where keys are kept, in words. */
@@ -265,23 +266,23 @@ export function validate(f: SettingsForm, storedTools: Record<string, string> = 
   const hint = (id: number, field: 'name' | 'base_url' | 'key', msg: string) => {
     h.providers[id] = { ...h.providers[id], [field]: msg }
   }
-  if (f.providers.length === 0) h.form = 'At least one provider is needed (for example Ollama).'
+  if (f.providers.length === 0) h.form = t('check.needProvider')
   const seen = new Set<string>()
   for (const p of f.providers) {
     const name = p.name.trim()
-    if (!name) hint(p.id, 'name', 'A name is required.')
-    else if (/[\s/]/.test(name)) hint(p.id, 'name', "No spaces or '/' in a name.")
-    else if (seen.has(name)) hint(p.id, 'name', 'Another provider has this name.')
+    if (!name) hint(p.id, 'name', t('check.nameRequired'))
+    else if (/[\s/]/.test(name)) hint(p.id, 'name', t('check.nameChars'))
+    else if (seen.has(name)) hint(p.id, 'name', t('check.nameTaken'))
     seen.add(name)
     const url = p.base_url.trim()
-    if (url && !isHttpURL(url)) hint(p.id, 'base_url', `Not an http(s) URL such as ${defaultBaseURL(p.type)}.`)
+    if (url && !isHttpURL(url)) hint(p.id, 'base_url', t('check.notHttp', { example: defaultBaseURL(p.type) }))
   }
   f.fallback.forEach((x) => {
-    if (!x.ref.trim()) h.fallback[x.id] = 'Enter a model, or remove this line.'
+    if (!x.ref.trim()) h.fallback[x.id] = t('check.fallbackEmpty')
   })
   const cap = parseCap(f.contextCap)
-  if (Number.isNaN(cap)) h.contextCap = 'A whole number of tokens.'
-  else if (cap > 0 && cap < MIN_CONTEXT_CAP) h.contextCap = `0 (the default) or at least ${MIN_CONTEXT_CAP.toLocaleString('en-US')} tokens.`
+  if (Number.isNaN(cap)) h.contextCap = t('check.capWhole')
+  else if (cap > 0 && cap < MIN_CONTEXT_CAP) h.contextCap = t('check.capMin', { n: MIN_CONTEXT_CAP.toLocaleString('en-US') })
   const at = checkTime(f.mydayAt)
   if (at) h.mydayAt = at
   return h
@@ -300,7 +301,7 @@ export function move<T>(list: T[], i: number, delta: number): T[] {
 /** A renamed provider leaves its keys under the old name: say so. */
 export function renameNote(p: ProviderRow, storedKeys: Record<string, number>): string {
   if (p.saved && p.name.trim() !== p.saved && storedKeys[p.saved] && p.keyAction !== 'replace') {
-    return `Keys are stored under “${p.saved}”: enter them again for the new name.`
+    return t('keys.renamed', { name: p.saved })
   }
   return ''
 }

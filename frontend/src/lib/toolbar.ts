@@ -104,6 +104,12 @@ export function thinkingWord(level: string): string {
   return key ? t(key) : level
 }
 
+/** A thinking level as a choice's label: "Off", "Low"… (capitalised where the script has case). */
+export function thinkingLabel(level: string): string {
+  const w = thinkingWord(level)
+  return w.charAt(0).toUpperCase() + w.slice(1)
+}
+
 /** The Enhance menu's thinking choice: the conversation's level ("" follows the settings'),
  * offered only for a model that can think. */
 export function thinkingChoice(s: { thinking: string; settingsThinking?: string; modelThinks: boolean }): {

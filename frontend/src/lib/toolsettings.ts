@@ -1,6 +1,7 @@
 // The Settings fields of the tools beside the model providers (docs/WEB.md, docs/TOOLS.md):
 // the images provider of generate_image and web access's search provider and allowed hosts.
 // Their keys are secrets (SettingsService.SetToolKey), shown masked, never sent back in full.
+import { t, type Key } from './i18n/index.svelte'
 import type { ImagesCheck, Settings } from './types'
 
 export type SearchProvider = 'duckduckgo' | 'searxng' | 'brave'
@@ -17,10 +18,10 @@ export type ToolsForm = {
   allowHosts: string
 }
 
-export const SEARCH_PROVIDERS: { value: SearchProvider; label: string; hint: string }[] = [
-  { value: 'duckduckgo', label: 'DuckDuckGo', hint: 'No key; its HTML results page.' },
-  { value: 'searxng', label: 'SearXNG', hint: 'Your own instance (its JSON API); its host is allowed even if private.' },
-  { value: 'brave', label: 'Brave Search', hint: 'The Brave Search API, with your key.' },
+export const SEARCH_PROVIDERS: { value: SearchProvider; label: string; hint: Key }[] = [
+  { value: 'duckduckgo', label: 'DuckDuckGo', hint: 'search.hintDuck' },
+  { value: 'searxng', label: 'SearXNG', hint: 'search.hintSearx' },
+  { value: 'brave', label: 'Brave Search', hint: 'search.hintBrave' },
 ]
 
 /** The provider Settings names, or the one an unnamed choice falls to (as Go picks it). */
@@ -99,29 +100,29 @@ const IPV6 = /^[0-9a-f:]+$/
 export function validateTools(f: ToolsForm, stored: Record<string, string>): ToolHints {
   const h: ToolHints = {}
   const url = f.imagesURL.trim()
-  if (url && !httpURL(url)) h.imagesURL = 'Not an http(s) URL such as https://api.openai.com.'
-  if (!url && (f.imagesModel.trim() || f.imagesKey.input.trim())) h.imagesURL = 'Enter the images API’s base URL, or clear the model and key.'
-  if (/[\s,]/.test(f.imagesKey.input.trim())) h.imagesKey = 'One key, without spaces or commas.'
+  if (url && !httpURL(url)) h.imagesURL = t('check.notHttp', { example: 'https://api.openai.com' })
+  if (!url && (f.imagesModel.trim() || f.imagesKey.input.trim())) h.imagesURL = t('check.imagesURL')
+  if (/[\s,]/.test(f.imagesKey.input.trim())) h.imagesKey = t('check.oneKey')
   if (f.search === 'searxng') {
     const s = f.searxngURL.trim()
-    if (!s) h.searxngURL = 'SearXNG needs your instance’s URL, such as http://127.0.0.1:8888.'
-    else if (!httpURL(s)) h.searxngURL = 'Not an http(s) URL such as http://127.0.0.1:8888.'
+    if (!s) h.searxngURL = t('check.searxURL')
+    else if (!httpURL(s)) h.searxngURL = t('check.notHttp', { example: 'http://127.0.0.1:8888' })
   }
   if (f.search === 'brave') {
     const typed = f.braveKey.input.trim()
-    if (/[\s,]/.test(typed)) h.braveKey = 'One key, without spaces or commas.'
-    else if (!typed && (!stored.brave || f.braveKey.action === 'remove')) h.braveKey = 'Brave Search needs an API key (search.brave.com/api).'
+    if (/[\s,]/.test(typed)) h.braveKey = t('check.oneKey')
+    else if (!typed && (!stored.brave || f.braveKey.action === 'remove')) h.braveKey = t('check.braveKey')
   }
   const bad = parseHosts(f.allowHosts).filter((x) => !HOST.test(x) && !(x.includes(':') && IPV6.test(x)))
-  if (bad.length) h.allowHosts = `Not a host name or address: ${bad.join(', ')} (no scheme, port or path: nas.local, 192.168.1.20).`
+  if (bad.length) h.allowHosts = t('check.badHosts', { list: bad.join(', ') })
   return h
 }
 
 /** What the images provider's "Test connection" shows. */
 export function imagesCheckText(c: ImagesCheck, model: string): { ok: boolean; text: string } {
   if (c.error) return { ok: false, text: c.error }
-  const n = `${c.models} ${c.models === 1 ? 'model' : 'models'}`
-  if (!model.trim()) return { ok: true, text: `Connected: ${n} listed. Choose the model to use.` }
-  if (c.listed) return { ok: true, text: `Connected: ${model.trim()} is listed (${n}).` }
-  return { ok: false, text: `Connected, but ${model.trim()} is not among the ${n} listed.` }
+  const n = c.models
+  if (!model.trim()) return { ok: true, text: t('check.imagesListed', { n, s: n === 1 ? '' : 's' }) }
+  if (c.listed) return { ok: true, text: t('check.imagesHas', { model: model.trim(), n, s: n === 1 ? '' : 's' }) }
+  return { ok: false, text: t('check.imagesHasNot', { model: model.trim(), n, s: n === 1 ? '' : 's' }) }
 }
