@@ -303,4 +303,15 @@ func TestRepairGoesToTofu(t *testing.T) {
 	if string(out) != inProcess(t, damaged, "text") {
 		t.Errorf("repaired through tofu: %d bytes, want %d", len(out), len(want.Text()))
 	}
+
+	// The app's path: tofu's child is tofu-pdf, under the child's limits, whose repair is a
+	// child of that tofu in turn, under the limits it inherits.
+	dir, mark := beside(t)
+	text, errText, err := viaWorker(dir, damaged, 0)
+	if err != nil || text != want.Text() {
+		t.Errorf("through the worker: %v, %q; %d bytes, want %d", err, errText, len(text), len(want.Text()))
+	}
+	if ran, _ := os.ReadFile(mark); string(ran) != "pdf\n" {
+		t.Errorf("tofu-pdf ran for %q, want once for the work pdf", ran)
+	}
 }
