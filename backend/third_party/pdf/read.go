@@ -896,6 +896,7 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 			b.key = r.key
 			b.useAES = r.useAES
 			obj = b.readObject()
+			b.release() // Patched for Tofu: pooled (lex.go)
 			def, ok := obj.(objdef)
 			if !ok {
 				panic(fmt.Errorf("loading %v: found %T instead of objdef", ptr, obj))
