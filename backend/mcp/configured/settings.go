@@ -45,20 +45,30 @@ func (s *Service) views() []Server {
 // change edits the configuration of the server name (which must exist unless create) and
 // applies it.
 func (s *Service) change(name string, create bool, fn func(*config.MCPServer)) ([]Server, error) {
-	_, err := s.o.File.Update(func(c *config.Config) error {
-		cur, ok := c.MCPServers[name]
+	return s.edit(func(servers map[string]config.MCPServer) error {
+		cur, ok := servers[name]
 		if !ok && !create {
 			return fmt.Errorf("no MCP server is named %q in the settings", name)
-		}
-		servers := make(map[string]config.MCPServer, len(c.MCPServers)+1)
-		for k, v := range c.MCPServers {
-			servers[k] = v
 		}
 		if fn == nil {
 			delete(servers, name)
 		} else {
 			fn(&cur)
 			servers[name] = cur
+		}
+		return nil
+	})
+}
+
+// edit changes a copy of the configured servers with fn, saves it and applies it.
+func (s *Service) edit(fn func(servers map[string]config.MCPServer) error) ([]Server, error) {
+	_, err := s.o.File.Update(func(c *config.Config) error {
+		servers := make(map[string]config.MCPServer, len(c.MCPServers)+1)
+		for k, v := range c.MCPServers {
+			servers[k] = v
+		}
+		if err := fn(servers); err != nil {
+			return err
 		}
 		c.MCPServers = servers
 		return nil
@@ -156,21 +166,10 @@ func (s *Service) Import(path string, names []string) ([]Server, error) {
 	if len(want) == 0 {
 		return nil, errors.New("choose the servers to import")
 	}
-	_, err = s.o.File.Update(func(c *config.Config) error {
-		servers := make(map[string]config.MCPServer, len(c.MCPServers)+len(want))
-		for k, v := range c.MCPServers {
-			servers[k] = v
-		}
+	return s.edit(func(servers map[string]config.MCPServer) error {
 		for k, v := range want {
 			servers[k] = v
 		}
-		c.MCPServers = servers
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	s.o.Changed()
-	s.sync()
-	return s.views(), nil
 }
