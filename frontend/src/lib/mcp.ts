@@ -1,5 +1,6 @@
 // MCP servers in Settings: what a server's line says, and reading a server pasted in the shape
 // other clients write (docs/MCP.md). No component logic here.
+import { t as tr } from './i18n/index.svelte'
 import type { McpPrompt, McpServer, McpServerConfig } from './types'
 
 /** One line for a server's status. */
@@ -7,15 +8,15 @@ export function statusLine(s: McpServer): string {
   switch (s.status) {
     case 'connected': {
       const on = s.tools.filter((t) => !t.disabled).length
-      const tools = on === s.tools.length ? `${s.tools.length} tools` : `${on} of ${s.tools.length} tools on`
-      return `Connected${s.server ? ` to ${s.server.trim()}` : ''} · ${tools}`
+      const tools = on === s.tools.length ? tr('mcpline.tools', { n: s.tools.length }) : tr('mcpline.toolsOn', { on, n: s.tools.length })
+      return `${s.server ? tr('mcpline.connectedTo', { server: s.server.trim() }) : tr('mcpline.connected')} · ${tools}`
     }
     case 'failed':
-      return 'Failed'
+      return tr('mcpline.failed')
     case 'disabled':
-      return 'Off'
+      return tr('mcpline.off')
     default:
-      return s.restarts ? `Restarting (${s.restarts} restart${s.restarts > 1 ? 's' : ''})` : 'Starting…'
+      return s.restarts ? tr('mcpline.restarting', { n: s.restarts, s: s.restarts > 1 ? 's' : '' }) : tr('models.starting')
   }
 }
 

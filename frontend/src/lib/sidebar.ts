@@ -1,6 +1,7 @@
 // The sidebar's conversation list, arranged: pinned first, then each folder (in the user's
 // order) with its conversations, then the rest; newest activity first within each (the sessions
 // of eval suites are grouped apart, EvalSuites.svelte). Pure.
+import { t as tr } from './i18n/index.svelte'
 import type { SessionInfo } from './types'
 
 export type Arranged = {
@@ -29,14 +30,14 @@ export const DRAG_TYPE = 'application/x-tofu-session'
 /** A folder name as the user typed it, or an error to show. */
 export function folderName(raw: string, existing: string[], current = ''): { name: string } | { error: string } {
   const name = raw.trim()
-  if (!name) return { error: 'A folder needs a name' }
-  if ([...name].length > 80) return { error: 'At most 80 characters' }
-  if (name !== current && existing.includes(name)) return { error: `There is already a folder called “${name}”` }
+  if (!name) return { error: tr('folder.needsName') }
+  if ([...name].length > 80) return { error: tr('folder.tooLong') }
+  if (name !== current && existing.includes(name)) return { error: tr('folder.exists', { name }) }
   return { name }
 }
 
 /** What the undo toast says after a deletion. */
 export function deletedToast(title: string): string {
   const t = title.length > 40 ? title.slice(0, 39) + '…' : title
-  return `Deleted “${t || 'New conversation'}”`
+  return tr('folder.deleted', { title: t || tr('common.newConversation') })
 }

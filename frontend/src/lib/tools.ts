@@ -1,6 +1,8 @@
 // Pure helpers for the agent's tool-call cards: a one-line summary of a call's arguments, the
 // diff of an edit (from the result's `meta`), durations and paths. See backend/tools/coding.
 
+import { t, type Key } from './i18n/index.svelte'
+
 type Obj = Record<string, unknown>
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x)
 const str = (x: unknown): string => (typeof x === 'string' ? x : '')
@@ -291,12 +293,12 @@ export function progressLabel(p: { progress: number; total?: number; message?: s
   return { fraction: total ? Math.min(1, Math.max(0, p.progress / total)) : null, text }
 }
 
-const ALLOWED: Record<string, string> = {
-  allow: 'allowed once',
-  allow_session: 'allowed for this session',
-  allow_workspace: 'allowed in this workspace until Tofu closes',
-  allow_always: 'always allowed in this workspace',
-  allow_always_global: 'always allowed',
+const ALLOWED: Record<string, Key> = {
+  allow: 'decided.once',
+  allow_session: 'decided.session',
+  allow_workspace: 'decided.workspace',
+  allow_always: 'decided.always',
+  allow_always_global: 'decided.alwaysGlobal',
 }
 
 /**
@@ -306,8 +308,10 @@ const ALLOWED: Record<string, string> = {
  */
 export function decidedLabel(a: { decision: string; by: string; reason: string } | undefined, phase?: string): { text: string; why: string } {
   if (!a || !a.decision) return { text: '', why: '' }
-  if (ALLOWED[a.decision]) return { text: ALLOWED[a.decision], why: '' }
-  if (a.by !== 'policy') return { text: 'denied by you', why: '' }
-  const whose = phase === 'critic' || phase === 'planner' ? `the ${phase}’s call, ` : ''
-  return { text: `${whose}blocked by Tofu without asking`, why: a.reason }
+  const allowed = ALLOWED[a.decision]
+  if (allowed) return { text: t(allowed), why: '' }
+  if (a.by !== 'policy') return { text: t('decided.denied'), why: '' }
+  if (phase === 'critic') return { text: t('decided.blockedCritic'), why: a.reason }
+  if (phase === 'planner') return { text: t('decided.blockedPlanner'), why: a.reason }
+  return { text: t('decided.blocked'), why: a.reason }
 }
