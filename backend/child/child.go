@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -97,7 +98,7 @@ func serve(in io.Reader, out io.Writer, work func(json.RawMessage, io.Reader, fu
 }
 
 // program is the executable a child doing the work called name runs: a lean program made for
-// that work, tofu-<name> beside this one (tofu-pdf: it starts in a third of tofu's time and
+// that work, tofu-<name> beside this one (tofu-pdf: it starts in a quarter of tofu's time and
 // links only the PDF reader: less code for a hostile file to reach); else, from a program
 // that is not Tofu's command line (the window, a cgo program that would load GTK and WebKit
 // for nothing, or a lean program asked for other work), the `tofu` beside it; else this
@@ -108,15 +109,23 @@ func program(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find Tofu's program for a child process: %w", err)
 	}
-	prog := programFor(self, name)
+	prog := programFor(self, name, lean.Load())
 	if prog == "" {
 		return "", fmt.Errorf("%s cannot do the work %q itself, and there is no tofu program beside it to do it", filepath.Base(self), name)
 	}
 	return prog, nil
 }
 
-// programFor is program for the executable self: "" when there is none.
-func programFor(self, name string) string {
+// lean is set in a lean program (MarkLean).
+var lean atomic.Bool
+
+// MarkLean says that this program is a lean one, made for one work (tofu-pdf calls it first):
+// a child for any other work is the tofu beside it, never itself.
+func MarkLean() { lean.Store(true) }
+
+// programFor is program for the executable self (isLean: a lean program): "" when there is
+// none.
+func programFor(self, name string, isLean bool) string {
 	exe := ""
 	if runtime.GOOS == "windows" {
 		exe = ".exe"
@@ -128,13 +137,13 @@ func programFor(self, name string) string {
 	if lean := filepath.Join(dir, "tofu-"+name+exe); isFile(lean) {
 		return lean
 	}
-	if strings.HasPrefix(base, "tofu-") {
+	if isLean || strings.HasPrefix(base, "tofu-window") {
 		if cli := filepath.Join(dir, "tofu"+exe); isFile(cli) {
 			return cli
 		}
-		if base != "tofu-window" {
-			return "" // a lean program: it serves its own work only
-		}
+	}
+	if isLean {
+		return ""
 	}
 	return self
 }

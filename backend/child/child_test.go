@@ -161,18 +161,20 @@ func TestProgram(t *testing.T) {
 	window, cli, lean := filepath.Join(dir, "tofu-window"+exe), filepath.Join(dir, "tofu"+exe), filepath.Join(dir, "tofu-pdf"+exe)
 	test := filepath.Join(dir, "child.test"+exe)
 	for _, self := range []string{window, test, lean} {
-		if got := programFor(self, "pdf"); got != self {
+		if got := programFor(self, "pdf", self == lean); got != self {
 			t.Errorf("%s alone: %s, want itself", self, got)
 		}
 	}
-	if got := programFor(lean, "pdf-repair"); got != "" {
+	if got := programFor(lean, "pdf-repair", true); got != "" {
 		t.Errorf("tofu-pdf alone, asked to repair: %s, want none (it serves its own work only)", got)
 	}
 	os.WriteFile(cli, []byte("x"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "sub", "tofu"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "sub", "tofu-pdf"), 0o755)
+	dev := filepath.Join(dir, "tofu-window-dev"+exe)
 	cases := []struct{ self, work, want string }{
 		{window, "office", cli},
+		{dev, "office", cli},
 		{cli, "office", cli},
 		{test, "office", test},
 		{cli, "pdf", cli}, // no tofu-pdf yet: the fallback
@@ -180,7 +182,7 @@ func TestProgram(t *testing.T) {
 		{filepath.Join(dir, "sub", "tofu"), "pdf", filepath.Join(dir, "sub", "tofu")},                  // nor one named tofu-pdf
 	}
 	for _, c := range cases {
-		if got := programFor(c.self, c.work); got != c.want {
+		if got := programFor(c.self, c.work, c.self == lean); got != c.want {
 			t.Errorf("%s, work %s: %s, want %s", c.self, c.work, got, c.want)
 		}
 	}
@@ -192,8 +194,9 @@ func TestProgram(t *testing.T) {
 		{cli, "office", cli},
 		{lean, "pdf-repair", cli}, // the lean program's repairs: tofu, which links pdfcpu
 		{lean, "pdf", lean},
+		{filepath.Join(dir, "tofu-tool"+exe), "office", filepath.Join(dir, "tofu-tool"+exe)}, // named like one, not lean: itself
 	} {
-		if got := programFor(c.self, c.work); got != c.want {
+		if got := programFor(c.self, c.work, c.self == lean); got != c.want {
 			t.Errorf("with tofu-pdf: %s, work %s: %s, want %s", c.self, c.work, got, c.want)
 		}
 	}

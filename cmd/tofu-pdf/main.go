@@ -27,6 +27,7 @@ import (
 )
 
 func main() {
+	child.MarkLean() // its repairs run the tofu beside it, never itself
 	paper.SetRepairer(serve.RepairInChild(child.DefaultLimits))
 	child.Serve(serve.Work, serve.Do) // the app's extracting child: serves one PDF and exits
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
