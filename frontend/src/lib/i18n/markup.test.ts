@@ -35,6 +35,10 @@ const ALLOWED = new Set([
   '/v1/models',
   'git push*',
   'phone',
+  // key names in handlers (e.key === 'Escape')
+  'Escape',
+  'Backspace',
+  'Delete',
   'make test',
   '/home/me/project',
   'https://api.openai.com',
@@ -59,7 +63,21 @@ function shown(v: string): boolean {
   if (!/[A-Za-z]{2,}/.test(v)) return false
   if (/^[A-Z][a-z]+$/.test(v)) return true
   if (/^[\w.-]+$/.test(v)) return false
+  if (/^\s*[{[]/.test(v) || /(^|\s)-|-(\s|$)/.test(v)) return false // JSON, or an id around a ${…}
   return /[A-Z][a-z]/.test(v) || /\s/.test(v.trim())
+}
+
+/** The {…} expressions of markup, outermost only (their inner braces and `${…}` included). */
+function expressions(markup: string): string[] {
+  const out: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < markup.length; i++) {
+    if (markup[i] === '{') {
+      if (depth++ === 0) start = i
+    } else if (markup[i] === '}' && depth > 0 && --depth === 0) out.push(markup.slice(start, i + 1))
+  }
+  return out
 }
 
 /** The words a component shows without t(): text, attributes and quoted strings in its markup. */
@@ -76,10 +94,10 @@ export function untranslated(svelte: string): string[] {
     if (/[A-Za-z]{2,}/.test(s)) found.push(s)
   }
   for (const m of markup.matchAll(/\b(?:title|placeholder|aria-label|alt|label)="([^"{]*[A-Za-z]{2,}[^"]*)"/g)) found.push(m[1]!)
-  for (const m of markup.matchAll(/\{[^{}]*\}/g)) {
-    for (const q of m[0].matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
-      const v = q[1] ?? q[2] ?? q[3] ?? ''
-      if (shown(v)) found.push(v)
+  for (const region of expressions(markup)) {
+    for (const q of region.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+      const v = (q[1] ?? q[2] ?? q[3] ?? '').replace(/\$\{[^}]*\}/g, ' ')
+      if (shown(v)) found.push(v.trim())
     }
   }
   return found.filter((s) => !ALLOWED.has(s))
