@@ -3,11 +3,8 @@ package telegram_test
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tofu-research/tofu/backend/bridge"
 	"github.com/tofu-research/tofu/backend/bridge/bridgetest"
-
 	"github.com/tofu-research/tofu/backend/bridge/telegram/telegramtest"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
@@ -41,18 +38,7 @@ func TestKillMidTurnAndRestartAnswersOnce(t *testing.T) {
 	})
 	// Once the bridge has recorded which message shows the answer (docs/BRIDGES.md: a kill in
 	// the instant between Telegram taking the first words and that record can leave them).
-	for i := 0; ; i++ {
-		var c bridge.Conversation
-		if ok, err := f.Store.GetJSON("bridge/telegram/chat/"+ownerChat, &c); err != nil || !ok {
-			t.Fatal(ok, err)
-		} else if c.Pending != nil && c.Pending.Reply != "" {
-			break
-		}
-		if i == 6000 {
-			t.Fatal("the streamed message was never recorded")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.WaitConversation(t, "telegram", ownerChat, bridgetest.Shown)
 	f.Stop() // the kill: the turn is cut mid-stream, nothing of the process is kept
 	close(hold)
 	f.Reopen(t) // a restart: the database reopened, a new runner and bridge

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tofu-research/tofu/backend/bridge/bridgetest/loopback"
 )
 
 // Token is the bot token the server accepts.
@@ -29,31 +31,24 @@ type Message struct {
 	Buttons []string // callback_data of its inline buttons
 }
 
-// Server is the loopback Bot API.
+// Server is the loopback Bot API. Its methods fail as RateLimit and Drop ask (429 with
+// retry_after; a lost connection).
 type Server struct {
 	URL string
 	srv *httptest.Server
+	loopback.Faults
+	loopback.Changes
 
 	mu      sync.Mutex
 	updates []json.RawMessage
 	nextUp  int64
 	nextMsg int64
 	sent    []*Message
-	calls   map[string]int
-	// fail holds, per method, answers to give instead of the real one.
-	fail    map[string][]failure
-	changed chan struct{} // closed and replaced on every change
-}
-
-type failure struct {
-	status     int
-	retryAfter int
-	drop       bool
 }
 
 // New starts a server; Close stops it.
 func New() *Server {
-	s := &Server{nextUp: 100, nextMsg: 1, calls: map[string]int{}, fail: map[string][]failure{}, changed: make(chan struct{})}
+	s := &Server{nextUp: 100, nextMsg: 1}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
@@ -61,31 +56,6 @@ func New() *Server {
 
 // Close stops the server.
 func (s *Server) Close() { s.srv.Close() }
-
-// RateLimit makes the next n calls of method answer 429 with retry_after seconds.
-func (s *Server) RateLimit(method string, n, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range n {
-		s.fail[method] = append(s.fail[method], failure{status: http.StatusTooManyRequests, retryAfter: retryAfter})
-	}
-}
-
-// Drop makes the next n calls of method lose their connection (a network failure).
-func (s *Server) Drop(method string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range n {
-		s.fail[method] = append(s.fail[method], failure{drop: true})
-	}
-}
-
-// Calls is how many times method was called.
-func (s *Server) Calls(method string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[method]
-}
 
 // Say queues a text message from user in chat (a private chat's id is the user's).
 func (s *Server) Say(chat, user int64, text string) {
@@ -114,12 +84,7 @@ func (s *Server) push(u map[string]any) {
 	s.nextUp++
 	b, _ := json.Marshal(u)
 	s.updates = append(s.updates, b)
-	s.notify()
-}
-
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.Notify()
 }
 
 // Sent is a copy of the bot's messages in chat, in order.
@@ -138,21 +103,8 @@ func (s *Server) Sent(chat string) []Message {
 // Wait blocks until cond holds of the bot's messages in chat or timeout passes; it returns
 // them either way (the caller's check says what was expected).
 func (s *Server) Wait(chat string, timeout time.Duration, cond func([]Message) bool) []Message {
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		ch := s.changed
-		s.mu.Unlock()
-		msgs := s.Sent(chat)
-		if cond(msgs) {
-			return msgs
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			return msgs
-		}
-	}
+	s.Until(timeout, func() bool { return cond(s.Sent(chat)) })
+	return s.Sent(chat)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -163,26 +115,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var params map[string]any
 	_ = json.NewDecoder(r.Body).Decode(&params)
-	s.mu.Lock()
-	s.calls[method]++
-	if fs := s.fail[method]; len(fs) > 0 {
-		f := fs[0]
-		s.fail[method] = fs[1:]
-		s.mu.Unlock()
-		if f.drop {
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-					return
-				}
-			}
+	if f, ok := s.Take(method); ok {
+		if f.Drop && loopback.Hangup(w) {
+			return
 		}
-		writeJSON(w, f.status, map[string]any{"ok": false, "error_code": f.status,
-			"description": "Too Many Requests: retry after " + strconv.Itoa(f.retryAfter),
-			"parameters":  map[string]any{"retry_after": f.retryAfter}})
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error_code": http.StatusTooManyRequests,
+			"description": "Too Many Requests: retry after " + strconv.Itoa(f.RetryAfter),
+			"parameters":  map[string]any{"retry_after": f.RetryAfter}})
 		return
 	}
-	s.mu.Unlock()
 	switch method {
 	case "getMe":
 		ok200(w, map[string]any{"id": BotID, "is_bot": true, "first_name": "Tofu", "username": "tofu_test_bot"})
@@ -220,7 +161,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, params map[s
 			out = append(out, u)
 		}
 		s.updates = keep
-		ch := s.changed
+		ch := s.Changed()
 		s.mu.Unlock()
 		if len(out) > 0 {
 			ok200(w, out)
@@ -253,7 +194,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]any) {
 		}
 	}
 	s.sent = append(s.sent, m)
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	ok200(w, map[string]any{"message_id": m.ID, "date": time.Now().Unix(), "text": m.Text,
 		"from": map[string]any{"id": BotID, "is_bot": true, "first_name": "Tofu"},
@@ -273,7 +214,7 @@ func (s *Server) editMessageText(w http.ResponseWriter, params map[string]any) {
 			}
 			m.Text = text
 			m.Edits++
-			s.notify()
+			s.Notify()
 			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{"message_id": id, "text": text,
 				"date": time.Now().Unix(), "chat": map[string]any{"id": num(params["chat_id"]), "type": "private"}}})
 			return
