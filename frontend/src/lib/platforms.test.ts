@@ -27,6 +27,7 @@ describe('bridgeStatus', () => {
     const offline = { ...base, status: { connected: false, running: 0, error: 'no network', retry_at: '2026-12-06T14:00:08Z' } }
     expect(bridgeStatus(offline, now)).toEqual({ kind: 'offline', text: 'Offline: no network · trying again in 8 s' })
     expect(bridgeStatus(offline, now + 5_000).text).toBe('Offline: no network · trying again in 3 s')
-    expect(bridgeStatus(offline, now + 60_000).text).toBe('Offline: no network · trying again in 0 s')
+    expect(bridgeStatus(offline, now + 8_000).text).toBe('Offline: no network · trying again now')
+    expect(bridgeStatus(offline, now + 60_000).text).toBe('Offline: no network · trying again now')
   })
 })

@@ -53,7 +53,7 @@ export function bridgeStatus(b: BridgeInfo, now: number): { kind: BridgeStateKin
   }
   if (b.status.error) {
     const wait = b.status.retry_at ? Math.max(0, Math.round((Date.parse(b.status.retry_at) - now) / 1000)) : 0
-    return { kind: 'offline', text: `Offline: ${b.status.error} · trying again in ${wait} s` }
+    return { kind: 'offline', text: `Offline: ${b.status.error} · ${wait > 0 ? `trying again in ${wait} s` : 'trying again now'}` }
   }
   return { kind: 'connecting', text: 'Connecting…' }
 }
