@@ -305,7 +305,7 @@ class AppState {
         if (msg.state === 'ended') {
           this.buffer.discard()
           this.streaming = false
-          if (msg.error) this.fail('reply', `The reply stopped: ${msg.error}`)
+          if (msg.error) this.fail('reply', t('fail.replyStopped', { error: msg.error }))
         }
         this.transcript = apply(this.transcript, msg)
         // The next queued message goes once the reply has ended (not after a failure: the
@@ -833,14 +833,14 @@ class AppState {
       try {
         this.settings = await api.settings.setAPIKeys(k.provider, k.keys)
       } catch (err) {
-        return `Saved, but the API keys of ${k.provider} were not stored: ${messageOf(err)}`
+        return t('fail.keysNotStored', { provider: k.provider, error: messageOf(err) })
       }
     }
     for (const k of toolKeys) {
       try {
         this.settings = await api.settings.setToolKey(k.name, k.key)
       } catch (err) {
-        return `Saved, but the ${k.name} key was not stored: ${messageOf(err)}`
+        return t('fail.toolKeyNotStored', { name: k.name, error: messageOf(err) })
       }
     }
     await this.refreshStatus()

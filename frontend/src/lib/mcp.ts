@@ -38,25 +38,25 @@ export function parsePasted(text: string, name = ''): { servers: { name: string;
   try {
     v = JSON.parse(text)
   } catch (err) {
-    return { error: `Not JSON: ${(err as Error).message}` }
+    return { error: tr('mcpline.notJson', { error: (err as Error).message }) }
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'Paste a JSON object.' }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: tr('mcpline.pasteObject') }
   const o = v as Record<string, unknown>
   const isServer = (x: unknown) => !!x && typeof x === 'object' && ('command' in (x as object) || 'url' in (x as object))
   let map: Record<string, unknown>
   if (isServer(o)) {
-    if (!NAME.test(name)) return { error: 'Give the server a name: letters, digits, - and _.' }
+    if (!NAME.test(name)) return { error: tr('mcpline.giveName') }
     map = { [name]: o }
   } else {
     map = (o.mcpServers ?? o.servers ?? o) as Record<string, unknown>
   }
   const servers: { name: string; server: McpServerConfig }[] = []
   for (const [n, s] of Object.entries(map)) {
-    if (!isServer(s)) return { error: `“${n}” has neither a command nor a url.` }
-    if (!NAME.test(n) || n.includes('__')) return { error: `“${n}” cannot name a server: use letters, digits, - and _.` }
+    if (!isServer(s)) return { error: tr('mcpline.noCommand', { name: n }) }
+    if (!NAME.test(n) || n.includes('__')) return { error: tr('mcpline.badName', { name: n }) }
     servers.push({ name: n, server: s as McpServerConfig })
   }
-  if (servers.length === 0) return { error: 'No server in it.' }
+  if (servers.length === 0) return { error: tr('mcpline.noServer') }
   return { servers }
 }
 

@@ -1,4 +1,5 @@
 // The paper library and the reader's state and actions (docs/PAPER.md, "Reader").
+import { t } from './i18n/index.svelte'
 import { api, on, transportKind } from './bridge'
 import { app } from './app.svelte'
 import { defaultLanguage, exportName, importingAfter, isPDF, retrievalsByReply, type Importing } from './papers'
@@ -223,7 +224,7 @@ class ReaderState {
           if (!a.interrupted && a.stop_reason !== 'error' && a.text) this.report = a.text
           this.reportLive = ''
         } else if (msg.kind === 'event' && msg.event.type === 'error') {
-          this.error = (msg.event.data as { message?: string }).message ?? 'the report failed'
+          this.error = (msg.event.data as { message?: string }).message ?? t('report.failed')
         }
       }),
     )
@@ -294,7 +295,7 @@ class ReaderState {
       if (transportKind() === 'wails') {
         // WebKitGTK ignores download links: the window saves through its native dialog.
         const path = await api.papers.saveExport(v.info.id, what, this.lang)
-        if (path) app.notice = { message: `Saved to ${path}` }
+        if (path) app.notice = { message: t('trace.saved', { path }) }
         return
       }
       const md = what === 'report' ? await api.papers.reportMarkdown(v.info.id) : await api.papers.translationMarkdown(v.info.id, this.lang)

@@ -1,7 +1,7 @@
 // Pure helpers of the permission rules in Settings: PermissionRule ↔ form rows, the hints shown
 // before saving (the same checks as backend/config's PermissionRule.validate), and where each
 // rule came from, in words.
-import type { Key } from './i18n/index.svelte'
+import { t, type Key } from './i18n/index.svelte'
 import type { PermissionRule, RuleAction } from './types'
 
 export const RULE_ACTIONS: { value: RuleAction; label: Key }[] = [
@@ -55,11 +55,11 @@ export function fromRows(rows: RuleRow[]): PermissionRule[] {
 
 /** Where a rule came from, for the list. */
 export function sourceLabel(source: string): string {
-  if (!source) return 'config.json, by hand'
-  if (source === 'settings') return 'added in Settings'
+  if (!source) return t('rules.byHand')
+  if (source === 'settings') return t('rules.inSettings')
   // "always-allow on 2026-12-01 in session 1a22f31f…": a session id is long and says little.
   const m = /^always-allow on (\S+) in session (\S+)$/.exec(source)
-  if (m) return `“Always allow” on ${m[1]}, session ${m[2]!.slice(0, 8)}`
+  if (m) return t('rules.alwaysAllowOn', { date: m[1]!, session: m[2]!.slice(0, 8) })
   return source
 }
 
@@ -77,10 +77,10 @@ export function validateRules(rows: RuleRow[]): RuleHints {
   }
   for (const r of rows) {
     const tool = r.tool.trim()
-    if (!tool || /\s/.test(tool)) hint(r.id, 'tool', 'A tool (run_command, edit_files…) or a kind (read, write, exec, network).')
-    if (!r.pattern.trim()) hint(r.id, 'pattern', 'A pattern: * for everything.')
+    if (!tool || /\s/.test(tool)) hint(r.id, 'tool', t('rules.toolHint'))
+    if (!r.pattern.trim()) hint(r.id, 'pattern', t('rules.patternHint'))
     const scope = r.scope.trim()
-    if (scope && scope !== 'global' && !isAbsolute(scope)) hint(r.id, 'scope', 'Empty for every workspace, or a workspace’s absolute path.')
+    if (scope && scope !== 'global' && !isAbsolute(scope)) hint(r.id, 'scope', t('rules.scopeHint'))
   }
   return h
 }
