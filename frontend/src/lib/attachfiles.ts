@@ -1,6 +1,7 @@
 // Pure helpers for images and files attached in the composer: picked, dropped or pasted. The
 // bytes go to ChatService.Attach (base64 over the bridge), which reads them as the tools read
 // files and answers the attachment the message carries.
+import { t } from './i18n/index.svelte'
 import type { Attachment } from './types'
 
 /** Bytes as base64 (Go's []byte in JSON), in slices so a large file does not blow the stack. */
@@ -53,8 +54,7 @@ export async function attachFile(f: File, attach: (name: string, data: string) =
 
 /** Tokens as the chip says them: 840 tokens, 12.4k tokens. */
 export function formatTokens(n: number): string {
-  if (n < 1000) return `${n} tokens`
-  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k tokens`
+  return t('tokens.outTokens', { n: n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k` })
 }
 
 // Thumbnails of image attachments, by blob (data: URLs from ChatService.AttachmentImage):
