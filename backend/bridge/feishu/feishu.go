@@ -75,7 +75,7 @@ func New(o Options) (*Platform, error) {
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	api := lark.NewClient(o.AppID, o.AppSecret, lark.WithOpenBaseUrl(base), lark.WithHttpClient(o.HTTPClient),
+	api := lark.NewClient(o.AppID, o.AppSecret, lark.WithOpenBaseUrl(base), lark.WithHttpClient(withBound(o.HTTPClient)),
 		lark.WithLogger(sdkLogger{o.Logf}), lark.WithLogLevel(larkcore.LogLevelWarn))
 	return &Platform{o: o, base: base, api: api}, nil
 }

@@ -28,7 +28,8 @@ type job struct {
 
 // Listen opens the SDK's long connection (the SDK fetches an endpoint with the app's id and
 // secret, then keeps a websocket, pinging it, and reconnects by itself after a drop, as the
-// endpoint's settings say) and delivers text messages and card button presses. Feishu keeps
+// endpoint's settings say) and delivers text messages, files (file, image, audio and
+// media messages: files.go) and card button presses. Feishu keeps
 // no stream position: it pushes an event to a connected client and pushes
 // it again when the client did not acknowledge it within 3 s. Once connected, Listen reads
 // the history of the direct chats the cursor knows (catchup.go): what was sent while Tofu was
@@ -131,7 +132,7 @@ func str(s *string) string {
 	return *s
 }
 
-// message reads an im.message.receive_v1 event: a user's text message. A direct chat is one
+// message reads an im.message.receive_v1 event: a user's text message, or a file. A direct chat is one
 // conversation (its chat_id); in a group each thread is one (chat_id:root message id: the
 // message a thread starts from, the message itself when it starts one). Messages of apps
 // and bots, the bot's own among them, are not delivered.
@@ -189,6 +190,7 @@ func (p *Platform) incoming(m post) (bridge.Incoming, bool) {
 			in.Text = strings.TrimSpace(content.Text)
 		}
 	}
+	in.Files = p.files(m.id, m.kind, m.content)
 	in.Cursor = p.advance(in.Chat, ms)
 	return in, true
 }

@@ -116,13 +116,19 @@ func (p *Platform) Send(ctx context.Context, chat string, m bridge.Outgoing) (st
 	if err != nil {
 		return "", err
 	}
+	return p.post(ctx, chat, larkim.MsgTypeInteractive, content, m.Key)
+}
+
+// post sends a message of kind (msg_type) with content into chat, or in the chat's thread,
+// once per key ("": no idempotency key), and returns its message_id.
+func (p *Platform) post(ctx context.Context, chat, kind, content, key string) (string, error) {
 	chatID, root := splitChat(chat)
 	if chatID == "" {
 		return "", fmt.Errorf("feishu: no chat to send to (%q)", chat)
 	}
 	if root != "" {
-		body := larkim.NewReplyMessageReqBodyBuilder().MsgType(larkim.MsgTypeInteractive).Content(content).ReplyInThread(true)
-		if k := uuid(m.Key); k != "" {
+		body := larkim.NewReplyMessageReqBodyBuilder().MsgType(kind).Content(content).ReplyInThread(true)
+		if k := uuid(key); k != "" {
 			body.Uuid(k)
 		}
 		resp, err := p.api.Im.V1.Message.Reply(ctx, larkim.NewReplyMessageReqBuilder().MessageId(root).Body(body.Build()).Build())
@@ -134,8 +140,8 @@ func (p *Platform) Send(ctx context.Context, chat string, m bridge.Outgoing) (st
 		}
 		return sentID(resp.Data)
 	}
-	body := larkim.NewCreateMessageReqBodyBuilder().ReceiveId(chatID).MsgType(larkim.MsgTypeInteractive).Content(content)
-	if k := uuid(m.Key); k != "" {
+	body := larkim.NewCreateMessageReqBodyBuilder().ReceiveId(chatID).MsgType(kind).Content(content)
+	if k := uuid(key); k != "" {
 		body.Uuid(k)
 	}
 	resp, err := p.api.Im.V1.Message.Create(ctx, larkim.NewCreateMessageReqBuilder().ReceiveIdType(larkim.CreateMessageV1ReceiveIDTypeChatId).Body(body.Build()).Build())

@@ -1,6 +1,7 @@
 // Package feishutest is a Feishu Open Platform on loopback for the bridge's tests: the HTTP
 // API's JSON envelope ({code, msg, data}) for the calls the bridge makes (the tenant access
-// token of a custom app, bot/v3/info, im/v1/messages create, reply and patch), the long
+// token of a custom app, bot/v3/info, im/v1/messages create, reply and patch, a message's
+// resource, im/v1/files and im/v1/images uploads: files.go), the long
 // connection's bootstrap (/callback/ws/endpoint) and its websocket, which carries the SDK's
 // own protobuf frames (pbbp2 Frame, encoded with the SDK's ws types: events pushed as data
 // frames with type/message_id/sum/seq/trace_id headers, split in parts when asked, pongs
@@ -53,6 +54,8 @@ type Message struct {
 	Edits   int
 	Buttons []Button
 	Card    map[string]any // the card as last sent or patched
+	// Document is the file or image a file or image message sent (nil for a card).
+	Document *Document
 }
 
 // Button is a card button: its label and the value pressing it sends back.
@@ -84,12 +87,16 @@ type Server struct {
 	events   map[string][]byte // pushed events by event_id, to push again
 	acks     map[string]int    // frames' message_id -> the code the client answered
 	said     []map[string]any  // every message as the history lists it, oldest first
+	// files in (users' resources by key) and out (the bot's uploads by key)
+	resources map[string]*resource
+	uploads   map[string]*Document
+	fetches   int
 }
 
 // New starts a server.
 func New() *Server {
 	s := &Server{byUUID: map[string]*Message{}, chatOf: map[string]string{}, rootOf: map[string]string{},
-		events: map[string][]byte{}, acks: map[string]int{}}
+		events: map[string][]byte{}, acks: map[string]int{}, resources: map[string]*resource{}, uploads: map[string]*Document{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /open-apis/auth/v3/tenant_access_token/internal", s.tenantToken)
 	mux.HandleFunc("POST /callback/ws/endpoint", s.endpoint)
@@ -99,6 +106,9 @@ func New() *Server {
 	mux.HandleFunc("GET /open-apis/im/v1/messages", s.authed("history", s.history))
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", s.authed("reply", s.reply))
 	mux.HandleFunc("PATCH /open-apis/im/v1/messages/{id}", s.authed("patch", s.patch))
+	mux.HandleFunc("GET /open-apis/im/v1/messages/{id}/resources/{key}", s.authed("resource", s.resourceGet))
+	mux.HandleFunc("POST /open-apis/im/v1/files", s.authed("file upload", s.upload("file")))
+	mux.HandleFunc("POST /open-apis/im/v1/images", s.authed("image upload", s.upload("image")))
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
 	return s
@@ -239,7 +249,12 @@ type sendBody struct {
 // store records a message the bot sends (once per uuid) and answers with it.
 func (s *Server) store(w http.ResponseWriter, chatID, root string, b sendBody) {
 	raw, text, buttons, ok := card(b.Content)
-	if b.MsgType != "interactive" || !ok {
+	var doc *Document
+	if b.MsgType == "file" || b.MsgType == "image" {
+		doc = s.uploaded(b.MsgType, b.Content)
+		raw, text, buttons, ok = nil, "", nil, doc != nil
+	}
+	if (b.MsgType != "interactive" && doc == nil) || !ok {
 		envelope(w, http.StatusBadRequest, 230001, "Your request contains an invalid request parameter.", nil)
 		return
 	}
@@ -247,7 +262,7 @@ func (s *Server) store(w http.ResponseWriter, chatID, root string, b sendBody) {
 	m := s.byUUID[b.UUID]
 	if m == nil {
 		s.nextID++
-		m = &Message{ID: "om_bot" + strconv.Itoa(s.nextID), Chat: chatID, Text: text, Buttons: buttons, Card: raw}
+		m = &Message{ID: "om_bot" + strconv.Itoa(s.nextID), Chat: chatID, Text: text, Buttons: buttons, Card: raw, Document: doc}
 		if root != "" {
 			m.Chat += ":" + root
 			s.rootOf[m.ID] = root
@@ -257,11 +272,11 @@ func (s *Server) store(w http.ResponseWriter, chatID, root string, b sendBody) {
 		if b.UUID != "" {
 			s.byUUID[b.UUID] = m
 		}
-		s.said = append(s.said, historyItem(m.ID, chatID, root, "interactive", b.Content,
+		s.said = append(s.said, historyItem(m.ID, chatID, root, b.MsgType, b.Content,
 			map[string]any{"id": AppID, "id_type": "app_id", "sender_type": "app", "tenant_key": TenantKey}, nil))
 		s.notify()
 	}
-	data := map[string]any{"message_id": m.ID, "root_id": root, "parent_id": root, "msg_type": "interactive",
+	data := map[string]any{"message_id": m.ID, "root_id": root, "parent_id": root, "msg_type": b.MsgType,
 		"create_time": strconv.FormatInt(time.Now().UnixMilli(), 10), "update_time": strconv.FormatInt(time.Now().UnixMilli(), 10),
 		"deleted": false, "updated": false, "chat_id": chatID,
 		"sender": map[string]any{"id": AppID, "id_type": "app_id", "sender_type": "app", "tenant_key": TenantKey},

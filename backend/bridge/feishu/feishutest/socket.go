@@ -227,12 +227,25 @@ func userID(openID string) map[string]any {
 // message pushes im.message.receive_v1 for a user's text message and returns the message's
 // id and the event's.
 func (s *Server) message(chatID, chatType, root, user, text string, mentions []any) (string, string) {
+	content, _ := json.Marshal(map[string]string{"text": text})
+	id := s.userMessageID()
+	return id, s.say(id, chatID, chatType, root, user, "text", string(content), mentions)
+}
+
+// userMessageID is a new message id for a user's message.
+func (s *Server) userMessageID() string {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.nextID++
-	id := "om_user" + strconv.Itoa(s.nextID)
+	return "om_user" + strconv.Itoa(s.nextID)
+}
+
+// say pushes im.message.receive_v1 for a user's message id of kind (message_type) with
+// content, and lists it in the chat's history; it returns the event's id.
+func (s *Server) say(id, chatID, chatType, root, user, kind, content string, mentions []any) string {
+	s.mu.Lock()
 	s.chatOf[id], s.rootOf[id] = chatID, root
 	s.mu.Unlock()
-	content, _ := json.Marshal(map[string]string{"text": text})
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	if mentions == nil {
 		mentions = []any{}
@@ -244,15 +257,14 @@ func (s *Server) message(chatID, chatType, root, user, text string, mentions []a
 		listed = append(listed, at)
 	}
 	s.mu.Lock()
-	s.said = append(s.said, historyItem(id, chatID, root, "text", string(content),
+	s.said = append(s.said, historyItem(id, chatID, root, kind, content,
 		map[string]any{"id": user, "id_type": "open_id", "sender_type": "user", "tenant_key": TenantKey}, listed))
 	s.mu.Unlock()
-	ev := s.event("im.message.receive_v1", map[string]any{
+	return s.event("im.message.receive_v1", map[string]any{
 		"sender": map[string]any{"sender_id": userID(user), "sender_type": "user", "tenant_key": TenantKey},
 		"message": map[string]any{"message_id": id, "root_id": root, "parent_id": root, "create_time": now, "update_time": now,
-			"chat_id": chatID, "chat_type": chatType, "message_type": "text", "content": string(content), "mentions": mentions,
+			"chat_id": chatID, "chat_type": chatType, "message_type": kind, "content": content, "mentions": mentions,
 			"user_agent": "Mozilla/5.0 Lark/7.1.0"}})
-	return id, ev
 }
 
 // Say pushes a user's text message in their direct chat with the bot; it returns the
