@@ -22,6 +22,39 @@ async function send(text) {
   await composer().press('Enter')
 }
 
+// Latin-script words the UI itself shows in root (text, placeholders, titles), leaving out what
+// the user and the model wrote, conversation titles, paths and code: in Chinese or Japanese,
+// only the names in KEPT may be left.
+const KEPT = new Set(['Tofu', 'Ollama', 'MCP', 'API', 'URL', 'JSON', 'Markdown', 'Matrix', 'Telegram', 'Slack', 'Chromium', 'arXiv', 'Claude', 'Desktop', 'Cursor', 'VS', 'Code',
+  'OpenAI', 'Anthropic', 'SearXNG', 'Brave', 'Search', 'BM25', 'Enter', 'Esc', 'Shift', 'Ctrl', 'Alt', 'End', 'X11', 'Cron', 'Agent', 'Skills', 'DuckDuckGo', 'HTML', 'PDF', 'bubblewrap', 'sandbox-exec', 'landlock'])
+async function englishLeft(rootSelector) {
+  return page.evaluate(({ rootSelector, kept }) => {
+    const root = document.querySelector(rootSelector)
+    if (!root) return [`no ${rootSelector}`]
+    // What the user or the model wrote: messages, the conversation's title, the plan's items, the
+    // /compact instruction quoted in the marker's title; and names: paths, the model.
+    const theirs = 'code, kbd, pre, textarea, input, select, h1, .markdown, [data-testid="message-user"], [data-testid="message-assistant"] .body, [data-testid="tool-card"], [data-testid="plan-item"], [data-testid="compaction-marker"], .title, .time, [data-testid="workspace-chip"], [data-testid="model-picker"]'
+    const left = new Set()
+    const add = (text, where) => {
+      // A word joined to a dot, slash, colon, underscore, hyphen or digit is a name: a file,
+      // a path, a URL, a model (qwen3:8b), a tool (web_search), a host.
+      const words = text.replace(/\S*[./:_@\\\d-]\S*/g, ' ').match(/[A-Za-z][A-Za-z'’]{2,}/g) ?? []
+      for (const w of words) if (!kept.includes(w)) left.add(`${w} (${where})`)
+    }
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      if (!el || el.closest(theirs) || !el.checkVisibility()) continue
+      add(n.textContent ?? '', el.tagName.toLowerCase() + (el.dataset.testid ? `#${el.dataset.testid}` : ''))
+    }
+    for (const el of root.querySelectorAll('[placeholder], [title], [aria-label]')) {
+      if (el.closest(theirs) || !el.checkVisibility()) continue
+      for (const a of ['placeholder', 'title', 'aria-label']) if (el.getAttribute(a)) add(el.getAttribute(a), `${a} of ${el.tagName.toLowerCase()}`)
+    }
+    return [...left]
+  }, { rootSelector, kept: [...KEPT] })
+}
+
 async function replies(n) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="message-assistant"][data-streaming="false"]').length >= n, n)
 }
@@ -101,10 +134,14 @@ try {
       await page.locator('[data-testid="new-conversation"]', { hasText: want }).waitFor()
       await tid('settings-language').scrollIntoViewIfNeeded()
       await shot(`lang-${lang}-settings`)
+      const inSettings = await englishLeft('[data-testid="settings-dialog"]')
+      check(inSettings.length === 0, `English left in Settings (${lang}): ${inSettings.join(', ')}`)
       await page.keyboard.press('Escape')
       await tid('settings-dialog').waitFor({ state: 'hidden' })
       await composer().fill('')
       await shot(`lang-${lang}`)
+      const inWindow = await englishLeft('body')
+      check(inWindow.length === 0, `English left in the window (${lang}): ${inWindow.join(', ')}`)
     })
   }
 
@@ -125,6 +162,7 @@ try {
   check(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`)
 } catch (err) {
   console.error(`FAIL ${err.message}`)
+  if (pageErrors.length) console.error(`page errors: ${pageErrors.join('; ')}`)
   await shot('commands-failure').catch(() => {})
   await browser.close()
   process.exit(1)
