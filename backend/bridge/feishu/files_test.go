@@ -19,7 +19,8 @@ import (
 // TestFilesInAndOut: a file message's resource is downloaded (im/v1/messages/:id/resources/:key,
 // type=file) into the conversation's workspace and attached to the turn; an image message's
 // (type=image) is saved too; a stranger's file is refused and never downloaded; a file past
-// the limit is refused by name (its Content-Length) and starts no turn; /file uploads a
+// the limit is refused by name (by its Content-Length, or while read when it has none) and
+// starts no turn; /file uploads a
 // workspace file (im/v1/files) or picture (im/v1/images) and sends it as a file or image
 // message; a path that leaves the workspace (.., an absolute path, a link) is refused.
 func TestFilesInAndOut(t *testing.T) {
@@ -56,6 +57,8 @@ func TestFilesInAndOut(t *testing.T) {
 	before := len(f.Model.Chats())
 	f.fs.SayLargeFile(ownerChat, owner, "video.mp4", 30<<20)
 	f.waitFor(t, ownerChat, "Not attached: video.mp4: too large (30 MB; the limit is 20 MB)")
+	f.fs.SayStreamedFile(ownerChat, owner, "stream.bin", 30<<20) // no Content-Length: stopped while read
+	f.waitFor(t, ownerChat, "Not attached: stream.bin: too large (the limit is 20 MB)")
 	if n := len(f.Model.Chats()); n != before {
 		t.Fatalf("a refused file started a turn (%d model calls, %d before)", n, before)
 	}

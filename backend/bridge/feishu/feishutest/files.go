@@ -22,11 +22,12 @@ type Document struct {
 }
 
 // resource is a file a user sent: its content, or its size alone for a large one (served as
-// zeros).
+// zeros, with no Content-Length when streamed).
 type resource struct {
 	message, typ string
 	data         []byte
 	size         int
+	streamed     bool
 }
 
 // Fetches is how many times a resource was downloaded.
@@ -52,20 +53,26 @@ func (s *Server) Documents(chat string) []Document {
 // SayFile pushes a user's file message in their direct chat with the bot; it returns the
 // message's id.
 func (s *Server) SayFile(chat, user, name string, data []byte) string {
-	return s.sayResource(chat, user, "file", name, data, len(data))
+	return s.sayResource(chat, user, "file", name, resource{data: data, size: len(data)})
 }
 
 // SayLargeFile pushes a file message whose file is size bytes (zeros).
 func (s *Server) SayLargeFile(chat, user, name string, size int) string {
-	return s.sayResource(chat, user, "file", name, nil, size)
+	return s.sayResource(chat, user, "file", name, resource{size: size})
+}
+
+// SayStreamedFile pushes a file message whose file of size bytes (zeros) is served chunked,
+// without a Content-Length: only reading it shows its size.
+func (s *Server) SayStreamedFile(chat, user, name string, size int) string {
+	return s.sayResource(chat, user, "file", name, resource{size: size, streamed: true})
 }
 
 // SayImage pushes a user's image message.
 func (s *Server) SayImage(chat, user string, data []byte) string {
-	return s.sayResource(chat, user, "image", "", data, len(data))
+	return s.sayResource(chat, user, "image", "", resource{data: data, size: len(data)})
 }
 
-func (s *Server) sayResource(chat, user, kind, name string, data []byte, size int) string {
+func (s *Server) sayResource(chat, user, kind, name string, res resource) string {
 	id := s.userMessageID()
 	key := "file_v3_00" + id
 	content := map[string]string{"file_key": key, "file_name": name}
@@ -74,7 +81,8 @@ func (s *Server) sayResource(chat, user, kind, name string, data []byte, size in
 		content = map[string]string{"image_key": key}
 	}
 	s.mu.Lock()
-	s.resources[key] = &resource{message: id, typ: kind, data: data, size: size}
+	res.message, res.typ = id, kind
+	s.resources[key] = &res
 	s.mu.Unlock()
 	b, _ := json.Marshal(content)
 	s.say(id, chat, "p2p", "", user, kind, string(b), nil)
@@ -94,7 +102,9 @@ func (s *Server) resourceGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Content-Length", strconv.Itoa(res.size))
+	if !res.streamed {
+		w.Header().Set("Content-Length", strconv.Itoa(res.size))
+	}
 	if res.data != nil {
 		_, _ = w.Write(res.data)
 		return
