@@ -17,9 +17,10 @@ import { describe, expect, it } from 'vitest'
 // features took the entry from 387,245 bytes (30a702b) to 421,128 (attachments, local models,
 // the composer's commands and @file, the plan, the English catalogue; Chinese and Japanese
 // load when chosen): 425,000 kept that. The English catalogue of the whole UI (issue 33: every
-// panel's text through t(), some 700 strings, among them those of the lazy panels, which now sit
-// in en.ts) took it to 454,717: 460,000 keeps that, not room for a library.
-const INITIAL_JS_BUDGET = 460_000
+// panel's text, the errors and the transcript's markers through t(), some 1,000 strings, among
+// them those of the lazy panels, which now sit in en.ts) took it to 477,412: 485,000 keeps that,
+// not room for a library.
+const INITIAL_JS_BUDGET = 485_000
 
 // Static imports in a minified ES module: `import{a}from"./x.js"` or `import"./x.js"`. A
 // dynamic import has a parenthesis after `import` and is not matched.
