@@ -128,6 +128,18 @@ describe('AppState', () => {
     expect(app.transcript.events.map((e) => e.type)).toEqual(['user', 'error'])
   })
 
+  it('a message of attachments alone is sent; an empty one without any is not', async () => {
+    const sent: unknown[][] = []
+    use({ 'ChatService.SendAttached': (...args) => void sent.push(args) })
+    await app.start()
+    const shot = { kind: 'image', uri: 'shot.png', name: 'shot.png', mime_type: 'image/png', size: 3, blob: 'b1' } as never
+    expect(await app.send('  ', [shot])).toBe(true)
+    expect(sent.length).toBe(1)
+    expect(sent[0]![1]).toBe('')
+    expect(await app.send('  ')).toBe(false)
+    expect(fake.calls.filter((c) => c === 'ChatService.Send')).toEqual([])
+  })
+
   it('leaving an untouched New conversation discards it; New on one reuses it', async () => {
     use({ 'SessionService.Create': () => session('stub') })
     await app.start()
