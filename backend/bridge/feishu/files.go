@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
 	"github.com/tofu-research/tofu/backend/bridge"
@@ -156,32 +157,43 @@ func (p *Platform) SendFile(ctx context.Context, chat, name string, data []byte)
 	if len(data) == 0 {
 		return "", errors.New("feishu: an empty file cannot be uploaded")
 	}
+	kind, field, op := larkim.MsgTypeFile, "file_key", "file upload"
+	var key *string
+	var resp *larkcore.ApiResp
+	var code int
+	var msg string
+	var err error
 	if imageExts[strings.ToLower(filepath.Ext(name))] && len(data) <= maxImageBytes {
-		resp, err := p.api.Im.V1.Image.Create(ctx, larkim.NewCreateImageReqBuilder().Body(larkim.NewCreateImageReqBodyBuilder().
+		kind, field, op = larkim.MsgTypeImage, "image_key", "image upload"
+		var r *larkim.CreateImageResp
+		r, err = p.api.Im.V1.Image.Create(ctx, larkim.NewCreateImageReqBuilder().Body(larkim.NewCreateImageReqBodyBuilder().
 			ImageType(larkim.CreateImageImageTypeMessage).Image(bytes.NewReader(data)).Build()).Build())
-		if err != nil {
-			return "", fmt.Errorf("feishu: image upload: %w", err)
+		if err == nil {
+			resp, code, msg = r.ApiResp, r.Code, r.Msg
+			if r.Data != nil {
+				key = r.Data.ImageKey
+			}
 		}
-		if err := failure("image upload", resp.ApiResp, resp.Code, resp.Msg); err != nil {
-			return "", err
+	} else {
+		var r *larkim.CreateFileResp
+		r, err = p.api.Im.V1.File.Create(ctx, larkim.NewCreateFileReqBuilder().Body(larkim.NewCreateFileReqBodyBuilder().
+			FileType(larkim.CreateFileFileTypeStream).FileName(name).File(bytes.NewReader(data)).Build()).Build())
+		if err == nil {
+			resp, code, msg = r.ApiResp, r.Code, r.Msg
+			if r.Data != nil {
+				key = r.Data.FileKey
+			}
 		}
-		if resp.Data == nil || str(resp.Data.ImageKey) == "" {
-			return "", errors.New("feishu: image upload: the API sent no image_key")
-		}
-		content, _ := json.Marshal(map[string]string{"image_key": *resp.Data.ImageKey})
-		return p.post(ctx, chat, larkim.MsgTypeImage, string(content), "")
 	}
-	resp, err := p.api.Im.V1.File.Create(ctx, larkim.NewCreateFileReqBuilder().Body(larkim.NewCreateFileReqBodyBuilder().
-		FileType(larkim.CreateFileFileTypeStream).FileName(name).File(bytes.NewReader(data)).Build()).Build())
 	if err != nil {
-		return "", fmt.Errorf("feishu: file upload: %w", err)
+		return "", fmt.Errorf("feishu: %s: %w", op, err)
 	}
-	if err := failure("file upload", resp.ApiResp, resp.Code, resp.Msg); err != nil {
+	if err := failure(op, resp, code, msg); err != nil {
 		return "", err
 	}
-	if resp.Data == nil || str(resp.Data.FileKey) == "" {
-		return "", errors.New("feishu: file upload: the API sent no file_key")
+	if str(key) == "" {
+		return "", fmt.Errorf("feishu: %s: the API sent no %s", op, field)
 	}
-	content, _ := json.Marshal(map[string]string{"file_key": *resp.Data.FileKey})
-	return p.post(ctx, chat, larkim.MsgTypeFile, string(content), "")
+	content, _ := json.Marshal(map[string]string{field: *key})
+	return p.post(ctx, chat, kind, string(content), "")
 }

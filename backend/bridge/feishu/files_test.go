@@ -12,8 +12,6 @@ import (
 
 	"github.com/tofu-research/tofu/backend/bridge/bridgetest"
 	"github.com/tofu-research/tofu/backend/bridge/feishu/feishutest"
-	"github.com/tofu-research/tofu/backend/llm"
-	"github.com/tofu-research/tofu/backend/llm/scripted"
 )
 
 // TestFilesInAndOut: a file message's resource is downloaded (im/v1/messages/:id/resources/:key,
@@ -26,24 +24,17 @@ import (
 func TestFilesInAndOut(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.Model.DefaultFunc(func(r llm.Request) scripted.Reply {
-		for _, m := range r.Messages {
-			if m.Role == llm.RoleUser && strings.Contains(m.Content, "tofu is made of soybeans") {
-				return scripted.Reply{Text: "The notes say soybeans."}
-			}
-		}
-		return scripted.Reply{Text: "I see no notes."}
-	})
+	f.AnswerNotes()
 	f.start(t)
 
-	f.fs.SayFile(ownerChat, owner, "notes.txt", []byte("tofu is made of soybeans\n"))
-	f.waitFor(t, ownerChat, "The notes say soybeans.")
-	if b, err := os.ReadFile(filepath.Join(f.WS, "notes.txt")); err != nil || string(b) != "tofu is made of soybeans\n" {
+	f.fs.SayFile(ownerChat, owner, "notes.txt", []byte(bridgetest.Notes))
+	f.waitFor(t, ownerChat, bridgetest.NotesAnswer)
+	if b, err := os.ReadFile(filepath.Join(f.WS, "notes.txt")); err != nil || string(b) != bridgetest.Notes {
 		t.Fatalf("notes.txt in the workspace = %q, %v", b, err)
 	}
 	fetched := f.fs.Fetches()
 
-	f.fs.SayFile(strangerChat, stranger, "payload.txt", []byte("tofu is made of soybeans\n"))
+	f.fs.SayFile(strangerChat, stranger, "payload.txt", []byte(bridgetest.Notes))
 	if n := f.WaitLogged(refusedLogged, 1); n != 1 {
 		t.Fatalf("%d refusals logged, want 1:\n%s", n, f.Log())
 	}
@@ -88,7 +79,7 @@ func TestFilesInAndOut(t *testing.T) {
 	}
 	f.fs.Say(ownerChat, owner, "/file notes.txt")
 	waitDocs(1)
-	if d := docs()[0]; d.Kind != "file" || d.Name != "notes.txt" || string(d.Data) != "tofu is made of soybeans\n" {
+	if d := docs()[0]; d.Kind != "file" || d.Name != "notes.txt" || string(d.Data) != bridgetest.Notes {
 		t.Fatalf("the file sent = %s %q %q", d.Kind, d.Name, d.Data)
 	}
 	f.fs.Say(ownerChat, owner, "/file image.png")
@@ -97,15 +88,7 @@ func TestFilesInAndOut(t *testing.T) {
 		t.Fatalf("the image sent = %s %q", d.Kind, d.Name)
 	}
 
-	outside := filepath.Join(t.TempDir(), "secret.txt")
-	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(f.WS, "link.txt")); err != nil {
-		t.Fatal(err)
-	}
-	rel, _ := filepath.Rel(f.WS, outside)
-	for _, p := range []string{rel, outside, "link.txt"} {
+	for _, p := range f.OutsidePaths(t) {
 		f.fs.Say(ownerChat, owner, "/file "+p)
 		f.waitFor(t, ownerChat, p+" is outside the conversation's workspace")
 	}
