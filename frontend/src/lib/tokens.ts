@@ -1,5 +1,6 @@
 // Token accounting: where a session's tokens go, from its `usage` events (docs/EVENTS.md).
 // Pure functions only: ContextMeter and TokenPanel render what these return.
+import { t as tr } from './i18n/index.svelte'
 import type { Event } from './types'
 
 /** One model call, from its `usage` event (and the `model_call` report that follows it). */
@@ -267,11 +268,11 @@ export function stepLabel(c: CallRow, scope: 'turn' | 'session', turns: number):
 
 /** A call in words, for a bar's tooltip and screen readers. */
 export function describeCall(c: CallRow): string {
-  const parts = [`Step ${c.step}${c.role ? ` (${c.role})` : ''}${c.model ? ` · ${c.model}` : ''}`]
-  parts.push(`${exact(c.input)} input${c.cached ? ` (${exact(c.cached)} cached)` : ''}`)
-  parts.push(`${exact(c.output)} output${c.reasoning ? ` (${exact(c.reasoning)} reasoning)` : ''}`)
-  if (c.localInput) parts.push(`local o200k estimate ${exact(c.localInput)}`)
-  if (c.window) parts.push(`window ${exact(c.window)}`)
+  const parts = [`${tr('tokens.step', { n: c.step })}${c.role ? ` (${c.role})` : ''}${c.model ? ` · ${c.model}` : ''}`]
+  parts.push(`${tr('tokens.input', { n: exact(c.input) })}${c.cached ? ` ${tr('tokens.callCached', { n: exact(c.cached) })}` : ''}`)
+  parts.push(`${tr('tokens.output', { n: exact(c.output) })}${c.reasoning ? ` ${tr('tokens.reasoning', { n: exact(c.reasoning) })}` : ''}`)
+  if (c.localInput) parts.push(tr('tokens.localEstimate', { n: exact(c.localInput) }))
+  if (c.window) parts.push(tr('tokens.callWindow', { n: exact(c.window) }))
   if (c.cost !== undefined) parts.push(formatCost(c.cost))
   return parts.join(' · ')
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { PROPOSED_MAX_LINES, browserCard, decidedLabel, desktopCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'
 
 describe('tool card helpers', () => {
@@ -102,5 +103,21 @@ describe('todo_write', () => {
   it('summarizes the plan in its header', () => {
     expect(summarize('todo_write', { todos: [{ content: 'a', status: 'done' }, { content: 'b', status: 'pending' }] })).toBe('2 steps, 1 done')
     expect(summarize('todo_write', { todos: [] })).toBe('0 steps, 0 done')
+  })
+})
+
+describe('the summaries in Chinese and Japanese', () => {
+  it('say the plan, the edits and the exit status in the UI language', async () => {
+    setLocale('zh')
+    await loadCatalogue('zh')
+    expect(summarize('todo_write', { todos: [{ content: 'a', status: 'done' }, { content: 'b', status: 'pending' }] })).toBe('共 2 步，已完成 1 步')
+    expect(exitLabel({ exit_code: 2 })?.text).toBe('退出码 2')
+    setLocale('ja')
+    await loadCatalogue('ja')
+    expect(summarize('todo_write', { todos: [{ content: 'a', status: 'done' }, { content: 'b', status: 'pending' }] })).toBe('2 ステップ、1 件完了')
+    expect(summarize('edit_files', { edits: [{ path: 'a.go' }, { path: 'a.go' }] })).toBe('a.go（2 件の編集）')
+    setLocale('en')
+    expect(summarize('todo_write', { todos: [{ content: 'a', status: 'done' }] })).toBe('1 step, 1 done')
+    setLocale('system')
   })
 })

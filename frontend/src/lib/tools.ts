@@ -40,7 +40,7 @@ const uniq = (xs: string[]) => [...new Set(xs.filter(Boolean))]
 
 function joinMore(xs: string[], max = 3): string {
   if (xs.length <= max) return xs.join(', ')
-  return `${xs.slice(0, max).join(', ')} +${xs.length - max} more`
+  return t('toolsum.more', { list: xs.slice(0, max).join(', '), n: xs.length - max })
 }
 
 /** The one line under a tool's name: what it reads, edits, runs or asks. */
@@ -63,7 +63,7 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
       const edits = list(a.edits).filter(isObj)
       const files = uniq(edits.map((e) => p(e.path ?? e.file)))
       const n = edits.length
-      return `${joinMore(files)}${n > files.length ? ` (${n} edits)` : ''}`
+      return n > files.length ? t('toolsum.edits', { files: joinMore(files), n }) : joinMore(files)
     }
     case 'write_file':
       return p(a.path ?? a.file)
@@ -71,24 +71,25 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
       // The checklist under the card shows the items: the header says how many and how far.
       const items = list(a.todos).filter(isObj)
       const done = items.filter((x) => x.status === 'done').length
-      return `${items.length} step${items.length === 1 ? '' : 's'}, ${done} done`
+      return t('toolsum.steps', { n: items.length, s: items.length === 1 ? '' : 's', done })
     }
     case 'spawn_agents': {
       const agents = list(a.agents).filter(isObj)
-      return `${agents.length} agent${agents.length === 1 ? '' : 's'}: ${joinMore(agents.map((x) => str(x.objective)), 2)}`
+      return t('toolsum.agents', { n: agents.length, s: agents.length === 1 ? '' : 's', list: joinMore(agents.map((x) => str(x.objective)), 2) })
     }
     case 'grep': {
       const searches = list(a.searches).filter(isObj)
       const one = (s: Obj) => {
         const where = str(s.path) || str(s.glob)
-        return `/${str(s.pattern ?? s.query)}/${where ? ` in ${p(where)}` : ''}`
+        const what = `/${str(s.pattern ?? s.query)}/`
+        return where ? t('toolsum.in', { what, where: p(where) }) : what
       }
       return joinMore(searches.map(one), 2)
     }
     case 'find_files':
-      return `${str(a.pattern ?? a.glob)}${a.path ? ` in ${p(a.path)}` : ''}`
+      return a.path ? t('toolsum.in', { what: str(a.pattern ?? a.glob), where: p(a.path) }) : str(a.pattern ?? a.glob)
     case 'run_command':
-      return clip(`${str(a.command)}${a.background ? '  (background)' : ''}`, 160)
+      return clip(a.background ? t('toolsum.background', { cmd: str(a.command) }) : str(a.command), 160)
     case 'job_output':
     case 'job_kill':
       return str(a.id)
@@ -118,13 +119,13 @@ export function summarize(name: string, raw: unknown, workspace = ''): string {
     case 'desktop_windows':
       return a.action && a.action !== 'list' ? `${str(a.action)} ${str(a.window)}`.trim() : ''
     case 'desktop_clipboard':
-      return a.action === 'write' ? `write "${clip(str(a.text), 60)}"` : `read${a.selection === 'primary' ? ' primary' : ''}`
+      return a.action === 'write' ? t('toolsum.clipWrite', { text: clip(str(a.text), 60) }) : t(a.selection === 'primary' ? 'toolsum.clipReadPrimary' : 'toolsum.clipRead')
     case 'desktop_open':
       return clip(a.target ? str(a.target) : list(a.app).map(str).join(' '), 160)
     case 'desktop_screenshot':
-      return a.window ? `window ${str(a.window)}` : Array.isArray(a.region) ? `region ${a.region.map(Number).join(', ')}` : ''
+      return a.window ? t('toolsum.window', { w: str(a.window) }) : Array.isArray(a.region) ? t('toolsum.region', { r: a.region.map(Number).join(', ') }) : ''
     case 'desktop_tree':
-      return a.window ? `window ${str(a.window)}` : ''
+      return a.window ? t('toolsum.window', { w: str(a.window) }) : ''
   }
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {})
   return clip(text === '{}' ? '' : text)
@@ -175,11 +176,11 @@ export function fileDiffs(meta: unknown, workspace = ''): FileDiff[] {
 /** run_command's exit status (coding.RunMeta): "exit 0", "exit 2", "timed out", "stopped". */
 export function exitLabel(meta: unknown): { text: string; ok: boolean } | null {
   if (!isObj(meta) || typeof meta.exit_code !== 'number') return null
-  if (meta.job_id) return { text: `job ${str(meta.job_id)}`, ok: true }
-  if (meta.timed_out) return { text: 'timed out', ok: false }
-  if (meta.canceled) return { text: 'stopped', ok: false }
-  if (meta.exit_code < 0) return { text: 'killed', ok: false }
-  return { text: `exit ${meta.exit_code}`, ok: meta.exit_code === 0 }
+  if (meta.job_id) return { text: t('toolsum.job', { id: str(meta.job_id) }), ok: true }
+  if (meta.timed_out) return { text: t('toolsum.timedOut'), ok: false }
+  if (meta.canceled) return { text: t('toolsum.stopped'), ok: false }
+  if (meta.exit_code < 0) return { text: t('toolsum.killed'), ok: false }
+  return { text: t('toolsum.exit', { code: meta.exit_code }), ok: meta.exit_code === 0 }
 }
 
 /** Lines of a proposed diff shown before Allow: enough to judge, not a whole file. */
