@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkDraft, configOf, draftOf, emptyDraft, parseAllowed, whyNotOn, type PlatformForm } from './bridgeform'
+import { loadCatalogue, setLocale } from './i18n/index.svelte'
+import { approveModes, checkDraft, configOf, draftOf, emptyDraft, parseAllowed, whyNotOn, type PlatformForm } from './bridgeform'
 import type { BridgeInfo } from './platforms'
 
 // The forms as BridgeService.Platforms sends them (backend/bridge/platforms/forms.go).
@@ -68,5 +69,22 @@ describe('the draft and the settings', () => {
   it('sends only the chosen platform’s fields, and none left empty', () => {
     const d = { ...emptyDraft('telegram'), name: 'p', allowed: '1', fields: { homeserver: 'https://left.over', api: ' ' } }
     expect(configOf(d, telegram)).toEqual({ platform: 'telegram', on: false, allowed: ['1'], approve: 'ask', tools: [] })
+  })
+})
+
+describe('the form in Chinese and Japanese', () => {
+  const draft = (over = {}) => ({ ...emptyDraft('telegram'), name: 'phone', ...over })
+
+  it('says what is wrong, and names the approval modes, in the UI language', async () => {
+    setLocale('zh')
+    await loadCatalogue('zh')
+    expect(checkDraft(draft({ name: 'a b' }), telegram, [], true)).toBe('名称“a b”：最多 64 个字母、数字、点、短横线或下划线，不能含空格。')
+    expect(approveModes.map((m) => m.label)).toEqual(['在聊天中询问', '拒绝需要询问的操作', '仅限读取'])
+    setLocale('ja')
+    await loadCatalogue('ja')
+    expect(checkDraft(draft({ platform: '' }), undefined, [], true)).toBe('プラットフォームを選んでください。')
+    setLocale('en')
+    expect(approveModes[0].label).toBe('Ask in the chat')
+    setLocale('system')
   })
 })

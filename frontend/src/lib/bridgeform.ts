@@ -2,6 +2,7 @@
 // sent to BridgeService.Save (which checks it again: config.File.SaveBridge), and turned into
 // the bridge's settings. The platform's own fields come from BridgeService.Platforms, so a
 // platform added in Go gets its fields here without a change.
+import { t } from './i18n/index.svelte'
 import type { BridgeConfig, BridgeInfo } from './platforms'
 
 /** A platform setting the form asks for (platforms.Field): key is its name in the settings. */
@@ -26,11 +27,11 @@ export interface PlatformForm {
 /** The tool families a bridge's conversations get only when turned on for it. */
 export const bridgeTools = ['web', 'browser', 'desktop'] as const
 
-/** The approval modes a bridge's conversations may have, as the form names them. */
+/** The approval modes a bridge's conversations may have, as the form names them (in the UI's language). */
 export const approveModes = [
-  { mode: 'ask', label: 'Ask in the chat' },
-  { mode: 'safe', label: 'Deny what would ask' },
-  { mode: 'never', label: 'Reads only' },
+  { mode: 'ask', get label() { return t('bridgeform.askInChat') } },
+  { mode: 'safe', get label() { return t('bridgeform.denyAsking') } },
+  { mode: 'never', get label() { return t('bridgeform.readsOnly') } },
 ] as const
 
 /** The form's state: text as typed. */
@@ -95,11 +96,11 @@ const namePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
  * fields. taken are the names of the bridges already set up; adding tells a new bridge. */
 export function checkDraft(d: BridgeDraft, form: PlatformForm | undefined, taken: string[], adding: boolean): string {
   const name = d.name.trim()
-  if (!name) return 'Give the bridge a name (it names its token and its conversations’ folder).'
-  if (!namePattern.test(name)) return `The name “${name}”: up to 64 letters, digits, dots, dashes or underscores, no spaces.`
-  if (adding && taken.includes(name)) return `A bridge named “${name}” is already set up: pick another name, or edit that one.`
-  if (!d.platform) return 'Choose the platform.'
-  if (!form) return `Tofu has no bridge for the platform “${d.platform}”.`
+  if (!name) return t('bridgeform.needName')
+  if (!namePattern.test(name)) return t('bridgeform.badName', { name })
+  if (adding && taken.includes(name)) return t('bridgeform.nameTaken', { name })
+  if (!d.platform) return t('bridgeform.choosePlatform')
+  if (!form) return t('bridgeform.noPlatform', { platform: d.platform })
   if (d.on) {
     const why = whyNotOn(d, form)
     if (why) return why
@@ -109,10 +110,9 @@ export function checkDraft(d: BridgeDraft, form: PlatformForm | undefined, taken
 
 /** whyNotOn says why the bridge cannot be turned on as it stands ("" : it can). */
 export function whyNotOn(d: BridgeDraft, form: PlatformForm | undefined): string {
-  if (parseAllowed(d.allowed).length === 0)
-    return 'List the user ids allowed to talk to Tofu before turning the bridge on: nobody else is answered.'
+  if (parseAllowed(d.allowed).length === 0) return t('bridgeform.needAllowed')
   for (const f of form?.fields ?? []) {
-    if (f.required && !(d.fields[f.key] ?? '').trim()) return `Fill in “${f.label}” before turning the bridge on.`
+    if (f.required && !(d.fields[f.key] ?? '').trim()) return t('bridgeform.fillIn', { label: f.label })
   }
   return ''
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { bridgeStatus, platformName, type BridgeInfo } from './platforms'
 
 describe('platformName', () => {
@@ -29,5 +30,19 @@ describe('bridgeStatus', () => {
     expect(bridgeStatus(offline, now + 5_000).text).toBe('Offline: no network · trying again in 3 s')
     expect(bridgeStatus(offline, now + 8_000).text).toBe('Offline: no network · trying again now')
     expect(bridgeStatus(offline, now + 60_000).text).toBe('Offline: no network · trying again now')
+  })
+
+  it('says the state in the UI language', async () => {
+    const now = Date.parse('2026-12-06T14:00:00Z')
+    const offline = { ...base, status: { connected: false, running: 0, error: 'no network', retry_at: '2026-12-06T14:00:08Z' } }
+    setLocale('zh')
+    await loadCatalogue('zh')
+    expect(bridgeStatus(offline, now).text).toBe('离线：no network · 8 秒后重试')
+    expect(bridgeStatus({ ...base, status: { connected: true, running: 2 } }, 0).text).toBe('已连接 · 正在回复 2 条')
+    setLocale('ja')
+    await loadCatalogue('ja')
+    expect(bridgeStatus({ ...base, on: false }, 0).text).toBe('オフ')
+    expect(bridgeStatus(base, 0).text).toBe('接続中…')
+    setLocale('system')
   })
 })

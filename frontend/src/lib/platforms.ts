@@ -1,5 +1,7 @@
 // The chat platforms a conversation can come from (SessionInfo.bridge, docs/BRIDGES.md), as
 // the sidebar names them.
+import { t } from './i18n/index.svelte'
+
 const names: Record<string, string> = { matrix: 'Matrix', telegram: 'Telegram', slack: 'Slack', feishu: 'Feishu' }
 
 /** platformName is the platform's name for people; an unknown one shows as it is stored. */
@@ -44,16 +46,17 @@ export type BridgeStateKind = 'off' | 'no-token' | 'failed' | 'connected' | 'off
  * token, could not start, connected, or offline with why and when it tries again (now: the
  * current time, for the wait). */
 export function bridgeStatus(b: BridgeInfo, now: number): { kind: BridgeStateKind; text: string } {
-  if (!b.on) return { kind: 'off', text: 'Off' }
-  if (!b.has_token) return { kind: 'no-token', text: 'On, but no token is kept: set it with Edit (or tofu bridge token ' + b.name + ')' }
-  if (b.error) return { kind: 'failed', text: 'Could not start: ' + b.error }
+  if (!b.on) return { kind: 'off', text: t('bridgestatus.off') }
+  if (!b.has_token) return { kind: 'no-token', text: t('bridgestatus.noToken', { name: b.name }) }
+  if (b.error) return { kind: 'failed', text: t('bridgestatus.failed', { error: b.error }) }
   if (b.status.connected) {
-    const turns = b.status.running ? ` · ${b.status.running} answering` : ''
-    return { kind: 'connected', text: 'Connected' + turns }
+    const n = b.status.running
+    return { kind: 'connected', text: n ? t('bridgestatus.connectedAnswering', { n }) : t('bridgestatus.connected') }
   }
   if (b.status.error) {
     const wait = b.status.retry_at ? Math.max(0, Math.round((Date.parse(b.status.retry_at) - now) / 1000)) : 0
-    return { kind: 'offline', text: `Offline: ${b.status.error} · ${wait > 0 ? `trying again in ${wait} s` : 'trying again now'}` }
+    const error = b.status.error
+    return { kind: 'offline', text: wait > 0 ? t('bridgestatus.offlineRetryIn', { error, n: wait }) : t('bridgestatus.offlineRetryNow', { error }) }
   }
-  return { kind: 'connecting', text: 'Connecting…' }
+  return { kind: 'connecting', text: t('bridgestatus.connecting') }
 }
