@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { jobFromForm, missedTotal, nextText, runText, cronText, whatText, whenText, type ScheduleJob } from './schedule'
 
 const job = (over: Partial<ScheduleJob>): ScheduleJob => ({ id: 'j', name: 'n', kind: 'prompt', created: '', ...over })
@@ -46,5 +47,25 @@ describe('cronText', () => {
     expect(cronText('0 10 * * 0,6')).toBe('At weekends at 10:00')
     expect(cronText('0 9 * 1 *')).toBeNull()
     expect(cronText('0 9 * *')).toMatch(/^Not a cron expression/)
+  })
+})
+
+describe('the schedule in Chinese and Japanese', () => {
+  it('says crons, runs and jobs in the UI language', async () => {
+    const due = new Date(2026, 2, 10, 9, 0).toISOString()
+    setLocale('zh')
+    await loadCatalogue('zh')
+    expect(cronText('0 9,17 * * 1,4')).toBe('每周一和周四 09:00和17:00')
+    expect(cronText('0 9 * * 1-5')).toBe('每个工作日 09:00')
+    expect(cronText('*/15 * * * *')).toBe('每 15 分钟')
+    expect(cronText('0 9 *')!.startsWith('无效：')).toBe(true)
+    expect(runText({ due, outcome: 'missed', missed: 3 })).toBe('自 2026-03-10 09:00 起错过 3 次运行：Tofu 未打开')
+    setLocale('ja')
+    await loadCatalogue('ja')
+    expect(cronText('0 8 1 * *')).toBe('毎月 1 日 08:00')
+    expect(cronText('0 10 * * 0,6')).toBe('週末 10:00')
+    expect(cronText('0 9 * * 1,3,5')).toBe('毎週月曜、水曜と金曜 09:00')
+    expect(nextText({ id: 'j', name: 'n', kind: 'prompt', created: due, done: true })).toBe('完了')
+    setLocale('system')
   })
 })

@@ -1,4 +1,5 @@
-/** The schedule view's logic (docs/SCHEDULE.md): jobs as Go stores them, and how they read. */
+/** The schedule view's logic (docs/SCHEDULE.md): jobs as Go stores them, and how they read (in the UI's language). */
+import { t, type Key } from './i18n/index.svelte'
 
 /** `late`: run at the next start for a time missed while Tofu was closed (My Day's catch-up). */
 export type ScheduleRun = { due: string; started?: string; session?: string; outcome: string; missed?: number; late?: boolean }
@@ -32,31 +33,33 @@ function short(iso: string): string {
 export function whenText(j: ScheduleJob): string {
   if (j.cron) {
     const words = cronText(j.cron)
-    return words && !words.startsWith('Not ') ? `${words} (cron ${j.cron})` : `cron ${j.cron}`
+    return words && !words.startsWith(t('schedule.not')) ? t('sched.cronWhen', { words, cron: j.cron }) : `cron ${j.cron}`
   }
-  return j.at && j.at !== zero ? `once at ${short(j.at)}` : ''
+  return j.at && j.at !== zero ? t('sched.onceAt', { time: short(j.at) }) : ''
 }
 
 /** The next run, or that the job is done. */
 export function nextText(j: ScheduleJob): string {
-  if (j.done || !j.next || j.next === zero) return 'done'
-  return `next ${short(j.next)}`
+  if (j.done || !j.next || j.next === zero) return t('sched.done')
+  return t('sched.next', { time: short(j.next) })
 }
 
 /** One run, said plainly; missed runs say how many and why. */
 export function runText(r: ScheduleRun): string {
-  if (r.outcome === 'missed') return `missed ${r.missed ?? 1} run${(r.missed ?? 1) === 1 ? '' : 's'} from ${short(r.due)}: Tofu was not open`
-  if (r.outcome === 'ok' && r.late && r.started) return `${short(r.due)} ran late, at ${short(r.started)}`
-  if (r.outcome === 'ok') return `${short(r.due)} ran`
-  if (r.outcome === 'waiting') return `${short(r.due)} checked: not yet`
-  return `${short(r.due)} failed: ${r.outcome}`
+  const n = r.missed ?? 1
+  const due = short(r.due)
+  if (r.outcome === 'missed') return t('sched.missed', { n, s: n === 1 ? '' : 's', time: due })
+  if (r.outcome === 'ok' && r.late && r.started) return t('sched.ranLate', { due, started: short(r.started) })
+  if (r.outcome === 'ok') return t('sched.ran', { due })
+  if (r.outcome === 'waiting') return t('sched.notYet', { due })
+  return t('sched.failed', { due, outcome: r.outcome })
 }
 
 /** What a job does, in one line. */
 export function whatText(j: ScheduleJob): string {
-  if (j.kind === 'myday') return 'Writes the day’s My Day report (set in My Day or Settings)'
-  const what = j.kind === 'command' ? (j.command ?? '') : j.kind === 'watch' ? `when “${j.condition}”: ${j.prompt}` : (j.prompt ?? '')
-  return what + (j.workspace ? ` — in ${j.workspace}` : '')
+  if (j.kind === 'myday') return t('sched.mydayWhat')
+  const what = j.kind === 'command' ? (j.command ?? '') : j.kind === 'watch' ? t('sched.watchWhat', { condition: j.condition ?? '', prompt: j.prompt ?? '' }) : (j.prompt ?? '')
+  return j.workspace ? t('sched.inWorkspace', { what, workspace: j.workspace }) : what
 }
 
 /** Runs missed while Tofu was closed, over every job: the panel's warning. */
@@ -77,18 +80,18 @@ export function jobFromForm(f: { name: string; kind: ScheduleJob['kind']; when: 
   return j
 }
 
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const DAYS: Key[] = ['cron.sun', 'cron.mon', 'cron.tue', 'cron.wed', 'cron.thu', 'cron.fri', 'cron.sat']
 
-/** "a, b and c". */
+/** "a, b and c" (in the UI's language). */
 function joinAnd(xs: string[]): string {
-  return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`
+  return xs.length <= 1 ? (xs[0] ?? '') : t('cron.and', { a: xs.slice(0, -1).join(t('cron.sep')), b: xs[xs.length - 1] })
 }
 
 /** A day-of-week field in words ("weekdays", "Mondays and Thursdays"), or null. */
 function daysText(f: string): string | null {
-  if (f === '*') return 'every day'
-  if (f === '1-5') return 'on weekdays'
-  if (f === '0,6' || f === '6,0' || f === '6-7') return 'at weekends'
+  if (f === '*') return t('cron.everyDay')
+  if (f === '1-5') return t('cron.weekdays')
+  if (f === '0,6' || f === '6,0' || f === '6-7') return t('cron.weekends')
   const days: number[] = []
   for (const part of f.split(',')) {
     const r = /^(\d)(?:-(\d))?$/.exec(part)
@@ -98,29 +101,29 @@ function daysText(f: string): string | null {
     if (b < a) return null
     for (let d = a; d <= b; d++) days.push(d)
   }
-  return `on ${joinAnd(days.map((d) => DAYS[d] + 's'))}`
+  return t('cron.onDays', { days: joinAnd(days.map((d) => t(DAYS[d]!))) })
 }
 
 /**
  * A five-field cron expression in words, for the Schedule form's preview: "Every day at 09:00",
  * "On weekdays at 09:30", "Every 15 minutes", "On day 1 of each month at 08:00". Null when it
  * is not one of those shapes (the form then shows the fields' names); "invalid" reasons as a
- * string starting with "Not".
+ * string starting with t("schedule.not") ("Not " in English).
  */
 export function cronText(expr: string): string | null {
   const f = expr.trim().split(/\s+/)
-  if (f.length !== 5) return 'Not a cron expression: five fields are needed (minute hour day month weekday)'
+  if (f.length !== 5) return t('cron.invalid')
   const [min, hour, dom, mon, dow] = f
   const num = (s: string, max: number) => /^\d+$/.test(s) && Number(s) <= max
   const every = /^\*\/(\d+)$/
   if (mon !== '*') return null
   if (every.test(min) && hour === '*' && dom === '*' && dow === '*') {
     const n = Number(every.exec(min)![1])
-    return n === 1 ? 'Every minute' : `Every ${n} minutes`
+    return n === 1 ? t('cron.everyMinute') : t('cron.everyNMinutes', { n })
   }
   if (num(min, 59) && hour === '*' && dom === '*' && dow === '*') {
     const m = Number(min)
-    return m === 0 ? 'Every hour, on the hour' : `Every hour at ${m} minute${m === 1 ? '' : 's'} past`
+    return m === 0 ? t('cron.everyHour') : t('cron.everyHourAt', { m, s: m === 1 ? '' : 's' })
   }
   if (!num(min, 59)) return null
   const hours = hour.split(',')
@@ -128,9 +131,10 @@ export function cronText(expr: string): string | null {
   const at = joinAnd(hours.map((h) => `${h.padStart(2, '0')}:${min.padStart(2, '0')}`))
   if (dom !== '*') {
     if (!num(dom, 31) || dow !== '*') return null
-    return `On day ${dom} of each month at ${at}`
+    return t('cron.monthDay', { dom, at })
   }
   const days = daysText(dow)
   if (!days) return null
-  return `${days.charAt(0).toUpperCase()}${days.slice(1)} at ${at}`
+  const line = t('cron.daysAt', { days, at })
+  return line.charAt(0).toUpperCase() + line.slice(1)
 }
