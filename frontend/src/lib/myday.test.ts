@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { checkTime, cost, dayLabel, dayList, proseLine, scheduleLine, summaryParts, tokens, usageRows, type DayReport } from './myday'
 
 const report = (over: Partial<DayReport>): DayReport => ({
@@ -58,5 +59,27 @@ describe('summaryParts', () => {
       items: ['Tides', 'Quokkas: where do quokkas live', 'Fix the spelling in notes.txt', 'and 2 more'],
     })
     expect(summaryParts('A quiet day.')).toEqual({ lead: ['A quiet day.'], items: [] })
+  })
+})
+
+describe('My Day in Chinese and Japanese', () => {
+  it('says the days, the cost and the schedule in the UI language, dates by Intl', async () => {
+    const today = '2026-03-12'
+    const iso = (d: number, h: number, m = 0) => new Date(2026, 2, d, h, m).toISOString()
+    setLocale('zh')
+    await loadCatalogue('zh')
+    expect(dayLabel('2026-03-12', today)).toBe('今天')
+    expect(dayLabel('2026-03-11', today)).toBe('昨天')
+    const zhDate = dayLabel('2026-03-01', today)
+    expect(zhDate).toContain('2026年3月1日')
+    expect(zhDate).toContain('周日')
+    expect(cost(0)).toBe('免费')
+    expect(scheduleLine({ at: '07:30', next: iso(13, 7, 30) }, today)).toBe('Tofu 打开时每天 07:30 撰写 · 下次 明天 07:30。')
+    expect(scheduleLine({ at: '18:00', last: { due: iso(10, 18), outcome: 'missed', missed: 2 } }, today)).toContain('之后又错过 1 次。')
+    setLocale('ja')
+    await loadCatalogue('ja')
+    expect(dayLabel('2026-03-01', today)).toContain('2026年3月1日')
+    expect(scheduleLine({ at: '18:00', next: iso(12, 18), last: { due: iso(11, 18), outcome: 'ok' } }, today)).toBe('Tofu が開いている間、毎日 18:00 に作成 · 次回 今日 18:00。前回の作成：昨日 18:00。')
+    setLocale('system')
   })
 })

@@ -1,5 +1,5 @@
 /** My Day's view logic (docs/MYDAY.md): the report as Go stores it, and how it reads. */
-import { t as tr } from './i18n/index.svelte'
+import { i18n, t as tr } from './i18n/index.svelte'
 
 export type ModelUse = { model: string; calls: number; input_tokens: number; output_tokens: number; cost_usd: number }
 export type SessionDay = { id: string; title: string; messages: number; replies: number; tool_calls: number; first: string; last: string }
@@ -25,14 +25,20 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
 }
 
-/** "Today", "Yesterday", or the weekday and date. */
-export function dayLabel(date: string, today: string): string {
-  if (date === today) return 'Today'
-  const t = new Date(`${today}T12:00:00`)
-  t.setDate(t.getDate() - 1)
-  if (date === isoDate(t)) return 'Yesterday'
-  // Spelled out here rather than by toLocaleDateString, whose punctuation varies with ICU.
+/** The day before (n = -1) or after (1) a YYYY-MM-DD date, as YYYY-MM-DD. */
+function dayAfter(date: string, n: number): string {
   const d = new Date(`${date}T12:00:00`)
+  d.setDate(d.getDate() + n)
+  return isoDate(d)
+}
+
+/** "Today", "Yesterday", or the weekday and date (in the UI's language). */
+export function dayLabel(date: string, today: string): string {
+  if (date === today) return tr('myday.todayLabel')
+  if (date === dayAfter(today, -1)) return tr('myday.yesterdayLabel')
+  const d = new Date(`${date}T12:00:00`)
+  if (i18n.locale !== 'en') return new Intl.DateTimeFormat(i18n.locale, { year: 'numeric', month: 'long', day: 'numeric', weekday: 'short' }).format(d)
+  // English is spelled out here rather than by toLocaleDateString, whose punctuation varies with ICU.
   const wd = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getDay()]
   const mo = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getMonth()]
   return `${wd} ${d.getDate()} ${mo} ${d.getFullYear()}`
@@ -53,21 +59,21 @@ export function tokens(n: number): string {
 
 /** A cost in US dollars: "free" for local models, cents kept small. */
 export function cost(usd: number): string {
-  if (!usd) return 'free'
+  if (!usd) return tr('myday.free')
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
 }
 
 /** The rows of the usage table: each model, then the total when there is more than one. */
 export function usageRows(r: DayReport): ModelUse[] {
   const rows = r.models ?? []
-  return rows.length > 1 ? [...rows, { ...r.total, model: 'Total' }] : rows
+  return rows.length > 1 ? [...rows, { ...r.total, model: tr('myday.total') }] : rows
 }
 
 /** Who wrote the prose, said plainly. */
 export function proseLine(r: DayReport): string {
-  if (r.prose === 'model') return `Summary written by ${r.model ?? 'the cheap model'} from the figures below.`
+  if (r.prose === 'model') return tr('myday.proseModel', { model: r.model ?? tr('compaction.cheapModel') })
   if (r.prose_note) return r.prose_note
-  return 'Summary extracted from the day’s messages (no cheap model is set in Settings).'
+  return tr('myday.proseExtracted')
 }
 
 /** The My Day setting as MyDayService.Schedule returns it: the time ("" off), the next time,
@@ -84,11 +90,10 @@ export function checkTime(text: string): string {
 /** "today", "yesterday", "tomorrow", else the date as dayLabel writes it: inside a sentence. */
 function dayWord(iso: string, today: string): string {
   const date = isoDate(new Date(iso))
-  const next = new Date(`${today}T12:00:00`)
-  next.setDate(next.getDate() + 1)
-  if (date === isoDate(next)) return 'tomorrow'
-  const label = dayLabel(date, today)
-  return label === 'Today' || label === 'Yesterday' ? label.toLowerCase() : label
+  if (date === today) return tr('myday.todayWord')
+  if (date === dayAfter(today, 1)) return tr('myday.tomorrowWord')
+  if (date === dayAfter(today, -1)) return tr('myday.yesterdayWord')
+  return dayLabel(date, today)
 }
 
 function hm(iso: string): string {
@@ -101,15 +106,17 @@ function hm(iso: string): string {
 export function scheduleLine(s: MyDaySchedule | null, today: string): string {
   if (!s || !s.at) return tr('myday.onlyAsked')
   let line = tr('myday.everyDay', { at: s.at })
-  if (s.next && !s.next.startsWith('0001-')) line += ` · next ${dayWord(s.next, today)} ${hm(s.next)}`
-  line += '.'
+  if (s.next && !s.next.startsWith('0001-')) line += ` · ${tr('myday.next', { when: `${dayWord(s.next, today)} ${hm(s.next)}` })}`
+  line += tr('myday.period')
   const r = s.last
   if (!r) return line
+  const sep = i18n.locale === 'en' ? ' ' : '' // Chinese and Japanese put no space between sentences
   const due = `${dayLabel(isoDate(new Date(r.due)), today)} ${hm(r.due)}`
-  if (r.outcome === 'missed') line += ` ${due} was missed (Tofu was closed)${(r.missed ?? 1) > 1 ? `, with ${(r.missed ?? 1) - 1} more after it` : ''}.`
-  else if (r.outcome === 'ok' && r.late && r.started) line += ` ${due} was missed (Tofu was closed); written at the next start, ${dayWord(r.started, today)} ${hm(r.started)}.`
-  else if (r.outcome === 'ok') line += ` Last written ${due}.`
-  else line += ` ${due} failed: ${r.outcome}`
+  const more = (r.missed ?? 1) - 1
+  if (r.outcome === 'missed') line += sep + (more > 0 ? tr('myday.missedMore', { due, n: more }) : tr('myday.missed', { due }))
+  else if (r.outcome === 'ok' && r.late && r.started) line += sep + tr('myday.writtenLate', { due, when: `${dayWord(r.started, today)} ${hm(r.started)}` })
+  else if (r.outcome === 'ok') line += sep + tr('myday.lastWritten', { due })
+  else line += sep + tr('myday.failed', { due, outcome: r.outcome })
   return line
 }
 

@@ -1032,6 +1032,21 @@ export const en = {
   'cron.thu': 'Thursdays',
   'cron.fri': 'Fridays',
   'cron.sat': 'Saturdays',
+  'myday.todayLabel': 'Today',
+  'myday.yesterdayLabel': 'Yesterday',
+  'myday.todayWord': 'today',
+  'myday.yesterdayWord': 'yesterday',
+  'myday.tomorrowWord': 'tomorrow',
+  'myday.free': 'free',
+  'myday.proseModel': 'Summary written by {model} from the figures below.',
+  'myday.proseExtracted': 'Summary extracted from the day’s messages (no cheap model is set in Settings).',
+  'myday.next': 'next {when}',
+  'myday.period': '.',
+  'myday.missed': '{due} was missed (Tofu was closed).',
+  'myday.missedMore': '{due} was missed (Tofu was closed), with {n} more after it.',
+  'myday.writtenLate': '{due} was missed (Tofu was closed); written at the next start, {when}.',
+  'myday.lastWritten': 'Last written {due}.',
+  'myday.failed': '{due} failed: {outcome}',
 } as const
 
 export type Key = keyof typeof en
