@@ -94,6 +94,9 @@ func (m *Manager) cast(ctx context.Context, t *Tab, changed <-chan struct{}, fn 
 		}
 		fn(f)
 	})
+	// Chromium draws only the tab in front: the watched tab is brought there before its
+	// screencast starts, or a tab opened or switched to under load may never send a frame.
+	_ = proto.PageBringToFront{}.Call(p)
 	q, w, h := 60, 960, 720
 	if err := (proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &w, MaxHeight: &h}).Call(p); err != nil {
 		// A tab that is closing: wait for the session to move on.
