@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// Unfinished ends the text of an answer still streaming; its last edit drops it.
+const Unfinished = " …"
+
 // reply streams a turn's answer into the chat: the text so far is sent once there is some,
 // then edited in place at most every EditEvery (slower when the platform says so), so a chat
 // app shows the answer growing without a message per word. The final text is the bridge's
@@ -77,7 +80,7 @@ func (r *reply) show(ctx context.Context) error {
 	if text == "" || noEdit || text == r.shown {
 		return nil
 	}
-	partial := text + " …"
+	partial := text + Unfinished
 	if id == "" {
 		sent, err := r.b.o.Platform.Send(ctx, r.chat, Outgoing{Text: partial, Key: "answer-" + r.message})
 		if err != nil {

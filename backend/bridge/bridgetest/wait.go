@@ -1,6 +1,7 @@
 package bridgetest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -34,3 +35,6 @@ func Shown(c bridge.Conversation) bool { return c.Pending != nil && c.Pending.Re
 
 // Settled says no message is pending: the last answer is sent and recorded as sent.
 func Settled(c bridge.Conversation) bool { return c.Pending == nil }
+
+// Partial reports whether a chat message is an answer still streaming (bridge.Unfinished).
+func Partial(text string) bool { return strings.HasSuffix(text, bridge.Unfinished) }

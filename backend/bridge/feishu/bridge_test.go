@@ -59,7 +59,7 @@ func (f *fixture) start(t *testing.T) {
 func (f *fixture) waitFor(t *testing.T, chat, want string) []feishutest.Message {
 	t.Helper()
 	shows := func(ms []feishutest.Message) bool {
-		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !strings.HasSuffix(ms[len(ms)-1].Text, " …")
+		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !bridgetest.Partial(ms[len(ms)-1].Text)
 	}
 	msgs := f.fs.WaitSent(chat, bridgetest.Patience, shows)
 	if !shows(msgs) {

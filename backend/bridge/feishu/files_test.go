@@ -6,7 +6,6 @@ import (
 	pngenc "image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,7 +60,7 @@ func TestFilesInAndOut(t *testing.T) {
 	n := len(f.fs.Sent(ownerChat))
 	f.fs.SayImage(ownerChat, owner, png.Bytes())
 	f.fs.WaitSent(ownerChat, bridgetest.Patience, func(ms []feishutest.Message) bool {
-		return len(ms) > n && !strings.HasSuffix(ms[len(ms)-1].Text, " …")
+		return len(ms) > n && !bridgetest.Partial(ms[len(ms)-1].Text)
 	})
 	if b, err := os.ReadFile(filepath.Join(f.WS, "image.png")); err != nil || !bytes.Equal(b, png.Bytes()) {
 		t.Fatalf("the image in the workspace: %v\nlog:\n%s", err, f.Log())

@@ -187,7 +187,7 @@ func (v *view) waitFor(t *testing.T, want string, log func() string) []string {
 		ch := v.changed
 		v.mu.Unlock()
 		msgs := v.messages()
-		if n := len(msgs); n > 0 && strings.Contains(msgs[n-1], want) && !strings.HasSuffix(msgs[n-1], " …") {
+		if n := len(msgs); n > 0 && strings.Contains(msgs[n-1], want) && !bridgetest.Partial(msgs[n-1]) {
 			return msgs
 		}
 		select {

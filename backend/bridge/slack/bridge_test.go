@@ -59,7 +59,7 @@ func (f *fixture) answer(pairs ...string) {
 func (f *fixture) waitFor(t *testing.T, chat, want string) []slacktest.Message {
 	t.Helper()
 	shows := func(ms []slacktest.Message) bool {
-		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !strings.HasSuffix(ms[len(ms)-1].Text, " …")
+		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !bridgetest.Partial(ms[len(ms)-1].Text)
 	}
 	msgs := f.sl.Wait(chat, bridgetest.Patience, shows)
 	if !shows(msgs) {

@@ -25,7 +25,7 @@ func answers(msgs []slacktest.Message) []slacktest.Message {
 func (f *fixture) streaming(t *testing.T, chat string) {
 	t.Helper()
 	f.sl.Wait(chat, bridgetest.Patience, func(ms []slacktest.Message) bool {
-		return len(ms) == 1 && strings.HasSuffix(ms[0].Text, " …")
+		return len(ms) == 1 && bridgetest.Partial(ms[0].Text)
 	})
 	f.WaitConversation(t, "slack", chat, bridgetest.Shown)
 }

@@ -52,7 +52,7 @@ func (f *fixture) start(t *testing.T) {
 func (f *fixture) waitFor(t *testing.T, chat, want string) []telegramtest.Message {
 	t.Helper()
 	shows := func(ms []telegramtest.Message) bool {
-		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !strings.HasSuffix(ms[len(ms)-1].Text, " …")
+		return len(ms) > 0 && strings.Contains(ms[len(ms)-1].Text, want) && !bridgetest.Partial(ms[len(ms)-1].Text)
 	}
 	msgs := f.tg.Wait(chat, bridgetest.Patience, shows)
 	if !shows(msgs) {
