@@ -60,7 +60,10 @@ type Bridge struct {
 	ctx     context.Context // the bridge's lifetime; turns run under it
 	turns   map[string]*running
 	refused map[string]bool
-	health  health
+	// refusedIDs are the ids of the strangers' messages refused since the start (at most
+	// maxRefusedIDs): one the platform delivers again is not logged again.
+	refusedIDs map[string]bool
+	health     health
 }
 
 // running is a conversation's turn in flight.
@@ -102,7 +105,7 @@ func New(o Options) (*Bridge, error) {
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "bridge: "+format+"\n", args...) }
 	}
-	return &Bridge{o: o, rec: records{st: o.Store, name: o.Name}, turns: map[string]*running{}, refused: map[string]bool{}}, nil
+	return &Bridge{o: o, rec: records{st: o.Store, name: o.Name}, turns: map[string]*running{}, refused: map[string]bool{}, refusedIDs: map[string]bool{}}, nil
 }
 
 // Run answers messages until ctx ends. It first finishes the messages a previous run took
@@ -210,13 +213,26 @@ func (b *Bridge) update(chat string, fn func(*Conversation)) error {
 	return b.rec.putConversation(c)
 }
 
+// maxRefusedIDs bounds the refused message ids kept in memory (a stranger cannot grow it).
+const maxRefusedIDs = 1000
+
 // refuse tells a user who is not on the list, once, that this Tofu is not theirs, and logs it.
 func (b *Bridge) refuse(ctx context.Context, m Incoming) error {
-	b.o.Logf("%s: refused a message from %s in %s: not an allowed user", b.o.Name, m.User, m.Chat)
 	b.mu.Lock()
+	again := m.ID != "" && b.refusedIDs[m.ID]
+	if m.ID != "" {
+		if len(b.refusedIDs) >= maxRefusedIDs {
+			clear(b.refusedIDs)
+		}
+		b.refusedIDs[m.ID] = true
+	}
 	told := b.refused[m.User]
 	b.refused[m.User] = true
 	b.mu.Unlock()
+	if again {
+		return nil
+	}
+	b.o.Logf("%s: refused a message from %s in %s: not an allowed user", b.o.Name, m.User, m.Chat)
 	if told {
 		return nil
 	}
