@@ -91,7 +91,9 @@ func placeNote(blocks []Block, n Block, section int) []Block {
 	return slices.Insert(blocks, at+1, n)
 }
 
-// bodySize is the font size carrying the most text.
+// bodySize is the font size carrying the most text; on a tie, the smaller (the weights are
+// in a map, whose order changes from run to run: a tie made a document's title and blocks
+// differ between two extractions of it).
 func bodySize(raws []rawPage) float64 {
 	weight := map[float64]int{}
 	for _, rp := range raws {
@@ -101,7 +103,7 @@ func bodySize(raws []rawPage) float64 {
 	}
 	best, size := 0, 10.0
 	for s, w := range weight {
-		if w > best {
+		if w > best || w == best && best > 0 && s < size {
 			best, size = w, s
 		}
 	}
