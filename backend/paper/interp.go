@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -201,6 +202,11 @@ func (st *state) show(raw []byte) {
 				if len(in.glyphs) < maxPageGlyphs {
 					if in.chars != nil && !in.chars.take(1) {
 						panic(overLimit(fmt.Sprintf("it has more than %d characters of text", in.chars.limit)))
+					}
+					if len(in.glyphs) == cap(in.glyphs) {
+						// Twice the room: append grows a large slice by a quarter, which
+						// allocated some five times a page's glyphs on the way to it.
+						in.glyphs = slices.Grow(in.glyphs, max(len(in.glyphs), 1024))
 					}
 					in.glyphs = append(in.glyphs, gl)
 				}

@@ -37,7 +37,7 @@ type frag struct {
 }
 
 // layoutPage turns glyphs into lines in reading order.
-func layoutPage(gs []glyph, page BBox) []line {
+func (sc *scratch) layoutPage(gs []glyph, page BBox) []line {
 	gs = cleanGlyphs(gs)
 	nv := 0
 	for i := range gs {
@@ -56,13 +56,13 @@ func layoutPage(gs []glyph, page BBox) []line {
 			}
 		}
 	}
-	lines := layoutHorizontal(horiz, page)
+	lines := sc.layoutHorizontal(horiz, page)
 	if len(vert) > 0 {
 		next := 0
 		for _, l := range lines {
 			next = max(next, l.group+1)
 		}
-		lines = append(lines, layoutVertical(vert, next)...)
+		lines = append(lines, sc.layoutVertical(vert, next)...)
 	}
 	return lines
 }
@@ -117,22 +117,27 @@ type row struct {
 // rows clusters glyphs by baseline. Glyphs of the usual size go first; the
 // smaller ones (superscripts, subscripts, footnote marks) then join the
 // row they sit on when one is close by, so "tools¹" stays on its line.
-func rows(gs []glyph) []row {
-	sizes := make([]float64, len(gs))
+func (sc *scratch) rows(gs []glyph) []row {
+	sizes := reuse(&sc.sizes, len(gs))
 	for i, g := range gs {
 		sizes[i] = g.Size
 	}
 	sort.Float64s(sizes)
 	median := sizes[len(sizes)/2]
 	// Glyphs are handled by position in gs: the groups below are lists of positions.
-	ns := 0
+	ns, nh := 0, 0
 	for i := range gs {
-		if gs[i].Size < 0.8*median {
+		if gs[i].Hang {
+			nh++
+		} else if gs[i].Size < 0.8*median {
 			ns++
 		}
 	}
-	normal, small := make([]int32, 0, len(gs)-ns), make([]int32, 0, ns)
-	var hanging []int32
+	normal := reuse(&sc.normal, len(gs)-ns-nh)[:0]
+	small, hanging := reuse(&sc.small, ns)[:0], reuse(&sc.hanging, nh)[:0]
+	// Every glyph goes to one row, through one of the three clusterRows below.
+	reuse(&sc.rowGlyphs, len(gs))
+	sc.rowUsed = 0
 	for i := range gs {
 		if gs[i].Hang {
 			hanging = append(hanging, int32(i))
@@ -142,7 +147,7 @@ func rows(gs []glyph) []row {
 			normal = append(normal, int32(i))
 		}
 	}
-	rs := clusterRows(gs, normal, nil)
+	rs := sc.clusterRows(gs, normal, sc.rowList[:0])
 	rest := small[:0]
 	for _, i := range small {
 		if k := attachRow(rs, gs[i]); k >= 0 {
@@ -151,7 +156,7 @@ func rows(gs []glyph) []row {
 			rest = append(rest, i)
 		}
 	}
-	rs = clusterRows(gs, rest, rs)
+	rs = sc.clusterRows(gs, rest, rs)
 	// Hanging glyphs last, when every row they could reach is there: an equation set small
 	// in a figure has its rows only once the small glyphs have made them.
 	left := hanging[:0]
@@ -164,7 +169,8 @@ func rows(gs []glyph) []row {
 			left = append(left, i)
 		}
 	}
-	rs = clusterRows(gs, left, rs)
+	rs = sc.clusterRows(gs, left, rs)
+	sc.rowList = rs
 	slices.SortStableFunc(rs, func(a, b row) int { return cmp.Compare(b.base, a.base) })
 	return rs
 }
@@ -225,15 +231,15 @@ func attachHanging(rs []row, g glyph) int {
 
 // clusterRows adds rows for the glyphs of gs at positions idx (ascending) to rs, taking them
 // from the highest baseline down, each joining the row of a close baseline. Rows are found
-// first and filled after, so that each gets its glyphs in one allocation.
-func clusterRows(gs []glyph, idx []int32, rs []row) []row {
-	keys := make([]sortKey, len(idx))
+// first and filled after, so that each gets its glyphs in one stretch of the page's.
+func (sc *scratch) clusterRows(gs []glyph, idx []int32, rs []row) []row {
+	keys := reuse(&sc.keys, len(idx))
 	for j, i := range idx {
 		keys[j] = sortKey{-gs[i].Y, i}
 	}
-	sortKeys(keys)
+	sc.sortKeys(keys)
 	first := len(rs)
-	rowOf := make([]int32, len(keys))
+	rowOf := reuse(&sc.rowOf, len(keys))
 	for i, key := range keys {
 		g := &gs[key.i]
 		best := -1
@@ -259,13 +265,8 @@ func clusterRows(gs []glyph, idx []int32, rs []row) []row {
 			r.base, r.size = g.Y, g.Size
 		}
 	}
-	backing := make([]glyph, len(keys))
-	off := 0
 	for k := first; k < len(rs); k++ {
-		// Full capacity: a small glyph joining the row later reallocates it, never
-		// writing into the next row's glyphs.
-		rs[k].glyphs = backing[off : off : off+rs[k].n]
-		off += rs[k].n
+		rs[k].glyphs = sc.takeRowGlyphs(rs[k].n)
 	}
 	for i, key := range keys {
 		r := &rs[rowOf[i]]
@@ -274,14 +275,14 @@ func clusterRows(gs []glyph, idx []int32, rs []row) []row {
 	return rs
 }
 
-func layoutHorizontal(gs []glyph, page BBox) []line {
+func (sc *scratch) layoutHorizontal(gs []glyph, page BBox) []line {
 	if len(gs) == 0 {
 		return nil
 	}
-	var frags []frag
-	rs := rows(gs)
+	frags := sc.frags[:0]
+	rs := sc.rows(gs)
 	for _, r := range rs {
-		sortGlyphs(r.glyphs, false, glyphX)
+		sc.sortGlyphs(r.glyphs, false, glyphX)
 	}
 	stripLineNumbers(rs)
 	for ri, r := range rs {
@@ -300,10 +301,11 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 			start = i
 		}
 	}
+	sc.frags = frags
 	frags = dropMarginNumbers(frags, page)
-	gutter, ok := findGutter(frags)
+	gutter, ok := sc.findGutter(frags)
 	if ok {
-		frags = splitAtGutter(frags, gutter)
+		frags = splitAtGutter(frags, gutter, &sc.split)
 	}
 	for i := range frags {
 		frags[i].col = 0
@@ -311,7 +313,7 @@ func layoutHorizontal(gs []glyph, page BBox) []line {
 			frags[i].col = side(frags[i], gutter)
 		}
 	}
-	return orderLines(frags)
+	return sc.orderLines(frags)
 }
 
 // stripLineNumbers removes review line numbers set close to the text: a run
@@ -446,7 +448,7 @@ const maxPageWidth = 14400
 // findGutter looks for the vertical strip between two columns: a run of x
 // positions in the middle of the text that few fragments cross, with full
 // lines of text on both sides.
-func findGutter(frags []frag) (gutterPos, bool) {
+func (sc *scratch) findGutter(frags []frag) (gutterPos, bool) {
 	lo, hi := bodyEdges(frags)
 	// The strip is looked for point by point, so the text's width sizes a table: one glyph at
 	// a font size of 10^9 (a 900-byte file) asked for 4 GB, a fatal out-of-memory. Text wider
@@ -456,8 +458,9 @@ func findGutter(frags []frag) (gutterPos, bool) {
 		return gutterPos{}, false
 	}
 	width := int(hi-lo) + 1
-	cover := make([]int, width)
-	sizes := make([]float64, 0, len(frags))
+	cover := reuse(&sc.cover, width)
+	clear(cover)
+	sizes := reuse(&sc.sizes, len(frags))[:0]
 	for _, f := range frags {
 		a := max(0, int(f.box.X0-lo))
 		b := min(width-1, int(f.box.X1-lo))
@@ -517,8 +520,9 @@ func findGutter(frags []frag) (gutterPos, bool) {
 // where the right column's lines start. A left-column line that runs to the column's edge
 // (code in a monospace font, "’sample’: [0, 10 ** -6, 10 ** -5],") joined the right
 // column's line beside it; as one fragment across the gutter it was read as full-width,
-// which cut the page's columns into bands read out of order (specter's appendix).
-func splitAtGutter(frags []frag, g gutterPos) []frag {
+// which cut the page's columns into bands read out of order (specter's appendix). The
+// fragments, split, are written to *buf, or frags is returned as it is.
+func splitAtGutter(frags []frag, g gutterPos, buf *[]frag) []frag {
 	// The right column's left edge: where its lines start, the smallest start of the
 	// fragments right of the gutter that are as wide as a line of a column.
 	start := math.Inf(1)
@@ -532,7 +536,8 @@ func splitAtGutter(frags []frag, g gutterPos) []frag {
 	if n < 3 {
 		return frags
 	}
-	var out []frag
+	out := (*buf)[:0]
+	defer func() { *buf = out }()
 	for _, f := range frags {
 		cut := -1
 		if side(f, g) == 0 {
@@ -577,7 +582,7 @@ func side(f frag, g gutterPos) int {
 
 // orderLines reads bands top to bottom: inside a band between full-width
 // fragments, the whole left column comes before the right one.
-func orderLines(frags []frag) []line {
+func (sc *scratch) orderLines(frags []frag) []line {
 	slices.SortStableFunc(frags, func(a, b frag) int {
 		if a.row != b.row {
 			return cmp.Compare(a.row, b.row)
@@ -586,21 +591,22 @@ func orderLines(frags []frag) []line {
 	})
 	var out []line
 	group := 0
-	var left, right, full []frag
+	left, right, full := sc.left[:0], sc.right[:0], sc.full[:0]
+	defer func() { sc.left, sc.right, sc.full = left, right, full }()
 	flushCols := func() {
-		for _, part := range [][]frag{left, right} {
+		for _, part := range [2][]frag{left, right} {
 			if len(part) > 0 {
-				out = append(out, mergeRows(part, group)...)
+				out = sc.mergeRows(out, part, group)
 				group++
 			}
 		}
-		left, right = nil, nil
+		left, right = left[:0], right[:0]
 	}
 	flushFull := func() {
 		if len(full) > 0 {
-			out = append(out, mergeRows(full, group)...)
+			out = sc.mergeRows(out, full, group)
 			group++
-			full = nil
+			full = full[:0]
 		}
 	}
 	for _, f := range frags {
@@ -621,9 +627,8 @@ func orderLines(frags []frag) []line {
 	return out
 }
 
-// mergeRows joins the fragments of one group that share a row into lines.
-func mergeRows(frags []frag, group int) []line {
-	var out []line
+// mergeRows joins the fragments of one group that share a row into lines, appended to out.
+func (sc *scratch) mergeRows(out []line, frags []frag, group int) []line {
 	for i := 0; i < len(frags); {
 		j, n := i, 0
 		for ; j < len(frags) && frags[j].row == frags[i].row; j++ {
@@ -631,7 +636,7 @@ func mergeRows(frags []frag, group int) []line {
 		}
 		gs := frags[i].glyphs // a row in one fragment: its glyphs as they are
 		if j > i+1 {
-			gs = make([]glyph, 0, n)
+			gs = reuse(&sc.joined, n)[:0]
 			for _, f := range frags[i:j] {
 				gs = append(gs, f.glyphs...)
 			}

@@ -182,9 +182,10 @@ func extractPages(ctx context.Context, file *opened, opts Options, spent, chars 
 // worker is what one page worker keeps from page to page: fonts, and buffers whose
 // contents no page keeps (a page's lines are new strings).
 type worker struct {
-	fonts  *fontCache
-	lexers []*lexer
-	glyphs []glyph
+	fonts   *fontCache
+	lexers  []*lexer
+	glyphs  []glyph
+	scratch scratch // the layout's working space
 }
 
 // readPage interprets one page and lays it out; a panic in either becomes the page's error (a
@@ -198,7 +199,7 @@ func readPage(ref pageRef, number int, w *worker, spent, chars *budget) (rp rawP
 	defer func() { w.lexers, w.glyphs = in.lexers, in.glyphs[:0] }()
 	rp.err = recovered(number, func() { in.run(ref) }) // the glyphs read before it stay
 	rp.glyphs = len(in.glyphs)
-	if err := recovered(number, func() { rp.lines = layoutPage(in.glyphs, rp.box) }); err != nil {
+	if err := recovered(number, func() { rp.lines = w.scratch.layoutPage(in.glyphs, rp.box) }); err != nil {
 		rp.err = err
 	}
 	return rp

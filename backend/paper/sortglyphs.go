@@ -10,7 +10,7 @@ import (
 // stable sort of 56-byte glyphs (insertion sort and in-place merges, every swap a string
 // pointer written through the GC's barrier) was a seventh of extraction's CPU; this sorts
 // 16-byte (key, position) pairs, whose positions break ties, and moves each glyph once.
-func sortGlyphs(gs []glyph, desc bool, key func(*glyph) float64) {
+func (sc *scratch) sortGlyphs(gs []glyph, desc bool, key func(*glyph) float64) {
 	sign := 1.0
 	if desc {
 		sign = -1
@@ -22,12 +22,12 @@ func sortGlyphs(gs []glyph, desc bool, key func(*glyph) float64) {
 	if sorted {
 		return // already in order (a row's glyphs usually are): the stable sort moves nothing
 	}
-	keys := make([]sortKey, len(gs))
+	keys := reuse(&sc.keys, len(gs))
 	for i := range gs {
 		keys[i] = sortKey{sign * key(&gs[i]), int32(i)}
 	}
-	sortKeys(keys)
-	tmp := make([]glyph, len(gs))
+	sc.sortKeys(keys)
+	tmp := reuse(&sc.sorted, len(gs))
 	for i, k := range keys {
 		tmp[i] = gs[k.i]
 	}
@@ -44,7 +44,7 @@ type sortKey struct {
 // text comes mostly in a few runs already in order (a column read top to bottom, a line left
 // to right, then a footnote, a superscript added at the end): runs in order are merged, in
 // time proportional to n log(runs); many runs go to a quicksort.
-func sortKeys(keys []sortKey) {
+func (sc *scratch) sortKeys(keys []sortKey) {
 	runs := 1
 	for j := 1; j < len(keys); j++ {
 		if keys[j].k < keys[j-1].k {
@@ -73,7 +73,7 @@ func sortKeys(keys []sortKey) {
 		}
 	}
 	bounds = append(bounds, len(keys))
-	src, dst := keys, make([]sortKey, len(keys))
+	src, dst := keys, reuse(&sc.merged, len(keys))
 	for len(bounds) > 2 {
 		next := bounds[:1]
 		for r := 0; r+1 < len(bounds); r += 2 {

@@ -11,6 +11,7 @@ import (
 func TestSortKeys(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
+	sc := new(scratch) // one merge buffer for all, as a page worker has
 	for _, n := range []int{0, 1, 2, 3, 10, 100, 1000, 5000} {
 		for _, runs := range []int{1, 2, 3, 7, 40, n} {
 			keys := make([]sortKey, n)
@@ -27,7 +28,7 @@ func TestSortKeys(t *testing.T) {
 			}
 			want := slices.Clone(keys)
 			slices.SortStableFunc(want, func(a, b sortKey) int { return cmp.Compare(a.k, b.k) })
-			sortKeys(keys)
+			sc.sortKeys(keys)
 			if !slices.Equal(keys, want) {
 				t.Fatalf("n %d, %d runs: not the stable order", n, runs)
 			}

@@ -114,15 +114,15 @@ func isCJK(r rune) bool {
 // layoutVertical reads vertical writing: tiers top to bottom, in each tier
 // the columns right to left and each column top to bottom; every column
 // segment becomes a line.
-func layoutVertical(gs []glyph, group int) []line {
-	sortGlyphs(gs, true, glyphY)
+func (sc *scratch) layoutVertical(gs []glyph, group int) []line {
+	sc.sortGlyphs(gs, true, glyphY)
 	var out []line
 	start := 0
 	for i := 1; i <= len(gs); i++ {
 		if i < len(gs) && gs[i-1].Y-gs[i].Y <= 2*gs[i].Size {
 			continue
 		}
-		out = append(out, verticalColumns(gs[start:i], group)...) // sorted in place: tiers do not overlap
+		out = append(out, sc.verticalColumns(gs[start:i], group)...) // sorted in place: tiers do not overlap
 		if n := len(out); n > 0 {
 			group = out[n-1].group + 1
 		}
@@ -131,8 +131,8 @@ func layoutVertical(gs []glyph, group int) []line {
 	return out
 }
 
-func verticalColumns(gs []glyph, group int) []line {
-	sortGlyphs(gs, true, glyphX)
+func (sc *scratch) verticalColumns(gs []glyph, group int) []line {
+	sc.sortGlyphs(gs, true, glyphX)
 	var out []line
 	prevX := math.Inf(1)
 	// A column is a run of gs, sorted right to left, whose glyphs stand within half a size of
@@ -144,7 +144,7 @@ func verticalColumns(gs []glyph, group int) []line {
 		}
 		c := gs[start:i]
 		start = i
-		sortGlyphs(c, true, glyphY)
+		sc.sortGlyphs(c, true, glyphY)
 		var b strings.Builder
 		n := 0
 		for _, g := range c {
