@@ -21,6 +21,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/skills"
@@ -707,7 +708,7 @@ func (a arena) afterRun(t *testing.T, st *store.Store, c attack, session string)
 			for _, ev := range evs {
 				if ev.Type == store.EventUser {
 					// Refused or not, it must write nothing outside: the snapshot says.
-					answerDesk(st, deskRequest{Op: deskRestore, Session: session, To: ev.Seq}, func(string) bool { return false })
+					forward.AnswerDesk(st, forward.DeskRequest{Op: forward.DeskRestore, Session: session, To: ev.Seq}, func(string) bool { return false })
 					break
 				}
 			}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/signal"
@@ -15,9 +13,9 @@ import (
 
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 )
 
@@ -58,10 +56,8 @@ func newChatCmd() *cobra.Command {
 	return cmd
 }
 
-// ChatOptions are the inputs of one `tofu chat`.
-type ChatOptions struct {
-	Prompt, Model, Session, BaseURL string
-}
+// ChatOptions are the inputs of one `tofu chat` (backend/headless).
+type ChatOptions = headless.ChatOptions
 
 // terminalEmitter prints one session's streamed text as it arrives and signals the end; the
 // notes tofu run prints (a retried attempt, a fallback) go to errOut.
@@ -162,7 +158,7 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 	}
 	<-term.ended
 	term.endLine()
-	if err := chatOutcome(st, sessionID, before, term.failure); err != nil {
+	if err := headless.ChatOutcome(st, sessionID, before, term.failure); err != nil {
 		return err
 	}
 	fmt.Fprintf(errOut, "(conversation %s)\n", sessionID)
@@ -172,11 +168,11 @@ func Chat(st *store.Store, o ChatOptions, out, errOut io.Writer) error {
 // termChat checks o and sends it with term following the conversation (it says a startup
 // fallback on its errOut): the conversation and how many events it held before the message.
 func termChat(a *app.App, term *terminalEmitter, o ChatOptions) (sid string, before uint64, err error) {
-	model, err := checkChat(a, o)
+	model, err := headless.CheckChat(o, a.Models.Status)
 	if err != nil {
 		return "", 0, err
 	}
-	_, err = chatSend(a, o, model, func(s string, b uint64, notice string) {
+	_, err = headless.SendChat(a, o, model, func(s string, b uint64, notice string) {
 		term.session.Store(&s)
 		sid, before = s, b
 		if notice != "" {
@@ -184,67 +180,6 @@ func termChat(a *app.App, term *terminalEmitter, o ChatOptions) (sid string, bef
 		}
 	})
 	return sid, before, err
-}
-
-// checkChat refuses an empty message, and says which model answers (runModel).
-func checkChat(a *app.App, o ChatOptions) (string, error) {
-	if strings.TrimSpace(o.Prompt) == "" {
-		return "", errors.New("the message is empty")
-	}
-	return runModel(a, o.Model)
-}
-
-// chatSend sends o's message (checked with checkChat) the window's way (App.Send: a new conversation unless o names
-// one, created holding it; the startup fallback recorded before it). ready is called with the
-// conversation, the events it held before the message and the fallback's notice, once they are
-// durable and before the reply starts (the terminal follows the conversation from there).
-func chatSend(a *app.App, o ChatOptions, model string, ready func(sid string, before uint64, notice string)) (session.Sent, error) {
-	sent, err := a.Send(context.Background(), session.Message{Session: o.Session, Text: o.Prompt,
-		Written: func(sid string, evs []store.Event, _ *session.Request) {
-			var before uint64
-			if len(evs) > 0 {
-				before = evs[0].Seq - 1
-			}
-			ready(sid, before, fallbackNotice(evs))
-		}}, session.Request{Model: model, Questions: true})
-	if err != nil && o.Session != "" && errors.Is(err, store.ErrNotFound) {
-		err = fmt.Errorf("conversation %s: %w", o.Session, err)
-	}
-	return sent, err
-}
-
-// fallbackNotice is what the terminal says of a startup fallback among evs ("" : none).
-func fallbackNotice(evs []store.Event) string {
-	for _, ev := range evs {
-		var f store.Fallback
-		if ev.Type == store.EventFallback && ev.Decode(&f) == nil {
-			return f.Notice()
-		}
-	}
-	return ""
-}
-
-// chatOutcome says how a reply ended: failure is why, when its log could not say it;
-// otherwise an error event written after event before is the outcome.
-func chatOutcome(st *store.Store, sid string, before uint64, failure string) error {
-	if failure != "" {
-		return errors.New(failure)
-	}
-	events, err := st.EventsFrom(sid, before+1)
-	if err != nil {
-		return err
-	}
-	for _, ev := range events {
-		if ev.Type != store.EventError {
-			continue
-		}
-		var e store.ErrorInfo
-		if err := ev.Decode(&e); err != nil {
-			return err
-		}
-		return &llm.Error{Kind: llm.ErrorKind(e.Kind), Message: e.Message, Hint: e.Hint}
-	}
-	return nil
 }
 
 // keepRunningWhenOutputCloses makes a write to a closed stdout or stderr fail instead of

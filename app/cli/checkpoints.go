@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/tools/checkpoint"
 	"github.com/tofu-research/tofu/backend/wording"
 )
@@ -23,7 +24,7 @@ func newCheckpointsCmd() *cobra.Command {
 		Short: "The messages the workspace's files can be taken back to, with the files changed since",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ans, err := deskCall(deskRequest{Op: deskPoints, Session: args[0]})
+			ans, err := deskCall(forward.DeskRequest{Op: forward.DeskPoints, Session: args[0]})
 			if err != nil {
 				return err
 			}
@@ -51,11 +52,11 @@ func newCheckpointsCmd() *cobra.Command {
 			if to == 0 {
 				return errors.New("--to SEQ names the message to go back to (tofu checkpoints list shows them)")
 			}
-			op := deskRestore
+			op := forward.DeskRestore
 			if dryRun {
-				op = deskPlan
+				op = forward.DeskPlan
 			}
-			ans, err := deskCall(deskRequest{Op: op, Session: args[0], To: to})
+			ans, err := deskCall(forward.DeskRequest{Op: op, Session: args[0], To: to})
 			if err != nil {
 				return err
 			}

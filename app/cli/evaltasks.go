@@ -16,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/eval"
+	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -237,7 +238,7 @@ func runTask(ctx context.Context, st *store.Store, a *app.App, o TasksOptions, t
 		MaxSteps: o.MaxSteps, MaxCost: o.MaxCost, Context: o.Context, Stdin: strings.NewReader(""),
 		Title: SessionTitle(o.Suite, t.InstanceID), Eval: &store.EvalTask{Suite: o.Suite, Instance: t.InstanceID, Run: o.Run},
 	}
-	ro, err := checkRun(st, ro, "")
+	ro, err := headless.CheckRun(st, ro, "")
 	if err != nil {
 		return eval.AgentRun{}, err
 	}

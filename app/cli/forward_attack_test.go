@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -17,11 +18,11 @@ import (
 // dialInstance connects to a running instance's socket as a command line would.
 func dialInstance(t *testing.T, data string) *usersock.Conn {
 	t.Helper()
-	c, err := usersock.Dial(commandSocket(filepath.Join(data, "tofu")))
+	c, err := usersock.Dial(forward.SocketPath(filepath.Join(data, "tofu")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.SetReadLimit(outputLimit)
+	c.SetReadLimit(64 << 20) // what the command line takes of the instance's frames
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -29,11 +30,11 @@ func dialInstance(t *testing.T, data string) *usersock.Conn {
 // refusal reads the instance's answer to a bad request: one error frame, then the end.
 func refusal(t *testing.T, c *usersock.Conn) string {
 	t.Helper()
-	var f forwardOutput
+	var f forward.Output
 	if err := c.Recv(&f); err != nil || f.Error == nil {
 		t.Fatalf("no refusal: %+v, %v", f, err)
 	}
-	var more forwardOutput
+	var more forward.Output
 	if err := c.Recv(&more); err == nil {
 		t.Fatalf("the connection went on after the refusal: %+v", more)
 	}
@@ -71,14 +72,14 @@ func TestForwardAttacks(t *testing.T) {
 	})
 	t.Run("other version", func(t *testing.T) {
 		c := dialInstance(t, data)
-		c.Send(forwardRequest{Version: forwardVersion + 1, Tofu: "future", Run: &forwardedRun{Options: RunOptions{Task: "x", Workspace: ws}}})
+		c.Send(forward.Request{Version: forward.Version + 1, Tofu: "future", Run: &forward.RunRequest{Options: RunOptions{Task: "x", Workspace: ws}}})
 		if msg := refusal(t, c); !strings.Contains(msg, "command protocol") || !strings.Contains(msg, "future") {
 			t.Fatalf("refused with %q", msg)
 		}
 	})
 	t.Run("neither run, chat nor search", func(t *testing.T) {
 		c := dialInstance(t, data)
-		c.Send(forwardRequest{Version: forwardVersion})
+		c.Send(forward.Request{Version: forward.Version})
 		if msg := refusal(t, c); !strings.Contains(msg, "neither run, chat nor search") {
 			t.Fatalf("refused with %q", msg)
 		}
@@ -86,17 +87,17 @@ func TestForwardAttacks(t *testing.T) {
 	t.Run("answer to an approval not asked here", func(t *testing.T) {
 		script(srv, "done", []llm.ToolCall{tc("c1", "run_command", map[string]any{"command": "touch marker"})})
 		c := dialInstance(t, data)
-		c.Send(forwardRequest{Version: forwardVersion, Run: &forwardedRun{Options: RunOptions{Task: "touch it", Workspace: ws, Approve: "ask"}}})
+		c.Send(forward.Request{Version: forward.Version, Run: &forward.RunRequest{Options: RunOptions{Task: "touch it", Workspace: ws, Approve: "ask"}}})
 		var answers []string
 		for {
-			var f forwardOutput
+			var f forward.Output
 			if err := c.Recv(&f); err != nil {
 				t.Fatalf("the turn did not end: %v (answers %v)", err, answers)
 			}
 			switch {
 			case f.Ask != nil:
-				c.Send(forwardInput{Approve: &forwardApprove{Call: "someone-elses-call", Decision: permission.AllowOnce}})
-				c.Send(forwardInput{Approve: &forwardApprove{Call: f.Ask.CallID, Decision: permission.DenyOnce}})
+				c.Send(forward.Input{Approve: &forward.Approve{Call: "someone-elses-call", Decision: permission.AllowOnce}})
+				c.Send(forward.Input{Approve: &forward.Approve{Call: f.Ask.CallID, Decision: permission.DenyOnce}})
 			case f.Answered != nil:
 				answers = append(answers, f.Answered.Call+":"+f.Answered.Code)
 			case f.End != nil:
@@ -137,7 +138,7 @@ func TestForwardSymlinkedSocket(t *testing.T) {
 		_, err := decoy.Accept()
 		reached <- err == nil
 	}()
-	if err := os.Symlink(decoy.Path(), commandSocket(dir)); err != nil {
+	if err := os.Symlink(decoy.Path(), forward.SocketPath(dir)); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, code := tofuAt(t, data, "", "run", "--cwd", t.TempDir(), "hello")

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
@@ -301,7 +302,7 @@ func TestForwardStaleSocket(t *testing.T) {
 	inst := startServe(t, data)
 	inst.cmd.Process.Kill()
 	<-inst.done
-	sock := commandSocket(filepath.Join(data, "tofu"))
+	sock := forward.SocketPath(filepath.Join(data, "tofu"))
 	if _, err := os.Lstat(sock); err != nil {
 		t.Fatalf("the killed instance left no socket to test with: %v", err)
 	}

@@ -56,7 +56,7 @@ func newMCPServeCmd() *cobra.Command {
 					fwd.Close()
 					return errors.New("tofu mcp serve --http cannot run beside the window or `tofu serve` (they hold Tofu's database): serve over stdio, which is forwarded to the running Tofu, or quit it first")
 				}
-				return forwardMCP(fwd, approve, cmd.InOrStdin(), cmd.OutOrStdout())
+				return fwd.MCP(approve, cmd.InOrStdin(), cmd.OutOrStdout(), os.Stderr)
 			}
 			defer st.Close()
 			a, err := newApp(st, nopEmitter{}, nil)

@@ -7,19 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/myday"
 	"github.com/tofu-research/tofu/backend/wording"
 )
-
-// deskMyDay generates a day's report (docs/MYDAY.md).
-const deskMyDay deskOp = "myday"
-
-// answerMyDay generates the report req.Date asks for with a's services.
-func answerMyDay(a *app.App, req deskRequest) (deskAnswer, error) {
-	r, err := a.MyDay.Generate(req.Date)
-	return deskAnswer{Day: &r}, err
-}
 
 // newMyDayCmd is `tofu myday`: today's (or a past day's) report, generated now and stored.
 func newMyDayCmd() *cobra.Command {
@@ -30,14 +21,14 @@ func newMyDayCmd() *cobra.Command {
 		Short: "Write the daily report: what was done, open threads and TODOs, papers read, tokens and cost by model",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			req := deskRequest{Op: deskMyDay, Date: date}
+			req := forward.DeskRequest{Op: forward.DeskMyDay, Date: date}
 			st, inst, err := attach()
 			if err != nil {
 				return err
 			}
-			var ans deskAnswer
+			var ans forward.DeskAnswer
 			if inst != nil {
-				ans, err = forwardDesk(inst, req)
+				ans, err = inst.Desk(req)
 			} else {
 				defer st.Close()
 				a, aerr := newApp(st, nopEmitter{}, nil)
@@ -45,7 +36,7 @@ func newMyDayCmd() *cobra.Command {
 					return aerr
 				}
 				defer a.Close()
-				ans, err = answerMyDay(a, req)
+				ans, err = forward.AnswerMyDay(a.MyDay.Generate, req)
 			}
 			if err != nil {
 				return err

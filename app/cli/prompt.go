@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tofu-research/tofu/backend/forward"
+	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -52,7 +54,7 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 	prompt = func(req store.Approval) {
 		go func() {
 			mu.Lock()
-			settled := decided.of(approvalKey(req))
+			settled := decided.of(forward.ApprovalKey(req))
 			select {
 			case <-settled:
 				mu.Unlock()
@@ -70,7 +72,7 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 				by = " for " + termLine(req.Agent) // a sub-agent asks through its parent's prompt
 			}
 			fmt.Fprintf(errOut, "\nAllow %s%s: %s\n  (%s) %s: ", termLine(req.Name), by, termLine(req.Subject), termText(req.Reason), choices)
-			decided.show(approvalKey(req))
+			decided.show(forward.ApprovalKey(req))
 			var line string
 			select {
 			case line = <-feed.lines():
@@ -99,15 +101,6 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 		}()
 	}
 	return prompt, feed.stop
-}
-
-// approvalKey names an approval among a run's prompts: its call, and the sub-agent's session
-// for a sub-agent's call (two agents' calls may share an ID).
-func approvalKey(req store.Approval) string {
-	if req.Session == "" {
-		return req.CallID
-	}
-	return req.Session + "/" + req.CallID
 }
 
 // decisions are the approvals the log says were decided, by anyone, and the one whose prompt
@@ -221,10 +214,6 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// errNobodyToAnswer is what ask_human's model reads when the run's input has ended.
-var errNobodyToAnswer = errors.New("nobody can answer questions in this run (its input has ended, as in tofu run --json without stdin): " +
-	"decide yourself and state the assumption you made")
-
 // terminalAsker answers ask_human on the terminal, between the approval prompts: the question
 // and its options on errOut, one line of input as the answer (an option's number picks it).
 type terminalAsker struct {
@@ -244,7 +233,7 @@ func (a terminalAsker) Ask(ctx context.Context, q tools.Question) (string, error
 	case line, ok := <-a.in.feed.lines():
 		if !ok {
 			fmt.Fprintln(a.errOut, "(no input)")
-			return "", errNobodyToAnswer
+			return "", headless.ErrNobodyToAnswer
 		}
 		line = strings.TrimSpace(line)
 		if a.in.echo {
@@ -255,7 +244,7 @@ func (a terminalAsker) Ask(ctx context.Context, q tools.Question) (string, error
 		}
 		return line, nil
 	case <-a.in.feed.stopped:
-		return "", errNobodyToAnswer
+		return "", headless.ErrNobodyToAnswer
 	case <-ctx.Done():
 		fmt.Fprintln(a.errOut)
 		return "", ctx.Err()

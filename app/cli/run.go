@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -17,37 +15,14 @@ import (
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
-// RunOptions are the inputs of one `tofu run`.
-type RunOptions struct {
-	Task      string
-	Workspace string
-	Model     string
-	Approve   string // ask, safe, all, never
-	Mode      string // chat (default), autonomous; "" continues in the session's mode
-	JSON      bool
-	Continue  string // session id
-	MaxSteps  int
-	MaxCost   float64 // US dollars; 0 = no bound
-	Context   string  // compaction policy: tofu, off, l0, l1, l2 (empty: the settings')
-	// Translate turns translate-then-reason on in the session (backend/lang): a task not in
-	// English is translated for the model, the reply back into the task's language.
-	Translate bool `json:",omitempty"`
-	// ContextConfig is a compact.Config JSON file that replaces the policy (ablations).
-	ContextConfig string
-	// Title names a new session (empty: the task's first words); tofu eval tasks labels its
-	// sessions with the suite and the task.
-	Title string `json:",omitempty"`
-	// Eval labels a new session as a task of a suite (tofu eval tasks).
-	Eval *store.EvalTask `json:",omitempty"`
-	// Stdin answers approval prompts when Approve is "ask" (read on the terminal's side when
-	// the run is forwarded to a running Tofu).
-	Stdin io.Reader `json:"-"`
-}
+// RunOptions are the inputs of one `tofu run` (backend/headless).
+type RunOptions = headless.RunOptions
 
 func newRunCmd() *cobra.Command {
 	o := RunOptions{}
@@ -145,11 +120,11 @@ func signalContext() (context.Context, func()) {
 
 // Run runs one agent turn headless and reports how it ended.
 func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writer) (agent.End, error) {
-	ctxCfg, err := loadContextConfig(o.ContextConfig)
+	ctxCfg, err := headless.LoadContextConfig(o.ContextConfig)
 	if err != nil {
 		return agent.End{}, err
 	}
-	o, err = checkRun(st, o, "")
+	o, err = headless.CheckRun(st, o, "")
 	if err != nil {
 		return agent.End{}, err
 	}
@@ -165,7 +140,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 // runTurn runs a checked run's turn with a's runner and says which session it ran in (tofu
 // eval tasks runs several at once with one App).
 func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
-	model, err := runModel(a, o.Model)
+	model, err := headless.Model(o.Model, a.Models.Status)
 	if err != nil {
 		return "", agent.End{}, err
 	}
@@ -188,12 +163,12 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 		return a.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
 	}, printer.decided)
 	defer stopPrompts()
-	req := runRequest(o, ctxCfg)
+	req := headless.RunRequest(o, ctxCfg)
 	req.Model = model
 	// ask_human is asked on the terminal too; with no input left, the model reads that nobody
 	// can answer (it read "Unknown tool").
 	req.Prompt, req.Sink, req.Asker = prompt, printer, terminalAsker{in: input, errOut: errOut}
-	sent, err := a.Runner.Send(ctx, runMessage(o, func(s string, first []store.Event, _ *session.Request) {
+	sent, err := a.Runner.Send(ctx, headless.RunMessage(o, func(s string, first []store.Event, _ *session.Request) {
 		sid = s
 		unsub = st.Subscribe(func(ev store.Event) {
 			if ev.Session == s {
@@ -210,91 +185,6 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 	end := sent.Turn.Wait()
 	printer.finish(sent.Session, end)
 	return sent.Session, end, nil
-}
-
-// loadContextConfig reads --context-config (nil when not given).
-func loadContextConfig(path string) (*compact.Config, error) {
-	if path == "" {
-		return nil, nil
-	}
-	c, err := compact.LoadConfig(path)
-	if err != nil {
-		return nil, fmt.Errorf("--context-config: %w", err)
-	}
-	return &c, nil
-}
-
-// checkRun checks o and completes it: a continued session's workspace and mode, the workspace
-// made absolute against dir (the caller's working directory; "" is this process's).
-func checkRun(st *store.Store, o RunOptions, dir string) (RunOptions, error) {
-	if o.Continue != "" {
-		// A continued session works where it worked, and as it worked.
-		if info, err := st.Session(o.Continue); err == nil {
-			if o.Workspace == "" {
-				o.Workspace = info.Workspace
-			}
-			if o.Mode == "" {
-				o.Mode = string(info.Mode)
-			}
-		}
-	}
-	mode, err := session.NormalizeMode(o.Mode)
-	if err != nil {
-		return o, err
-	}
-	o.Mode = string(mode)
-	if o.Workspace == "" {
-		o.Workspace = "."
-	}
-	if !filepath.IsAbs(o.Workspace) && dir != "" {
-		o.Workspace = filepath.Join(dir, o.Workspace)
-	}
-	if o.Workspace, err = filepath.Abs(o.Workspace); err != nil {
-		return o, err
-	}
-	if fi, err := os.Stat(o.Workspace); err != nil || !fi.IsDir() {
-		return o, fmt.Errorf("the workspace %s is not a directory", o.Workspace)
-	}
-	if _, err := permission.ParseMode(o.Approve); err != nil {
-		return o, err
-	}
-	return o, nil
-}
-
-// runModel checks that a model can answer and says which: the one named, or the model
-// status's default (the settings' main model, or its startup replacement, which the status
-// also keeps for session.Runner.Send to record).
-func runModel(a *app.App, model string) (string, error) {
-	if model != "" {
-		return model, nil
-	}
-	status := a.Models.Status()
-	if status.Error != nil && len(status.Models) == 0 {
-		return "", status.Error
-	}
-	return status.DefaultModel, nil
-}
-
-// runMessage is the message a run sends (session.Runner.Send): the task, in a new session
-// unless --continue names one (none for a bare --continue), set to work in the run's
-// workspace and mode.
-func runMessage(o RunOptions, written func(string, []store.Event, *session.Request)) session.Message {
-	return session.Message{Session: o.Continue, Title: o.Title, Text: o.Task, Written: written,
-		Setup: func(i *store.SessionInfo) {
-			i.Workspace, i.Mode = o.Workspace, store.SessionMode(o.Mode)
-			i.Translate = i.Translate || o.Translate
-			if o.Eval != nil {
-				i.Eval = o.Eval
-			}
-		}}
-}
-
-// runRequest is the turn a run asks the runner for (without its terminal: Prompt and Sink).
-func runRequest(o RunOptions, ctxCfg *compact.Config) session.Request {
-	return session.Request{
-		Model: o.Model, Approve: o.Approve,
-		MaxSteps: o.MaxSteps, MaxCostUSD: o.MaxCost, Context: o.Context, ContextConfig: ctxCfg,
-	}
 }
 
 type nopEmitter struct{}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/store"
@@ -207,7 +208,7 @@ func TestRunCodingTask(t *testing.T) {
 		t.Fatalf("workspace = %q", info.Workspace)
 	}
 	// tofu trace verify: every request of the task rebuilds from the log (docs/TRACE.md).
-	ans, err := answerTrace(st, deskRequest{Op: deskTraceVerify, Session: session}, deskAnswer{})
+	ans, err := forward.AnswerDesk(st, forward.DeskRequest{Op: forward.DeskTraceVerify, Session: session}, func(string) bool { return false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,17 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/wording"
-)
-
-// Desk operations of `tofu schedule` (docs/SCHEDULE.md): forwarded to a running Tofu, whose
-// scheduler runs the jobs.
-const (
-	deskScheduleList deskOp = "schedule_list"
-	deskScheduleAdd  deskOp = "schedule_add"
-	deskScheduleRm   deskOp = "schedule_rm"
 )
 
 // startScheduler runs a's scheduler until the returned stop is called (the window and
@@ -37,38 +30,18 @@ func startScheduler(a *app.App) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
-// answerSchedule runs a schedule operation on s.
-func answerSchedule(s *schedule.Scheduler, req deskRequest) (deskAnswer, error) {
-	var ans deskAnswer
-	var err error
-	switch req.Op {
-	case deskScheduleAdd:
-		var j schedule.Job
-		if req.Job != nil {
-			j = *req.Job
-		}
-		j, err = s.Add(j)
-		ans.Jobs = []schedule.Job{j}
-	case deskScheduleRm:
-		err = s.Remove(req.Session)
-	default:
-		ans.Jobs, err = s.List()
-	}
-	return ans, err
-}
-
 // scheduleCall runs req in the running Tofu, or on the store here (the jobs then run when
 // Tofu next opens).
-func scheduleCall(req deskRequest) (deskAnswer, error) {
+func scheduleCall(req forward.DeskRequest) (forward.DeskAnswer, error) {
 	st, inst, err := attach()
 	if err != nil {
-		return deskAnswer{}, err
+		return forward.DeskAnswer{}, err
 	}
 	if inst != nil {
-		return forwardDesk(inst, req)
+		return inst.Desk(req)
 	}
 	defer st.Close()
-	return answerSchedule(localScheduler(st), req)
+	return forward.AnswerSchedule(localScheduler(st), req)
 }
 
 // localScheduler keeps the jobs without running them.
@@ -82,7 +55,7 @@ func newScheduleCmd() *cobra.Command {
 	ls := &cobra.Command{
 		Use: "list", Short: "The scheduled jobs, their next time and latest runs (missed ones too)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ans, err := scheduleCall(deskRequest{Op: deskScheduleList})
+			ans, err := scheduleCall(forward.DeskRequest{Op: forward.DeskScheduleList})
 			if err != nil {
 				return err
 			}
@@ -114,7 +87,7 @@ func newScheduleCmd() *cobra.Command {
 				}
 				j.Workspace = abs
 			}
-			ans, err := scheduleCall(deskRequest{Op: deskScheduleAdd, Job: &j})
+			ans, err := scheduleCall(forward.DeskRequest{Op: forward.DeskScheduleAdd, Job: &j})
 			if err != nil {
 				return err
 			}
@@ -136,7 +109,7 @@ func newScheduleCmd() *cobra.Command {
 	rm := &cobra.Command{
 		Use: "rm ID", Short: "Remove a job", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := scheduleCall(deskRequest{Op: deskScheduleRm, Session: args[0]})
+			_, err := scheduleCall(forward.DeskRequest{Op: forward.DeskScheduleRm, Session: args[0]})
 			if err == nil {
 				fmt.Fprintf(cmd.OutOrStdout(), "Removed %s\n", args[0])
 			}

@@ -27,7 +27,7 @@ func newSessionsCmd() *cobra.Command {
 			}
 			var found []history.Match
 			if inst != nil {
-				found, err = forwardSearch(inst, query, limit)
+				found, err = inst.Search(query, limit)
 			} else {
 				defer st.Close()
 				x := history.New(st)

@@ -6,28 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/store"
 )
-
-// deskSessions lists the conversations (`tofu sessions list`).
-const deskSessions deskOp = "sessions"
-
-// answerSessions lists st's conversations as the window's sidebar does: not a paper's internal
-// sessions, not the trash; most recent activity first; at most limit (0: all).
-func answerSessions(st *store.Store, limit int) (deskAnswer, error) {
-	all, err := st.Sessions()
-	list := []store.SessionInfo{}
-	for _, info := range all {
-		if info.Internal() || info.InTrash() || info.Stub() {
-			continue
-		}
-		if limit > 0 && len(list) == limit {
-			break
-		}
-		list = append(list, info)
-	}
-	return deskAnswer{Sessions: list}, err
-}
 
 // newSessionsListCmd is `tofu sessions list`: the ids `--continue`, `sessions show` and
 // `trace` take, with what each conversation is.
@@ -39,7 +20,7 @@ func newSessionsListCmd() *cobra.Command {
 		Short: "List the conversations, most recent first: id, last activity, messages, model and title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ans, err := deskCall(deskRequest{Op: deskSessions, Limit: limit})
+			ans, err := deskCall(forward.DeskRequest{Op: forward.DeskSessions, Limit: limit})
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/wording"
 )
@@ -21,7 +22,7 @@ func newSessionsShowCmd() *cobra.Command {
 		Short: "Print a conversation's active branch, with its forks (edited messages, regenerated replies)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ans, err := deskCall(deskRequest{Op: deskShow, Session: args[0]})
+			ans, err := deskCall(forward.DeskRequest{Op: forward.DeskShow, Session: args[0]})
 			if err != nil {
 				return err
 			}

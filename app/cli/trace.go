@@ -1,51 +1,15 @@
 package cli
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/trace"
 )
-
-// Desk operations of `tofu trace` (docs/TRACE.md).
-const (
-	deskTraceVerify deskOp = "trace_verify"
-	deskTraceExport deskOp = "trace_export"
-)
-
-// traceAnswer is what a trace operation found or wrote.
-type traceAnswer struct {
-	Calls    int    `json:"calls"`
-	Verified int    `json:"verified"`
-	Mismatch string `json:"mismatch,omitempty"` // the first call that does not agree with the log
-	// Checked says how the calls were checked and what came from outside the log.
-	Checked []string `json:"checked,omitempty"`
-	Export  string   `json:"export,omitempty"`
-}
-
-// answerTrace runs a trace operation on st (here or in the running Tofu).
-func answerTrace(st *store.Store, req deskRequest, ans deskAnswer) (deskAnswer, error) {
-	ans.Trace = &traceAnswer{}
-	if req.Op == deskTraceExport {
-		var buf bytes.Buffer
-		err := trace.Export(&buf, st, req.Session, req.Format)
-		ans.Trace.Export = buf.String()
-		return ans, err
-	}
-	res, err := trace.Verify(st, req.Session)
-	ans.Trace.Calls, ans.Trace.Verified, ans.Trace.Checked = res.Calls, res.Verified, res.Summary()
-	var m *trace.Mismatch
-	if errors.As(err, &m) {
-		ans.Trace.Mismatch, err = m.Error(), nil
-	}
-	return ans, err
-}
 
 // newTraceCmd is `tofu trace`: the white-box trace of a conversation, checked and exported.
 func newTraceCmd() *cobra.Command {
@@ -55,7 +19,7 @@ func newTraceCmd() *cobra.Command {
 		Short: "Rebuild every model request of a conversation from its log and check the recorded fingerprints (exit 1 on the first mismatch)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ans, err := deskCall(deskRequest{Op: deskTraceVerify, Session: args[0]})
+			ans, err := deskCall(forward.DeskRequest{Op: forward.DeskTraceVerify, Session: args[0]})
 			if err != nil {
 				return err
 			}
@@ -68,7 +32,7 @@ func newTraceCmd() *cobra.Command {
 		Short: "Write a conversation's trace to stdout (JSON)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ans, err := deskCall(deskRequest{Op: deskTraceExport, Session: args[0], Format: format})
+			ans, err := deskCall(forward.DeskRequest{Op: forward.DeskTraceExport, Session: args[0], Format: format})
 			if err != nil {
 				return err
 			}
@@ -81,7 +45,7 @@ func newTraceCmd() *cobra.Command {
 	return cmd
 }
 
-func printVerify(out io.Writer, a traceAnswer) error {
+func printVerify(out io.Writer, a forward.TraceAnswer) error {
 	switch {
 	case a.Mismatch != "":
 		fmt.Fprintf(out, "%d of %d model calls verified\n", a.Verified, a.Calls)

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/forward"
 )
 
 // A conversation whose calls were all checked, or sent nothing to check, passes; the count
@@ -10,7 +12,7 @@ import (
 func TestPrintVerifyCountsOnlyTheRequestsSent(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
-	a := traceAnswer{Calls: 5, Verified: 2, Checked: []string{"nothing to check: calls 3–5, refused before they were sent"}}
+	a := forward.TraceAnswer{Calls: 5, Verified: 2, Checked: []string{"nothing to check: calls 3–5, refused before they were sent"}}
 	if err := printVerify(&out, a); err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,8 @@ var aboveOrchestration = []string{
 	"backend/trace",     // a trace rebuilds a turn's requests with the agent's projection
 	"backend/desk",      // the sidebar stops a deleted conversation's turn and sets its switches
 	"backend/schedule",  // a due job is a turn (TurnExec)
+	"backend/headless",  // tofu run's task and tofu chat's message, sent through the runner
+	"backend/forward",   // the command socket: turns the command line sends a running Tofu
 }
 
 // upwardEdges are the imports of the orchestration core from below that are known and still
@@ -42,6 +44,8 @@ var forbidden = map[string][]string{
 	"backend/tools":   {"backend/agent", "backend/session", "backend/swarm"},
 	"backend/agent":   {"backend/session", "backend/swarm"},
 	"backend/session": {"backend/swarm"},
+	// headless is what a command-line turn is; forward carries it to a running Tofu, above it.
+	"backend/headless": {"backend/forward"},
 }
 
 // under says whether pkg is dir or below it ("backend/" matches everything in backend).
@@ -130,14 +134,32 @@ var userOnly = map[string][]string{
 	"backend/llm/ollama/manage": {"app", "backend/protocol"}, // protocol: its payload types only
 }
 
+// commandLineOnly are packages only the command line's wiring imports: the command protocol
+// serves the running app (app/cli adapts it to forward.App), and no backend package speaks it.
+var commandLineOnly = map[string][]string{
+	"backend/forward": {"app/cli"},
+}
+
 func TestUserOnlyPackagesStayWithTheUser(t *testing.T) {
 	t.Parallel()
+	importedOnlyBy(t, userOnly, "the user's actions, outside the agent's reach")
+}
+
+func TestCommandProtocolStaysWithTheCommandLine(t *testing.T) {
+	t.Parallel()
+	importedOnlyBy(t, commandLineOnly, "the command line's protocol with a running Tofu")
+}
+
+// importedOnlyBy fails for a package that imports one of rules' keys without being listed
+// under it.
+func importedOnlyBy(t *testing.T, rules map[string][]string, why string) {
+	t.Helper()
 	for pkg, deps := range imports(t) {
-		for guarded, allowed := range userOnly {
+		for guarded, allowed := range rules {
 			if !slices.Contains(deps, guarded) || under(pkg, guarded) || slices.Contains(allowed, pkg) {
 				continue
 			}
-			t.Errorf("%s imports %s: only %v may (the user's actions, outside the agent's reach)", pkg, guarded, allowed)
+			t.Errorf("%s imports %s: only %v may (%s)", pkg, guarded, allowed, why)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package forward
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	mcpserve "github.com/tofu-research/tofu/backend/mcp/serve"
 	"github.com/tofu-research/tofu/backend/tools/permission"
@@ -19,7 +18,7 @@ import (
 // client's JSON-RPC messages over the command socket, one per frame.
 
 // mcp serves a forwarded `tofu mcp serve` until the client leaves or the instance stops.
-func (in *instance) mcp(c *usersock.Conn, r forwardMCPRequest) error {
+func (in *instance) mcp(c *usersock.Conn, r MCPRequest) error {
 	mode, err := permission.ParseMode(r.Approve)
 	if err != nil {
 		return err
@@ -29,15 +28,15 @@ func (in *instance) mcp(c *usersock.Conn, r forwardMCPRequest) error {
 	}
 	// The instance stopping ends the session: its Recv then fails.
 	defer context.AfterFunc(in.ctx, func() { c.Close() })()
-	return mcpserve.ServeMessages(in.ctx, in.a.MCPServer(mode, Version), forwardedMessages{c})
+	return mcpserve.ServeMessages(in.ctx, in.app.MCPServer(mode), mcpMessages{c})
 }
 
-// forwardedMessages is the instance's side of a forwarded MCP session.
-type forwardedMessages struct{ c *usersock.Conn }
+// mcpMessages is the instance's side of a forwarded MCP session.
+type mcpMessages struct{ c *usersock.Conn }
 
-func (f forwardedMessages) Recv() (json.RawMessage, error) {
+func (f mcpMessages) Recv() (json.RawMessage, error) {
 	for {
-		var in forwardInput
+		var in Input
 		if err := f.c.Recv(&in); err != nil {
 			return nil, err
 		}
@@ -47,14 +46,15 @@ func (f forwardedMessages) Recv() (json.RawMessage, error) {
 	}
 }
 
-func (f forwardedMessages) Send(m json.RawMessage) error { return f.c.Send(forwardOutput{MCP: m}) }
+func (f mcpMessages) Send(m json.RawMessage) error { return f.c.Send(Output{MCP: m}) }
 
-// forwardMCP relays an MCP client on stdin/stdout to the running Tofu behind c: each line of
-// stdin is a message to Tofu's server, each of its messages a line on stdout. It returns when
-// stdin ends (the client left) or the instance closes the connection.
-func forwardMCP(c *usersock.Conn, approve string, stdin io.Reader, stdout io.Writer) error {
+// MCP relays an MCP client on stdin/stdout to the running Tofu: each line of stdin is a message
+// to Tofu's server, each of its messages a line on stdout; a line that is not JSON is skipped
+// with a word on errOut. It returns when stdin ends (the client left) or the instance closes
+// the connection.
+func (c *Client) MCP(approve string, stdin io.Reader, stdout, errOut io.Writer) error {
 	defer c.Close()
-	if err := c.Send(forwardRequest{Version: forwardVersion, Tofu: Version, MCP: &forwardMCPRequest{Approve: approve}}); err != nil {
+	if err := c.request(Request{MCP: &MCPRequest{Approve: approve}}); err != nil {
 		return err
 	}
 	in := make(chan error, 1)
@@ -64,8 +64,8 @@ func forwardMCP(c *usersock.Conn, approve string, stdin io.Reader, stdout io.Wri
 			line, err := r.ReadBytes('\n')
 			if msg := trimLine(line); len(msg) > 0 {
 				if !json.Valid(msg) {
-					fmt.Fprintf(os.Stderr, "tofu mcp serve: a line on stdin is not JSON, skipped: %.80q\n", msg)
-				} else if serr := c.Send(forwardInput{MCP: msg}); serr != nil {
+					fmt.Fprintf(errOut, "tofu mcp serve: a line on stdin is not JSON, skipped: %.80q\n", msg)
+				} else if serr := c.conn.Send(Input{MCP: msg}); serr != nil {
 					in <- serr
 					return
 				}
@@ -80,13 +80,13 @@ func forwardMCP(c *usersock.Conn, approve string, stdin io.Reader, stdout io.Wri
 	go func() {
 		w := bufio.NewWriter(stdout)
 		for {
-			var f forwardOutput
-			if err := c.Recv(&f); err != nil {
+			var f Output
+			if err := c.conn.Recv(&f); err != nil {
 				out <- fmt.Errorf("the running Tofu closed the MCP session: %w", err)
 				return
 			}
 			if f.Error != nil {
-				out <- f.Error.err()
+				out <- f.Error.Err()
 				return
 			}
 			if len(f.MCP) == 0 {

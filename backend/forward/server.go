@@ -1,4 +1,4 @@
-package cli
+package forward
 
 import (
 	"cmp"
@@ -11,9 +11,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tofu-research/tofu/app"
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/history"
+	"github.com/tofu-research/tofu/backend/models"
+	"github.com/tofu-research/tofu/backend/myday"
+	"github.com/tofu-research/tofu/backend/paper/library"
+	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools"
@@ -21,9 +27,35 @@ import (
 	"github.com/tofu-research/tofu/backend/usersock"
 )
 
-// commandSocket is where a running Tofu takes `tofu run` and `tofu chat` from the terminal:
-// beside its database, in the data directory only its user can enter.
-func commandSocket(dataDir string) string { return filepath.Join(dataDir, "tofu.sock") }
+// App is what the instance serves forwarded commands with: the running Tofu's store, runner
+// and services (app.App, adapted by app/cli). Turns start through Send, the window's own path,
+// so the window shows them live.
+type App interface {
+	headless.Sender
+	Store() *store.Store
+	Runner() *session.Runner
+	ModelStatus() models.Status
+	History() *history.Index
+	// Follow calls show with each message on session sid's topic, as the window receives it,
+	// until remove, and ended (when not nil) after the message that ends a reply, with why it
+	// failed ("" : it did not); neither may block.
+	Follow(sid string, show func(Message), ended func(failure string)) (remove func())
+	MCPServer(approve permission.Mode) *server.MCPServer
+	Papers() PaperLibrary
+	OpenPaper(path, dir string) (library.Info, error) // imported and shown in the reader
+	MyDay(date string) (myday.Report, error)
+	Scheduler() *schedule.Scheduler
+}
+
+// PaperLibrary is the window's paper library (app.PaperService).
+type PaperLibrary interface {
+	headless.Papers
+	ImportRef(ref, dir string) (library.Info, error)
+}
+
+// SocketPath is where a running Tofu takes commands from the terminal: beside its database, in
+// the data directory only its user can enter.
+func SocketPath(dataDir string) string { return filepath.Join(dataDir, "tofu.sock") }
 
 // requestWait bounds how long a connection may take to send its request, and flushWait how
 // long a finished command's last frames may take to leave: a peer that stalls cannot hold
@@ -33,28 +65,27 @@ const (
 	flushWait   = 5 * time.Second
 )
 
-// instance serves forwarded commands with the running app: turns start through the same
-// runner (and ChatService) as the window's, so the window shows them live.
+// instance serves forwarded commands with the running app.
 type instance struct {
-	a   *app.App
-	st  *store.Store
-	fan *app.Fanout // the app's emitter: each command follows its session here
+	app   App
+	build string // this Tofu's version, for the version message
 
 	ctx    context.Context // ends when the instance stops taking commands
 	cancel context.CancelCauseFunc
 	wg     sync.WaitGroup
 }
 
-// listenForCommands serves forwarded commands on the data directory's socket until stop. The
-// caller holds the data directory's database, so whatever socket is there is stale.
-func listenForCommands(dataDir string, a *app.App, st *store.Store, fan *app.Fanout) (stop func(), err error) {
-	l, err := usersock.Listen(commandSocket(dataDir))
+// Listen serves forwarded commands on the data directory's socket until stop. The caller
+// holds the data directory's database, so whatever socket is there is stale. build is this
+// Tofu's version, named when a client of another protocol version is refused.
+func Listen(dataDir, build string, a App) (stop func(), err error) {
+	l, err := usersock.Listen(SocketPath(dataDir))
 	if err != nil {
 		return nil, err
 	}
 	l.Refused = func(err error) { log.Printf("tofu: command socket: %v", err) }
 	ctx, cancel := context.WithCancelCause(context.Background())
-	in := &instance{a: a, st: st, fan: fan, ctx: ctx, cancel: cancel}
+	in := &instance{app: a, build: build, ctx: ctx, cancel: cancel}
 	in.wg.Add(1)
 	go func() {
 		defer in.wg.Done()
@@ -81,17 +112,17 @@ func listenForCommands(dataDir string, a *app.App, st *store.Store, fan *app.Fan
 func (in *instance) serve(c *usersock.Conn) {
 	defer c.Flush(flushWait)
 	c.SetReadLimit(requestLimit)
-	var req forwardRequest
+	var req Request
 	c.Raw().SetReadDeadline(time.Now().Add(requestWait))
 	if err := c.Recv(&req); err != nil {
-		c.Send(forwardOutput{Error: toWire(fmt.Errorf("bad request: %w", err))})
+		c.Send(Output{Error: ToWire(fmt.Errorf("bad request: %w", err))})
 		return
 	}
 	c.Raw().SetReadDeadline(time.Time{})
-	if req.Version != forwardVersion {
-		c.Send(forwardOutput{Error: toWire(fmt.Errorf(
+	if req.Version != Version {
+		c.Send(Output{Error: ToWire(fmt.Errorf(
 			"the running Tofu (%s) speaks command protocol %d, this tofu (%s) speaks %d: restart the window or `tofu serve` with this build",
-			Version, forwardVersion, req.Tofu, req.Version))})
+			in.build, Version, req.Tofu, req.Version))})
 		return
 	}
 	var err error
@@ -106,62 +137,40 @@ func (in *instance) serve(c *usersock.Conn) {
 		err = in.paper(c, *req.Paper)
 	case req.Search != nil:
 		var found []history.Match
-		if found, err = in.a.History().Search(req.Search.Query, req.Search.Limit); err == nil {
-			c.Send(forwardOutput{Found: &forwardFound{Matches: found}})
+		if found, err = in.app.History().Search(req.Search.Query, req.Search.Limit); err == nil {
+			c.Send(Output{Found: &Found{Matches: found}})
 		}
 	case req.Desk != nil:
-		var ans deskAnswer
+		var ans DeskAnswer
 		if ans, err = in.desk(*req.Desk); err == nil {
-			c.Send(forwardOutput{Desk: &ans})
+			c.Send(Output{Desk: &ans})
 		}
 	default:
 		err = errors.New("bad request: neither run, chat nor search (nor a desk command, nor mcp)")
 	}
 	if err != nil {
-		c.Send(forwardOutput{Error: toWire(err)})
+		c.Send(Output{Error: ToWire(err)})
 	}
 }
 
 // follow sends the session's messages (events, deltas, resets, stream state) to c until
-// remove; ended, when set, hears of the reply's end with its failure.
+// remove; ended, when set, hears of the reply's end with its failure. Send only queues, so
+// the app's emitter is never blocked.
 func (in *instance) follow(c *usersock.Conn, sid string, ended func(failure string)) (remove func()) {
-	return in.fan.Add(&sessionTap{topic: app.SessionTopic(sid), c: c, ended: ended})
-}
-
-// sessionTap is an app.Emitter for one session, in front of a connection. Emit must not
-// block: Send only queues.
-type sessionTap struct {
-	topic string
-	c     *usersock.Conn
-	ended func(failure string)
-}
-
-func (t *sessionTap) Emit(topic string, data any) {
-	m, ok := data.(app.SessionMessage)
-	if !ok || topic != t.topic {
-		return
-	}
-	var ev *store.Event
-	if e, ok := m.Event.(store.Event); ok {
-		ev = &e
-	}
-	t.c.Send(forwardOutput{Message: &forwardMessage{Kind: m.Kind, Event: ev, Text: m.Text, Reasoning: m.Reasoning, State: m.State, Error: m.Error}})
-	if m.Kind == app.MessageStream && m.State == app.StreamEnded && t.ended != nil {
-		t.ended(m.Error)
-	}
+	return in.app.Follow(sid, func(m Message) { c.Send(Output{Message: &m}) }, ended)
 }
 
 // run starts a forwarded `tofu run` as the window starts its turns, and streams it back.
-func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
-	o, err := checkRun(in.st, r.Options, r.Dir)
+func (in *instance) run(c *usersock.Conn, r *RunRequest) error {
+	o, err := headless.CheckRun(in.app.Store(), r.Options, r.Dir)
 	if err != nil {
 		return err
 	}
-	model, err := runModel(in.a, o.Model)
+	model, err := headless.Model(o.Model, in.app.ModelStatus)
 	if err != nil {
 		return err
 	}
-	c.Send(forwardOutput{Note: forwardedNote(model)})
+	c.Send(Output{Note: forwardedNote(model)})
 	var stopFollow func()
 	defer func() {
 		if stopFollow != nil {
@@ -171,37 +180,38 @@ func (in *instance) run(c *usersock.Conn, r *forwardedRun) error {
 	ctx, cancel := context.WithCancelCause(in.ctx)
 	defer cancel(nil)
 	asked := &askedCalls{}
-	questions := &forwardQuestions{c: c}
-	req := runRequest(o, r.Context)
+	questions := &questions{c: c}
+	req := headless.RunRequest(o, r.Context)
 	req.Model = model
 	req.Asker = questions // ask_human is asked on the command line's terminal, as approvals are
 	req.Prompt = func(ap store.Approval) {
-		asked.add(approvalKey(ap))
-		c.Send(forwardOutput{Ask: &ap})
+		asked.add(ApprovalKey(ap))
+		c.Send(Output{Ask: &ap})
 	}
-	sent, err := in.a.Send(ctx, runMessage(o, func(sid string, first []store.Event, _ *session.Request) {
+	runner := in.app.Runner()
+	sent, err := in.app.Send(ctx, headless.RunMessage(o, func(sid string, first []store.Event, _ *session.Request) {
 		// The command line sees the run's first events, then follows the rest.
 		for _, ev := range first {
-			c.Send(forwardOutput{Message: &forwardMessage{Kind: app.MessageEvent, Event: &ev}})
+			c.Send(Output{Message: &Message{Kind: EventKind, Event: &ev}})
 		}
 		stopFollow = in.follow(c, sid, nil)
-		go in.input(c, questions.deliver, func(a forwardApprove) {
+		go in.input(c, questions.deliver, func(a Approve) {
 			// Only what this connection was asked: a sub-agent's call in its own session.
 			err := permission.ErrNotPending
 			ap := store.Approval{CallID: a.Call, Session: a.Session}
-			if asked.has(approvalKey(ap)) {
-				err = in.a.Runner.Approve(cmp.Or(a.Session, sid), a.Call, string(a.Decision))
+			if asked.has(ApprovalKey(ap)) {
+				err = runner.Approve(cmp.Or(a.Session, sid), a.Call, string(a.Decision))
 			}
 			frame := answeredFrame(a.Call, err)
 			frame.Session = a.Session
-			c.Send(forwardOutput{Answered: frame})
+			c.Send(Output{Answered: frame})
 		}, func() { cancel(agent.ErrStoppedByUser) })
 	}), req)
 	if err != nil {
 		return err
 	}
 	end := sent.Turn.Wait()
-	c.Send(forwardOutput{End: endFrame(sent.Session, end)})
+	c.Send(Output{End: endFrame(sent.Session, end)})
 	return nil
 }
 
@@ -211,20 +221,20 @@ func forwardedNote(model string) string {
 	return fmt.Sprintf("sent to the running Tofu, which answers with its own settings and model (%s)", cmp.Or(model, "its default model"))
 }
 
-// chat sends a forwarded `tofu chat` message through the window's ChatService.
-func (in *instance) chat(c *usersock.Conn, o ChatOptions) error { return in.reply(c, o, nil) }
+// chat sends a forwarded `tofu chat` message the window's way.
+func (in *instance) chat(c *usersock.Conn, o headless.ChatOptions) error { return in.reply(c, o, nil) }
 
 // reply sends o's message and forwards the reply; notes, when given, are lines said after a
 // reply that ended well (a paper answer's sources), from the events after before.
-func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string, before uint64) []string) error {
+func (in *instance) reply(c *usersock.Conn, o headless.ChatOptions, notes func(sid string, before uint64) []string) error {
 	if o.BaseURL != "" {
 		return errors.New("--base-url would change the running Tofu's provider: set it in its Settings, or quit it to use --base-url")
 	}
-	model, err := checkChat(in.a, o)
+	model, err := headless.CheckChat(o, in.app.ModelStatus)
 	if err != nil {
 		return err
 	}
-	c.Send(forwardOutput{Note: forwardedNote(model)})
+	c.Send(Output{Note: forwardedNote(model)})
 	ended := make(chan string, 1)
 	var stopFollow func()
 	defer func() {
@@ -233,10 +243,10 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 		}
 	}()
 	var before uint64
-	sent, err := chatSend(in.a, o, model, func(sid string, b uint64, notice string) {
+	sent, err := headless.SendChat(in.app, o, model, func(sid string, b uint64, notice string) {
 		before = b
 		if notice != "" {
-			c.Send(forwardOutput{Note: notice})
+			c.Send(Output{Note: notice})
 		}
 		stopFollow = in.follow(c, sid, func(failure string) {
 			select {
@@ -249,39 +259,40 @@ func (in *instance) reply(c *usersock.Conn, o ChatOptions, notes func(sid string
 		return err
 	}
 	sid := sent.Session
+	runner := in.app.Runner()
 	// Once the reply has ended, the connection closing must not stop a later turn of the
 	// conversation (one the window started).
 	var over atomic.Bool
 	defer over.Store(true)
-	go in.input(c, nil, func(a forwardApprove) {
-		c.Send(forwardOutput{Answered: answeredFrame(a.Call, permission.ErrNotPending)})
+	go in.input(c, nil, func(a Approve) {
+		c.Send(Output{Answered: answeredFrame(a.Call, permission.ErrNotPending)})
 	}, func() {
 		if !over.Load() {
-			in.a.Chat.Stop(sid)
+			runner.Stop(sid)
 		}
 	})
 	var failure string
 	select {
 	case failure = <-ended:
 	case <-in.ctx.Done():
-		in.a.Runner.StopAndWait(sid)
+		runner.StopAndWait(sid)
 		failure = <-ended
 	}
-	outcome := chatOutcome(in.st, sid, before, failure)
+	outcome := headless.ChatOutcome(in.app.Store(), sid, before, failure)
 	if outcome == nil && notes != nil {
 		for _, n := range notes(sid, before) {
-			c.Send(forwardOutput{Note: n})
+			c.Send(Output{Note: n})
 		}
 	}
-	c.Send(forwardOutput{End: &forwardEnd{Session: sid, Error: toWire(outcome)}})
+	c.Send(Output{End: &End{Session: sid, Error: ToWire(outcome)}})
 	return nil
 }
 
-// input reads the command line's frames after its request: approvals, and a stop (Ctrl+C).
-// A connection that ends (the command line quit or was killed) stops the turn too.
-func (in *instance) input(c *usersock.Conn, answer func(forwardAnswer), approve func(forwardApprove), stop func()) {
+// input reads the command line's frames after its request: approvals, answers and a stop
+// (Ctrl+C). A connection that ends (the command line quit or was killed) stops the turn too.
+func (in *instance) input(c *usersock.Conn, answer func(Answer), approve func(Approve), stop func()) {
 	for {
-		var f forwardInput
+		var f Input
 		if err := c.Recv(&f); err != nil {
 			stop()
 			return
@@ -296,6 +307,15 @@ func (in *instance) input(c *usersock.Conn, answer func(forwardAnswer), approve 
 			stop()
 		}
 	}
+}
+
+// ApprovalKey names an approval among a run's prompts: its call, and the sub-agent's session
+// for a sub-agent's call (two agents' calls may share an ID).
+func ApprovalKey(req store.Approval) string {
+	if req.Session == "" {
+		return req.CallID
+	}
+	return req.Session + "/" + req.CallID
 }
 
 // askedCalls are the approvals asked on one connection: it may answer those alone.
@@ -319,19 +339,19 @@ func (s *askedCalls) has(id string) bool {
 	return s.ids[id]
 }
 
-// forwardQuestions asks a forwarded run's ask_human questions on its command line and waits
-// for the answers it sends back.
-type forwardQuestions struct {
+// questions asks a forwarded run's ask_human questions on its command line and waits for the
+// answers it sends back.
+type questions struct {
 	c    *usersock.Conn
 	mu   sync.Mutex
-	wait map[string]chan forwardAnswer
+	wait map[string]chan Answer
 }
 
-func (q *forwardQuestions) Ask(ctx context.Context, question tools.Question) (string, error) {
-	ch := make(chan forwardAnswer, 1)
+func (q *questions) Ask(ctx context.Context, question tools.Question) (string, error) {
+	ch := make(chan Answer, 1)
 	q.mu.Lock()
 	if q.wait == nil {
-		q.wait = map[string]chan forwardAnswer{}
+		q.wait = map[string]chan Answer{}
 	}
 	q.wait[question.CallID] = ch
 	q.mu.Unlock()
@@ -340,13 +360,13 @@ func (q *forwardQuestions) Ask(ctx context.Context, question tools.Question) (st
 		delete(q.wait, question.CallID)
 		q.mu.Unlock()
 	}()
-	if err := q.c.Send(forwardOutput{Question: &question}); err != nil {
-		return "", errNobodyToAnswer
+	if err := q.c.Send(Output{Question: &question}); err != nil {
+		return "", headless.ErrNobodyToAnswer
 	}
 	select {
 	case a := <-ch:
 		if a.None {
-			return "", errNobodyToAnswer
+			return "", headless.ErrNobodyToAnswer
 		}
 		return a.Text, nil
 	case <-ctx.Done():
@@ -355,7 +375,7 @@ func (q *forwardQuestions) Ask(ctx context.Context, question tools.Question) (st
 }
 
 // deliver hands an answer to the question waiting for it (none waits: dropped).
-func (q *forwardQuestions) deliver(a forwardAnswer) {
+func (q *questions) deliver(a Answer) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if ch := q.wait[a.Call]; ch != nil {
