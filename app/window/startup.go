@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -20,6 +23,7 @@ const startupTopic = "tofu:startup"
 // start, Unix ms); the others are performance.now() values, ms after Origin.
 type pageMarks struct {
 	Origin float64 `json:"origin"`
+	HTML   float64 `json:"html"`   // index.html received (0: the engine did not say)
 	Script float64 `json:"script"` // the bundle began to run
 	Shell  float64 `json:"shell"`  // the first frame after the shell mounted
 	Data   float64 `json:"data"`   // the conversations, settings and folders arrived
@@ -32,6 +36,8 @@ type pageMarks struct {
 type timeline struct {
 	Run    float64 `json:"run"`    // Go handed over to Wails (the window about to be built)
 	Page   float64 `json:"page"`   // WebKit began loading the page
+	HTML   float64 `json:"html"`   // index.html received from the asset server
+	Bundle float64 `json:"bundle"` // the page asked for its script (Go's clock: WebKitGTK times no custom-scheme resource)
 	Script float64 `json:"script"` // the bundle began to run
 	Shell  float64 `json:"shell"`  // first frame of the shell
 	Data   float64 `json:"data"`   // the first data calls answered (conversations, settings, folders)
@@ -40,11 +46,22 @@ type timeline struct {
 }
 
 // newTimeline places the page's marks on the process's clock.
-func newTimeline(process, run time.Time, m pageMarks) timeline {
+func newTimeline(process, run, bundle time.Time, m pageMarks) timeline {
 	since := func(t time.Time) float64 { return float64(t.Sub(process).Microseconds()) / 1000 }
 	origin := time.UnixMicro(int64(m.Origin * 1000))
 	at := func(ms float64) float64 { return since(origin.Add(time.Duration(ms * float64(time.Millisecond)))) }
-	return timeline{Run: since(run), Page: since(origin), Script: at(m.Script), Shell: at(m.Shell),
+	or0 := func(ms float64) float64 { // a mark the engine left out stays 0
+		if ms == 0 {
+			return 0
+		}
+		return at(ms)
+	}
+	asked := 0.0
+	if !bundle.IsZero() {
+		asked = since(bundle)
+	}
+	return timeline{Run: since(run), Page: since(origin), HTML: or0(m.HTML), Bundle: asked,
+		Script: at(m.Script), Shell: at(m.Shell),
 		Data: at(m.Data), Models: at(m.Models), Ready: at(m.Ready)}
 }
 
@@ -73,5 +90,36 @@ func (w *Window) reportStartup(data ...any) {
 		fmt.Fprintf(os.Stderr, "startup: %v\n", err)
 		return
 	}
-	newTimeline(started, w.run, m).print(os.Stderr)
+	newTimeline(started, w.run, w.assets.first(), m).print(os.Stderr)
+}
+
+// timedAssets notes when the page first asked for a script (the start-up timeline's "bundle"
+// mark): the front end cannot say, since WebKitGTK keeps no resource timing for the window's
+// custom scheme. Only the window started with StartupEnv serves through it.
+type timedAssets struct {
+	fs.FS
+	once  sync.Once
+	mu    sync.Mutex
+	asked time.Time
+}
+
+func (t *timedAssets) Open(name string) (fs.File, error) {
+	if strings.HasSuffix(name, ".js") {
+		t.once.Do(func() {
+			t.mu.Lock()
+			t.asked = time.Now()
+			t.mu.Unlock()
+		})
+	}
+	return t.FS.Open(name)
+}
+
+// first is when the first script was asked for, zero before that (or when not timed).
+func (t *timedAssets) first() time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.asked
 }

@@ -27,6 +27,7 @@ import (
 // with a non-Wails context aborts the process.
 type Window struct {
 	frontend fs.FS
+	assets   *timedAssets // the frontend, timed for the start-up timeline (StartupEnv), else nil
 
 	mu  sync.RWMutex
 	ctx context.Context
@@ -88,6 +89,11 @@ func (w *Window) Show(a *app.App, shutdown func()) error {
 	quietJSC()
 	quietFileChooser()
 	w.run = time.Now()
+	page := w.frontend
+	if os.Getenv(StartupEnv) != "" {
+		w.assets = &timedAssets{FS: w.frontend}
+		page = w.assets
+	}
 	return wails.Run(&options.App{
 		Title:            "Tofu",
 		Width:            1200,
@@ -96,7 +102,7 @@ func (w *Window) Show(a *app.App, shutdown func()) error {
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		// The paper routes (the PDF for pdf.js, exports) are the same handler as `tofu serve`'s.
-		AssetServer: &assetserver.Options{Assets: w.frontend, Handler: a.PaperHandler()},
+		AssetServer: &assetserver.Options{Assets: page, Handler: a.PaperHandler()},
 		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: false},
 		OnStartup:   w.start,
 		OnShutdown:  func(context.Context) { shutdown() },

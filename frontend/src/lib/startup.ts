@@ -5,7 +5,22 @@
 
 type Runtime = { EventsEmit?: (topic: string, ...data: unknown[]) => void }
 
-const marks = { origin: performance.timeOrigin, script: performance.now(), shell: 0, data: 0, models: 0, ready: 0 }
+const marks = {
+  origin: performance.timeOrigin,
+  html: 0, // index.html received
+  script: performance.now(),
+  shell: 0,
+  data: 0,
+  models: 0,
+  ready: 0,
+}
+
+/** fetched is when a resource's last byte arrived (ms after the origin), 0 when unknown.
+ * WebKitGTK times the page itself but no resource of a custom scheme (the bundle's request is
+ * timed by Go: app/window/startup.go). */
+function fetched(entry: PerformanceEntry | undefined): number {
+  return (entry as PerformanceResourceTiming | undefined)?.responseEnd ?? 0
+}
 
 /** afterPaint runs fn once the next frame has been painted (two animation frames later). */
 function afterPaint(fn: () => void) {
@@ -14,6 +29,7 @@ function afterPaint(fn: () => void) {
 
 function send() {
   if (!marks.shell || !marks.ready) return
+  marks.html = fetched(performance.getEntriesByType('navigation')[0])
   const rt = (window as unknown as { runtime?: Runtime }).runtime
   rt?.EventsEmit?.('tofu:startup', { ...marks })
 }
