@@ -2,14 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,30 +14,14 @@ import (
 	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
-	"github.com/tofu-research/tofu/backend/tools/permission"
 )
 
-// TasksOptions are the inputs of `tofu eval tasks`.
-type TasksOptions struct {
-	Model, Mode, Approve, Context, TestCmd, WorkDir string
-	MaxSteps, Parallel                              int
-	MaxCost                                         float64
-	MaxTime                                         time.Duration
-	Keep                                            bool
-	// Suite labels the sessions ("eval SUITE · INSTANCE"): the suite file's name; Run tells
-	// runs of one suite apart in the window (the report's name, else the start time).
-	Suite, Run string
-}
-
-// SuiteOptions are a suite run's inputs beyond the agent's: where the repositories are, the
-// shard, and the report (with its results log beside it, which makes a run resumable).
-type SuiteOptions struct {
-	TasksOptions
-	Repos    string // folder of mirrors for owner/name repos
-	TestCmds string // JSON file: {"owner/name": "test command"}
-	Shard    string // "I/N"
-	Out      string // the JSON report; its results log is eval.ResultsPath(Out)
-}
+// TasksOptions are the inputs of `tofu eval tasks` for each task; SuiteOptions the suite's
+// (backend/eval).
+type (
+	TasksOptions = eval.TaskRunOptions
+	SuiteOptions = eval.SuiteOptions
+)
 
 func newEvalTasksCmd() *cobra.Command {
 	var o SuiteOptions
@@ -72,16 +51,20 @@ func newEvalTasksCmd() *cobra.Command {
 				if len(args) != 2 {
 					return errors.New("--compare takes two reports: A.json B.json")
 				}
-				return compareReports(args[0], args[1], out)
+				c, err := eval.CompareReportFiles(args[0], args[1])
+				if err != nil {
+					return err
+				}
+				return c.WriteText(out)
 			case merge:
-				rep, err := mergeReports(args)
+				rep, err := eval.MergeReportFiles(args)
 				if err != nil {
 					return err
 				}
 				if miss := rep.Missing(); miss != "" {
 					fmt.Fprintln(cmd.ErrOrStderr(), "note: "+miss)
 				}
-				return writeReport(rep, o.Out, asJSON, out)
+				return eval.WriteReport(rep, o.Out, asJSON, out)
 			}
 			if len(args) != 1 {
 				return errors.New("one suite file (or --merge / --compare with reports)")
@@ -105,7 +88,7 @@ func newEvalTasksCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return writeReport(rep, o.Out, asJSON, out)
+			return eval.WriteReport(rep, o.Out, asJSON, out)
 		},
 	}
 	f := cmd.Flags()
@@ -130,70 +113,37 @@ func newEvalTasksCmd() *cobra.Command {
 	return cmd
 }
 
-// RunSuite runs the suite file at path: its tasks found on disk, the shard's picked, those a
-// results log beside o.Out already holds skipped, the others run and appended to it as they
-// finish, and the report (the suite's order, earlier results included) written to o.Out.
+// RunSuite runs the suite file at path (eval.OpenSuite): the tasks a results log beside o.Out
+// already holds are skipped, the others run and appended to it as they finish; the report
+// holds the suite's order, earlier results included.
 func RunSuite(ctx context.Context, st *store.Store, path string, o SuiteOptions, done func(eval.TaskResult)) (eval.TasksReport, error) {
-	tasks, err := eval.LoadTasks(path)
+	s, err := eval.OpenSuite(path, o, mainModel(o.Model))
 	if err != nil {
 		return eval.TasksReport{}, err
 	}
-	cmds := map[string]string{}
-	if o.TestCmds != "" {
-		b, err := os.ReadFile(o.TestCmds)
-		if err != nil {
-			return eval.TasksReport{}, fmt.Errorf("--test-cmds: %w", err)
-		}
-		if err := json.Unmarshal(b, &cmds); err != nil {
-			return eval.TasksReport{}, fmt.Errorf("--test-cmds %s: want {\"owner/name\": \"command\"}: %w", o.TestCmds, err)
-		}
-	}
-	if err := eval.ResolveRepos(tasks, eval.RepoOptions{SuiteDir: filepath.Dir(path), Mirrors: o.Repos, TestCmds: cmds}); err != nil {
-		return eval.TasksReport{}, err
-	}
-	shard, err := eval.ParseShard(o.Shard)
-	if err != nil {
-		return eval.TasksReport{}, err
-	}
-	digest, err := eval.SuiteDigest(path)
-	if err != nil {
-		return eval.TasksReport{}, err
-	}
-	o.Suite = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	o.Run = time.Now().Format("2006-01-02 15:04")
-	if o.Out != "" {
-		o.Run = strings.TrimSuffix(filepath.Base(o.Out), filepath.Ext(o.Out))
-	}
-	info := eval.RunInfo{Suite: filepath.Base(path), SuiteSHA256: digest, SuiteTasks: len(tasks), Shard: shard.String(), Config: o.config()}
-	var log *eval.ResultsLog
-	var finished map[string]eval.TaskResult
-	if o.Out != "" {
-		if log, finished, err = eval.OpenResults(eval.ResultsPath(o.Out), info); err != nil {
-			return eval.TasksReport{}, err
-		}
-		defer log.Close()
-	}
-	return RunTasks(ctx, st, shard.Of(tasks), o.TasksOptions, eval.TasksOptions{Log: log, Finished: finished, Run: info, Done: done})
+	defer s.Close()
+	s.More.Done = done
+	return RunTasks(ctx, st, s.Tasks, s.Options, s.More)
 }
 
-// config is what the report records of the configuration. Without --model, the model is the
-// settings' main model, named (the report said model "").
-func (o TasksOptions) config() eval.RunConfig {
-	model := o.Model
-	if model == "" {
-		if cfg, err := settings(); err == nil {
-			model = cfg.Models.Main
-		}
+// mainModel is the settings' main model when model is "" (a run without --model: the report
+// names the model it used), else "".
+func mainModel(model string) string {
+	if model != "" {
+		return ""
 	}
-	return eval.RunConfig{Model: model, Mode: o.Mode, Context: o.Context, Approve: o.Approve, MaxSteps: o.MaxSteps,
-		MaxCost: o.MaxCost, MaxTimeSec: o.MaxTime.Seconds(), TestCmd: o.TestCmd}
+	cfg, err := settings()
+	if err != nil {
+		return ""
+	}
+	return cfg.Models.Main
 }
 
 // RunTasks runs tasks with one App: every task's turn goes through its runner as `tofu run`'s
 // does, in a session of its own. more carries the suite's bookkeeping (results log, earlier
 // results, run info, the done callback).
 func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOptions, more eval.TasksOptions) (eval.TasksReport, error) {
-	approve, err := suiteApproval(o.Approve)
+	approve, err := eval.SuiteApproval(o.Approve)
 	if err != nil {
 		return eval.TasksReport{}, err
 	}
@@ -203,10 +153,10 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 		return eval.TasksReport{}, err
 	}
 	defer a.Close()
+	more = o.Apply(more, st)
 	more.Agent = func(ctx context.Context, t eval.Task, ws string) (eval.AgentRun, error) {
-		return runTask(ctx, st, a, o, t, ws)
+		return runTask(ctx, st, a, o.RunOptions(t, ws))
 	}
-	more.Store, more.WorkDir, more.Keep, more.Parallel, more.TestCmd, more.MaxTime = st, o.WorkDir, o.Keep, o.Parallel, o.TestCmd, o.MaxTime
 	// The tests run the code the agent wrote: inside the boundary its commands had.
 	cfg, err := settings()
 	if err != nil {
@@ -216,28 +166,8 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 	return eval.RunTasks(ctx, tasks, more)
 }
 
-// suiteApproval is the approval mode a suite's --approve stands for: safe is the suite
-// profile (permission.ModeSuite); ask would wait for a human.
-func suiteApproval(approve string) (string, error) {
-	switch approve {
-	case "", "safe", string(permission.ModeSuite):
-		return string(permission.ModeSuite), nil
-	case string(permission.ModeAll), string(permission.ModeNever):
-		return approve, nil
-	case string(permission.ModeAsk):
-		return "", errors.New("--approve ask would wait for a human: a suite runs with safe, all or never")
-	}
-	return "", fmt.Errorf("--approve must be safe, all or never, not %q", approve)
-}
-
-// runTask is one task's headless run: `tofu run` with the problem statement as the task, in
-// a session titled with the suite and the task.
-func runTask(ctx context.Context, st *store.Store, a *app.App, o TasksOptions, t eval.Task, ws string) (eval.AgentRun, error) {
-	ro := RunOptions{
-		Task: t.ProblemStatement, Workspace: ws, Model: o.Model, Approve: o.Approve, Mode: o.Mode,
-		MaxSteps: o.MaxSteps, MaxCost: o.MaxCost, Context: o.Context, Stdin: strings.NewReader(""),
-		Title: SessionTitle(o.Suite, t.InstanceID), Eval: &store.EvalTask{Suite: o.Suite, Instance: t.InstanceID, Run: o.Run},
-	}
+// runTask is one task's headless run, as `tofu run`'s.
+func runTask(ctx context.Context, st *store.Store, a *app.App, ro RunOptions) (eval.AgentRun, error) {
 	ro, err := headless.CheckRun(st, ro, "")
 	if err != nil {
 		return eval.AgentRun{}, err
@@ -247,69 +177,6 @@ func runTask(ctx context.Context, st *store.Store, a *app.App, o TasksOptions, t
 		err = end.Err
 	}
 	return eval.AgentRun{Session: sid, Reason: string(end.Reason), Steps: end.Steps}, err
-}
-
-// SessionTitle labels a task's session so a suite's runs sort and search together in the
-// sidebar: "eval SUITE · INSTANCE".
-func SessionTitle(suite, instance string) string {
-	if suite == "" {
-		return "eval · " + instance
-	}
-	return "eval " + suite + " · " + instance
-}
-
-// writeReport writes rep to path (JSON, replaced whole) when set, then prints it.
-func writeReport(rep eval.TasksReport, path string, asJSON bool, out io.Writer) error {
-	if path != "" {
-		tmp := path + ".tmp"
-		f, err := os.Create(tmp)
-		if err != nil {
-			return err
-		}
-		err = rep.WriteJSON(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp, path)
-		}
-		if err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("--out: %w", err)
-		}
-	}
-	if asJSON {
-		return rep.WriteJSON(out)
-	}
-	return rep.WriteText(out)
-}
-
-func mergeReports(paths []string) (eval.TasksReport, error) {
-	var reps []eval.TasksReport
-	for _, p := range paths {
-		r, err := eval.ReadReport(p)
-		if err != nil {
-			return eval.TasksReport{}, err
-		}
-		reps = append(reps, r)
-	}
-	return eval.MergeReports(paths, reps)
-}
-
-func compareReports(a, b string, out io.Writer) error {
-	ra, err := eval.ReadReport(a)
-	if err != nil {
-		return err
-	}
-	rb, err := eval.ReadReport(b)
-	if err != nil {
-		return err
-	}
-	c, err := eval.Compare(ra, rb)
-	if err != nil {
-		return err
-	}
-	return c.WriteText(out)
 }
 
 func yesNo(b bool) string {

@@ -17,10 +17,10 @@ func TestEvalTasksConfigNamesTheMainModel(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if got := (TasksOptions{}).config().Model; got != "qwen3:8b" {
+	if got := (TasksOptions{}).Config(mainModel("")).Model; got != "qwen3:8b" {
 		t.Fatalf("model %q", got)
 	}
-	if got := (TasksOptions{Model: "other"}).config().Model; got != "other" {
+	if got := (TasksOptions{Model: "other"}).Config(mainModel("other")).Model; got != "other" {
 		t.Fatalf("with --model: %q", got)
 	}
 }

@@ -180,7 +180,7 @@ func TestEvalTasksShardMergeCompare(t *testing.T) {
 	suite := writeSuite(t, dir, addTask("c-3", "acme/calc", base), addTask("a-1", "acme/calc", base), addTask("b-2", "acme/calc", base))
 	cmds := filepath.Join(dir, "test-cmds.json")
 	os.WriteFile(cmds, []byte(`{"acme/calc": "sh tests/{test}_test.sh"}`), 0o644)
-	o := SuiteOptions{TasksOptions: TasksOptions{Approve: "safe", Mode: "chat", MaxSteps: 8}, Repos: filepath.Join(dir, "mirrors"), TestCmds: cmds}
+	o := SuiteOptions{TaskRunOptions: TasksOptions{Approve: "safe", Mode: "chat", MaxSteps: 8}, Repos: filepath.Join(dir, "mirrors"), TestCmds: cmds}
 	var names []string
 	for _, shard := range []string{"0/2", "1/2"} {
 		o.Shard, o.Out = shard, filepath.Join(dir, "shard"+shard[:1]+".json")
@@ -188,7 +188,7 @@ func TestEvalTasksShardMergeCompare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := writeReport(rep, o.Out, false, &bytes.Buffer{}); err != nil {
+		if err := eval.WriteReport(rep, o.Out, false, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
 		names = append(names, o.Out)
@@ -198,18 +198,18 @@ func TestEvalTasksShardMergeCompare(t *testing.T) {
 	if len(s0.Tasks) != 2 || s0.Tasks[0].InstanceID != "c-3" || s0.Tasks[1].InstanceID != "a-1" || len(s1.Tasks) != 1 || s1.Tasks[0].InstanceID != "b-2" {
 		t.Fatalf("shards %+v / %+v", s0.Tasks, s1.Tasks)
 	}
-	merged, err := mergeReports(names)
+	merged, err := eval.MergeReportFiles(names)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if merged.Summary.Tasks != 3 || merged.Summary.Resolved != 3 || merged.Missing() != "" || merged.Tasks[0].InstanceID != "a-1" {
 		t.Fatalf("merged %+v", merged)
 	}
-	if _, err := mergeReports([]string{names[0], names[0]}); err == nil || !strings.Contains(err.Error(), "overlap") {
+	if _, err := eval.MergeReportFiles([]string{names[0], names[0]}); err == nil || !strings.Contains(err.Error(), "overlap") {
 		t.Fatalf("a shard merged twice: %v", err)
 	}
 	mergedPath := filepath.Join(dir, "merged.json")
-	if err := writeReport(merged, mergedPath, false, &bytes.Buffer{}); err != nil {
+	if err := eval.WriteReport(merged, mergedPath, false, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	// B: one step, so the model's edit is made but its turn ends at the step limit.
@@ -218,9 +218,13 @@ func TestEvalTasksShardMergeCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeReport(rep, o.Out, false, &bytes.Buffer{})
+	eval.WriteReport(rep, o.Out, false, &bytes.Buffer{})
 	var out bytes.Buffer
-	if err := compareReports(mergedPath, o.Out, &out); err != nil {
+	c, err := eval.CompareReportFiles(mergedPath, o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteText(&out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"max_steps 8 → 1", "a-1", "total (3 tasks)", "Sign test", "bootstrap"} {
