@@ -19,20 +19,36 @@ import (
 // checkContent reads a content stream (or array of them, read as one) and returns an error
 // when it cannot be handed to pdf.Interpret safely, or when the document's budget runs out.
 func checkContent(strm pdf.Value, spent *budget) error {
-	var rds []io.Reader
-	if strm.Kind() == pdf.Array {
-		for i := 0; i < strm.Len(); i++ {
-			rds = append(rds, strm.Index(i).Reader())
-		}
-	} else {
-		rds = append(rds, strm.Reader())
-	}
-	c := &counter{r: io.MultiReader(rds...), spent: spent}
+	rd, done := openContent(strm)
+	defer done()
+	c := &counter{r: rd, spent: spent}
 	err := scanContent(bufio.NewReaderSize(c, 32<<10))
 	if c.err != nil {
 		return c.err
 	}
 	return err
+}
+
+// openContent reads a content stream, or an array of them as one; done closes them, which
+// gives their zlib readers back for the next streams (third_party/pdf inflate.go).
+func openContent(strm pdf.Value) (rd io.Reader, done func()) {
+	var rcs []io.ReadCloser
+	if strm.Kind() == pdf.Array {
+		for i := 0; i < strm.Len(); i++ {
+			rcs = append(rcs, strm.Index(i).Reader())
+		}
+	} else {
+		rcs = append(rcs, strm.Reader())
+	}
+	rds := make([]io.Reader, len(rcs))
+	for i, rc := range rcs {
+		rds[i] = rc
+	}
+	return io.MultiReader(rds...), func() {
+		for _, rc := range rcs {
+			rc.Close()
+		}
+	}
 }
 
 // counter spends what is read from r; past the budget or maxStreamInflate it stops with err.

@@ -2,7 +2,6 @@ package paper
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
@@ -87,15 +86,9 @@ func (in *interpreter) content(strm, res pdf.Value, ctm matrix, depth int) {
 	if strm.IsNull() || depth > maxFormDepth {
 		return
 	}
-	var rds []io.Reader
-	if strm.Kind() == pdf.Array {
-		for i := 0; i < strm.Len(); i++ {
-			rds = append(rds, strm.Index(i).Reader())
-		}
-	} else {
-		rds = append(rds, strm.Reader())
-	}
-	c := &counter{r: io.MultiReader(rds...), spent: in.spent}
+	rd, done := openContent(strm)
+	defer done()
+	c := &counter{r: rd, spent: in.spent}
 	for len(in.lexers) <= depth {
 		in.lexers = append(in.lexers, newLexer())
 	}

@@ -50,16 +50,29 @@ func (r *Reader) fail(reason string) error {
 
 // limitedReader counts what a decoded stream yields against its cap and the Reader's total.
 type limitedReader struct {
-	rd   io.Reader
-	r    *Reader
-	n    int64
-	cap  int64
-	what string
-	err  error
+	rd        io.Reader
+	r         *Reader
+	n         int64
+	cap       int64
+	what      string
+	err       error
+	inflaters []*inflater // its FlateDecode filters' readers, given back by Close
 }
 
-// Close does nothing, as the NopCloser it replaces (one allocation a stream, not two).
-func (l *limitedReader) Close() error { return nil }
+// Close gives the stream's zlib readers back for other streams (inflate.go); the stream
+// is not read after. It returns nil, as the NopCloser it replaces.
+func (l *limitedReader) Close() error {
+	l.release()
+	l.rd, l.err = nil, errClosed
+	return nil
+}
+
+func (l *limitedReader) release() {
+	for _, f := range l.inflaters {
+		f.release()
+	}
+	l.inflaters = nil
+}
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.err != nil {

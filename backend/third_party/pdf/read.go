@@ -61,7 +61,6 @@ package pdf
 
 import (
 	"bytes"
-	"compress/zlib"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/md5"
@@ -958,31 +957,35 @@ func (v Value) reader(limit int64, what string) io.ReadCloser {
 	}
 	filter := v.Key("Filter")
 	param := v.Key("DecodeParms")
+	l := &limitedReader{r: v.r, cap: limit, what: what}
 	switch filter.Kind() {
 	default:
 		panic(fmt.Errorf("unsupported filter %v", filter))
 	case Null:
 		// ok
 	case Name:
-		rd = applyFilter(rd, filter.Name(), param)
+		rd = l.applyFilter(rd, filter.Name(), param)
 	case Array:
 		for i := 0; i < filter.Len(); i++ {
-			rd = applyFilter(rd, filter.Index(i).Name(), param.Index(i))
+			rd = l.applyFilter(rd, filter.Index(i).Name(), param.Index(i))
 		}
 	}
-
-	return &limitedReader{rd: rd, r: v.r, cap: limit, what: what}
+	l.rd = rd
+	return l
 }
 
-func applyFilter(rd io.Reader, name string, param Value) io.Reader {
+func (l *limitedReader) applyFilter(rd io.Reader, name string, param Value) io.Reader {
 	switch name {
 	default:
 		panic("unknown filter " + name)
 	case "FlateDecode":
-		zr, err := zlib.NewReader(rd)
+		f, err := newInflater(rd) // Patched for Tofu: reused (inflate.go)
 		if err != nil {
+			l.release()
 			panic(err)
 		}
+		l.inflaters = append(l.inflaters, f)
+		zr := f.zr
 		pred := param.Key("Predictor")
 		if pred.Kind() == Null {
 			return zr
