@@ -5,6 +5,7 @@ import (
 	goruntime "runtime"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
 // Window is the desktop window as the window program (main_window.go, package app/window)
@@ -34,6 +35,11 @@ func runWindow(w Window) error {
 			return err
 		}
 	}
+	// The page's first calls include the settings, which report whether commands can be
+	// sandboxed here: on a first run that is a probe (bubblewrap run twice, about 60 ms of CPU,
+	// remembered after), made now on the core GTK and the dynamic loader leave idle rather than
+	// inside the first paint's wait (sandbox.Detect runs it once; the settings call waits for it).
+	go sandbox.Detect()
 	st, dir, err := openStore()
 	if err != nil {
 		return err
