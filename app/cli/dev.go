@@ -2,12 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -32,7 +29,7 @@ func newDevCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if workspace != "" {
-				if err := writeDemoWorkspace(workspace); err != nil {
+				if err := scripted.WriteDemoFiles(workspace); err != nil {
 					return err
 				}
 			}
@@ -58,31 +55,6 @@ func newDevCmd() *cobra.Command {
 	fake.Flags().StringVar(&workspace, "workspace", "", "write the demo tour's files (README.md, hello.sh) into this directory, keeping files already there")
 	cmd.AddCommand(fake, newRelayModelCmd(), newHostilePDFCmd())
 	return cmd
-}
-
-// writeDemoWorkspace writes the demo tour's files into dir (made if missing), keeping any file
-// of that name already there.
-func writeDemoWorkspace(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("demo workspace: %w", err)
-	}
-	for name, text := range scripted.DemoFiles {
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("demo workspace: %w", err)
-		}
-		_, err = f.WriteString(text)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("demo workspace: %w", err)
-		}
-	}
-	return nil
 }
 
 // newHostilePDFCmd writes the PDFs the extractor's resource bounds are measured on.

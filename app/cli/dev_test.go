@@ -24,7 +24,7 @@ func TestFakeModelDemoTour(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "README.md"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeDemoWorkspace(ws); err != nil {
+	if err := scripted.WriteDemoFiles(ws); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "README.md")); string(b) != "mine\n" {

@@ -3,7 +3,6 @@ package models
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
@@ -32,11 +31,9 @@ func (d *demoServer) start() (url, dir string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("make the demo workspace: %w", err)
 		}
-		for name, text := range scripted.DemoFiles {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-				os.RemoveAll(dir)
-				return "", "", fmt.Errorf("make the demo workspace: %w", err)
-			}
+		if err := scripted.WriteDemoFiles(dir); err != nil {
+			os.RemoveAll(dir)
+			return "", "", fmt.Errorf("make the demo workspace: %w", err)
 		}
 		d.dir = dir
 	}

@@ -2,7 +2,11 @@ package scripted
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +25,32 @@ var DemoFiles = map[string]string{
 	"README.md": "# Tofu demo workspace\n\nA scratch folder made for the demo (the window's demo removes it when it stops).\n" +
 		"`hello.sh` greets you and counts the files here.\n",
 	"hello.sh": "#!/bin/sh\necho \"Hello from the demo workspace\"\necho \"files here: $(ls | wc -l)\"\n",
+}
+
+// WriteDemoFiles writes the demo's files into dir (made if missing), keeping any file of that
+// name already there: the window's demo writes them into a scratch folder, `tofu dev
+// fake-model --workspace DIR` into the user's.
+func WriteDemoFiles(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("demo workspace: %w", err)
+	}
+	for name, text := range DemoFiles {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("demo workspace: %w", err)
+		}
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("demo workspace: %w", err)
+		}
+	}
+	return nil
 }
 
 // Demo tour calls, as the model sends them.
