@@ -67,14 +67,13 @@ func (t *codeTable) load() {
 
 // simpleCodes returns the codes of a simple font whose encoding names no base encoding, or
 // nil when the PDF's own encoding suffices. A code the font does not name is left to the
-// library's decoder.
-func simpleCodes(v pdf.Value, spent *budget) *codeTable {
-	enc := v.Key("Encoding")
+// library's decoder. enc and desc are the font's /Encoding and /FontDescriptor.
+func simpleCodes(v, enc, desc pdf.Value, spent *budget) *codeTable {
 	if enc.Kind() == pdf.Name || enc.Kind() == pdf.Dict && !enc.Key("BaseEncoding").IsNull() {
 		return nil // a named base encoding: the library's tables and /Differences do it
 	}
 	out := &codeTable{spent: spent, tex: texEncodingFor(v.Key("BaseFont").Name())}
-	out.program = v.Key("FontDescriptor").Key("FontFile")
+	out.program = desc.Key("FontFile")
 	found := out.program.Kind() == pdf.Stream || out.tex != nil
 	if diff := enc.Key("Differences"); diff.Kind() == pdf.Array {
 		code := -1

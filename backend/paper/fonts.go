@@ -115,7 +115,10 @@ func parseFont(v pdf.Value, spent *budget) *fontData {
 		// bold "Medi": ACL's section headings are set in it.
 		strings.HasSuffix(lb, "-medi") || strings.Contains(lb, "-mediital") || strings.Contains(lb, "medium")
 	subtype := v.Key("Subtype").Name()
-	encName := v.Key("Encoding").Name()
+	// The encoding and the descriptor are read once: each Key of an indirect object parses it
+	// from the file again (a font's /Differences, some 100 names, four times).
+	enc, desc := v.Key("Encoding"), v.Key("FontDescriptor")
+	encName := enc.Name()
 	if subtype == "Type0" {
 		f.twoByte = true
 		f.vertical = strings.HasSuffix(encName, "-V")
@@ -146,19 +149,18 @@ func parseFont(v pdf.Value, spent *budget) *fontData {
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
 		f.toUni = parseToUnicode(tu, spent)
 	}
-	f.hangs = fontHangs(v.Key("FontDescriptor").Key("FontBBox"))
+	f.hangs = fontHangs(desc.Key("FontBBox"))
 	if !f.twoByte && len(f.toUni) == 0 {
-		f.codes = simpleCodes(v, spent)
+		f.codes = simpleCodes(v, enc, desc, spent)
 	}
 	// The library's encoder would run its own CMap parser over ToUnicode
 	// (Encoding absent or Identity-H); ours is already parsed and that
 	// parser can hang on a malformed stream, so it only gets the other cases.
-	enc := v.Key("Encoding")
 	usesCMap := enc.IsNull() || encName == "Identity-H"
 	if !f.twoByte && !(usesCMap && f.toUni != nil) {
 		if !usesCMap || checkContent(v.Key("ToUnicode"), spent) == nil {
 			pf := pdf.Font{V: v}
-			f.enc = pf.Encoder()
+			f.enc = pf.EncoderOf(enc)
 		}
 	}
 	return f

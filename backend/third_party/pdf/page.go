@@ -215,8 +215,20 @@ func (f *Font) Encoder() TextEncoding {
 	return f.enc
 }
 
+// EncoderOf is Encoder for a font whose /Encoding, enc, the caller has read already (Patched
+// for Tofu: each Key of an indirect encoding parses it from the file again).
+func (f *Font) EncoderOf(enc Value) TextEncoding {
+	if f.enc == nil {
+		f.enc = f.encoderOf(enc)
+	}
+	return f.enc
+}
+
 func (f Font) getEncoder() TextEncoding {
-	enc := f.V.Key("Encoding")
+	return f.encoderOf(f.V.Key("Encoding"))
+}
+
+func (f Font) encoderOf(enc Value) TextEncoding {
 	switch enc.Kind() {
 	case Name:
 		switch enc.Name() {
