@@ -160,12 +160,7 @@ func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer
 		return err
 	}
 	<-term.ended
-	term.mu.Lock()
-	if term.midLine {
-		fmt.Fprintln(out)
-		term.midLine = false
-	}
-	term.mu.Unlock()
+	term.endLine()
 	if err := headless.ChatOutcome(st, sid, before, term.failure); err != nil {
 		return err
 	}
