@@ -69,7 +69,39 @@ type interpreter struct {
 // run interprets a page with the resources it inherits. A limit reached panics with the
 // error, which readPage recovers.
 func (in *interpreter) run(page pageRef) {
-	in.content(page.v.Key("Contents"), page.resources, ident, 0)
+	contents := page.v.Key("Contents")
+	if cap(in.glyphs) == 0 {
+		// A worker's first page makes the room its pages will most likely need: as the
+		// glyphs came, from nothing, the buffer was allocated some three times over on its
+		// way to a page's 3,000 to 5,000 characters, and the layout's scratch buffers
+		// (scratch.go) grew with it page after page.
+		in.glyphs = make([]glyph, 0, max(expectedGlyphs(contents), pageGlyphs))
+	}
+	in.content(contents, page.resources, ident, 0)
+}
+
+// pageGlyphs is the room a page worker starts with at least: a page of a paper in two
+// columns has 3,000 to 5,000 characters (the shared papers).
+const pageGlyphs = 4096
+
+// maxExpectedGlyphs bounds the room made for a page's glyphs before they are read: the
+// lengths it goes by are claims of the file.
+const maxExpectedGlyphs = 16 << 10
+
+// expectedGlyphs is the room to make for the glyphs of a page whose content is strm (a
+// stream, or an array of them): its compressed length. The papers of the shared set draw
+// 0.3 to 1.0 glyphs a byte of it; a page that draws more, or draws them in forms, grows
+// the buffer as it goes (show).
+func expectedGlyphs(strm pdf.Value) int {
+	n := int64(0)
+	if strm.Kind() == pdf.Array {
+		for i := 0; i < strm.Len() && i < 16; i++ {
+			n += max(0, strm.Index(i).Key("Length").Int64())
+		}
+	} else {
+		n = strm.Key("Length").Int64()
+	}
+	return int(min(max(n, 0), maxExpectedGlyphs))
 }
 
 func num(v pdf.Value) float64 {

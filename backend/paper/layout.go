@@ -38,6 +38,7 @@ type frag struct {
 
 // layoutPage turns glyphs into lines in reading order.
 func (sc *scratch) layoutPage(gs []glyph, page BBox) []line {
+	sc.room = cap(gs)
 	gs = cleanGlyphs(gs)
 	nv := 0
 	for i := range gs {
@@ -118,7 +119,7 @@ type row struct {
 // smaller ones (superscripts, subscripts, footnote marks) then join the
 // row they sit on when one is close by, so "tools¹" stays on its line.
 func (sc *scratch) rows(gs []glyph) []row {
-	sizes := reuse(&sc.sizes, len(gs))
+	sizes := reuse(&sc.sizes, len(gs), sc.room)
 	for i, g := range gs {
 		sizes[i] = g.Size
 	}
@@ -133,10 +134,10 @@ func (sc *scratch) rows(gs []glyph) []row {
 			ns++
 		}
 	}
-	normal := reuse(&sc.normal, len(gs)-ns-nh)[:0]
-	small, hanging := reuse(&sc.small, ns)[:0], reuse(&sc.hanging, nh)[:0]
+	normal := reuse(&sc.normal, len(gs)-ns-nh, sc.room)[:0]
+	small, hanging := reuse(&sc.small, ns, 0)[:0], reuse(&sc.hanging, nh, 0)[:0]
 	// Every glyph goes to one row, through one of the three clusterRows below.
-	reuse(&sc.rowGlyphs, len(gs))
+	reuse(&sc.rowGlyphs, len(gs), sc.room)
 	sc.rowUsed = 0
 	for i := range gs {
 		if gs[i].Hang {
@@ -233,13 +234,13 @@ func attachHanging(rs []row, g glyph) int {
 // from the highest baseline down, each joining the row of a close baseline. Rows are found
 // first and filled after, so that each gets its glyphs in one stretch of the page's.
 func (sc *scratch) clusterRows(gs []glyph, idx []int32, rs []row) []row {
-	keys := reuse(&sc.keys, len(idx))
+	keys := reuse(&sc.keys, len(idx), sc.room)
 	for j, i := range idx {
 		keys[j] = sortKey{-gs[i].Y, i}
 	}
 	sc.sortKeys(keys)
 	first := len(rs)
-	rowOf := reuse(&sc.rowOf, len(keys))
+	rowOf := reuse(&sc.rowOf, len(keys), sc.room)
 	for i, key := range keys {
 		g := &gs[key.i]
 		best := -1
@@ -458,9 +459,9 @@ func (sc *scratch) findGutter(frags []frag) (gutterPos, bool) {
 		return gutterPos{}, false
 	}
 	width := int(hi-lo) + 1
-	cover := reuse(&sc.cover, width)
+	cover := reuse(&sc.cover, width, 0)
 	clear(cover)
-	sizes := reuse(&sc.sizes, len(frags))[:0]
+	sizes := reuse(&sc.sizes, len(frags), 0)[:0]
 	for _, f := range frags {
 		a := max(0, int(f.box.X0-lo))
 		b := min(width-1, int(f.box.X1-lo))
@@ -636,7 +637,7 @@ func (sc *scratch) mergeRows(out []line, frags []frag, group int) []line {
 		}
 		gs := frags[i].glyphs // a row in one fragment: its glyphs as they are
 		if j > i+1 {
-			gs = reuse(&sc.joined, n)[:0]
+			gs = reuse(&sc.joined, n, 0)[:0]
 			for _, f := range frags[i:j] {
 				gs = append(gs, f.glyphs...)
 			}

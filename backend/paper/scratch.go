@@ -20,13 +20,17 @@ type scratch struct {
 	frags, split           []frag
 	left, right, full      []frag // orderLines: the fragments of the band being read
 	cover                  []int  // findGutter: fragments over each x position
+	room                   int    // the capacity of the page's glyph buffer
 }
 
-// reuse returns *buf resized to n, allocating only when its capacity is short. What it
-// holds is what its last use left: callers write each element before they read it.
-func reuse[T any](buf *[]T, n int) []T {
+// reuse returns *buf resized to n, allocating only when its capacity is short: n, or room
+// up to twice n. What it holds is what its last use left: callers write each element
+// before they read it. A buffer sized by the page's glyphs is given the capacity of the
+// page's glyph buffer as room, so that it grows when that grows, not at every page larger
+// than the last.
+func reuse[T any](buf *[]T, n, room int) []T {
 	if cap(*buf) < n {
-		*buf = make([]T, n)
+		*buf = make([]T, n, max(n, min(room, 2*n)))
 	}
 	*buf = (*buf)[:n]
 	return *buf

@@ -22,12 +22,12 @@ func (sc *scratch) sortGlyphs(gs []glyph, desc bool, key func(*glyph) float64) {
 	if sorted {
 		return // already in order (a row's glyphs usually are): the stable sort moves nothing
 	}
-	keys := reuse(&sc.keys, len(gs))
+	keys := reuse(&sc.keys, len(gs), sc.room)
 	for i := range gs {
 		keys[i] = sortKey{sign * key(&gs[i]), int32(i)}
 	}
 	sc.sortKeys(keys)
-	tmp := reuse(&sc.sorted, len(gs))
+	tmp := reuse(&sc.sorted, len(gs), 0)
 	for i, k := range keys {
 		tmp[i] = gs[k.i]
 	}
@@ -73,7 +73,7 @@ func (sc *scratch) sortKeys(keys []sortKey) {
 		}
 	}
 	bounds = append(bounds, len(keys))
-	src, dst := keys, reuse(&sc.merged, len(keys))
+	src, dst := keys, reuse(&sc.merged, len(keys), sc.room)
 	for len(bounds) > 2 {
 		next := bounds[:1]
 		for r := 0; r+1 < len(bounds); r += 2 {
