@@ -164,7 +164,7 @@ func blocksOf(lines []line, body float64, firstPage bool) []Block {
 			return
 		}
 		out = append(out, makeBlock(cur, body, titleSize))
-		cur = nil
+		cur = cur[:0] // makeBlock keeps nothing of it
 	}
 	edges := groupEdges(lines)
 	for _, l := range lines {

@@ -34,7 +34,7 @@ func splitFootnotes(lines []line, body float64, page BBox) ([]line, []Block) {
 		y, ok := lowest[l.col]
 		return small(l) && l.box.Y1 < half && (!ok || l.box.Y1 <= y+0.2*body)
 	}
-	var body2 []line
+	body2 := make([]line, 0, len(lines)) // most lines are the body's
 	var notes []Block
 	var cur []line
 	curCol := -1

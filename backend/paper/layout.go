@@ -590,7 +590,15 @@ func (sc *scratch) orderLines(frags []frag) []line {
 		}
 		return cmp.Compare(a.box.X0, b.box.X0)
 	})
-	var out []line
+	// A line is one run of fragments of a row and a column or more: room for every run is
+	// room for every line, made once (regrown line by line, it was allocated twice over).
+	runs := 0
+	for i := range frags {
+		if i == 0 || frags[i].row != frags[i-1].row || frags[i].col != frags[i-1].col {
+			runs++
+		}
+	}
+	out := make([]line, 0, runs)
 	group := 0
 	left, right, full := sc.left[:0], sc.right[:0], sc.full[:0]
 	defer func() { sc.left, sc.right, sc.full = left, right, full }()
