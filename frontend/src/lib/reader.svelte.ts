@@ -9,6 +9,13 @@ import type { Event, PaperInfo, PaperView, Retrieval, SessionMessage, Translatio
 export type Tab = 'qa' | 'report' | 'translate'
 export type ImportProblem = { name: string; message: string; needsPassword: boolean; file?: File }
 
+let userLanguageName: string | undefined
+
+/** The user's language as an English name (defaultLanguage), worked out once. */
+function userLanguage(): string {
+  return (userLanguageName ??= defaultLanguage())
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
@@ -35,7 +42,16 @@ class ReaderState {
   reportLive = $state('')
   reportStreaming = $state(false)
 
-  lang = $state(defaultLanguage())
+  // The translation's target, the user's language until they type another. Asked of Intl only
+  // when first read: Intl.DisplayNames loads ICU's language names, some 40 ms at start-up that
+  // the window's first paint waited for, though most sessions never translate.
+  #lang = $state<string | null>(null)
+  get lang(): string {
+    return this.#lang ?? userLanguage()
+  }
+  set lang(value: string) {
+    this.#lang = value
+  }
   translation = $state.raw<Translation | null>(null)
   progress = $state<TranslationProgress | null>(null)
   error = $state('')
