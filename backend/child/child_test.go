@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -110,6 +111,30 @@ func TestLimits(t *testing.T) {
 		var d *Died
 		if !errors.As(err, &d) || !d.Limit || d.Reason != tc.want {
 			t.Errorf("%s: %v, want it dead past a limit: %q", tc.work, err, tc.want)
+		}
+	}
+}
+
+// A runtime refused a thread under the memory bound went past that bound (the address space
+// holds the threads' stacks; a stress run met it as cgo's pthread_create failing); without a
+// memory bound the same words are only what the child said.
+func TestAThreadRefusedUnderTheMemoryBoundIsThatBound(t *testing.T) {
+	exited := exec.Command(os.Args[0], "-test.run=^$")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	st := exited.ProcessState
+	for _, stderr := range []string{
+		"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort",
+		"runtime: failed to create new OS thread (have 7 already; errno=12)\nruntime: may need to increase max user processes (ulimit -u)\nfatal error: newosproc",
+	} {
+		d := died(st, stderr, Limits{Memory: 16 << 20, CPU: time.Minute})
+		if !d.Limit || d.Reason != "needed more than 16 MB of memory" {
+			t.Errorf("%q under a 16 MB bound: %+v", stderr, d)
+		}
+		d = died(st, stderr, Limits{CPU: time.Minute})
+		if d.Limit {
+			t.Errorf("%q with no memory bound: %+v, want what it said", stderr, d)
 		}
 	}
 }

@@ -102,7 +102,8 @@ func Run(ctx context.Context, name string, req any, in io.Reader, lim Limits, re
 func died(st *os.ProcessState, stderr string, lim Limits) *Died {
 	cpu := st.UserTime() + st.SystemTime()
 	switch {
-	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory"):
+	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory"),
+		lim.Memory > 0 && threadRefused(stderr):
 		return &Died{Limit: true, Reason: fmt.Sprintf("needed more than %d MB of memory", lim.Memory>>20)}
 	case strings.Contains(stderr, "stack exceeds") || strings.Contains(stderr, "stack overflow"):
 		return &Died{Limit: true, Reason: "nested deeper than its stack allows"}
@@ -114,6 +115,14 @@ func died(st *os.ProcessState, stderr string, lim Limits) *Died {
 		first = st.String()
 	}
 	return &Died{Reason: "stopped: " + first}
+}
+
+// threadRefused is a Go runtime that could not start a thread. Under the child's limits only the
+// address space can refuse one (each thread's stack is mapped from it): a child that grows
+// fast on a busy machine may reach the bound as the runtime adds a thread rather than as it
+// allocates (cgo's pthread_create, or the runtime's own clone when built without cgo).
+func threadRefused(stderr string) bool {
+	return strings.Contains(stderr, "pthread_create failed") || strings.Contains(stderr, "failed to create new OS thread")
 }
 
 // tail keeps the first and last bytes a child writes to its standard error: a Go fatal error
