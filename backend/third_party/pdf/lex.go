@@ -330,6 +330,9 @@ func (b *buffer) readName() token {
 		tmp = append(tmp, c)
 	}
 	b.tmp = tmp
+	if t, ok := commonNames()[string(tmp)]; ok { // Patched for Tofu (commonnames.go)
+		return t
+	}
 	return name(string(tmp))
 }
 
