@@ -86,6 +86,7 @@ func (m *Manager) cast(ctx context.Context, t *Tab, changed <-chan struct{}, fn 
 		}
 	}()
 	p := t.page.Context(cctx)
+	framed := make(chan struct{}, 1)
 	wait := p.EachEvent(func(e *proto.PageScreencastFrame) {
 		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
 		f := Frame{JPEG: e.Data, Tab: t.ID}
@@ -93,21 +94,55 @@ func (m *Manager) cast(ctx context.Context, t *Tab, changed <-chan struct{}, fn 
 			f.Width, f.Height = e.Metadata.DeviceWidth, e.Metadata.DeviceHeight
 		}
 		fn(f)
+		select {
+		case framed <- struct{}{}:
+		default:
+		}
 	})
-	// Chromium draws only the tab in front: the watched tab is brought there before its
-	// screencast starts, or a tab opened or switched to under load may never send a frame.
-	_ = proto.PageBringToFront{}.Call(p)
-	q, w, h := 60, 960, 720
-	if err := (proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &w, MaxHeight: &h}).Call(p); err != nil {
-		// A tab that is closing: wait for the session to move on.
-		<-cctx.Done()
-		return
+	done := make(chan struct{})
+	go func() {
+		wait() // until ctx ends or the active tab changes
+		close(done)
+	}()
+	// A screencast sends its first frame as it starts. One that sends none (a tab opened under
+	// load, started before its page was in front, or while its first document was still being
+	// replaced) is started again, a few times, rather than leaving the view blank until the
+	// session changes tabs.
+starts:
+	for try := 0; try < castStarts; try++ {
+		if try > 0 {
+			_ = proto.PageStopScreencast{}.Call(p)
+		}
+		startCast(p)
+		select {
+		case <-framed: // streaming: until the end below
+			break starts
+		case <-done:
+			break starts
+		case <-time.After(firstFrameWait):
+		}
 	}
-	wait() // until ctx ends or the active tab changes
+	<-done
 	// A tab closed meanwhile may never answer: the stop is bounded, so the view moves on.
 	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer scancel()
 	_ = proto.PageStopScreencast{}.Call(t.page.Context(sctx))
+}
+
+// How long a screencast may start without a frame before it is started again, and how many
+// times it is started (a page that never draws, or a tab that is closing, is left after that).
+const (
+	firstFrameWait = 2 * time.Second
+	castStarts     = 5
+)
+
+// startCast brings the page to front and starts its screencast. Chromium draws only the tab in
+// front, so a tab opened or switched to under load may otherwise never send a frame. An error
+// (a tab that is closing) is left to the caller's retries and the session's next change.
+func startCast(p *rod.Page) {
+	_ = proto.PageBringToFront{}.Call(p)
+	q, w, h := 60, 960, 720
+	_ = proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &w, MaxHeight: &h}.Call(p)
 }
 
 // TakeOver gives the session's browser to the user (on) or back to the agent: while the user
