@@ -881,9 +881,11 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 					if uint32(id) == ptr.id {
 						b.seekForward(first + off)
 						x = b.readObject()
+						b.release() // Patched for Tofu: pooled (lex.go), as below
 						break Search
 					}
 				}
+				b.release()
 				ext := strm.Key("Extends")
 				if ext.Kind() != Stream {
 					panic("cannot find object in stream")
