@@ -276,7 +276,13 @@ const maxCMapDst = 512
 // parseToUnicode reads bfchar and bfrange entries of a ToUnicode CMap.
 func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 	rc := v.Reader()
-	data, err := io.ReadAll(&counter{r: io.LimitReader(rc, 4<<20), spent: spent})
+	buf := cmapBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		buf.Reset()
+		cmapBuffers.Put(buf)
+	}()
+	_, err := buf.ReadFrom(&counter{r: io.LimitReader(rc, 4<<20), spent: spent})
+	data := buf.Bytes()
 	rc.Close()
 	m := map[string]string{}
 	if err != nil && len(data) == 0 {
@@ -332,6 +338,11 @@ func parseToUnicode(v pdf.Value, spent *budget) map[string]string {
 	return m
 }
 
+// cmapBuffers hold a ToUnicode map while it is parsed (nothing is kept of it: tokens are
+// copies): read whole into a new slice each, the maps of a paper's fonts were a tenth of
+// what it allocated (icml2024: 0.2 of 5.9 MB, with the tokens' list).
+var cmapBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // addCode adds n to a big-endian byte string.
 func addCode(s string, n int) string {
 	b := []byte(s)
@@ -349,7 +360,7 @@ type cmapTok struct {
 }
 
 func cmapTokens(data []byte) []cmapTok {
-	var out []cmapTok
+	out := make([]cmapTok, 0, len(data)/8) // "<0041> <0041>" is two tokens in 14 bytes
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
