@@ -38,7 +38,7 @@ func TestStatusNamesTheProviderThatFailed(t *testing.T) {
 	if _, err := f.app.Settings.Update(set); err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.app.providers.Get()
+	p, err := f.app.Engine.Providers.Get()
 	if err != nil || models.BaseURLOf(p) != openai.DefaultBaseURL {
 		t.Fatalf("an empty base URL gives %q, %v; want %s", models.BaseURLOf(p), err, openai.DefaultBaseURL)
 	}

@@ -2,12 +2,9 @@ package app
 
 import (
 	"context"
-	"time"
 
-	"github.com/tofu-research/tofu/backend/oneshot"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/schedule"
-	"github.com/tofu-research/tofu/backend/session"
-	"github.com/tofu-research/tofu/backend/store"
 )
 
 // ScheduleService is the schedule view: the jobs, added and removed, and their runs
@@ -17,23 +14,7 @@ type ScheduleService struct {
 }
 
 // ScheduleTopic is the event topic telling the window the jobs changed.
-const ScheduleTopic = "schedule"
-
-func newScheduleService(st *store.Store, runner *session.Runner, call oneshot.Func, settings *SettingsService,
-	emit Emitter, report func(context.Context, time.Time) (string, error)) *ScheduleService {
-	exec := &schedule.TurnExec{Store: st, Runner: runner, Call: call, Report: report, Cheap: func() string {
-		cfg, err := settings.config()
-		if err != nil {
-			return ""
-		}
-		if cfg.Models.Cheap != "" {
-			return cfg.Models.Cheap
-		}
-		return cfg.Models.Main
-	}}
-	return &ScheduleService{s: schedule.New(schedule.Options{Records: st, Exec: exec,
-		Changed: func() { emit.Emit(ScheduleTopic, "changed") }})}
-}
+const ScheduleTopic = engine.ScheduleTopic
 
 // Scheduler is the app's scheduler (the schedule tools and `tofu schedule` use it).
 func (s *ScheduleService) Scheduler() *schedule.Scheduler { return s.s }

@@ -52,7 +52,7 @@ func TestScheduledRunsAreSessions(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.providers.Get}.Call,
+	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.Engine.Providers.Get}.Call,
 		Cheap: func() string { return scripted.DemoModelName }}
 	due := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 
@@ -102,7 +102,7 @@ func TestWatchReadsOnlyTheRetriedAnswer(t *testing.T) {
 	if _, err := f.app.Settings.Update(Settings{Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.providers.Get}.Call,
+	e := &schedule.TurnExec{Store: f.store, Runner: f.app.Runner, Call: agent.OneShot{Log: f.store, Provider: f.app.Engine.Providers.Get}.Call,
 		Cheap: func() string { return scripted.DemoModelName }}
 	conv, _ := f.store.CreateSession("training")
 	watch := schedule.Job{ID: "w1", Name: "wait", Kind: schedule.KindWatch, Condition: "training finished", Prompt: "report the results", Session: conv.ID}

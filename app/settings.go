@@ -2,11 +2,10 @@ package app
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/llm/gateway"
-	"github.com/tofu-research/tofu/backend/models"
 	"github.com/tofu-research/tofu/backend/sandbox"
 )
 
@@ -32,16 +31,13 @@ type Settings struct {
 	Sandbox sandbox.Status `json:"sandbox"`
 }
 
-// SettingsService reads and changes Settings.
+// SettingsService reads and changes Settings; the engine reads them through core.
 type SettingsService struct {
 	file    *config.File
 	secrets *config.Secrets
+	core    *engine.Settings
 
-	mu       sync.Mutex
-	gen      int // bumped by every change, so providers are rebuilt
-	onChange []func()
-	demo     *config.Provider // "Try the demo": this run only, never saved
-	seen     config.Revisions // the rules of the revisions Get handed out
+	seen config.Revisions // the rules of the revisions Get handed out
 	// clearBrowser deletes the agent browser's profile (set by the app; nil: no browser).
 	clearBrowser func() error
 }
@@ -57,7 +53,7 @@ func (s *SettingsService) ClearBrowserData() error {
 
 // NewSettingsService serves the settings kept in file and secrets.
 func NewSettingsService(file *config.File, secrets *config.Secrets) *SettingsService {
-	return &SettingsService{file: file, secrets: secrets}
+	return &SettingsService{file: file, secrets: secrets, core: engine.NewSettings(file, secrets)}
 }
 
 // Get returns the current settings.
@@ -67,13 +63,7 @@ func (s *SettingsService) Get() (Settings, error) {
 		return Settings{}, err
 	}
 	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
-		DefaultBaseURLs: gateway.DefaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect()}
-	s.mu.Lock()
-	if s.demo != nil {
-		d := *s.demo
-		out.Demo = &d
-	}
-	s.mu.Unlock()
+		DefaultBaseURLs: gateway.DefaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect(), Demo: s.core.Demo()}
 	if out.ToolKeys, err = config.ToolKeys(s.secrets, c); err != nil {
 		return Settings{}, err
 	}
@@ -107,21 +97,13 @@ func (s *SettingsService) Update(v Settings) (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
-	s.mu.Lock()
-	s.demo = nil // saved providers are the user's choice: the demo ends
-	s.mu.Unlock()
+	s.core.EndDemo() // saved providers are the user's choice: the demo ends
 	s.changed()
 	return s.Get()
 }
 
 // update changes the configuration file with fn (validated on save) and tells the app.
-func (s *SettingsService) update(fn func(*config.Config)) error {
-	if _, err := s.file.Update(func(c *config.Config) error { fn(c); return nil }); err != nil {
-		return err
-	}
-	s.changed()
-	return nil
-}
+func (s *SettingsService) update(fn func(*config.Config)) error { return s.core.Update(fn) }
 
 // SetAPIKeys replaces the API keys of a configured provider (several rotate on rate limits);
 // an empty list removes them.
@@ -142,56 +124,16 @@ func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, 
 
 // config is the configuration alone: what turns need, without asking the keyring for key
 // counts as Get does.
-func (s *SettingsService) config() (config.Config, error) {
-	c, err := s.file.Load()
-	if err != nil {
-		return c, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return models.WithDemo(c, s.demo), nil
-}
-
-// setDemo makes p the only provider for this run (nil ends the demo).
-func (s *SettingsService) setDemo(p *config.Provider) {
-	s.mu.Lock()
-	s.demo = p
-	s.mu.Unlock()
-	s.changed()
-}
+func (s *SettingsService) config() (config.Config, error) { return s.core.Config() }
 
 // demoOn tells whether "Try the demo" is running.
-func (s *SettingsService) demoOn() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.demo != nil
-}
+func (s *SettingsService) demoOn() bool { return s.core.DemoOn() }
 
-// keys returns a provider's API keys for the gateway.
-func (s *SettingsService) keys(provider string) []string {
-	k, _ := s.secrets.Keys(provider)
-	return k
-}
+// keys returns a provider's API keys.
+func (s *SettingsService) keys(provider string) []string { return s.core.Keys(provider) }
 
-func (s *SettingsService) changed() {
-	s.mu.Lock()
-	s.gen++
-	fns := append([]func(){}, s.onChange...)
-	s.mu.Unlock()
-	for _, fn := range fns {
-		fn()
-	}
-}
-
-func (s *SettingsService) generation() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gen
-}
+// changed tells the engine and the services that the settings changed.
+func (s *SettingsService) changed() { s.core.Changed() }
 
 // onUpdate registers fn to run after every successful change.
-func (s *SettingsService) onUpdate(fn func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.onChange = append(s.onChange, fn)
-}
+func (s *SettingsService) onUpdate(fn func()) { s.core.OnUpdate(fn) }

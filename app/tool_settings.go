@@ -1,8 +1,6 @@
 package app
 
 import (
-	"log"
-
 	"github.com/tofu-research/tofu/backend/config"
 )
 
@@ -26,17 +24,5 @@ func (s *SettingsService) SetToolKey(name, key string) (Settings, error) {
 
 // toolKey is a tool's key for the turn: the stored secret, else (Brave) config.json's.
 func (s *SettingsService) toolKey(name string, c config.Config) string {
-	return config.ToolKey(s.secrets, name, c)
-}
-
-// moveBraveKey moves a Brave key written into config.json by hand into the key store, once,
-// at start.
-func (s *SettingsService) moveBraveKey() {
-	moved, err := config.MoveBraveKey(s.file, s.secrets)
-	if err != nil {
-		log.Printf("tofu: %v", err)
-	}
-	if moved {
-		s.changed()
-	}
+	return s.core.ToolKey(name, c)
 }

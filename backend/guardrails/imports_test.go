@@ -29,6 +29,7 @@ var aboveOrchestration = []string{
 	"backend/schedule",  // a due job is a turn (TurnExec)
 	"backend/headless",  // tofu run's task and tofu chat's message, sent through the runner
 	"backend/forward",   // the command socket: turns the command line sends a running Tofu
+	"backend/engine",    // assembles the runner, the swarm and everything else (below app)
 }
 
 // upwardEdges are the imports of the orchestration core from below that are known and still
@@ -138,6 +139,18 @@ var userOnly = map[string][]string{
 // serves the running app (app/cli adapts it to forward.App), and no backend package speaks it.
 var commandLineOnly = map[string][]string{
 	"backend/forward": {"app/cli"},
+}
+
+// assembly is the engine (backend/engine): the top of backend, which puts the packages
+// together. Only the user interface's wiring (app) and the command line build one; no backend
+// package imports it (and, as every backend package, it imports neither app nor Wails).
+var assembly = map[string][]string{
+	"backend/engine": {"app", "app/cli"},
+}
+
+func TestOnlyTheTopBuildsTheEngine(t *testing.T) {
+	t.Parallel()
+	importedOnlyBy(t, assembly, "the engine is assembled above backend, never inside it")
 }
 
 func TestUserOnlyPackagesStayWithTheUser(t *testing.T) {
