@@ -75,13 +75,15 @@ func (in *interpreter) run(page pageRef) {
 		// glyphs came, from nothing, the buffer was allocated some three times over on its
 		// way to a page's 3,000 to 5,000 characters, and the layout's scratch buffers
 		// (scratch.go) grew with it page after page.
-		in.glyphs = make([]glyph, 0, max(expectedGlyphs(contents), pageGlyphs))
+		n := expectedGlyphs(contents)
+		in.glyphs = make([]glyph, 0, max(n, min(2*n, pageGlyphs)))
 	}
 	in.content(contents, page.resources, ident, 0)
 }
 
-// pageGlyphs is the room a page worker starts with at least: a page of a paper in two
-// columns has 3,000 to 5,000 characters (the shared papers).
+// pageGlyphs is the room a page worker starts with at least, when its first page's content
+// could hold half of it: a page of a paper in two columns has 3,000 to 5,000 characters
+// (the shared papers); a document of small pages starts with twice its first page's room.
 const pageGlyphs = 4096
 
 // maxExpectedGlyphs bounds the room made for a page's glyphs before they are read: the
