@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/eval"
 	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/session"
@@ -139,7 +139,7 @@ func mainModel(model string) string {
 	return cfg.Models.Main
 }
 
-// RunTasks runs tasks with one App: every task's turn goes through its runner as `tofu run`'s
+// RunTasks runs tasks with one engine: every task's turn goes through its runner as `tofu run`'s
 // does, in a session of its own. more carries the suite's bookkeeping (results log, earlier
 // results, run info, the done callback).
 func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOptions, more eval.TasksOptions) (eval.TasksReport, error) {
@@ -148,14 +148,14 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 		return eval.TasksReport{}, err
 	}
 	o.Approve = approve
-	a, err := newApp(st, nopEmitter{}, nil)
+	e, err := newEngine(st, nil, nil)
 	if err != nil {
 		return eval.TasksReport{}, err
 	}
-	defer a.Close()
+	defer e.Close()
 	more = o.Apply(more, st)
 	more.Agent = func(ctx context.Context, t eval.Task, ws string) (eval.AgentRun, error) {
-		return runTask(ctx, st, a, o.RunOptions(t, ws))
+		return runTask(ctx, st, e, o.RunOptions(t, ws))
 	}
 	// The tests run the code the agent wrote: inside the boundary its commands had.
 	cfg, err := settings()
@@ -167,12 +167,12 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 }
 
 // runTask is one task's headless run, as `tofu run`'s.
-func runTask(ctx context.Context, st *store.Store, a *app.App, ro RunOptions) (eval.AgentRun, error) {
+func runTask(ctx context.Context, st *store.Store, e *engine.Engine, ro RunOptions) (eval.AgentRun, error) {
 	ro, err := headless.CheckRun(st, ro, "")
 	if err != nil {
 		return eval.AgentRun{}, err
 	}
-	sid, end, err := runTurn(ctx, st, a, ro, nil, io.Discard, io.Discard)
+	sid, end, err := runTurn(ctx, st, e, ro, nil, io.Discard, io.Discard)
 	if err == nil && end.Reason == "error" && end.Err != nil {
 		err = end.Err
 	}

@@ -1,6 +1,6 @@
 // Package cli is Tofu's command line: no arguments opens the window (the tofu-window program,
-// which runs RunWindow), subcommands run headless (serve, chat, version, …). Every command wires
-// the same services from package app.
+// which runs RunWindow), subcommands run headless (serve, chat, version, …). The commands that
+// need the window's services wire package app; the others assemble backend/engine alone.
 package cli
 
 import (
@@ -13,6 +13,7 @@ import (
 
 	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/tools/procgroup"
@@ -129,7 +130,7 @@ func openSettings() (*app.SettingsService, error) {
 	return app.NewSettingsService(config.Open(dir), config.OpenSecrets(dir)), nil
 }
 
-// newApp wires the services the way every command does.
+// newApp wires the window's services the way the window, `tofu serve` and `tofu chat` do.
 func newApp(st *store.Store, emit app.Emitter, factory app.ProviderFactory) (*app.App, error) {
 	settings, err := openSettings()
 	if err != nil {
@@ -138,10 +139,25 @@ func newApp(st *store.Store, emit app.Emitter, factory app.ProviderFactory) (*ap
 	if factory == nil {
 		factory = app.GatewayFactory
 	}
-	// Commands a killed Tofu left behind stop before anything else runs (their sessions'
-	// logs are only read when those sessions run again).
+	sweepCommands()
+	return app.New(st, emit, settings, factory), nil
+}
+
+// newEngine assembles the engine alone, for the commands that need none of the window's
+// services (tofu run, paper, myday, mcp serve, eval tasks); nil factory: the gateway's.
+func newEngine(st *store.Store, emit engine.Emitter, factory engine.ProviderFactory) (*engine.Engine, error) {
+	settings, err := engine.OpenSettings()
+	if err != nil {
+		return nil, err
+	}
+	sweepCommands()
+	return engine.New(engine.Options{Store: st, Emit: emit, Settings: settings, Factory: factory}), nil
+}
+
+// sweepCommands stops the commands a killed Tofu left behind, before anything else runs
+// (their sessions' logs are only read when those sessions run again).
+func sweepCommands() {
 	if _, err := procgroup.Sweep(); err != nil {
 		fmt.Fprintf(os.Stderr, "tofu: stopping commands left by an earlier Tofu: %v\n", err)
 	}
-	return app.New(st, emit, settings, factory), nil
 }

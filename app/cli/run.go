@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/app"
 	"github.com/tofu-research/tofu/backend/agent"
 	"github.com/tofu-research/tofu/backend/compact"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -128,19 +128,19 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if err != nil {
 		return agent.End{}, err
 	}
-	a, err := newApp(st, nopEmitter{}, nil)
+	e, err := newEngine(st, nil, nil)
 	if err != nil {
 		return agent.End{}, err
 	}
-	defer a.Close()
-	_, end, err := runTurn(ctx, st, a, o, ctxCfg, out, errOut)
+	defer e.Close()
+	_, end, err := runTurn(ctx, st, e, o, ctxCfg, out, errOut)
 	return end, err
 }
 
-// runTurn runs a checked run's turn with a's runner and says which session it ran in (tofu
-// eval tasks runs several at once with one App).
-func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
-	model, err := headless.Model(o.Model, a.Models.Status)
+// runTurn runs a checked run's turn with e's runner and says which session it ran in (tofu
+// eval tasks runs several at once with one engine).
+func runTurn(ctx context.Context, st *store.Store, e *engine.Engine, o RunOptions, ctxCfg *compact.Config, out, errOut io.Writer) (string, agent.End, error) {
+	model, err := headless.Model(o.Model, e.Models.Status)
 	if err != nil {
 		return "", agent.End{}, err
 	}
@@ -160,7 +160,7 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 	}
 	input := newTerminalInput(in)
 	prompt, stopPrompts := input.prompt(errOut, func(req store.Approval, ans permission.Answer) error {
-		return a.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
+		return e.Runner.Approve(cmp.Or(req.Session, sid), req.CallID, string(ans)) // a sub-agent's: its session
 	}, printer.decided)
 	defer stopPrompts()
 	req := headless.RunRequest(o, ctxCfg)
@@ -168,7 +168,7 @@ func runTurn(ctx context.Context, st *store.Store, a *app.App, o RunOptions, ctx
 	// ask_human is asked on the terminal too; with no input left, the model reads that nobody
 	// can answer (it read "Unknown tool").
 	req.Prompt, req.Sink, req.Asker = prompt, printer, terminalAsker{in: input, errOut: errOut}
-	sent, err := a.Runner.Send(ctx, headless.RunMessage(o, func(s string, first []store.Event, _ *session.Request) {
+	sent, err := e.Runner.Send(ctx, headless.RunMessage(o, func(s string, first []store.Event, _ *session.Request) {
 		sid = s
 		unsub = st.Subscribe(func(ev store.Event) {
 			if ev.Session == s {
