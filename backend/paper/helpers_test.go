@@ -3,6 +3,7 @@ package paper
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -17,6 +18,24 @@ func papersDir(t testing.TB) string {
 
 func paperPath(t testing.TB, id string) string {
 	return filepath.Join(papersDir(t), id, "paper.pdf")
+}
+
+// paperPages opens a shared paper with the library alone and returns its pages.
+func paperPages(t testing.TB, id string) []pageRef {
+	t.Helper()
+	data, err := os.ReadFile(paperPath(t, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", libraryLimits(64<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := pageTree(rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
 }
 
 // minimalPDF builds a one-page PDF whose content stream is content, with

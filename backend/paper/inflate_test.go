@@ -3,7 +3,6 @@ package paper
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 )
 
@@ -13,22 +12,15 @@ import (
 // once (given twice, two streams would inflate through one reader).
 func TestInflatersReused(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(paperPath(t, "naacl2006_shinyama"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", libraryLimits(64<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := pageTree(rd)
-	if err != nil || len(pages) < 4 {
-		t.Fatalf("%d pages, %v", len(pages), err)
+	pages := paperPages(t, "naacl2006_shinyama")
+	if len(pages) < 4 {
+		t.Fatalf("%d pages", len(pages))
 	}
 	content := func(k int) (io.Reader, func()) { return openContent(pages[k].v.Key("Contents")) }
 	want := make([][]byte, len(pages))
 	for k := range pages {
 		r, done := content(k)
+		var err error
 		if want[k], err = io.ReadAll(r); err != nil || len(want[k]) < 1000 {
 			t.Fatalf("page %d: %d bytes, %v", k+1, len(want[k]), err)
 		}

@@ -1,8 +1,6 @@
 package paper
 
 import (
-	"bytes"
-	"os"
 	"slices"
 	"testing"
 )
@@ -14,18 +12,7 @@ import (
 func TestScratchReusedAcrossPages(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"icml2024_altmeyer_agi_claims", "naacl2006_shinyama", "jo_japanese_vertical"} {
-		data, err := os.ReadFile(paperPath(t, id))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", libraryLimits(64<<20))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages, err := pageTree(rd)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pages := paperPages(t, id)
 		fonts := newFontStore(newBudget(1 << 40))
 		read := func(w *worker, k int) rawPage {
 			rp := readPage(pages[k], k+1, w, newBudget(1<<40), newBudget(1<<40))
