@@ -59,12 +59,12 @@ func newMCPServeCmd() *cobra.Command {
 				return fwd.MCP(approve, cmd.InOrStdin(), cmd.OutOrStdout(), os.Stderr)
 			}
 			defer st.Close()
-			a, err := newApp(st, nopEmitter{}, nil)
+			e, err := newEngine(st, nil, nil)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			s := a.MCPServer(mode, Version)
+			defer e.Close()
+			s := e.MCPServer(mode, Version)
 			if addr == "" {
 				return server.ServeStdio(s)
 			}

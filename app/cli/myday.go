@@ -31,12 +31,12 @@ func newMyDayCmd() *cobra.Command {
 				ans, err = inst.Desk(req)
 			} else {
 				defer st.Close()
-				a, aerr := newApp(st, nopEmitter{}, nil)
-				if aerr != nil {
-					return aerr
+				e, eerr := newEngine(st, nil, nil)
+				if eerr != nil {
+					return eerr
 				}
-				defer a.Close()
-				ans, err = forward.AnswerMyDay(a.MyDay.Generate, req)
+				defer e.Close()
+				ans, err = forward.AnswerMyDay(e.MyDay.Generate, req)
 			}
 			if err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/forward"
 )
 
@@ -87,7 +88,7 @@ func forwardOpen(paths []string, out, errOut io.Writer) error {
 	var failed error
 	for _, p := range paths {
 		var papers []app.PaperInfo
-		err := withPapers(forward.PaperRequest{Op: "open", Ref: p}, func(a *app.App) error {
+		err := withPapers(forward.PaperRequest{Op: "open", Ref: p}, func(*engine.Engine) error {
 			return errors.New("the running Tofu quit before it could show the paper: run tofu open again")
 		}, &papers)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/headless"
 	"github.com/tofu-research/tofu/backend/store"
@@ -36,8 +37,8 @@ func newPaperAddCmd() *cobra.Command {
 			var failed error
 			for _, ref := range args {
 				var papers []app.PaperInfo
-				err := withPapers(forward.PaperRequest{Op: "add", Ref: ref, Dir: dir}, func(a *app.App) error {
-					info, err := a.Papers.ImportRef(ref, dir)
+				err := withPapers(forward.PaperRequest{Op: "add", Ref: ref, Dir: dir}, func(e *engine.Engine) error {
+					info, err := e.Shelf.ImportRef(ref, dir)
 					papers = []app.PaperInfo{info}
 					return err
 				}, &papers)
@@ -63,8 +64,8 @@ func newPaperListCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var papers []app.PaperInfo
-			err := withPapers(forward.PaperRequest{Op: "list"}, func(a *app.App) (err error) {
-				papers, err = a.Papers.List()
+			err := withPapers(forward.PaperRequest{Op: "list"}, func(e *engine.Engine) (err error) {
+				papers, err = e.Shelf.List()
 				return err
 			}, &papers)
 			if err != nil {
@@ -124,8 +125,8 @@ func newPaperAskCmd() *cobra.Command {
 }
 
 // withPapers runs a library command in the running Tofu when there is one (its answer into
-// papers), else with an app of its own (local fills papers itself).
-func withPapers(req forward.PaperRequest, local func(*app.App) error, papers *[]app.PaperInfo) error {
+// papers), else with an engine of its own (local fills papers itself).
+func withPapers(req forward.PaperRequest, local func(*engine.Engine) error, papers *[]app.PaperInfo) error {
 	st, inst, err := attach()
 	if err != nil {
 		return err
@@ -135,15 +136,16 @@ func withPapers(req forward.PaperRequest, local func(*app.App) error, papers *[]
 		return err
 	}
 	defer st.Close()
-	a, err := newApp(st, nopEmitter{}, nil)
+	e, err := newEngine(st, nil, nil)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	return local(a)
+	defer e.Close()
+	return local(e)
 }
 
-// paperAsk asks about a paper without a running Tofu, through the same ChatService.
+// paperAsk asks about a paper without a running Tofu, through the same ChatService (the
+// window's: its answer streams as the window's turns do, which the terminal prints).
 func paperAsk(st *store.Store, id, question, model string, out, errOut io.Writer) error {
 	term := &terminalEmitter{out: out, errOut: errOut, ended: make(chan struct{})}
 	a, err := newApp(st, term, nil)
