@@ -10,7 +10,6 @@ import (
 	"github.com/tofu-research/tofu/backend/browser"
 	"github.com/tofu-research/tofu/backend/desk"
 	"github.com/tofu-research/tofu/backend/engine"
-	"github.com/tofu-research/tofu/backend/history"
 	"github.com/tofu-research/tofu/backend/paper/library"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
@@ -103,10 +102,6 @@ func (a *App) Send(ctx context.Context, m session.Message, req session.Request) 
 func (a *App) StartTurn(ctx context.Context, req session.Request) (*session.Turn, error) {
 	return a.Chat.startTurn(ctx, req)
 }
-
-// History is the full-text index of every conversation (`tofu sessions search` forwarded to
-// a running Tofu searches it).
-func (a *App) History() *history.Index { return a.Engine.History }
 
 // PaperHandler serves the paper routes (the PDF for pdf.js, exports) to the window's asset
 // server; `tofu serve` mounts the same handler.

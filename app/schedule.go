@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-
 	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/schedule"
 )
@@ -27,7 +25,3 @@ func (s *ScheduleService) Add(j schedule.Job) (schedule.Job, error) { return s.s
 
 // Remove deletes a job.
 func (s *ScheduleService) Remove(id string) error { return s.s.Remove(id) }
-
-// RunScheduler runs the scheduler until ctx ends: the window and `tofu serve` call it, so
-// jobs run while Tofu is open; runs missed while it was closed are recorded at the start.
-func (a *App) RunScheduler(ctx context.Context) error { return a.Schedule.s.Run(ctx) }

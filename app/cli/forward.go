@@ -47,7 +47,9 @@ func listenForCommands(dataDir string, a *app.App, st *store.Store, fan *app.Fan
 	return forward.Listen(dataDir, Version, &instanceApp{a: a, st: st, fan: fan})
 }
 
-// instanceApp is the running app as the command protocol serves with it (forward.App).
+// instanceApp is the running app as the command protocol serves with it (forward.App): its
+// engine, but for what the window shows (a sent message's stream, an opened paper, the
+// library's add with the window's notice).
 type instanceApp struct {
 	a   *app.App
 	st  *store.Store
@@ -58,19 +60,19 @@ func (x *instanceApp) Send(ctx context.Context, m session.Message, req session.R
 	return x.a.Send(ctx, m, req)
 }
 func (x *instanceApp) Store() *store.Store            { return x.st }
-func (x *instanceApp) Runner() *session.Runner        { return x.a.Runner }
-func (x *instanceApp) ModelStatus() models.Status     { return x.a.Models.Status() }
-func (x *instanceApp) History() *history.Index        { return x.a.History() }
+func (x *instanceApp) Runner() *session.Runner        { return x.a.Engine.Runner }
+func (x *instanceApp) ModelStatus() models.Status     { return x.a.Engine.Models.Status() }
+func (x *instanceApp) History() *history.Index        { return x.a.Engine.History }
 func (x *instanceApp) Papers() forward.PaperLibrary   { return x.a.Papers }
-func (x *instanceApp) Scheduler() *schedule.Scheduler { return x.a.Schedule.Scheduler() }
+func (x *instanceApp) Scheduler() *schedule.Scheduler { return x.a.Engine.Scheduler }
 func (x *instanceApp) MyDay(date string) (myday.Report, error) {
-	return x.a.MyDay.Generate(date)
+	return x.a.Engine.MyDay.Generate(date)
 }
 func (x *instanceApp) OpenPaper(path, dir string) (library.Info, error) {
 	return x.a.OpenPaper(path, dir)
 }
 func (x *instanceApp) MCPServer(mode permission.Mode) *server.MCPServer {
-	return x.a.MCPServer(mode, Version)
+	return x.a.Engine.MCPServer(mode, Version)
 }
 
 func (x *instanceApp) Follow(sid string, show func(forward.Message), ended func(string)) (remove func()) {

@@ -9,21 +9,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tofu-research/tofu/app"
+	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/forward"
 	"github.com/tofu-research/tofu/backend/schedule"
 	"github.com/tofu-research/tofu/backend/store"
 	"github.com/tofu-research/tofu/backend/wording"
 )
 
-// startScheduler runs a's scheduler until the returned stop is called (the window and
-// `tofu serve`: jobs run while Tofu is open).
-func startScheduler(a *app.App) (stop func()) {
+// startScheduler runs e's scheduler until the returned stop is called (the window and
+// `tofu serve`: jobs run while Tofu is open; runs missed while it was closed are recorded at
+// the start).
+func startScheduler(e *engine.Engine) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := a.RunScheduler(ctx); err != nil {
+		if err := e.Scheduler.Run(ctx); err != nil {
 			fmt.Printf("tofu: the scheduler stopped: %v\n", err)
 		}
 	}()
