@@ -148,7 +148,7 @@ func RunTasks(ctx context.Context, st *store.Store, tasks []eval.Task, o TasksOp
 		return eval.TasksReport{}, err
 	}
 	o.Approve = approve
-	e, err := newEngine(st, nil, nil)
+	e, err := newEngine(st)
 	if err != nil {
 		return eval.TasksReport{}, err
 	}

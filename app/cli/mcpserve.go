@@ -59,7 +59,7 @@ func newMCPServeCmd() *cobra.Command {
 				return fwd.MCP(approve, cmd.InOrStdin(), cmd.OutOrStdout(), os.Stderr)
 			}
 			defer st.Close()
-			e, err := newEngine(st, nil, nil)
+			e, err := newEngine(st)
 			if err != nil {
 				return err
 			}

@@ -31,7 +31,7 @@ func newMyDayCmd() *cobra.Command {
 				ans, err = inst.Desk(req)
 			} else {
 				defer st.Close()
-				e, eerr := newEngine(st, nil, nil)
+				e, eerr := newEngine(st)
 				if eerr != nil {
 					return eerr
 				}

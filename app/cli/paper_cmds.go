@@ -136,7 +136,7 @@ func withPapers(req forward.PaperRequest, local func(*engine.Engine) error, pape
 		return err
 	}
 	defer st.Close()
-	e, err := newEngine(st, nil, nil)
+	e, err := newEngine(st)
 	if err != nil {
 		return err
 	}

@@ -130,28 +130,27 @@ func openSettings() (*app.SettingsService, error) {
 	return app.NewSettingsService(config.Open(dir), config.OpenSecrets(dir)), nil
 }
 
-// newApp wires the window's services the way the window, `tofu serve` and `tofu chat` do.
+// newApp wires the window's services the way the window, `tofu serve` and `tofu chat` do;
+// nil factory: the gateway's.
 func newApp(st *store.Store, emit app.Emitter, factory app.ProviderFactory) (*app.App, error) {
 	settings, err := openSettings()
 	if err != nil {
 		return nil, err
-	}
-	if factory == nil {
-		factory = app.GatewayFactory
 	}
 	sweepCommands()
 	return app.New(st, emit, settings, factory), nil
 }
 
 // newEngine assembles the engine alone, for the commands that need none of the window's
-// services (tofu run, paper, myday, mcp serve, eval tasks); nil factory: the gateway's.
-func newEngine(st *store.Store, emit engine.Emitter, factory engine.ProviderFactory) (*engine.Engine, error) {
+// services (tofu run, paper, myday, mcp serve, eval tasks): the gateway's providers, and no
+// user interface to hear its events.
+func newEngine(st *store.Store) (*engine.Engine, error) {
 	settings, err := engine.OpenSettings()
 	if err != nil {
 		return nil, err
 	}
 	sweepCommands()
-	return engine.New(engine.Options{Store: st, Emit: emit, Settings: settings, Factory: factory}), nil
+	return engine.New(engine.Options{Store: st, Settings: settings}), nil
 }
 
 // sweepCommands stops the commands a killed Tofu left behind, before anything else runs

@@ -128,7 +128,7 @@ func Run(ctx context.Context, st *store.Store, o RunOptions, out, errOut io.Writ
 	if err != nil {
 		return agent.End{}, err
 	}
-	e, err := newEngine(st, nil, nil)
+	e, err := newEngine(st)
 	if err != nil {
 		return agent.End{}, err
 	}
