@@ -189,7 +189,7 @@ func New(o Options) *Engine {
 // agentModels are the installed coding agents, offered as a conversation's model.
 func (e *Engine) agentModels() []llm.ModelInfo {
 	var out []llm.ModelInfo
-	for _, x := range (&session.ExternalAgents{}).Installed() {
+	for _, x := range e.Agents.Installed() {
 		out = append(out, llm.ModelInfo{Name: x.ID, Provider: models.AgentProvider, Family: x.Label})
 	}
 	return out
