@@ -59,7 +59,7 @@ func serve(ctx context.Context, st *store.Store, frontend fs.FS, port int, out i
 	}
 	defer a.Close()
 	defer startScheduler(a.Engine)() // jobs run while Tofu is open
-	defer startBridges(a)()   // chat apps reach Tofu while it is open (docs/BRIDGES.md)
+	defer startBridges(a)()          // chat apps reach Tofu while it is open (docs/BRIDGES.md)
 	stopCommands := func() {}
 	if dataDir != "" {
 		stopCommands = takeCommands(dataDir, a, st, fan)

@@ -54,9 +54,9 @@ func runWindow(w Window) error {
 	defer a.Close()
 	// The page's first paint waits for the model status: ask for it while GTK and WebKit start.
 	a.Models.Warm()
-	openFromDesktop(a)        // `tofu open FILE.pdf`: shown once the page has loaded
+	openFromDesktop(a)               // `tofu open FILE.pdf`: shown once the page has loaded
 	defer startScheduler(a.Engine)() // jobs run while Tofu is open
-	defer startBridges(a)()   // chat apps reach Tofu while it is open (docs/BRIDGES.md)
+	defer startBridges(a)()          // chat apps reach Tofu while it is open (docs/BRIDGES.md)
 	a.SetDialogs(w)
 	stopCommands := takeCommands(dir, a, st, fan)
 	defer stopCommands()
