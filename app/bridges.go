@@ -82,7 +82,7 @@ func (s *BridgeService) SetToken(name, token string) error {
 	if token != "" {
 		keys = []string{token}
 	}
-	if err := s.settings.secrets.SetKeys(config.BridgeSecret(name), keys); err != nil {
+	if err := s.settings.core.Secrets().SetKeys(config.BridgeSecret(name), keys); err != nil {
 		return err
 	}
 	s.apply(name)
@@ -93,7 +93,7 @@ func (s *BridgeService) SetToken(name, token string) error {
 // config.File.SaveBridge) and keeps token when one is given ("": the kept one stays); a
 // running bridge runs again with them, once.
 func (s *BridgeService) Save(name string, b config.Bridge, token string) ([]BridgeInfo, error) {
-	if _, err := s.settings.file.SaveBridge(name, b); err != nil {
+	if _, err := s.settings.core.File().SaveBridge(name, b); err != nil {
 		return nil, err
 	}
 	if token != "" {
@@ -107,7 +107,7 @@ func (s *BridgeService) Save(name string, b config.Bridge, token string) ([]Brid
 
 // Remove stops the bridge name, takes it out of the settings and forgets its token.
 func (s *BridgeService) Remove(name string) ([]BridgeInfo, error) {
-	if _, err := s.settings.file.RemoveBridge(name); err != nil {
+	if _, err := s.settings.core.File().RemoveBridge(name); err != nil {
 		return nil, err
 	}
 	s.settings.changed()

@@ -33,9 +33,7 @@ type Settings struct {
 
 // SettingsService reads and changes Settings; the engine reads them through core.
 type SettingsService struct {
-	file    *config.File
-	secrets *config.Secrets
-	core    *engine.Settings
+	core *engine.Settings // the configuration file and the stored keys
 
 	seen config.Revisions // the rules of the revisions Get handed out
 	// clearBrowser deletes the agent browser's profile (set by the app; nil: no browser).
@@ -53,23 +51,28 @@ func (s *SettingsService) ClearBrowserData() error {
 
 // NewSettingsService serves the settings kept in file and secrets.
 func NewSettingsService(file *config.File, secrets *config.Secrets) *SettingsService {
-	return &SettingsService{file: file, secrets: secrets, core: engine.NewSettings(file, secrets)}
+	return SettingsServiceFor(engine.NewSettings(file, secrets))
+}
+
+// SettingsServiceFor is the settings service over the engine's settings.
+func SettingsServiceFor(core *engine.Settings) *SettingsService {
+	return &SettingsService{core: core}
 }
 
 // Get returns the current settings.
 func (s *SettingsService) Get() (Settings, error) {
-	c, err := s.file.Load()
+	c, err := s.core.File().Load()
 	if err != nil {
 		return Settings{}, err
 	}
-	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.file.Path(), KeysStore: s.secrets.Backend(),
+	out := Settings{Config: c, APIKeys: map[string]int{}, ConfigPath: s.core.File().Path(), KeysStore: s.core.Secrets().Backend(),
 		DefaultBaseURLs: gateway.DefaultBaseURLs(), Revision: s.seen.Remember(c), Sandbox: sandbox.Detect(), Demo: s.core.Demo()}
-	if out.ToolKeys, err = config.ToolKeys(s.secrets, c); err != nil {
+	if out.ToolKeys, err = config.ToolKeys(s.core.Secrets(), c); err != nil {
 		return Settings{}, err
 	}
 	out.Config.WebSearch.BraveKey = "" // a key, even one left in config.json: never sent to the view
 	for _, p := range c.Providers {
-		keys, err := s.secrets.Keys(p.Name)
+		keys, err := s.core.Secrets().Keys(p.Name)
 		if err != nil {
 			return Settings{}, err
 		}
@@ -81,7 +84,7 @@ func (s *SettingsService) Get() (Settings, error) {
 // Update validates and saves the configuration part of v. Rules added to the file since v
 // was read (an "Always allow" answered while the Settings view was open) are kept.
 func (s *SettingsService) Update(v Settings) (Settings, error) {
-	_, err := s.file.Update(func(c *config.Config) error {
+	_, err := s.core.File().Update(func(c *config.Config) error {
 		next := v.Config
 		next.Permissions.Rules = s.seen.KeepAdded(v.Revision, *c, v.Config.Permissions.Rules)
 		// MCP servers change through MCPService (switches, import): the form's copy may be
@@ -108,14 +111,14 @@ func (s *SettingsService) update(fn func(*config.Config)) error { return s.core.
 // SetAPIKeys replaces the API keys of a configured provider (several rotate on rate limits);
 // an empty list removes them.
 func (s *SettingsService) SetAPIKeys(provider string, keys []string) (Settings, error) {
-	c, err := s.file.Load()
+	c, err := s.core.File().Load()
 	if err != nil {
 		return Settings{}, err
 	}
 	if _, ok := c.Provider(provider); !ok {
 		return Settings{}, fmt.Errorf("no provider named %q is configured", provider)
 	}
-	if err := s.secrets.SetKeys(provider, keys); err != nil {
+	if err := s.core.Secrets().SetKeys(provider, keys); err != nil {
 		return Settings{}, err
 	}
 	s.changed()

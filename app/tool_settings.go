@@ -7,7 +7,7 @@ import (
 // SetToolKey stores the API key of a tool ("images" or "brave"; config.SetToolKey); "" removes
 // it. It is returned masked only.
 func (s *SettingsService) SetToolKey(name, key string) (Settings, error) {
-	brave, err := config.SetToolKey(s.secrets, name, key)
+	brave, err := config.SetToolKey(s.core.Secrets(), name, key)
 	if err != nil {
 		return Settings{}, err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofu-research/tofu/app"
-	"github.com/tofu-research/tofu/backend/config"
 	"github.com/tofu-research/tofu/backend/engine"
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
@@ -123,11 +122,11 @@ func takeCommands(dir string, a *app.App, st *store.Store, fan *app.Fanout) (sto
 
 // openSettings opens the settings in the config directory ($XDG_CONFIG_HOME/tofu).
 func openSettings() (*app.SettingsService, error) {
-	dir, err := config.Dir()
+	core, err := engine.OpenSettings()
 	if err != nil {
 		return nil, err
 	}
-	return app.NewSettingsService(config.Open(dir), config.OpenSecrets(dir)), nil
+	return app.SettingsServiceFor(core), nil
 }
 
 // newApp wires the window's services the way the window, `tofu serve` and `tofu chat` do;
