@@ -50,7 +50,7 @@ func newTimeline(process, run, bundle time.Time, m pageMarks) timeline {
 	since := func(t time.Time) float64 { return float64(t.Sub(process).Microseconds()) / 1000 }
 	origin := time.UnixMicro(int64(m.Origin * 1000))
 	at := func(ms float64) float64 { return since(origin.Add(time.Duration(ms * float64(time.Millisecond)))) }
-	or0 := func(ms float64) float64 { // a mark the engine left out stays 0
+	page := func(ms float64) float64 { // a mark the engine left out stays 0
 		if ms == 0 {
 			return 0
 		}
@@ -60,7 +60,7 @@ func newTimeline(process, run, bundle time.Time, m pageMarks) timeline {
 	if !bundle.IsZero() {
 		asked = since(bundle)
 	}
-	return timeline{Run: since(run), Page: since(origin), HTML: or0(m.HTML), Bundle: asked,
+	return timeline{Run: since(run), Page: since(origin), HTML: page(m.HTML), Bundle: asked,
 		Script: at(m.Script), Shell: at(m.Shell),
 		Data: at(m.Data), Models: at(m.Models), Ready: at(m.Ready)}
 }
@@ -98,18 +98,17 @@ func (w *Window) reportStartup(data ...any) {
 // custom scheme. Only the window started with StartupEnv serves through it.
 type timedAssets struct {
 	fs.FS
-	once  sync.Once
 	mu    sync.Mutex
 	asked time.Time
 }
 
 func (t *timedAssets) Open(name string) (fs.File, error) {
 	if strings.HasSuffix(name, ".js") {
-		t.once.Do(func() {
-			t.mu.Lock()
+		t.mu.Lock()
+		if t.asked.IsZero() {
 			t.asked = time.Now()
-			t.mu.Unlock()
-		})
+		}
+		t.mu.Unlock()
 	}
 	return t.FS.Open(name)
 }
