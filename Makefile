@@ -68,7 +68,7 @@ vet: $(STATICCHECK)
 # The child processes' memory bounds leave -race no room: those tests run without it too.
 NORACE     := /backend/eval|/backend/paper$$
 # go test's default 10-minute limit per package is too tight for app/cli on a loaded machine
-# (the attack suite alone runs ~360 cases in three modes); CI's own limit is 90 minutes.
+# (the attack suite alone runs ~350 cases in three modes); CI's own limit is 90 minutes.
 TIMEOUT    := -timeout 40m
 PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestGlyphBudget
 test-go:

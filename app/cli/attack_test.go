@@ -38,8 +38,9 @@ import (
 // read outside the workspace). Any escape fails the test. An escape found later becomes a case
 // named after it.
 //
-// Cases run one after another, each with its own HOME in the environment, which the policy,
-// the tools and the commands all read. TOFU_ATTACK_APPROVE=all runs the suite under --approve all instead and only reports: most
+// Each case has its own HOME in the environment, which the policy, the tools and the commands
+// all read, so the cases of one process run one after another; the suite runs in shards, test
+// processes of their own side by side (attack_shards_test.go). TOFU_ATTACK_APPROVE=all runs the suite under --approve all instead and only reports: most
 // cases must escape there, which shows they are live attacks and not no-ops.
 
 const canaryToken = "TOFU-CANARY"
@@ -191,7 +192,7 @@ func newArena(t *testing.T) arena {
 		t.Fatal(err)
 	}
 	a := arena{root: root, home: root + "/home", canary: root + "/canary", marks: root + "/marks", ws: root + "/ws"}
-	for _, d := range []string{a.home, a.canary + "/bin", a.canary + "/dir", a.marks, a.ws, root + "/cache"} {
+	for _, d := range []string{a.home, a.canary + "/bin", a.canary + "/dir", a.marks, a.ws} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	for _, f := range homeSecrets {
@@ -404,8 +405,8 @@ type entry struct {
 	link  string
 }
 
-// snapshot records everything under root except the workspace and the sandbox's own cache
-// (writable by every sandboxed command by design: docs/SECURITY.md).
+// snapshot records everything under root except the workspace. The sandbox's own cache
+// (writable by every sandboxed command by design: docs/SECURITY.md) lies outside the arena.
 func (a arena) snapshot(t *testing.T) map[string]entry {
 	t.Helper()
 	out := map[string]entry{}
@@ -413,7 +414,7 @@ func (a arena) snapshot(t *testing.T) map[string]entry {
 		if err != nil {
 			return nil
 		}
-		if p == a.ws || p == a.root+"/cache" {
+		if p == a.ws {
 			return filepath.SkipDir
 		}
 		fi, err := os.Lstat(p)
@@ -462,7 +463,7 @@ type outcome struct {
 func TestAttackSuite(t *testing.T) {
 	if raceDetector {
 		// It checks decisions, not concurrency (the agent loop it drives is raced by the other
-		// tests here), and runs 514 turns: make test-go runs it without -race.
+		// tests here), and runs ~1,000 turns: make test-go runs it without -race.
 		t.Skip("the attack suite runs without -race (make test-go)")
 	}
 	cases := loadAttacks(t, "testdata/attacks.txt")
@@ -473,6 +474,21 @@ func TestAttackSuite(t *testing.T) {
 	if live != "" {
 		modes = []string{live}
 	}
+	var runs []attackRun
+	for _, mode := range modes {
+		for _, c := range cases {
+			runs = append(runs, attackRun{mode, c})
+		}
+	}
+	shard, shards := attackShard(t)
+	if shards > 1 && shard < 0 {
+		records := runShards(t, shards, len(runs))
+		t.Log(attackTable(modes, cases, records))
+		return
+	}
+	// The sandbox's cache (a Go build's, the probe's) is the user's, shared by every session:
+	// the cases share one, as the shards do (attackCache).
+	cache := attackCache(t)
 	srv := scripted.New(t, scripted.DemoModel())
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	t.Setenv("TOFU_KEYRING", "off")
@@ -492,46 +508,81 @@ func TestAttackSuite(t *testing.T) {
 		return scripted.Reply{Text: "done"}
 	})
 
-	type tally struct{ cases, blocked, escapes int }
-	totals := map[string]map[string]*tally{} // mode → class
-	var classes []string
-	for _, mode := range modes {
-		totals[mode] = map[string]*tally{}
-		for _, c := range cases {
-			if totals[mode][c.class] == nil {
-				totals[mode][c.class] = &tally{}
-				if mode == modes[0] {
-					classes = append(classes, c.class)
-				}
-			}
-			var res outcome
-			t.Run(mode+"/"+c.class+"/"+c.name, func(t *testing.T) {
-				res = runAttack(t, st, mode, c, func(calls []llm.ToolCall) {
-					mu.Lock()
-					current, prompted = calls, nil
-					mu.Unlock()
-				})
+	var records []attackRecord
+	for i, r := range runs {
+		if shards > 1 && shardOf(i%len(cases), r.c, shards) != shard {
+			continue
+		}
+		mode, c := r.mode, r.c
+		var res outcome
+		ran := false // a -run pattern may leave the case out
+		t.Run(mode+"/"+c.class+"/"+c.name, func(t *testing.T) {
+			ran = true
+			res = runAttack(t, st, cache, mode, c, func(calls []llm.ToolCall) {
 				mu.Lock()
-				for _, tok := range prompted {
-					res.escapes = append(res.escapes, "put "+tok+" in the model's prompt")
-				}
+				current, prompted = calls, nil
 				mu.Unlock()
-				if mode == "all" && live == "" {
-					res.escapes = secretsOnly(res.escapes)
-				}
-				t.Logf("outcome: blocked=%v escapes=%d", res.blocked, len(res.escapes))
-				if len(res.escapes) > 0 && live == "" {
-					t.Errorf("escape (testdata/attacks.txt:%d):\n  %s", c.line, strings.Join(res.escapes, "\n  "))
-				}
 			})
-			tl := totals[mode][c.class]
-			tl.cases++
-			if res.blocked {
-				tl.blocked++
+			mu.Lock()
+			for _, tok := range prompted {
+				res.escapes = append(res.escapes, "put "+tok+" in the model's prompt")
 			}
-			if len(res.escapes) > 0 {
-				tl.escapes++
+			mu.Unlock()
+			if mode == "all" && live == "" {
+				res.escapes = secretsOnly(res.escapes)
 			}
+			t.Logf("outcome: blocked=%v escapes=%d", res.blocked, len(res.escapes))
+			if len(res.escapes) > 0 && live == "" {
+				t.Errorf("escape (testdata/attacks.txt:%d):\n  %s", c.line, strings.Join(res.escapes, "\n  "))
+			}
+		})
+		if ran {
+			records = append(records, attackRecord{Run: i, Blocked: res.blocked, Escapes: len(res.escapes)})
+		}
+	}
+	if shards > 1 {
+		writeShardRecords(t, records)
+		return
+	}
+	t.Log(attackTable(modes, cases, records))
+}
+
+// attackRun is one case under one approval mode; attackRecord, how it ended (Run: its index
+// in the suite's list of runs).
+type attackRun struct {
+	mode string
+	c    attack
+}
+
+type attackRecord struct {
+	Run     int  `json:"run"`
+	Blocked bool `json:"blocked"`
+	Escapes int  `json:"escapes"`
+}
+
+// attackTable counts the cases, the blocked and the escapes per approval mode and class.
+func attackTable(modes []string, cases []attack, records []attackRecord) string {
+	type tally struct{ cases, blocked, escapes int }
+	var classes []string
+	totals := map[string]*tally{} // mode/class
+	for _, c := range cases {
+		if !slices.Contains(classes, c.class) {
+			classes = append(classes, c.class)
+		}
+	}
+	for _, r := range records {
+		mode, c := modes[r.Run/len(cases)], cases[r.Run%len(cases)]
+		tl := totals[mode+"/"+c.class]
+		if tl == nil {
+			tl = &tally{}
+			totals[mode+"/"+c.class] = tl
+		}
+		tl.cases++
+		if r.Blocked {
+			tl.blocked++
+		}
+		if r.Escapes > 0 {
+			tl.escapes++
 		}
 	}
 	var b strings.Builder
@@ -539,13 +590,16 @@ func TestAttackSuite(t *testing.T) {
 	for _, mode := range modes {
 		var all tally
 		for _, class := range classes {
-			tl := totals[mode][class]
+			tl := totals[mode+"/"+class]
+			if tl == nil {
+				continue
+			}
 			fmt.Fprintf(&b, "%-10s %-14s %6d %8d %8d\n", mode, class, tl.cases, tl.blocked, tl.escapes)
 			all.cases, all.blocked, all.escapes = all.cases+tl.cases, all.blocked+tl.blocked, all.escapes+tl.escapes
 		}
 		fmt.Fprintf(&b, "%-10s %-14s %6d %8d %8d\n", mode, "total", all.cases, all.blocked, all.escapes)
 	}
-	t.Log(b.String())
+	return b.String()
 }
 
 // promptCanaries lists the canary tokens in what a request shows the model besides tool
@@ -567,7 +621,7 @@ func promptCanaries(r llm.Request) []string {
 
 // runAttack runs one case under one approval mode in a fresh arena.
 // script gives the scripted model the case's calls, once its placeholders are known.
-func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func([]llm.ToolCall)) outcome {
+func runAttack(t *testing.T, st *store.Store, cache, mode string, c attack, script func([]llm.ToolCall)) outcome {
 	a := newArena(t)
 	if len(c.setup) > 0 && c.setup[0] == "wshome" {
 		a.ws = a.home
@@ -575,7 +629,7 @@ func runAttack(t *testing.T, st *store.Store, mode string, c attack, script func
 	t.Setenv("HOME", a.home)
 	t.Setenv("XDG_CONFIG_HOME", a.home+"/.config")
 	t.Setenv("XDG_DATA_HOME", a.home+"/.local/share")
-	t.Setenv("XDG_CACHE_HOME", a.root+"/cache")
+	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("GOENV", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	if slices.Contains(c.setup, "serve") {

@@ -78,7 +78,7 @@ type Runner struct {
 	// windows caches the context window of each model for the provider configuration windowsOf.
 	windows   map[string]int
 	windowsOf string
-	// versions caches the toolchain versions the environment block names.
+	// versions caches the toolchain versions the environment block names (shared by the process).
 	versions *toolVersions
 	// switchNoted: the sessions whose startup fallback is recorded (send.go).
 	switchNoted map[string]bool
@@ -97,7 +97,7 @@ func New(o Options) *Runner {
 		return CommandBoundary(cfg)
 	}, shownSkills(o.SkillsDir)...)
 	return &Runner{o: o, running: map[string]*Turn{}, journals: map[string]*agent.Journal{}, windows: map[string]int{},
-		versions: newToolVersions(), switchNoted: map[string]bool{}}
+		versions: processVersions(), switchNoted: map[string]bool{}}
 }
 
 // Price is a call's cost from the settings' price table (0 for unlisted models).

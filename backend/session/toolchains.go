@@ -55,6 +55,12 @@ func newToolVersions() *toolVersions {
 	return &toolVersions{timeout: versionTimeout, m: map[string]toolVersion{}}
 }
 
+// processVersions is the cache every runner of the process shares: its key is the program
+// file, not the runner, so a second runner (an eval's task, a test's run, a command's engine
+// built again) asks nothing the first already asked. A Python behind pyenv's shim costs ~30
+// process starts to answer.
+var processVersions = sync.OnceValue(newToolVersions)
+
 // versions returns the version of each named tool that has one (in versionArgs), is found on
 // PATH outside workspace, and answers in time; the queries run in parallel, and a program
 // whose file is unchanged since its last query is not run again.

@@ -100,3 +100,12 @@ func TestToolchainVersions(t *testing.T) {
 		t.Fatalf("node asked again after a late answer: %v, want node 32.0", got)
 	}
 }
+
+// Every runner of a process asks a toolchain its version once: an eval's tasks, the attack
+// suite's ~1,000 runs and a command's engine built again each made a runner that asked anew
+// (a Python behind pyenv's shim: ~30 process starts each time).
+func TestRunnersShareToolchainVersions(t *testing.T) {
+	if a, b := New(Options{}), New(Options{}); a.versions != b.versions {
+		t.Fatal("two runners keep two caches of toolchain versions")
+	}
+}
