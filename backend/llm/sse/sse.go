@@ -28,10 +28,11 @@ var ErrEventTooLarge = errors.New("the server sent an event over 64 MB")
 
 // Reader reads server-sent events. Lines may be of any length up to MaxEvent.
 type Reader struct {
-	r *bufio.Reader
+	r   *bufio.Reader
+	max int // MaxEvent (a test's reader may be given less)
 }
 
-func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 64<<10)} }
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: MaxEvent} }
 
 // readLine is bufio's ReadString('\n') that gives up past max bytes.
 func (s *Reader) readLine(max int) (string, error) {
@@ -61,7 +62,7 @@ func (s *Reader) Next() (Event, error) {
 	have := false
 	size := 0
 	for {
-		line, err := s.readLine(MaxEvent - size)
+		line, err := s.readLine(s.max - size)
 		if errors.Is(err, ErrEventTooLarge) {
 			return Event{}, err
 		}

@@ -68,7 +68,9 @@ func officeText(kind, abs string) (string, error) {
 // XML, minutes of CPU. The parts together may inflate to maxOfficeXMLTotal.
 type officeZip struct {
 	zr   *zip.Reader
-	left int64
+	part  int64 // maxOfficeXML and maxOfficeXMLTotal (a test's may be less)
+	total int64
+	left  int64
 	read map[string]bool
 }
 
@@ -77,7 +79,7 @@ type officeZip struct {
 const maxOfficeXMLTotal = 4 * maxOfficeXML
 
 func newOfficeZip(zr *zip.Reader) *officeZip {
-	return &officeZip{zr: zr, left: maxOfficeXMLTotal, read: map[string]bool{}}
+	return &officeZip{zr: zr, part: maxOfficeXML, total: maxOfficeXMLTotal, left: maxOfficeXMLTotal, read: map[string]bool{}}
 }
 
 // file reads one member, bounded; a member read before is refused (no real file names one
@@ -96,16 +98,16 @@ func (z *officeZip) file(name string) ([]byte, error) {
 			return nil, fmt.Errorf("%w: %v", errCorruptOffice, err)
 		}
 		defer rc.Close()
-		limit := min(maxOfficeXML, z.left)
+		limit := min(z.part, z.left)
 		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errCorruptOffice, err)
 		}
-		if len(data) > maxOfficeXML {
-			return nil, fmt.Errorf("%w: %s inflates past %s", errCorruptOffice, name, humanBytes(maxOfficeXML))
+		if int64(len(data)) > z.part {
+			return nil, fmt.Errorf("%w: %s inflates past %s", errCorruptOffice, name, humanBytes(z.part))
 		}
 		if z.left -= int64(len(data)); z.left < 0 {
-			return nil, fmt.Errorf("%w: its parts inflate past %s in all", errCorruptOffice, humanBytes(maxOfficeXMLTotal))
+			return nil, fmt.Errorf("%w: its parts inflate past %s in all", errCorruptOffice, humanBytes(z.total))
 		}
 		return data, nil
 	}
