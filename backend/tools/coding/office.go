@@ -67,11 +67,11 @@ func officeText(kind, abs string) (string, error) {
 // sheets, or hold many: 200 sheets naming one part of 60 MB (a 62 KB file) parsed 12 GB of
 // XML, minutes of CPU. The parts together may inflate to maxOfficeXMLTotal.
 type officeZip struct {
-	zr   *zip.Reader
+	zr    *zip.Reader
 	part  int64 // maxOfficeXML and maxOfficeXMLTotal (a test's may be less)
 	total int64
 	left  int64
-	read map[string]bool
+	read  map[string]bool
 }
 
 // maxOfficeXMLTotal is 4 parts' worth: a sheet's XML is 3 to 6 times the text it holds, and
