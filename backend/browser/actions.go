@@ -126,7 +126,7 @@ func (m *Manager) Snapshot(ctx context.Context, session string, from int) (Repor
 	err := m.use(ctx, session, func(t *Tab) error {
 		ctx, cancel := context.WithTimeout(ctx, ActionTimeout)
 		defer cancel()
-		if t.awaitCommit(ctx, commitWait) {
+		if t.awaitCommit(ctx, m.o.CommitWait) {
 			url, _ := t.pendingNavigation()
 			rep = Report{Text: t.stillLoading(), URL: url, Tab: t.ID}
 			return nil
@@ -595,7 +595,7 @@ func (m *Manager) report(ctx context.Context, session string, t *Tab, notes []st
 		settle(ctx, t.page)
 	}
 	var s *Snapshot
-	if !t.awaitCommit(ctx, commitWait) {
+	if !t.awaitCommit(ctx, m.o.CommitWait) {
 		var err error
 		if s, err = m.judged(ctx, session, t); err != nil {
 			return Report{}, err

@@ -40,6 +40,9 @@ type Options struct {
 	// DownloadGrace is how long a save step waits for a download of that name to begin (0:
 	// 10 s): the click that starts one reports before Chromium says it began.
 	DownloadGrace time.Duration
+	// CommitWait bounds how long a report waits, after an action, for a navigation to commit
+	// before it says the page is still loading (0: commitWait).
+	CommitWait time.Duration
 	// Width and Height are the viewport (0: 1280×800).
 	Width, Height int
 	// Sandbox is the boundary Chromium runs in (sandboxed.go), asked at each start; nil, or
@@ -78,6 +81,9 @@ func New(o Options) *Manager {
 	}
 	if o.DownloadGrace == 0 {
 		o.DownloadGrace = 10 * time.Second
+	}
+	if o.CommitWait == 0 {
+		o.CommitWait = commitWait
 	}
 	return &Manager{o: o, sessions: map[string]*sessionTabs{}, began: make(chan struct{})}
 }

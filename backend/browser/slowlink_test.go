@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A link whose server takes long to answer: Chromium holds every call into the page until the
@@ -13,6 +14,8 @@ import (
 // and dropped the tab), on the same tab, and a later wait sees the page once the server answers.
 func TestClickOnASlowLinkReportsItStillLoading(t *testing.T) {
 	m := newManager(t)
+	// The slow page cannot commit before release: no need to wait the default 5 s for it.
+	m.o.CommitWait = 500 * time.Millisecond
 	ctx := testCtx(t)
 	arrived, release := make(chan struct{}), make(chan struct{})
 	mux := http.NewServeMux()
