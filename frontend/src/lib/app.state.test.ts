@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The application state's actions against a fake transport: what stays in the banner and in
 // the list after failures and successes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

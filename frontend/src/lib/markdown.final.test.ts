@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { Marked } from 'marked'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { reply } from '../../bench/reply'

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { JSDOM } from 'jsdom'
 import DOMPurify from 'dompurify'
 import { Marked } from 'marked'

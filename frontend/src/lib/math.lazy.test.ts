@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest'
 import { flushSync } from 'svelte'
 import { renderBlock, renderMarkdown } from './markdown'

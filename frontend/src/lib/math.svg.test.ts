@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import katex from 'katex'
 import { JSDOM } from 'jsdom'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'

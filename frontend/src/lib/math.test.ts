@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { JSDOM } from 'jsdom'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { IncrementalMarkdown, renderMarkdown } from './markdown'

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
 import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { bridgeStatus, platformName, type BridgeInfo } from './platforms'

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest'
 import { DeltaBuffer, type FrameScheduler } from './stream'
 

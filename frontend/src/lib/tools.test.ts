@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
 import { loadCatalogue, setLocale } from './i18n/index.svelte'
 import { PROPOSED_MAX_LINES, browserCard, decidedLabel, desktopCard, diffLines, exitLabel, fileDiffs, formatDuration, proposedDiffs, relPath, summarize } from './tools'

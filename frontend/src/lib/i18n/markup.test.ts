@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // No English in what a user sees in Chinese or Japanese: every .svelte component's markup is
 // scanned for text, user-facing attributes (title, placeholder, aria-label, alt, label) and
 // string literals inside {…} that hold words, and each must go through t(). What stays as is
