@@ -3,11 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,10 +139,55 @@ func runBrowser(t *testing.T, root, url, script, shot string, env ...string) {
 	shot = shotPath(root, shot)
 	cmd := exec.Command("node", "e2e/"+script)
 	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot), env...)
+	cmd.Env = append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot, "TOFU_E2E_BROWSER="+sharedBrowser(t, root)), env...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s:\n%s", script, out)
 	if err != nil {
 		t.Fatalf("browser test failed: %v", err)
 	}
 }
+
+// sharedBrowser is the endpoint of the Chromium this process's e2e scripts share
+// (frontend/e2e/browser-server.mjs), started by the first: each script opens a context of its
+// own in it instead of launching a Chromium (~1.5 s of two cores each). It lives as long as
+// the process: it closes when its standard input, held by this process, does.
+func sharedBrowser(t *testing.T, root string) string {
+	t.Helper()
+	browserOnce.Do(func() {
+		cmd := exec.Command("node", "e2e/browser-server.mjs")
+		cmd.Dir = filepath.Join(root, "frontend")
+		cmd.Stderr = os.Stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			browserErr = err
+			return
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			browserErr = err
+			return
+		}
+		if err := cmd.Start(); err != nil {
+			browserErr = err
+			return
+		}
+		browserStdin = stdin // kept open: the server ends with the process
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "ws://") {
+			browserErr = fmt.Errorf("the shared Chromium did not start: %q %v", line, err)
+			return
+		}
+		browserURL = strings.TrimSpace(line)
+	})
+	if browserErr != nil {
+		t.Fatal(browserErr)
+	}
+	return browserURL
+}
+
+var (
+	browserOnce  sync.Once
+	browserURL   string
+	browserErr   error
+	browserStdin io.WriteCloser
+)

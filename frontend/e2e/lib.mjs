@@ -40,12 +40,18 @@ export async function step(name, fn) {
   console.log(`ok   ${name} (${Date.now() - t0} ms)`)
 }
 
-/** Launches Chromium and opens a page of the given size; page errors are collected. */
+/** The flags every e2e Chromium runs with. */
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+/**
+ * Opens a page of the given size in a fresh context of the shared Chromium (TOFU_E2E_BROWSER,
+ * browser-server.mjs) or of one launched for this script; page errors are collected.
+ */
 export async function openPage({ width = 1280, height = 900, timeout = 30000 } = {}) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const shared = process.env.TOFU_E2E_BROWSER
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs })
   const page = await browser.newPage({ viewport: { width, height } })
   page.setDefaultTimeout(timeout)
   const pageErrors = []
