@@ -36,10 +36,7 @@ func attackShard(t *testing.T) (shard, shards int) {
 		}
 		return i, n
 	}
-	shards = 2 * runtime.GOMAXPROCS(0)
-	if shards > 6 {
-		shards = 6
-	}
+	shards = min(2*runtime.GOMAXPROCS(0), 6)
 	if s := os.Getenv("TOFU_ATTACK_SHARDS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {

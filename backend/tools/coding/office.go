@@ -68,7 +68,7 @@ func officeText(kind, abs string) (string, error) {
 // XML, minutes of CPU. The parts together may inflate to maxOfficeXMLTotal.
 type officeZip struct {
 	zr    *zip.Reader
-	part  int64 // maxOfficeXML and maxOfficeXMLTotal (a test's may be less)
+	part  int64 // maxOfficeXML and maxOfficeXMLTotal (a test's may be less: officeZipWithin)
 	total int64
 	left  int64
 	read  map[string]bool
@@ -79,7 +79,12 @@ type officeZip struct {
 const maxOfficeXMLTotal = 4 * maxOfficeXML
 
 func newOfficeZip(zr *zip.Reader) *officeZip {
-	return &officeZip{zr: zr, part: maxOfficeXML, total: maxOfficeXMLTotal, left: maxOfficeXMLTotal, read: map[string]bool{}}
+	return officeZipWithin(zr, maxOfficeXML, maxOfficeXMLTotal)
+}
+
+// officeZipWithin reads zr within a bound per part and one for all of them.
+func officeZipWithin(zr *zip.Reader, part, total int64) *officeZip {
+	return &officeZip{zr: zr, part: part, total: total, left: total, read: map[string]bool{}}
 }
 
 // file reads one member, bounded; a member read before is refused (no real file names one

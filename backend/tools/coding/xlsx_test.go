@@ -264,8 +264,7 @@ func TestOfficePartsAreReadOnceWithinATotal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := newOfficeZip(zr)
-	parts.part, parts.total, parts.left = part, maxOfficeXMLTotal/maxOfficeXML*part, maxOfficeXMLTotal/maxOfficeXML*part
+	parts := officeZipWithin(zr, part, maxOfficeXMLTotal/maxOfficeXML*part)
 	for i := range 5 {
 		_, err := parts.file(fmt.Sprintf("p%d", i))
 		if want := i == 4; (err != nil) != want || want && !strings.Contains(err.Error(), "in all") {
