@@ -86,3 +86,20 @@ func TestRunApproveAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A decision made elsewhere while the prompt is being printed ends the prompt's line: it
+// once came between the prompt's text and its being marked showing, and was printed on the
+// prompt's line ("[N]o:   approval: allow …").
+func TestDecisionWhilePromptPrintsEndsItsLine(t *testing.T) {
+	var d decisions
+	decided := make(chan bool)
+	if !d.showWith("c1", func() { go func() { decided <- d.decide("c1") }() }) {
+		t.Fatal("an undecided prompt was not shown")
+	}
+	if !<-decided {
+		t.Fatal("the decision did not see its prompt waiting on the terminal")
+	}
+	if d.showWith("c1", func() { t.Fatal("a decided prompt was printed") }) {
+		t.Fatal("a decided prompt was shown")
+	}
+}

@@ -55,12 +55,6 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 		go func() {
 			mu.Lock()
 			settled := decided.of(forward.ApprovalKey(req))
-			select {
-			case <-settled:
-				mu.Unlock()
-				return // answered before its turn on the terminal came
-			default:
-			}
 			choices := "[y]es once / [s]ession / [a]lways in this workspace (writes a rule) / [N]o"
 			if req.Once {
 				choices = "[y]es once / [N]o"
@@ -71,8 +65,12 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 			if req.Agent != "" {
 				by = " for " + termLine(req.Agent) // a sub-agent asks through its parent's prompt
 			}
-			fmt.Fprintf(errOut, "\nAllow %s%s: %s\n  (%s) %s: ", termLine(req.Name), by, termLine(req.Subject), termText(req.Reason), choices)
-			decided.show(forward.ApprovalKey(req))
+			if !decided.showWith(forward.ApprovalKey(req), func() {
+				fmt.Fprintf(errOut, "\nAllow %s%s: %s\n  (%s) %s: ", termLine(req.Name), by, termLine(req.Subject), termText(req.Reason), choices)
+			}) {
+				mu.Unlock()
+				return // answered before its turn on the terminal came
+			}
 			var line string
 			select {
 			case line = <-feed.lines():
@@ -127,6 +125,22 @@ func (d *decisions) chanLocked(callID string) chan struct{} {
 		d.done[callID] = ch
 	}
 	return ch
+}
+
+// showWith prints callID's prompt and marks it showing, unless it was decided already; a
+// decision made meanwhile waits for both, so its printer knows to end the prompt's line (it
+// once came between the two: the decision was printed on the prompt's line).
+func (d *decisions) showWith(callID string, print func()) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	select {
+	case <-d.chanLocked(callID):
+		return false
+	default:
+	}
+	print()
+	d.showing = callID
+	return true
 }
 
 func (d *decisions) show(callID string) {
