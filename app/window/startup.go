@@ -22,27 +22,31 @@ const startupTopic = "tofu:startup"
 // pageMarks are the front end's marks: Origin is performance.timeOrigin (the page's navigation
 // start, Unix ms); the others are performance.now() values, ms after Origin.
 type pageMarks struct {
-	Origin float64 `json:"origin"`
-	HTML   float64 `json:"html"`   // index.html received (0: the engine did not say)
-	Script float64 `json:"script"` // the bundle began to run
-	Shell  float64 `json:"shell"`  // the first frame after the shell mounted
-	Data   float64 `json:"data"`   // the conversations, settings and folders arrived
-	Models float64 `json:"models"` // the model status arrived
-	Ready  float64 `json:"ready"`  // the first frame after the conversations and models arrived
+	Origin   float64 `json:"origin"`
+	HTML     float64 `json:"html"`     // index.html received (0: the engine did not say)
+	Script   float64 `json:"script"`   // the bundle began to run
+	Imported float64 `json:"imported"` // every module evaluated (main's body began)
+	Mounted  float64 `json:"mounted"`  // the shell mounted, before its frame
+	Shell    float64 `json:"shell"`    // the first frame after the shell mounted
+	Data     float64 `json:"data"`     // the conversations, settings and folders arrived
+	Models   float64 `json:"models"`   // the model status arrived
+	Ready    float64 `json:"ready"`    // the first frame after the conversations and models arrived
 }
 
 // timeline is the window's start-up, each mark in ms after the process started (the `tofu`
 // command, which became tofu-window by exec).
 type timeline struct {
-	Run    float64 `json:"run"`    // Go handed over to Wails (the window about to be built)
-	Page   float64 `json:"page"`   // WebKit began loading the page
-	HTML   float64 `json:"html"`   // index.html received from the asset server
-	Bundle float64 `json:"bundle"` // the page asked for its script (Go's clock: WebKitGTK times no custom-scheme resource)
-	Script float64 `json:"script"` // the bundle began to run
-	Shell  float64 `json:"shell"`  // first frame of the shell
-	Data   float64 `json:"data"`   // the first data calls answered (conversations, settings, folders)
-	Models float64 `json:"models"` // the model status answered
-	Ready  float64 `json:"ready"`  // first frame with the data the shell waits for: first paint
+	Run      float64 `json:"run"`      // Go handed over to Wails (the window about to be built)
+	Page     float64 `json:"page"`     // WebKit began loading the page
+	HTML     float64 `json:"html"`     // index.html received from the asset server
+	Bundle   float64 `json:"bundle"`   // the page asked for its script (Go's clock: WebKitGTK times no custom-scheme resource)
+	Script   float64 `json:"script"`   // the bundle began to run
+	Imported float64 `json:"imported"` // every module evaluated
+	Mounted  float64 `json:"mounted"`  // the shell's DOM built, before its first frame
+	Shell    float64 `json:"shell"`    // first frame of the shell
+	Data     float64 `json:"data"`     // the first data calls answered (conversations, settings, folders)
+	Models   float64 `json:"models"`   // the model status answered
+	Ready    float64 `json:"ready"`    // first frame with the data the shell waits for: first paint
 }
 
 // newTimeline places the page's marks on the process's clock.
@@ -61,7 +65,7 @@ func newTimeline(process, run, bundle time.Time, m pageMarks) timeline {
 		asked = since(bundle)
 	}
 	return timeline{Run: since(run), Page: since(origin), HTML: page(m.HTML), Bundle: asked,
-		Script: at(m.Script), Shell: at(m.Shell),
+		Script: at(m.Script), Imported: page(m.Imported), Mounted: page(m.Mounted), Shell: at(m.Shell),
 		Data: at(m.Data), Models: at(m.Models), Ready: at(m.Ready)}
 }
 

@@ -13,15 +13,15 @@ func TestTimelinePlacesThePageMarks(t *testing.T) {
 	process := time.UnixMilli(1_000_000)
 	run := process.Add(120 * time.Millisecond)
 	bundle := process.Add(450 * time.Millisecond)
-	marks := pageMarks{Origin: 1_000_400, HTML: 20, Script: 150, Shell: 180.5, Data: 200, Models: 300, Ready: 420}
+	marks := pageMarks{Origin: 1_000_400, HTML: 20, Script: 150, Imported: 160, Mounted: 170, Shell: 180.5, Data: 200, Models: 300, Ready: 420}
 	got := newTimeline(process, run, bundle, marks)
-	want := timeline{Run: 120, Page: 400, HTML: 420, Bundle: 450, Script: 550, Shell: 580.5, Data: 600, Models: 700, Ready: 820}
+	want := timeline{Run: 120, Page: 400, HTML: 420, Bundle: 450, Script: 550, Imported: 560, Mounted: 570, Shell: 580.5, Data: 600, Models: 700, Ready: 820}
 	if got != want {
 		t.Fatalf("timeline = %+v, want %+v", got, want)
 	}
 	var b bytes.Buffer
 	got.print(&b)
-	if !strings.HasPrefix(b.String(), `startup: {"run":120,"page":400,"html":420,"bundle":450,"script":550,"shell":580.5,"data":600,"models":700,"ready":820}`) {
+	if !strings.HasPrefix(b.String(), `startup: {"run":120,"page":400,"html":420,"bundle":450,"script":550,"imported":560,"mounted":570,"shell":580.5,"data":600,"models":700,"ready":820}`) {
 		t.Fatalf("printed %q", b.String())
 	}
 }
@@ -31,8 +31,8 @@ func TestTimelinePlacesThePageMarks(t *testing.T) {
 func TestTimelineLeavesMissingMarksAtZero(t *testing.T) {
 	process := time.UnixMilli(1_000_000)
 	got := newTimeline(process, process, time.Time{}, pageMarks{Origin: 1_000_400, Script: 150, Shell: 160, Ready: 170})
-	if got.HTML != 0 || got.Bundle != 0 || got.Script != 550 {
-		t.Fatalf("timeline = %+v, want html and bundle 0, script 550", got)
+	if got.HTML != 0 || got.Bundle != 0 || got.Imported != 0 || got.Mounted != 0 || got.Script != 550 {
+		t.Fatalf("timeline = %+v, want html, bundle, imported and mounted 0, script 550", got)
 	}
 }
 

@@ -4,11 +4,12 @@
 // KaTeX and highlight.js are lazy chunks loaded on first use or after the first paint; an import
 // that pulls one of them back into the entry shows up here as a failed budget, not as a slower
 // start nobody measures. The bundle is built from the sources (not read from dist/, which may be stale).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { describe, expect, it } from 'vitest'
+import { latinFace } from '../../vite.config'
 
 // Bytes of minified JavaScript (not gzipped: parse and compile time follow the raw size). The
 // entry was 714 kB with KaTeX, settings and memory in it, 409 kB without; it had grown to 460 kB
@@ -55,6 +56,13 @@ describe('initial bundle', () => {
       const bytes = chunks.map((f) => readFileSync(join(out, f)).length).reduce((a, b) => a + b, 0)
       expect(chunks.some((f) => /katex|hljs|Reader|SettingsDialog|MemoryPanel|MyDayPanel|pdf/i.test(f)), chunks.join(', ')).toBe(false)
       expect(bytes, `initial JavaScript: ${chunks.join(', ')}`).toBeLessThanOrEqual(INITIAL_JS_BUDGET)
+      // The UI font's Latin face is preloaded (fetched while the script is parsed, in hand by
+      // the first layout), and its licence ships with it.
+      const html = readFileSync(join(out, 'index.html'), 'utf8')
+      const preload = /<link rel="preload" href="\.\/([^"]+)" as="font" type="font\/woff2" crossorigin="">/.exec(html)?.[1]
+      expect(preload, html).toMatch(latinFace)
+      expect(existsSync(join(out, preload!))).toBe(true)
+      expect(readFileSync(join(out, 'assets/Inter-LICENSE.txt'), 'utf8')).toContain('SIL Open Font License')
     } finally {
       rmSync(out, { recursive: true, force: true })
     }

@@ -9,6 +9,8 @@ const marks = {
   origin: performance.timeOrigin,
   html: 0, // index.html received
   script: performance.now(),
+  imported: 0, // the modules evaluated (main's body began)
+  mounted: 0, // the shell mounted (its DOM built, before its frame)
   shell: 0,
   data: 0,
   models: 0,
@@ -22,9 +24,18 @@ function fetched(entry: PerformanceEntry | undefined): number {
   return (entry as PerformanceResourceTiming | undefined)?.responseEnd ?? 0
 }
 
-/** afterPaint runs fn once the next frame has been painted (two animation frames later). */
+/** afterPaint runs fn once the next frame has been painted: a task queued from the frame's
+ * animation callback runs after that frame's style, layout and paint. (A second animation frame,
+ * the mark until 2026-12, waited up to a whole frame interval more, idle, before each mark.) */
 function afterPaint(fn: () => void) {
-  requestAnimationFrame(() => requestAnimationFrame(fn))
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      fn()
+    }
+    channel.port2.postMessage(null)
+  })
 }
 
 function send() {
@@ -36,10 +47,16 @@ function send() {
 
 /** shellMounted marks the shell's first frame (call it right after mounting). */
 export function shellMounted() {
+  marks.mounted = performance.now()
   afterPaint(() => {
     marks.shell = performance.now()
     send()
   })
+}
+
+/** modulesEvaluated marks main's body beginning: every module it imports has run. */
+export function modulesEvaluated() {
+  marks.imported = performance.now()
 }
 
 /** dataLoaded marks the first frame with the start-up data (call it when app.start resolves). */
