@@ -133,7 +133,7 @@ if grep -E "Overriding existing handler for signal|Gtk-CRITICAL" "$work/tofu.out
 
 echo "window-smoke: ok"
 echo "  window mapped:        $(( (mapped - start) / 1000000 )) ms after start (polled)"
-echo "  first paint:          $(mark ready) ms after the process started (page load began at $(mark page) ms, index.html in at $(mark html) ms, its script asked for at $(mark bundle) ms and run at $(mark script) ms, the shell mounted at $(mark mounted) ms, its's first frame at $(mark shell) ms, conversations at $(mark data) ms, model status at $(mark models) ms; Wails started at $(mark run) ms)"
+echo "  first paint:          $(mark ready) ms after the process started (page load began at $(mark page) ms, index.html in at $(mark html) ms, its script asked for at $(mark bundle) ms and run at $(mark script) ms, the shell mounted at $(mark mounted) ms, its first frame at $(mark shell) ms, conversations at $(mark data) ms, model status at $(mark models) ms; Wails started at $(mark run) ms)"
 echo "  not blank on screen:  $(( (painted - start) / 1000000 )) ms after start (polled screenshots, coarse)"
 echo "  idle memory (RSS):    $(( rss_kb / 1024 )) MB (Go process + WebKit processes; PSS $(( pss_kb / 1024 )) MB, shared pages counted once)"
 echo "  idle PSS per process:${per_process%,} MB"
