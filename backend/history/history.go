@@ -65,6 +65,8 @@ type Index struct {
 	// catching up a session from its log, renames and deletions.
 	ixMu sync.Mutex
 
+	flushAt int // flushDocs, smaller in tests that need many flushes and merges
+
 	mu       sync.Mutex
 	meta     meta                  // what is flushed
 	pending  []*pdoc               // indexed, not yet flushed, in doc order
@@ -103,8 +105,11 @@ type task struct {
 // older format) and follows the store: appends are indexed as they are published, renames and
 // deletions as they happen. What the logs hold beyond the index (Tofu stopped between an append
 // and a flush) is indexed in the background; Search waits for it. Close before closing st.
-func New(st *store.Store) *Index {
-	x := &Index{st: st, db: st.Badger(), an: search.NewAnalyzer(),
+func New(st *store.Store) *Index { return open(st, flushDocs) }
+
+// open is New with the flush size given.
+func open(st *store.Store, flushAt int) *Index {
+	x := &Index{st: st, db: st.Badger(), an: search.NewAnalyzer(), flushAt: flushAt,
 		tasks: make(chan task, 64), kick: make(chan struct{}, 1), stop: make(chan struct{}),
 		done: make(chan struct{}), ready: make(chan struct{}),
 		sessions: map[string]*liveState{}, dead: map[uint32]bool{}}

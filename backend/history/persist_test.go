@@ -109,6 +109,11 @@ func fill(t testing.TB, st *store.Store, n int) []string {
 	return ids
 }
 
+// smallFlush is the flush size of the tests that need flushes and merges: the same segments,
+// merged after 8 flushes as in use, from an eighth of the messages (a test under -race spent
+// 10-20 s appending 3,000).
+const smallFlush = flushDocs / 8
+
 // TestIndexPersists: the index is kept in Badger; reopened, it reads nothing again (counted)
 // and finds what a fresh build finds, after merges, a deletion and a rename.
 func TestIndexPersists(t *testing.T) {
@@ -118,8 +123,8 @@ func TestIndexPersists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := New(st)
-	ids := fill(t, st, 3000)
+	x := open(st, smallFlush)
+	ids := fill(t, st, 375)
 	if err := st.DeleteSession(ids[4]); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +135,7 @@ func TestIndexPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s := x.Stats(); s.Merges == 0 || s.Flushes == 0 {
-		t.Fatalf("3,000 messages made no merge: %+v", s)
+		t.Fatalf("375 messages (11 flushes) made no merge: %+v", s)
 	}
 	before := all(t, x)
 	if len(before["w17"]) == 0 || len(before["release notes"]) == 0 || len(before["RunValueLogGC"]) == 0 {
@@ -144,7 +149,7 @@ func TestIndexPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	x = New(st)
+	x = open(st, smallFlush)
 	after := all(t, x)
 	if s := x.Stats(); s.Rebuilds != 0 || s.Replayed != 0 {
 		t.Fatalf("the restart read the logs again: %+v", s)
@@ -234,8 +239,8 @@ func TestKilledWhileIndexing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := New(st)
-	ids := fill(t, st, 300)
+	x := open(st, smallFlush)
+	ids := fill(t, st, 40)
 	if err := x.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +256,14 @@ func TestKilledWhileIndexing(t *testing.T) {
 	}
 	sc := bufio.NewScanner(stdout)
 	acked := 0
-	for sc.Scan() && acked < 2600 { // past the first merge of 8 flushes
+	for sc.Scan() && acked < 330 { // past the first merge of 8 flushes
 		if n, err := strconv.Atoi(sc.Text()); err == nil {
 			acked = n
 		}
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	if acked < 2600 {
+	if acked < 330 {
 		t.Fatalf("the helper acknowledged %d messages", acked)
 	}
 
@@ -274,7 +279,7 @@ func TestKilledWhileIndexing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x = New(st)
+	x = open(st, smallFlush)
 	got := all(t, x)
 	s := x.Stats()
 	x.Close()
@@ -303,10 +308,10 @@ func TestHistoryHelper(t *testing.T) {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	x := New(st)
+	x := open(st, smallFlush)
 	_ = x
 	id := os.Getenv("TOFU_HISTORY_SESSION")
-	evs := synthetic(100000, []string{id})
+	evs := synthetic(1000, []string{id}) // appended round and round until killed
 	for i := 0; ; i += 10 {
 		var batch []store.Entry
 		for _, ev := range evs[i%len(evs) : i%len(evs)+10] {

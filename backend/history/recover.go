@@ -153,7 +153,7 @@ func (x *Index) repair(info store.SessionInfo) error {
 
 func (x *Index) flushIfDue() error {
 	x.mu.Lock()
-	due := len(x.pending) >= flushDocs
+	due := len(x.pending) >= x.flushAt
 	x.mu.Unlock()
 	if !due {
 		return nil

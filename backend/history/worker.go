@@ -85,7 +85,7 @@ func (x *Index) onEvent(ev store.Event) {
 		return
 	}
 	x.mu.Lock()
-	due := len(x.pending) >= flushDocs
+	due := len(x.pending) >= x.flushAt
 	x.mu.Unlock()
 	if due {
 		select {
