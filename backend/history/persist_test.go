@@ -86,9 +86,10 @@ func same(t *testing.T, what string, got, want map[string][]string) {
 	}
 }
 
-// history fills st with a few thousand messages over several sessions (enough for merges),
-// a tool call and a Chinese one.
-func fill(t testing.TB, st *store.Store, n int) []string {
+// fill fills st with n messages over several sessions, a tool call and a Chinese one. x follows
+// them a flush at a time (a Sync after each flushAt messages), so n/flushAt flushes happen
+// however fast the appends outrun the index's worker, and a merge after 8 of them.
+func fill(t testing.TB, st *store.Store, x *Index, n int) []string {
 	t.Helper()
 	var ids []string
 	for i := range 5 {
@@ -98,7 +99,15 @@ func fill(t testing.TB, st *store.Store, n int) []string {
 		}
 		ids = append(ids, info.ID)
 	}
-	appendAll(t, st, synthetic(n, ids))
+	evs := synthetic(n, ids)
+	for len(evs) > 0 {
+		chunk := evs[:min(x.flushAt, len(evs))]
+		evs = evs[len(chunk):]
+		appendAll(t, st, chunk)
+		if err := x.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := st.Append(ids[0], store.EventAssistant, store.AssistantMessage{Text: "Run garbage collection.",
 		ToolCalls: []llm.ToolCall{{ID: "1", Name: "grep", Arguments: json.RawMessage(`{"pattern":"RunValueLogGC"}`)}}}); err != nil {
 		t.Fatal(err)
@@ -124,7 +133,7 @@ func TestIndexPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := open(st, smallFlush)
-	ids := fill(t, st, 375)
+	ids := fill(t, st, x, 375)
 	if err := st.DeleteSession(ids[4]); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +144,7 @@ func TestIndexPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s := x.Stats(); s.Merges == 0 || s.Flushes == 0 {
-		t.Fatalf("375 messages (11 flushes) made no merge: %+v", s)
+		t.Fatalf("375 messages (12 flushes) made no merge: %+v", s)
 	}
 	before := all(t, x)
 	if len(before["w17"]) == 0 || len(before["release notes"]) == 0 || len(before["RunValueLogGC"]) == 0 {
@@ -240,7 +249,7 @@ func TestKilledWhileIndexing(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := open(st, smallFlush)
-	ids := fill(t, st, 40)
+	ids := fill(t, st, x, 40)
 	if err := x.Sync(); err != nil {
 		t.Fatal(err)
 	}
