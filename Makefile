@@ -70,7 +70,7 @@ NORACE     := /backend/eval|/backend/paper$$
 # go test's default 10-minute limit per package is too tight for app/cli on a loaded machine
 # (the attack suite alone runs ~350 cases in three modes); CI's own limit is 90 minutes.
 TIMEOUT    := -timeout 40m
-PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestGlyphBudget
+PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestObjStmInflatedOnceWhenAskedAtOnce|TestGlyphBudget
 # (Compiling and linking every test binary once more without cgo, and app's once more without
 # -race, took ~1.5 min and checked nothing vet and the runs below do not.)
 test-go:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ledongthuc/pdf"
@@ -104,6 +105,39 @@ func TestObjStmRereadsStopAtTheObject(t *testing.T) {
 		t.Errorf("each page after the first inflated %d KB: the object streams not kept are inflated past the font", perPage>>10)
 	}
 	t.Logf("first page: %d MB inflated; each further page %d KB", first>>20, (rd.Inflated()-first)/19>>10)
+}
+
+// Page workers ask for the same font at once: the object stream that holds it is inflated once
+// and the others wait for the kept copy. Each whole inflation counts against the file's total
+// bound, and four workers in lockstep inflated every kept stream four times: make test-stress
+// saw TestObjStmRereadsStopAtTheObject's 20 pages, within bounds, refused as past them.
+func TestObjStmInflatedOnceWhenAskedAtOnce(t *testing.T) {
+	t.Parallel()
+	const pad = 1900 << 10
+	data := hostilePDF(t, "objstm-front-1", func(w io.Writer) error { return papertest.ObjStmRereads(w, 36, 1, pad, false) })
+	rd, err := newReader(bytes.NewReader(data), int64(len(data)), "", libraryLimits(64<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fonts := rd.Page(1).Resources().Key("Font")
+	before := rd.Inflated()
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if name := fonts.Key("F0").Key("BaseFont").Name(); name != "Helvetica" {
+				t.Errorf("BaseFont %q", name)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got := rd.Inflated() - before; got > pad*3/2 {
+		t.Errorf("eight lookups at once inflated %d KB: the %d KB stream more than once", got>>10, pad>>10)
+	}
 }
 
 // shrunkInflation is the default bounds of data with a content budget of 64 MB (the library's

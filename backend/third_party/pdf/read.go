@@ -93,6 +93,12 @@ type Reader struct {
 	objStmMu    sync.Mutex
 	objStms     map[objptr][]byte
 	objStmBytes int64
+	// Streams being inflated to keep: a reader that needs one waits for it (closed when done)
+	// rather than inflating it too. Page workers ask for the same fonts at once, and each
+	// whole inflation of a stream that ends up kept once counted against Limits.Total: in
+	// lockstep, four workers inflated the kept 60 MB four times and a file within bounds was
+	// refused as past them.
+	objStmBusy map[objptr]chan struct{}
 
 	limitState
 }
@@ -113,7 +119,31 @@ func (r *Reader) objStmData(strm Value) io.Reader {
 	}
 	r.objStmMu.Lock()
 	data, ok := r.objStms[strm.ptr]
+	if busy := r.objStmBusy[strm.ptr]; !ok && busy != nil {
+		// Another reader is inflating it to keep: wait, then look again (once: a stream it
+		// could not keep is read as below).
+		r.objStmMu.Unlock()
+		<-busy
+		r.objStmMu.Lock()
+		data, ok = r.objStms[strm.ptr]
+	}
 	full := r.objStmBytes > maxKeptObjStmTotal-maxKeptObjStm
+	var done chan struct{}
+	if !ok && !full {
+		if _, busy := r.objStmBusy[strm.ptr]; !busy {
+			if r.objStmBusy == nil {
+				r.objStmBusy = map[objptr]chan struct{}{}
+			}
+			done = make(chan struct{})
+			r.objStmBusy[strm.ptr] = done
+			defer func() {
+				r.objStmMu.Lock()
+				delete(r.objStmBusy, strm.ptr)
+				r.objStmMu.Unlock()
+				close(done)
+			}()
+		}
+	}
 	r.objStmMu.Unlock()
 	if ok {
 		return bytes.NewReader(data)
