@@ -81,7 +81,7 @@ func (ti *terminalInput) prompt(errOut io.Writer, answer func(req store.Approval
 				mu.Unlock()
 				return
 			}
-			decided.show("")
+			decided.hide()
 			if echo {
 				fmt.Fprintln(errOut, termLine(strings.TrimSpace(line)))
 			}
@@ -143,10 +143,11 @@ func (d *decisions) showWith(callID string, print func()) bool {
 	return true
 }
 
-func (d *decisions) show(callID string) {
+// hide notes that no prompt is waiting on the terminal (its line was answered).
+func (d *decisions) hide() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.showing = callID
+	d.showing = ""
 }
 
 // decide records that callID was decided, and says whether its prompt was waiting on the

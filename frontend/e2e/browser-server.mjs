@@ -4,9 +4,9 @@
 // context of its own (no cookie or storage carried from one to the next); a launch per script
 // cost ~1.5 s of the two cores.
 import { chromium } from 'playwright-core'
-import { chromiumArgs } from './lib.mjs'
+import { launchOptions } from './lib.mjs'
 
-const server = await chromium.launchServer({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs })
+const server = await chromium.launchServer(launchOptions)
 console.log(server.wsEndpoint())
 process.stdin.resume()
 process.stdin.on('end', async () => {

@@ -40,8 +40,11 @@ export async function step(name, fn) {
   console.log(`ok   ${name} (${Date.now() - t0} ms)`)
 }
 
-/** The flags every e2e Chromium runs with. */
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+/** How every e2e Chromium is launched (here, or shared by browser-server.mjs). */
+export const launchOptions = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+}
 
 /**
  * Opens a page of the given size in a fresh context of the shared Chromium (TOFU_E2E_BROWSER,
@@ -51,7 +54,7 @@ export async function openPage({ width = 1280, height = 900, timeout = 30000 } =
   const shared = process.env.TOFU_E2E_BROWSER
   const browser = shared
     ? await chromium.connect(shared)
-    : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs })
+    : await chromium.launch(launchOptions)
   const page = await browser.newPage({ viewport: { width, height } })
   page.setDefaultTimeout(timeout)
   const pageErrors = []

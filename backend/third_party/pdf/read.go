@@ -128,21 +128,18 @@ func (r *Reader) objStmData(strm Value) io.Reader {
 		data, ok = r.objStms[strm.ptr]
 	}
 	full := r.objStmBytes > maxKeptObjStmTotal-maxKeptObjStm
-	var done chan struct{}
-	if !ok && !full {
-		if _, busy := r.objStmBusy[strm.ptr]; !busy {
-			if r.objStmBusy == nil {
-				r.objStmBusy = map[objptr]chan struct{}{}
-			}
-			done = make(chan struct{})
-			r.objStmBusy[strm.ptr] = done
-			defer func() {
-				r.objStmMu.Lock()
-				delete(r.objStmBusy, strm.ptr)
-				r.objStmMu.Unlock()
-				close(done)
-			}()
+	if !ok && !full && r.objStmBusy[strm.ptr] == nil {
+		if r.objStmBusy == nil {
+			r.objStmBusy = map[objptr]chan struct{}{}
 		}
+		done := make(chan struct{})
+		r.objStmBusy[strm.ptr] = done
+		defer func() {
+			r.objStmMu.Lock()
+			delete(r.objStmBusy, strm.ptr)
+			r.objStmMu.Unlock()
+			close(done)
+		}()
 	}
 	r.objStmMu.Unlock()
 	if ok {
