@@ -8,6 +8,11 @@ LDFLAGS := -s -w -X github.com/tofu-research/tofu/app/cli.Version=$(VERSION)
 BIN     := build/bin/tofu
 # Run a command with loopback only: proves nothing leaves the machine.
 OFFLINE := build/offline.sh
+# A program built with -race sleeps a second when it exits (ThreadSanitizer's atexit_sleep_ms,
+# there for C++ threads still printing a report): every test binary, and every `tofu` the tests
+# start from their own binary, paid it. A race is reported when it happens, by the goroutine
+# that finds it, and still fails the test. (A GORACE of your own comes after, so it wins.)
+export GORACE := atexit_sleep_ms=0 $(GORACE)
 
 .PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-matrix test-package package test-stress test-quick bench vet clean
 
