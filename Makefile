@@ -76,11 +76,17 @@ NORACE     := /backend/eval|/backend/paper$$
 # (the attack suite alone runs ~350 cases in three modes); CI's own limit is 90 minutes.
 TIMEOUT    := -timeout 40m
 PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestObjStmInflatedOnceWhenAskedAtOnce|TestGlyphBudget
+# Tests whose cost is computation -race slows 5-25 times, over code shorter tests run under it
+# (they call testtools.CPUBound): the race pass skips them, and they run after it without -race
+# (~80 s of CPU -> ~8). backend/guardrails checks this list names every such test and package.
+CPU_BOUND      := TestTraceStorageOf200Calls|TestDeadPrimaryCost|TestPrunedSearchIsExact|TestLocalEditsOnlyWhenTheCostRuleAllows|TestBudgetsFitTheModelWindow|TestXLSXSharedStringAmplificationRefused|TestRemoteAnswerIsBounded
+CPU_BOUND_PKGS := ./backend/compact/ ./backend/llm/gateway/ ./backend/mcp/ ./backend/search/ ./backend/swarm/ ./backend/tools/coding/ ./backend/trace/
 # (Compiling and linking every test binary once more without cgo, and app's once more without
 # -race, took ~1.5 min and checked nothing vet and the runs below do not.)
 test-go:
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
-	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
+	$(OFFLINE) env CGO_ENABLED=1 TOFU_RACE_SKIPS_CPU_BOUND=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
+	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^($(CPU_BOUND))$$' $(CPU_BOUND_PKGS)
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./build/ ./backend/eval/... ./backend/paper/ ./backend/paper/worker/ ./backend/child/ ./cmd/tofu-pdf/
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestOfficeReaderInAChild$$' ./backend/tools/coding/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/

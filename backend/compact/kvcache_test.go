@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // kvEdits replays conv step by step under cfg and calls edit for every request that changes a
@@ -56,6 +57,7 @@ func kvEdits(t *testing.T, conv []llm.Message, cfg Config, edit func(step, saved
 // so a change that edits the cached prefix for any other reason (the hosted price, a move on
 // every saving) fails.
 func TestLocalEditsOnlyWhenTheCostRuleAllows(t *testing.T) {
+	testtools.CPUBound(t)
 	conv := growing(120)
 	local := Local(Defaults(), 32768)
 	k := local.L1.KV

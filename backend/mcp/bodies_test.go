@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/config"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // A remote server's JSON answer without end made the transport hold all of it (a fatal
@@ -17,6 +18,7 @@ import (
 // disconnected, and its error says why. The answer stops 8 MB past the bound, so that
 // without it the test fails instead of eating the memory.
 func TestRemoteAnswerIsBounded(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	chunk := bytes.Repeat([]byte{'a'}, 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

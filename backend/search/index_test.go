@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 func ids(hits []Hit) []string {
@@ -209,6 +211,7 @@ func BenchmarkAdd(b *testing.B) {
 // TestPrunedSearchIsExact: a top-k search (MaxScore pruning) returns what ranking every
 // document returns: the same documents in the same order, the same scores and matched counts.
 func TestPrunedSearchIsExact(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	ix := NewIndex(NewAnalyzer(), DefaultParams, Field{"name", 2}, Field{"description", 1}, Field{"body", 1})
 	for _, d := range memoryCorpus(3000) {

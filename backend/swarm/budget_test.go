@@ -13,6 +13,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/tokens"
 	"github.com/tofu-research/tofu/backend/session"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // firstRequestBudget is session.TestFirstRequestBudget's bound: the swarm's tools are deferred
@@ -64,6 +65,7 @@ const sixInputs = `{"agents":[
 // the window with the reply's reserve (a quarter), each injected result stays within its
 // share, and the larger window is given proportionally more of each result.
 func TestBudgetsFitTheModelWindow(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	perResult := map[int]int{}
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // traceBytes is what a session's trace keeps: the bytes of the blobs its model calls name
@@ -44,6 +45,7 @@ func traceBytes(t testing.TB, st *store.Store, id string) (blobs, events int64) 
 // hundred bytes per call. Every request still rebuilds, across the context manager's L1 moves.
 // Keeping every body (gzip), as traces did first, kept 893,424 bytes of blobs for this session.
 func TestTraceStorageOf200Calls(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	dir, id, bodies := agentSession(t, llm.WireOllama, 200)
 	sent, compacted := 0, false

@@ -13,6 +13,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/router"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // virtualClock advances only when slept on, or by what a test says a reply took; the router's
@@ -149,6 +150,7 @@ func runDeadPrimary(t *testing.T, format string, fault scripted.Reply, unreachab
 // the router's (backoffs, Retry-After) on a virtual clock; every answered call is taken to
 // last 10 s. Run with -v for the table (docs/ROUTER.md has the figures).
 func TestDeadPrimaryCost(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	long := strings.Repeat("word ", 40)
 	faults := []struct {

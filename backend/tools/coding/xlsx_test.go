@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // TestXLSXCellsAsShown writes a workbook with Excel's own kinds of cell (through the
@@ -138,6 +140,7 @@ func TestXLSXFarCellRefused(t *testing.T) {
 // 2,000 cells (a 16 KB file) made 20 GB of text, a fatal out-of-memory. The text is bounded
 // as the XML it comes from (64 MB): here 1 MB named by 100 cells.
 func TestXLSXSharedStringAmplificationRefused(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	sheet, shared := sharedStringAmplification()
 	zr := xlsxZip(t, sheet, shared)
