@@ -14,7 +14,7 @@ OFFLINE := build/offline.sh
 # that finds it, and still fails the test. (A GORACE of your own comes after, so it wins.)
 export GORACE := atexit_sleep_ms=0 $(GORACE)
 
-.PHONY: run test build setup setup-test frontend test-go test-eval test-frontend test-e2e test-window test-ollama test-matrix test-package package test-stress test-quick bench vet clean
+.PHONY: run test test-checks build setup setup-test frontend test-go test-backend test-app test-attack test-eval test-frontend test-e2e test-window test-ollama test-matrix test-package package test-stress test-quick bench vet clean
 
 run: build
 	./$(BIN)
@@ -41,8 +41,15 @@ frontend:
 	$(GO) run ./app/cmd/gen-services
 	cd frontend && npm run build
 
-test: setup-test frontend vet test-go test-eval test-frontend build test-package test-e2e test-window test-ollama test-matrix
+# After the setup and the front end's build, the checks run two at a time (TEST_JOBS), each
+# one's output printed whole when it ends. Most use one and a half of two cores alone; side by
+# side they fill both. They are listed longest first, so the last to start are short.
+TEST_JOBS ?= 2
+test: setup-test frontend
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target -o setup -o setup-test -o frontend test-checks
 	@echo "all tests passed"
+
+test-checks: test-backend test-e2e test-attack test-app vet test-frontend test-package test-window test-ollama test-eval test-matrix
 
 # staticcheck, pinned: installed once from the module proxy into the user's cache, by version
 # (about 1.5 min the first time), as build/ollama.sh does for Ollama.
@@ -83,17 +90,24 @@ CPU_BOUND      := TestTraceStorageOf200Calls|TestDeadPrimaryCost|TestPrunedSearc
 CPU_BOUND_PKGS := ./backend/compact/ ./backend/llm/gateway/ ./backend/mcp/ ./backend/search/ ./backend/swarm/ ./backend/tools/coding/ ./backend/trace/
 # (Compiling and linking every test binary once more without cgo, and app's once more without
 # -race, took ~1.5 min and checked nothing vet and the runs below do not.)
-test-go:
+test-go: test-backend test-app test-attack
+
+test-backend:
 	CGO_ENABLED=0 $(GO) build ./backend/... ./assets/...
 	$(OFFLINE) env CGO_ENABLED=1 TOFU_RACE_SKIPS_CPU_BOUND=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./backend/... ./assets/... | grep -Ev '$(NORACE)')
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^($(CPU_BOUND))$$' $(CPU_BOUND_PKGS)
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 ./build/ ./backend/eval/... ./backend/paper/ ./backend/paper/worker/ ./backend/child/ ./cmd/tofu-pdf/
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestOfficeReaderInAChild$$' ./backend/tools/coding/
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 -run '$(PAPER_RACE)' ./backend/paper/
+
+test-app:
 	$(OFFLINE) env CGO_ENABLED=1 $(GO) test $(TIMEOUT) -race -count=1 $$($(GO) list ./app/... | grep -v '/app/cli$$')
 	# app/cli's tests set the process's environment, so they run one after another, mostly
 	# waiting: three processes side by side (4.5 -> 2.5 min on two cores).
 	$(OFFLINE) env CGO_ENABLED=1 build/shard.sh 3 ./app/cli/ -race -- -test.timeout=40m
+
+# The attack suite (docs/SECURITY.md), in shards of its own.
+test-attack:
 	$(OFFLINE) env CGO_ENABLED=0 $(GO) test $(TIMEOUT) -count=1 -run '^TestAttackSuite$$' ./app/cli/
 
 # The retrieval engine on the shared IR collections (docs/SEARCH.md has the reference figures).
@@ -169,7 +183,7 @@ test-package: package
 # The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window.
 # The window under Xvfb as users start it (through tofu), then `wails dev` from the root (the
 # front end's live reload against the Go services: the page served on its dev server).
-test-window:
+test-window: build
 	$(OFFLINE) .ci/window-smoke.sh ./$(BIN)
 	$(OFFLINE) .ci/wails-dev.sh
 

@@ -28,7 +28,7 @@ fi
 
 # Inside Xvfb and a session bus of its own, as .ci/window-smoke.sh.
 if [ -z "${TOFU_IN_XVFB:-}" ]; then
-  TOFU_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -nolisten tcp" dbus-run-session -- "$0" "$deb"
+  TOFU_IN_XVFB=1 exec "$(dirname "$0")/in-xvfb.sh" "$0" "$deb"
 fi
 
 apt=($sudo apt-get -o DPkg::Lock::Timeout=600 -y -q)

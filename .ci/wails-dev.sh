@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${TOFU_IN_XVFB:-}" ]; then
-  TOFU_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -nolisten tcp" dbus-run-session -- "$0" "$@"
+  TOFU_IN_XVFB=1 exec "$(dirname "$0")/in-xvfb.sh" "$0" "$@"
 fi
 work=$(mktemp -d)
 log=$work/wails-dev.log

@@ -14,7 +14,7 @@ mkdir -p "$(dirname "$shot")"
 # Inside a session bus of its own, as a desktop session has one: without it GTK's accessibility
 # bridge autolaunches a session bus (dbus-launch) and the AT-SPI bus, which outlive the test.
 if [ -z "${TOFU_IN_XVFB:-}" ]; then
-  TOFU_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -nolisten tcp" dbus-run-session -- "$0" "$bin" "$shot"
+  TOFU_IN_XVFB=1 exec "$(dirname "$0")/in-xvfb.sh" "$0" "$bin" "$shot"
 fi
 
 work=$(mktemp -d)
