@@ -83,11 +83,12 @@ NORACE     := /backend/eval|/backend/paper$$
 # (the attack suite alone runs ~350 cases in three modes); CI's own limit is 90 minutes.
 TIMEOUT    := -timeout 40m
 PAPER_RACE := TestPageRangesAndFormats|TestCancellationAndProgress|TestTwoColumnReadingOrder|TestBrokenPageTrees|TestObjectStreamRereadsAreBounded|TestObjStmInflatedOnceWhenAskedAtOnce|TestGlyphBudget
-# Tests whose cost is computation -race slows 5-25 times, over code shorter tests run under it
-# (they call testtools.CPUBound): the race pass skips them, and they run after it without -race
-# (~80 s of CPU -> ~8). backend/guardrails checks this list names every such test and package.
-CPU_BOUND      := TestTraceStorageOf200Calls|TestDeadPrimaryCost|TestPrunedSearchIsExact|TestLocalEditsOnlyWhenTheCostRuleAllows|TestBudgetsFitTheModelWindow|TestXLSXSharedStringAmplificationRefused|TestRemoteAnswerIsBounded
-CPU_BOUND_PKGS := ./backend/compact/ ./backend/llm/gateway/ ./backend/mcp/ ./backend/search/ ./backend/swarm/ ./backend/tools/coding/ ./backend/trace/
+# Tests whose cost is computation, over code shorter tests run under -race: a test is marked
+# (testtools.CPUBound) when it takes 1 s or more under -race and 4 times or more its time
+# without. The race pass skips them and they run after it without -race (~95 s of CPU -> ~10).
+# backend/guardrails checks this list names every marked test and package.
+CPU_BOUND      := TestTraceStorageOf200Calls|TestDeadPrimaryCost|TestPrunedSearchIsExact|TestLocalEditsOnlyWhenTheCostRuleAllows|TestBudgetsFitTheModelWindow|TestXLSXSharedStringAmplificationRefused|TestRemoteAnswerIsBounded|TestModelListIsBounded|TestRereadsPointAtWholeResults|TestBlobRoundTrip|TestXLSXWideRowsRefused|TestEventStreamIsBoundedByEvent|TestPrefixNeverRewritten|TestFollowUpKeepsThePrefix
+CPU_BOUND_PKGS := ./backend/compact/ ./backend/llm/gateway/ ./backend/llm/ollama/ ./backend/llm/openai/ ./backend/mcp/ ./backend/paper/library/ ./backend/search/ ./backend/store/ ./backend/swarm/ ./backend/tools/coding/ ./backend/trace/
 # (Compiling and linking every test binary once more without cgo, and app's once more without
 # -race, took ~1.5 min and checked nothing vet and the runs below do not.)
 test-go: test-backend test-app test-attack

@@ -48,11 +48,46 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   (cd frontend && npm install --no-audit --no-fund --loglevel=error)
 fi
-# The real programs the tests drive offline (MCP servers, the MCP inspector), in build/tools.
+# The real programs the tests drive offline (MCP servers, the MCP inspector, the coding agents),
+# in build/tools. A clean clone (CI's) takes them from a copy kept in ~/.cache/tofu by the lock
+# file's hash, as build/ollama.sh keeps its server: hard links, well under a second where npm
+# takes ~20 s. A copy with any file changed since it was made is not used, nor kept.
+tools_cache() {
+  local key
+  key=$(sha256sum build/tools/package-lock.json | cut -c1-16)
+  echo "${XDG_CACHE_HOME:-$HOME/.cache}/tofu/test-tools/$key"
+}
+tools_from_cache() {
+  local cache=$1
+  [ -f "$cache/complete" ] && [ -z "$(find "$cache/node_modules" -newer "$cache/complete" -print -quit)" ] || return 1
+  rm -rf build/tools/node_modules
+  cp -al "$cache/node_modules" build/tools/node_modules 2>/dev/null || { rm -rf build/tools/node_modules; return 1; }
+}
+tools_keep() {
+  local cache=$1 tmp
+  mkdir -p "$(dirname "$cache")"
+  tmp=$(mktemp -d "$cache.XXXXXX")
+  if cp -al build/tools/node_modules "$tmp/node_modules" 2>/dev/null && touch "$tmp/complete"; then
+    find "$(dirname "$cache")" -mindepth 1 -maxdepth 1 -not -path "$tmp" -exec rm -rf {} +
+    mv "$tmp" "$cache"
+  else
+    rm -rf "$tmp" # another file system: nothing to link from
+  fi
+}
+# build/tools/node_modules/.tofu-lock names the lock file it was installed from (written anew,
+# never through a link into the copy).
 if [ "${1:-run}" = test ]; then
-  if [ ! -f build/tools/node_modules/.package-lock.json ] || [ build/tools/package-lock.json -nt build/tools/node_modules/.package-lock.json ]; then
-    echo "setup: installing the programs the tests drive (MCP servers; Claude Code, Codex and OpenCode for the agent tests): about 1.3 GB into build/tools/node_modules, once"
-    (cd build/tools && npm install --no-audit --no-fund --loglevel=error)
+  cache=$(tools_cache)
+  if [ "$(cat build/tools/node_modules/.tofu-lock 2>/dev/null)" != "$(basename "$cache")" ]; then
+    if tools_from_cache "$cache"; then
+      echo "setup: the programs the tests drive, linked from $cache"
+    else
+      echo "setup: installing the programs the tests drive (MCP servers; Claude Code, Codex and OpenCode for the agent tests): about 1.3 GB into build/tools/node_modules, once"
+      (cd build/tools && npm install --no-audit --no-fund --loglevel=error)
+      tools_keep "$cache"
+    fi
+    rm -f build/tools/node_modules/.tofu-lock
+    basename "$cache" > build/tools/node_modules/.tofu-lock
   fi
 fi
 go mod download

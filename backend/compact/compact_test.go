@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/testtools"
 	"github.com/tofu-research/tofu/backend/tools"
 	"github.com/tofu-research/tofu/backend/tools/assist"
 )
@@ -183,6 +184,7 @@ func TestBuildDeterministicAndTail(t *testing.T) {
 // byte for byte and appends to it, except on planned moves, which are few and rewrite only
 // from the reported point; placeholders never change once written.
 func TestPrefixNeverRewritten(t *testing.T) {
+	testtools.CPUBound(t)
 	conv := growing(100)
 	cfg := Defaults()
 	var st State

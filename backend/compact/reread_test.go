@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tofu-research/tofu/backend/llm"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // rereading is a conversation that reads the same files again and again: read_files of a.go
@@ -75,6 +76,7 @@ func checkRereads(t *testing.T, step int, conv, msgs []llm.Message) (refs, diffs
 // after an edit a diff; both only while the earlier result is shown whole, and the cached
 // prefix is still only rewritten at a move.
 func TestRereadsPointAtWholeResults(t *testing.T) {
+	testtools.CPUBound(t)
 	conv := rereading(90)
 	cfg := Defaults()
 	var st State

@@ -39,6 +39,7 @@ func TestRemoteAnswerIsBounded(t *testing.T) {
 // An event stream is bounded by event: events of any number pass, one past maxMessage (its
 // lines together) does not; the SSE transport reads a line, and an event, whole.
 func TestEventStreamIsBoundedByEvent(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	event := "data: " + strings.Repeat("a", 1<<20) + "\r\n\r\n"
 	many := strings.Repeat(event, (maxMessage>>20)+8) // more than the bound in all

@@ -6,9 +6,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 func TestBlobRoundTrip(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	dir := t.TempDir()
 	st, err := Open(dir)

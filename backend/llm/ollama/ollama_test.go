@@ -16,6 +16,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/ollama"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // waitLimit only keeps a broken test from hanging; no assertion depends on it.
@@ -751,6 +752,7 @@ func TestRequestOptionsAndHistory(t *testing.T) {
 // out of memory (fatal): answers read whole are refused past llm.MaxListBody. This one ends
 // 8 MB past the bound.
 func TestModelListIsBounded(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	chunk := strings.Repeat("a", 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

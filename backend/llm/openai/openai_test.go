@@ -12,6 +12,7 @@ import (
 
 	"github.com/tofu-research/tofu/backend/llm"
 	"github.com/tofu-research/tofu/backend/llm/scripted"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 const model = "test-model"
@@ -425,6 +426,7 @@ func TestRetryAfter(t *testing.T) {
 // A model list without end was held whole by the decoder until the process ran out of memory
 // (fatal): a list past llm.MaxListBody is refused. This one ends 8 MB past the bound.
 func TestModelListIsBounded(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	chunk := strings.Repeat("a", 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -10,6 +10,7 @@ import (
 	"github.com/tofu-research/tofu/backend/llm/scripted"
 	"github.com/tofu-research/tofu/backend/paper"
 	"github.com/tofu-research/tofu/backend/store"
+	"github.com/tofu-research/tofu/backend/testtools"
 )
 
 // The Q&A request carries the passages that answer the question (the Fed's warning is on page
@@ -72,6 +73,7 @@ func TestAugmentQA(t *testing.T) {
 // conversation was ever served from a provider's cache. The second question's request starts
 // with the first request's messages, byte for byte.
 func TestFollowUpKeepsThePrefix(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	e := newEnv(t)
 	info := e.importFile(t, sharedPaper(t, "specter_acl2020"))

@@ -202,6 +202,7 @@ func TestLongFormatCodeIsClipped(t *testing.T) {
 // cells, 292 KB, for 35 bytes of XML): a 2.5 MB file of them ran the process out of memory, a
 // fatal error no recover catches. The grid is refused as it grows past what could be kept.
 func TestXLSXWideRowsRefused(t *testing.T) {
+	testtools.CPUBound(t)
 	t.Parallel()
 	var sheet strings.Builder
 	sheet.WriteString(`<worksheet><sheetData><c r="A300" t="str"><v>x</v></c>`)
