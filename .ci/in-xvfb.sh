@@ -25,8 +25,9 @@ done
 grep -q '^[0-9][0-9]*$' "$said" || { echo "in-xvfb: Xvfb chose no display in 15 s" >&2; exit 1; }
 # In a session of its own, so that what it leaves behind can be found: the accessibility bus's
 # registry, activated on the session bus, is still connected to the display for a moment after
-# the bus goes, and says "X connection broken" if the display goes first.
-DISPLAY=:$(head -1 "$said") setsid dbus-run-session -- "$@" <&0 &
+# the bus goes, and says "X connection broken" if the display goes first. (-w: setsid forks
+# when it leads a process group, and then answers for the command's status.)
+DISPLAY=:$(head -1 "$said") setsid -w dbus-run-session -- "$@" <&0 &
 session=$!
 status=0
 wait "$session" || status=$?
