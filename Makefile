@@ -181,9 +181,9 @@ test-package: package
 	cd build/package && $(GO) vet . && $(CURDIR)/$(OFFLINE) $(GO) test -count=1 .
 	$(OFFLINE) .ci/package-test.sh build/dist/tofu_*.deb
 
-# The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window.
-# The window under Xvfb as users start it (through tofu), then `wails dev` from the root (the
-# front end's live reload against the Go services: the page served on its dev server).
+# The real window under Xvfb, started as users start it: `tofu`, which becomes tofu-window; then
+# `wails dev` from the root (the front end's live reload against the Go services: the page served
+# on its dev server).
 test-window: build
 	$(OFFLINE) .ci/window-smoke.sh ./$(BIN)
 	$(OFFLINE) .ci/wails-dev.sh
