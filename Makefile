@@ -45,14 +45,11 @@ frontend:
 # one's output printed whole when it ends. Most use one and a half of two cores alone; side by
 # side they fill both. They are listed longest first, so the last to start are short.
 TEST_JOBS ?= 2
-# The browser end-to-end tests run alone after them: beside another check they failed once in
-# six runs (a new conversation's session not found when its workspace was set), not yet explained.
 test: setup-test frontend
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target -o setup -o setup-test -o frontend test-checks
-	$(MAKE) --no-print-directory -o setup -o setup-test -o frontend test-e2e
 	@echo "all tests passed"
 
-test-checks: test-backend test-attack test-app vet test-frontend test-package test-window test-ollama test-eval test-matrix
+test-checks: test-backend test-attack test-app test-e2e vet test-frontend test-package test-window test-ollama test-eval test-matrix
 
 # staticcheck, pinned: installed once from the module proxy into the user's cache, by version
 # (about 1.5 min the first time), as build/ollama.sh does for Ollama.

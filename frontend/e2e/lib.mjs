@@ -108,8 +108,8 @@ export async function setWorkspace(page, workspace) {
 /**
  * Starts a new conversation with the sidebar's button and waits until it is the open one (the
  * open conversation must not be an empty new one, which the button keeps). The click only asks
- * Go to create it, and Go announces the new list before it answers: an action on the open
- * conversation in between acts on the one open before, or on none.
+ * Go to create it: a message or a workspace typed meanwhile waits for it (AppState.openOrNew),
+ * but any other action on the open conversation acts on the one open before, or on none.
  */
 export async function newConversation(page) {
   const active = '[data-testid="session-item"].active'

@@ -11,10 +11,16 @@ type Handler = (...args: unknown[]) => unknown
 class FakeTransport implements Transport {
   readonly kind = 'wails' as const
   calls: string[] = []
+  argsOf: Record<string, unknown[]> = {}
+  /** The arguments of the last call of a method. */
+  args(name: string): unknown[] {
+    return this.argsOf[name] ?? []
+  }
   constructor(private handlers: Record<string, Handler>) {}
   async call(service: string, method: string, args: unknown[]): Promise<unknown> {
     const name = `${service}.${method}`
     this.calls.push(name)
+    this.argsOf[name] = args
     const h = this.handlers[name]
     if (!h) return null
     return await h(...args)
@@ -151,5 +157,34 @@ describe('AppState', () => {
     await app.select('a')
     expect(fake.calls).toContain('SessionService.Discard')
     expect(app.sessions.map((s) => s.id)).toEqual(['a'])
+  })
+
+  it('New conversation asked again before Go answers opens one conversation, and what is typed goes to it', async () => {
+    // A second click, a message sent or a workspace set while Go creates the conversation: two
+    // were created, and opening the second discarded the first under the message on its way.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let made = 0
+    use({
+      'SessionService.Create': async () => { await held; return session(`new${++made}`) },
+      'SessionService.SetWorkspace': () => null,
+      'ChatService.Send': () => null,
+    })
+    await app.start()
+    expect(app.currentId).toBe('a')
+    const clicks = [app.newSession(), app.newSession()]
+    const sent = app.send('hello')
+    const workspace = app.setWorkspace('/tmp/ws')
+    release()
+    const [first, second] = await Promise.all(clicks)
+    expect(await sent).toBe(true)
+    expect(await workspace).toBeNull()
+    expect(first?.id).toBe('new1')
+    expect(second?.id).toBe('new1')
+    expect(fake.calls.filter((c) => c === 'SessionService.Create')).toHaveLength(1)
+    expect(fake.calls).not.toContain('SessionService.Discard')
+    expect(app.currentId).toBe('new1')
+    expect(fake.args('ChatService.Send')[0]).toBe('new1') // not the conversation open before
+    expect(fake.args('SessionService.SetWorkspace')[0]).toBe('new1')
   })
 })

@@ -345,12 +345,40 @@ class AppState {
     }
   }
 
-  async newSession() {
+  /**
+   * The conversation New conversation is creating, until it is open. A second ask meanwhile (a
+   * second click, a message or a workspace typed before Go answered) gets that one: two would
+   * both be opened in turn, and opening the second discards the first as an untouched stub,
+   * under a message or workspace already on its way to it.
+   */
+  private creating: Promise<SessionInfo | null> | null = null
+
+  async newSession(): Promise<SessionInfo | null> {
+    if (this.creating) return this.creating
     // The current conversation is already a new, empty one: use it.
     if (isStub(this.current) && this.transcript.events.length === 0) {
       this.focusTick++
       return this.current
     }
+    this.creating = this.create()
+    try {
+      return await this.creating
+    } finally {
+      this.creating = null
+    }
+  }
+
+  /**
+   * The conversation an action on "the open one" goes to: the one New conversation is creating
+   * (the user asked for it, and the old one is still open until Go answers), else the open one,
+   * else a new one.
+   */
+  private async openOrNew(): Promise<string | null> {
+    if (this.creating) return (await this.creating)?.id ?? null
+    return this.currentId ?? (await this.newSession())?.id ?? null
+  }
+
+  private async create(): Promise<SessionInfo | null> {
     try {
       const s = await api.sessions.create('')
       if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
@@ -500,12 +528,8 @@ class AppState {
     if ((!body && attachments.length === 0) || this.sending || this.streaming) return false
     this.sending = true
     try {
-      let id = this.currentId
-      if (!id) {
-        const s = await this.newSession()
-        if (!s) return false
-        id = s.id
-      }
+      const id = await this.openOrNew()
+      if (!id) return false
       try {
         if (attachments.length > 0) await api.chat.sendAttached(id, body, this.model, attachments)
         else await api.chat.send(id, body, this.model)
@@ -675,12 +699,8 @@ class AppState {
    * it. Returns null on success, else Go's message (the chip shows it inline).
    */
   async setWorkspace(dir: string): Promise<string | null> {
-    let id = this.currentId
-    if (!id) {
-      const s = await this.newSession()
-      if (!s) return t('fail.createAConversation')
-      id = s.id
-    }
+    const id = await this.openOrNew()
+    if (!id) return t('fail.createAConversation')
     try {
       await api.sessions.setWorkspace(id, dir.trim())
       this.ok('workspace')
