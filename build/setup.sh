@@ -43,51 +43,49 @@ command -v npm >/dev/null || { echo "setup: Node.js 20.19+ with npm is required;
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' ||
   { echo "setup: Node.js 20.19 or newer is required (found $(node --version))" >&2; exit 1; }
 
-# npm packages, only when the lock file changed since the last install. Not `npm ci`: vite lists
-# a Windows-only optional package the registry here does not serve, which `npm ci` rejects.
-if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-  (cd frontend && npm install --no-audit --no-fund --loglevel=error)
-fi
-# The real programs the tests drive offline (MCP servers, the MCP inspector, the coding agents),
-# in build/tools. A clean clone (CI's) takes them from a copy kept in ~/.cache/tofu by the lock
-# file's hash, as build/ollama.sh keeps its server: hard links, well under a second where npm
-# takes ~20 s. A copy with any file changed since it was made is not used, nor kept.
-tools_cache() {
-  local key
-  key=$(sha256sum build/tools/package-lock.json | cut -c1-16)
-  echo "${XDG_CACHE_HOME:-$HOME/.cache}/tofu/test-tools/$key"
+# npm packages, installed when DIR's lock file changed since the last install. A clean clone
+# (CI's) takes them from a copy kept in ~/.cache/tofu/KIND by the lock file's hash, as
+# build/ollama.sh keeps its server: hard links, well under a second where npm takes 6 s (the
+# front end's) or ~20 s (the test tools'). A copy with any file changed since it was made is not
+# used, nor kept. DIR/node_modules/.tofu-lock names the lock file it came from (written anew,
+# never through a link into the copy). Not `npm ci`: vite lists a Windows-only optional package
+# the registry here does not serve, which `npm ci` rejects.
+npm_packages() {
+  local dir=$1 kind=$2 what=$3 first=$4 key cache
+  key=$(sha256sum "$dir/package-lock.json" | cut -c1-16)
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/tofu/$kind/$key"
+  [ "$(cat "$dir/node_modules/.tofu-lock" 2>/dev/null)" != "$key" ] || return 0
+  if packages_from_cache "$dir" "$cache"; then
+    echo "setup: $what, linked from $cache"
+  else
+    echo "setup: installing $what$first"
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+    packages_keep "$dir" "$cache"
+  fi
+  rm -f "$dir/node_modules/.tofu-lock"
+  echo "$key" > "$dir/node_modules/.tofu-lock"
 }
-tools_from_cache() {
-  local cache=$1
+packages_from_cache() {
+  local dir=$1 cache=$2
   [ -f "$cache/complete" ] && [ -z "$(find "$cache/node_modules" -newer "$cache/complete" -print -quit)" ] || return 1
-  rm -rf build/tools/node_modules
-  cp -al "$cache/node_modules" build/tools/node_modules 2>/dev/null || { rm -rf build/tools/node_modules; return 1; }
+  rm -rf "$dir/node_modules"
+  cp -al "$cache/node_modules" "$dir/node_modules" 2>/dev/null || { rm -rf "$dir/node_modules"; return 1; }
 }
-tools_keep() {
-  local cache=$1 tmp
+packages_keep() {
+  local dir=$1 cache=$2 tmp
   mkdir -p "$(dirname "$cache")"
   tmp=$(mktemp -d "$cache.XXXXXX")
-  if cp -al build/tools/node_modules "$tmp/node_modules" 2>/dev/null && touch "$tmp/complete"; then
+  if cp -al "$dir/node_modules" "$tmp/node_modules" 2>/dev/null && touch "$tmp/complete"; then
     find "$(dirname "$cache")" -mindepth 1 -maxdepth 1 -not -path "$tmp" -exec rm -rf {} +
     mv "$tmp" "$cache"
   else
     rm -rf "$tmp" # another file system: nothing to link from
   fi
 }
-# build/tools/node_modules/.tofu-lock names the lock file it was installed from (written anew,
-# never through a link into the copy).
+npm_packages frontend frontend-packages "the front end's npm packages" ""
+# The real programs the tests drive offline (MCP servers, the MCP inspector, the coding agents).
 if [ "${1:-run}" = test ]; then
-  cache=$(tools_cache)
-  if [ "$(cat build/tools/node_modules/.tofu-lock 2>/dev/null)" != "$(basename "$cache")" ]; then
-    if tools_from_cache "$cache"; then
-      echo "setup: the programs the tests drive, linked from $cache"
-    else
-      echo "setup: installing the programs the tests drive (MCP servers; Claude Code, Codex and OpenCode for the agent tests): about 1.3 GB into build/tools/node_modules, once"
-      (cd build/tools && npm install --no-audit --no-fund --loglevel=error)
-      tools_keep "$cache"
-    fi
-    rm -f build/tools/node_modules/.tofu-lock
-    basename "$cache" > build/tools/node_modules/.tofu-lock
-  fi
+  npm_packages build/tools test-tools "the programs the tests drive" \
+    " (MCP servers; Claude Code, Codex and OpenCode for the agent tests): about 1.3 GB into build/tools/node_modules, once"
 fi
 go mod download

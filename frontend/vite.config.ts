@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { defineConfig, type Plugin } from 'vite'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
@@ -32,6 +32,20 @@ function uiFont(): Plugin {
   }
 }
 
+/**
+ * The test files that need a module registry of their own: those of a first load
+ * (*.lazy.test.ts: what a page shows before KaTeX or highlight.js has loaded) and those that
+ * call vi.resetModules, which in a shared worker would reset the registry under the files run
+ * after them (a catalogue imported twice is two objects).
+ */
+function freshFiles(): string[] {
+  const src = fileURLToPath(new URL('./src', import.meta.url))
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => f.endsWith('.lazy.test.ts') || readFileSync(`${src}/${f}`, 'utf8').includes('vi.resetModules'))
+    .map((f) => `src/${f}`)
+}
+
 export default defineConfig({
   plugins: [svelte(), uiFont()],
   // Relative asset paths: the same build is embedded in the Wails binary and served by `tofu serve`.
@@ -59,9 +73,18 @@ export default defineConfig({
     // Most tests are logic: node. A file that needs a DOM says so (// @vitest-environment jsdom);
     // jsdom for every file cost ~1 s each, 52 of the suite's 90 s.
     environment: 'node',
-    include: ['src/**/*.test.ts'],
     // Vitest leaves one processor free by default: one worker on a 2-core machine, where the
     // suite waits on module loading about as much as it computes (56 -> 40 s with two).
     maxWorkers: Math.max(2, availableParallelism()),
+    projects: [
+      {
+        extends: true,
+        // A worker runs file after file with the modules it loaded: each file loading Svelte,
+        // the stores and jsdom's dependencies afresh was half the suite's CPU (59 -> ~35 s).
+        // Each file sets what it reads (the transport, the app state, the language).
+        test: { name: 'shared', include: ['src/**/*.test.ts'], exclude: freshFiles(), isolate: false },
+      },
+      { extends: true, test: { name: 'fresh', include: freshFiles(), isolate: true } },
+    ],
   },
 })
