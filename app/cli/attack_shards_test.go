@@ -74,6 +74,7 @@ func attackCache(t *testing.T) string {
 	dir, err := os.MkdirTemp("/var/tmp", "tofu-attack-cache-*")
 	must(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	seedGoCache(t, dir)
 	return dir
 }
 
