@@ -47,15 +47,17 @@ frontend:
 
 # After the setup and the front end's build, the checks run two at a time (TEST_JOBS), each
 # one's output printed whole when it ends. Most use one and a half of two cores alone; side by
-# side they fill both. They start in the order listed: the longest first; then the package and
-# window checks, which mostly wait (an install, a window starting: ~0.5 core) while the other
-# side can use the rest; last the type check and unit tests, which fill both cores to the end.
+# side they fill both. They start in the order listed: the longest first, with the build and the
+# package the window and package checks need made early (left to those checks, the build could
+# start last and keep them waiting at the end); then those checks, which mostly wait (an
+# install, a window starting: ~0.5 core) while the other side can use the rest; last the type
+# check and unit tests, which fill both cores to the end.
 TEST_JOBS ?= 2
 test: setup-test frontend
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target -o setup -o setup-test -o frontend test-checks
 	@echo "all tests passed"
 
-test-checks: test-backend test-attack test-app test-e2e test-package test-window test-matrix test-ollama test-eval vet test-frontend
+test-checks: test-backend test-attack package test-app test-e2e test-package test-window test-matrix test-ollama test-eval vet test-frontend
 
 # staticcheck, pinned: installed once from the module proxy into the user's cache, by version
 # (about 1.5 min the first time), as build/ollama.sh does for Ollama.
