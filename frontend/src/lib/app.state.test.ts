@@ -187,4 +187,24 @@ describe('AppState', () => {
     expect(fake.args('ChatService.Send')[0]).toBe('new1') // not the conversation open before
     expect(fake.args('SessionService.SetWorkspace')[0]).toBe('new1')
   })
+
+  it('New conversation gives the composer the focus, unless the user moved it while Go answered', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let made = 0
+    use({ 'SessionService.Create': async () => { await held; return session(`focus${++made}`) } })
+    await app.start()
+    const tick = app.focusTick
+    const pending = app.newSession()
+    const chip = document.createElement('input') // the workspace chip, opened meanwhile
+    document.body.append(chip)
+    chip.focus()
+    release()
+    await pending
+    expect(app.focusTick).toBe(tick)
+    chip.remove()
+    await app.select('a')
+    await app.newSession()
+    expect(app.focusTick).toBe(tick + 1)
+  })
 })

@@ -379,12 +379,15 @@ class AppState {
   }
 
   private async create(): Promise<SessionInfo | null> {
+    // The composer takes the focus once the conversation is open, unless the user moved it
+    // meanwhile: the workspace chip opened while Go answered would close under their typing.
+    const focused = typeof document === 'undefined' ? null : document.activeElement
     try {
       const s = await api.sessions.create('')
       if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
       this.ok('create')
       await this.select(s.id)
-      this.focusTick++
+      if (typeof document === 'undefined' || document.activeElement === focused || document.activeElement === document.body) this.focusTick++
       return s
     } catch (err) {
       this.fail('create', t('fail.with', { what: t('fail.createAConversation'), error: messageOf(err) }))
