@@ -374,20 +374,22 @@ class AppState {
    * else a new one.
    */
   private async openOrNew(): Promise<string | null> {
-    if (this.creating) return (await this.creating)?.id ?? null
-    return this.currentId ?? (await this.newSession())?.id ?? null
+    if (this.currentId && !this.creating) return this.currentId
+    return (await this.newSession())?.id ?? null // the one being created, if any
   }
 
   private async create(): Promise<SessionInfo | null> {
     // The composer takes the focus once the conversation is open, unless the user moved it
     // meanwhile: the workspace chip opened while Go answered would close under their typing.
-    const focused = typeof document === 'undefined' ? null : document.activeElement
+    const focus = () => (typeof document === 'undefined' ? null : document.activeElement)
+    const focused = focus()
     try {
       const s = await api.sessions.create('')
       if (!this.sessions.some((x) => x.id === s.id)) this.sessions = byActivity([s, ...this.sessions])
       this.ok('create')
       await this.select(s.id)
-      if (typeof document === 'undefined' || document.activeElement === focused || document.activeElement === document.body) this.focusTick++
+      const now = focus()
+      if (now === focused || now === null || now === document.body) this.focusTick++
       return s
     } catch (err) {
       this.fail('create', t('fail.with', { what: t('fail.createAConversation'), error: messageOf(err) }))
