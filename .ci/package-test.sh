@@ -107,8 +107,8 @@ grep -A20 "Registered applications" "$work/mime.txt" | grep -q tofu.desktop ||
 export OLLAMA_HOST=http://127.0.0.1:9 # no model server: the window shows its no-model state
 export TOFU_STARTUP_TIMES=1
 
-openbox >/dev/null 2>&1 &
-sleep 0.5
+. "$root/.ci/window-manager.sh"
+start_window_manager "$work/openbox.log" || fail "no window manager"
 
 # Waits for the window titled Tofu; sets wid and pid (the process showing it).
 wait_window() {
@@ -159,7 +159,8 @@ shoot() {
   [ "$(convert "$shots/$1" -format %k info:)" -gt 64 ] || fail "the screenshot $1 is blank"
 }
 close_window() {
-  wmctrl -c Tofu
+  window_manager_alive || fail "no window manager to close the window"
+  wmctrl -c Tofu || fail "the window manager could not close the window"
   for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   kill -0 "$pid" 2>/dev/null && fail "the window did not exit when closed"
   pid=""

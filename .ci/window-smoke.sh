@@ -7,6 +7,7 @@
 # Prints start-up and memory figures. Usage: .ci/window-smoke.sh build/bin/tofu [shot.png]
 set -euo pipefail
 bin=$(realpath "$1")
+ci=$(cd "$(dirname "$0")" && pwd)
 [ -x "$(dirname "$bin")/tofu-window" ] || { echo "window-smoke: FAIL: no tofu-window beside $bin (make build)" >&2; exit 1; }
 shot=${2:-build/test-shots/window.png}
 mkdir -p "$(dirname "$shot")"
@@ -39,7 +40,8 @@ export XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$wor
 for _ in $(seq 50); do grep -q '^http' "$work/llmtestd.out" && break; sleep 0.1; done
 export OLLAMA_HOST=$(head -1 "$work/llmtestd.out")
 
-openbox >/dev/null 2>&1 &
+. "$ci/window-manager.sh"
+start_window_manager "$work/openbox.log" || fail "no window manager"
 # The accessibility bus, started as a desktop session starts it at login (at-spi2-core's
 # /etc/xdg/autostart/at-spi-dbus-bus.desktop): without it GTK's accessibility bridge has the
 # session bus activate it as the window starts, and waits for it (0.3 s or more here) — a cost
@@ -123,7 +125,8 @@ sock=$XDG_DATA_HOME/tofu/tofu.sock
 grep -q "(conversation " "$work/chat.err" || { cat "$work/chat.err" >&2; fail "tofu chat beside the window"; }
 
 # Close the window the way a user does (the window manager asks it to close).
-wmctrl -c Tofu
+window_manager_alive || fail "no window manager to close the window"
+wmctrl -c Tofu || fail "the window manager could not close the window"
 for _ in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 kill -0 $pid 2>/dev/null && fail "tofu did not exit after its window was closed"
 wait $pid || fail "tofu exited with status $? after close"
