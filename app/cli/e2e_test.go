@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -133,61 +134,100 @@ func shotPath(root, name string) string {
 }
 
 // runBrowser runs frontend/e2e/<script> (headless Chromium through playwright-core) against
-// url; its screenshot goes to build/test-shots/<shot>. A failing script fails the test.
+// url, in this process's script runner; its screenshot goes to build/test-shots/<shot>. A
+// failing script fails the test.
 func runBrowser(t *testing.T, root, url, script, shot string, env ...string) {
 	t.Helper()
 	shot = shotPath(root, shot)
-	cmd := exec.Command("node", "e2e/"+script)
-	cmd.Dir = filepath.Join(root, "frontend")
-	cmd.Env = append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot, "TOFU_E2E_BROWSER="+sharedBrowser(t, root)), env...)
-	out, err := cmd.CombinedOutput()
+	vars := append(append(os.Environ(), "TOFU_URL="+url, "TOFU_E2E_SHOT="+shot), env...)
+	code, out, err := scriptRunner(t, root).run(script, vars)
 	t.Logf("%s:\n%s", script, out)
 	if err != nil {
-		t.Fatalf("browser test failed: %v", err)
+		t.Fatalf("browser test: %v", err)
+	}
+	if code != 0 {
+		t.Fatalf("browser test failed: exit status %d", code)
 	}
 }
 
-// sharedBrowser is the endpoint of the Chromium this process's e2e scripts share
-// (frontend/e2e/browser-server.mjs), started by the first: each script opens a context of its
-// own in it instead of launching a Chromium (~1.5 s of two cores each). It lives as long as
-// the process: it closes when its standard input, held by this process, does.
-func sharedBrowser(t *testing.T, root string) string {
+// e2eRunner is frontend/e2e/runner.mjs: one Node process, started by the first script of this
+// test process, that runs every script in turn against one Chromium, each as `node e2e/<script>`
+// would run it alone, paying Node's start, playwright-core's load and Chromium's launch once.
+// It lives as long as the process: it ends when its standard input, held here, closes.
+type e2eRunner struct {
+	mu  sync.Mutex
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// run runs script with exactly the environment vars (KEY=VALUE, a later one winning, as for
+// exec.Cmd) and returns its exit code and output (standard output and error, in order).
+func (r *e2eRunner) run(script string, vars []string) (int, string, error) {
+	env := map[string]string{}
+	for _, kv := range vars {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	req, err := json.Marshal(map[string]any{"script": script, "env": env})
+	if err != nil {
+		return 0, "", err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.in.Write(append(req, '\n')); err != nil {
+		return 0, "", fmt.Errorf("the e2e runner is gone: %w", err)
+	}
+	line, err := r.out.ReadBytes('\n')
+	if err != nil {
+		return 0, "", fmt.Errorf("the e2e runner ended while running %s (its error is above): %w", script, err)
+	}
+	var answer struct {
+		Code   int    `json:"code"`
+		Output string `json:"output"`
+	}
+	if err := json.Unmarshal(line, &answer); err != nil {
+		return 0, "", fmt.Errorf("the e2e runner answered %q: %w", line, err)
+	}
+	return answer.Code, answer.Output, nil
+}
+
+// scriptRunner starts this process's runner the first time it is asked for.
+func scriptRunner(t *testing.T, root string) *e2eRunner {
 	t.Helper()
-	browserOnce.Do(func() {
-		cmd := exec.Command("node", "e2e/browser-server.mjs")
+	runnerOnce.Do(func() {
+		cmd := exec.Command("node", "e2e/runner.mjs")
 		cmd.Dir = filepath.Join(root, "frontend")
 		cmd.Stderr = os.Stderr
-		stdin, err := cmd.StdinPipe()
+		in, err := cmd.StdinPipe()
 		if err != nil {
-			browserErr = err
+			runnerErr = err
 			return
 		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
-			browserErr = err
+			runnerErr = err
 			return
 		}
 		if err := cmd.Start(); err != nil {
-			browserErr = err
+			runnerErr = err
 			return
 		}
-		browserStdin = stdin // kept open: the server ends with the process
-		line, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil || !strings.HasPrefix(line, "ws://") {
-			browserErr = fmt.Errorf("the shared Chromium did not start: %q %v", line, err)
+		r := &e2eRunner{in: in, out: bufio.NewReader(out)}
+		if line, err := r.out.ReadString('\n'); err != nil || line != "ready\n" {
+			runnerErr = fmt.Errorf("the e2e runner did not start: %q %v", line, err)
 			return
 		}
-		browserURL = strings.TrimSpace(line)
+		runner = r // its standard input stays open: it ends with the process
 	})
-	if browserErr != nil {
-		t.Fatal(browserErr)
+	if runnerErr != nil {
+		t.Fatal(runnerErr)
 	}
-	return browserURL
+	return runner
 }
 
 var (
-	browserOnce  sync.Once
-	browserURL   string
-	browserErr   error
-	browserStdin io.WriteCloser
+	runnerOnce sync.Once
+	runner     *e2eRunner
+	runnerErr  error
 )

@@ -40,7 +40,7 @@ export async function step(name, fn) {
   console.log(`ok   ${name} (${Date.now() - t0} ms)`)
 }
 
-/** How every e2e Chromium is launched (here, or shared by browser-server.mjs). */
+/** How every e2e Chromium is launched (here, or shared by runner.mjs). */
 export const launchOptions = {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -48,7 +48,7 @@ export const launchOptions = {
 
 /**
  * Opens a page of the given size in a fresh context of the shared Chromium (TOFU_E2E_BROWSER,
- * browser-server.mjs) or of one launched for this script; page errors are collected.
+ * runner.mjs) or of one launched for this script; page errors are collected.
  */
 export async function openPage({ width = 1280, height = 900, timeout = 30000 } = {}) {
   const shared = process.env.TOFU_E2E_BROWSER
