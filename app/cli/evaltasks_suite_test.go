@@ -94,7 +94,8 @@ func TestEvalTasksResumesAfterKill(t *testing.T) {
 	tofu := func() *exec.Cmd {
 		c := exec.Command(os.Args[0], "-test.run=^TestCLIHelper$")
 		c.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+data, "TOFU_CLI_ARGS="+strings.Join(
-			[]string{"eval", "tasks", "--out", out, "--test-cmd", "sh tests/{test}_test.sh", suite}, "\x1f"))
+			[]string{"eval", "tasks", "--out", out, "--test-cmd", "sh tests/{test}_test.sh", suite}, "\x1f"),
+			"TMPDIR="+t.TempDir()) // killed, it leaves its temporary files there, not in /tmp
 		return c
 	}
 	first := tofu()

@@ -36,7 +36,7 @@ type instanceProc struct {
 func startServe(t *testing.T, data string) *instanceProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIHelper$")
-	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+data, "TOFU_CLI_ARGS=serve")
+	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+data, "TOFU_CLI_ARGS=serve", "TMPDIR="+t.TempDir()) // killed, it leaves its temporary files there
 	dieWithTest(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -120,7 +120,8 @@ func startRun(t *testing.T, dataDir string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
 	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
-		"TOFU_CLI_ARGS="+strings.Join(append([]string{"run"}, args...), "\x1f"))
+		"TOFU_CLI_ARGS="+strings.Join(append([]string{"run"}, args...), "\x1f"),
+		"TMPDIR="+t.TempDir()) // killed, it leaves its temporary files there, not in /tmp
 	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -460,5 +461,12 @@ func TestCLIHelper(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	os.Args = append([]string{"tofu"}, strings.Split(os.Getenv("TOFU_CLI_ARGS"), "\x1f")...)
-	os.Exit(Execute(os.DirFS(t.TempDir())))
+	// Not t.TempDir: os.Exit skips the test's cleanups, and the folder would stay in /tmp.
+	dir, err := os.MkdirTemp("", "tofu-cli-helper-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := Execute(os.DirFS(dir))
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

@@ -38,6 +38,15 @@ func workspace(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// testJobs is a job table closed when the test ends: its jobs stopped, its clean git config and
+// sandbox /tmp removed (nothing left in the machine's /tmp).
+func testJobs(t *testing.T, opts Options) *Jobs {
+	t.Helper()
+	js := NewJobs(opts)
+	t.Cleanup(js.Close)
+	return js
+}
+
 // call runs tool with args (a JSON string) in ws and fails the test on an infrastructure error.
 func call(t *testing.T, tool tools.Tool, ws, args string) tools.Result {
 	t.Helper()

@@ -22,7 +22,7 @@ func TestRunCommandRecordsGroupFirst(t *testing.T) {
 	ws := workspace(t, nil)
 	opts := testOpts
 	opts.SpoolDir = t.TempDir()
-	run := NewRunCommand(opts, NewJobs(opts))
+	run := NewRunCommand(opts, testJobs(t, opts))
 	var rec procgroup.Group
 	launched := func(g procgroup.Group) error {
 		if _, err := os.Stat(filepath.Join(ws, "ran")); !os.IsNotExist(err) {
@@ -66,7 +66,7 @@ func TestRunCommandSpool(t *testing.T) {
 	ws := workspace(t, nil)
 	opts := testOpts
 	opts.SpoolDir = t.TempDir()
-	run := NewRunCommand(opts, NewJobs(opts))
+	run := NewRunCommand(opts, testJobs(t, opts))
 	groups := make(chan procgroup.Group, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -99,7 +99,7 @@ func TestRunCommandNotRecordedNotRun(t *testing.T) {
 	ws := workspace(t, nil)
 	opts := testOpts
 	opts.SpoolDir = t.TempDir()
-	run := NewRunCommand(opts, NewJobs(opts))
+	run := NewRunCommand(opts, testJobs(t, opts))
 	var pgid int
 	_, err := run.Run(context.Background(), tools.Call{Name: "run_command", Workspace: ws,
 		Launched:  func(g procgroup.Group) error { pgid = g.PGID; return errors.New("disk full") },
@@ -122,7 +122,8 @@ func TestCommandsDieWithTofu(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, nil)
 	helper := exec.Command(os.Args[0], "-test.run=^TestProcHelper$")
-	helper.Env = append(os.Environ(), "TOFU_PROC_HELPER="+ws)
+	// Killed, it cannot remove its temporary files: they go in a folder the test removes.
+	helper.Env = append(os.Environ(), "TOFU_PROC_HELPER="+ws, "TMPDIR="+t.TempDir())
 	if err := helper.Start(); err != nil {
 		t.Fatal(err)
 	}

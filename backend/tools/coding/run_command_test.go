@@ -49,7 +49,7 @@ func TestRunCommandOutputCap(t *testing.T) {
 	ws := workspace(t, nil)
 	opts := testOpts
 	opts.OutputCap = 3000
-	res := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 20000"}`)
+	res := call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"seq 1 20000"}`)
 	m := res.Meta.(RunMeta)
 	mustContain(t, res.Text, "1\n2\n3\n", "bytes of output omitted …]", "19999\n20000\n[exit 0")
 	if !m.Truncated || m.OutputBytes != 108894 || len(res.Text) > 3200 {
@@ -65,14 +65,14 @@ func TestRunCommandTimeout(t *testing.T) {
 	// No output is expected before the timeout: on a loaded machine bash may not have printed
 	// anything in 300 ms. (Output kept across a stop is checked by the cancel test, which
 	// stops only once the command has printed.)
-	res := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"sleep 1000"}`)
+	res := call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"sleep 1000"}`)
 	m := res.Meta.(RunMeta)
 	mustContain(t, res.Text, "[timed out after 300ms; the command and its children were stopped (stopped with SIG")
 	if !res.IsError || !m.TimedOut || m.ExitCode != -1 {
 		t.Errorf("%q %+v", res.Text, m)
 	}
 	opts.MaxTimeout = 300 * time.Millisecond
-	res = call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"sleep 1000","timeout":5}`)
+	res = call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"sleep 1000","timeout":5}`)
 	mustContain(t, res.Text, "[timeout lowered to the maximum, 300ms]", "[timed out after 300ms")
 }
 
@@ -81,7 +81,7 @@ func TestRunCommandTimeout(t *testing.T) {
 func TestRunCommandCancelKillsGroup(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, nil)
-	run := NewRunCommand(testOpts, NewJobs(testOpts))
+	run := NewRunCommand(testOpts, testJobs(t, testOpts))
 	ctx, cancel := context.WithCancel(context.Background())
 	type out struct {
 		res tools.Result
@@ -108,7 +108,7 @@ func TestRunCommandCancelKillsGroup(t *testing.T) {
 func TestRunCommandReapsChildren(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, nil)
-	res := call(t, NewRunCommand(testOpts, NewJobs(testOpts)), ws, `{"command":"sleep 1000 & echo $! > child.pid"}`)
+	res := call(t, NewRunCommand(testOpts, testJobs(t, testOpts)), ws, `{"command":"sleep 1000 & echo $! > child.pid"}`)
 	mustContain(t, res.Text, "[exit 0")
 	waitGone(t, waitPID(t, filepath.Join(ws, "child.pid")))
 }
@@ -202,7 +202,7 @@ func waitGone(t *testing.T, pid int) {
 func TestPipeKeepsTheFailingStatus(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, nil)
-	run := NewRunCommand(testOpts, NewJobs(testOpts))
+	run := NewRunCommand(testOpts, testJobs(t, testOpts))
 	res := call(t, run, ws, `{"command":"(echo '2 failed, 47 passed'; exit 1) | tail -20"}`)
 	if m := res.Meta.(RunMeta); m.ExitCode != 1 || !strings.Contains(res.Text, "2 failed, 47 passed\n[exit 1") {
 		t.Errorf("pipe with a failing first stage: %q %+v", res.Text, m)
@@ -225,7 +225,7 @@ func TestRunCommandKeepsTheWholeOutput(t *testing.T) {
 	opts := testOpts
 	opts.OutputCap = 3000
 	opts.SpoolDir = t.TempDir()
-	res := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 60000; exit 2"}`)
+	res := call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"seq 1 60000; exit 2"}`)
 	var want strings.Builder
 	for i := 1; i <= 60000; i++ {
 		want.WriteString(strconv.Itoa(i) + "\n")
@@ -233,7 +233,7 @@ func TestRunCommandKeepsTheWholeOutput(t *testing.T) {
 	if !strings.HasPrefix(res.Full, want.String()+"[exit 2 · ") || len(res.Text) > 3200 {
 		t.Fatalf("Full: %d bytes, %.80q … %.80q", len(res.Full), res.Full, res.Full[max(0, len(res.Full)-80):])
 	}
-	if small := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 10"}`); small.Full != "" {
+	if small := call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"seq 1 10"}`); small.Full != "" {
 		t.Errorf("an output within the cap has a Full: %q", small.Full)
 	}
 	if entries, _ := os.ReadDir(opts.SpoolDir); len(entries) != 0 {
@@ -241,7 +241,7 @@ func TestRunCommandKeepsTheWholeOutput(t *testing.T) {
 	}
 
 	opts.FullOutputMax = 64 << 10
-	res = call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"seq 1 60000"}`)
+	res = call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"seq 1 60000"}`)
 	mustContain(t, res.Full, "1\n2\n3\n", "bytes of output not stored: the stored copy is bounded at 64 KB …]",
 		"59999\n60000\n[exit 0 · ", "[the stored output is cut: ")
 	if len(res.Full) > 66<<10 {

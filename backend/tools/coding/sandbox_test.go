@@ -61,7 +61,7 @@ func TestRunCommandInTheSandbox(t *testing.T) {
 func TestNetworkRefusalsReachTheModel(t *testing.T) {
 	ws := workspace(t, nil)
 	opts := sandboxedOpts(t, t.TempDir())
-	res := call(t, NewRunCommand(opts, NewJobs(opts)), ws, `{"command":"curl -sS https://pypi.org/simple/"}`)
+	res := call(t, NewRunCommand(opts, testJobs(t, opts)), ws, `{"command":"curl -sS https://pypi.org/simple/"}`)
 	mustContain(t, res.Text, "no network: web access is off")
 
 	opts.Network = true
