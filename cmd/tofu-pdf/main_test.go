@@ -47,7 +47,11 @@ func TestMain(m *testing.M) {
 		os.Stdout.WriteString(doc.Text())
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built)) // leanProgram's build
+	}
+	os.Exit(code)
 }
 
 var (
