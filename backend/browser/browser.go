@@ -269,8 +269,11 @@ func (m *Manager) stopLocked() {
 	}
 	if m.browser != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		_ = m.browser.Context(ctx).Close()
+		closed := m.browser.Context(ctx).Close() == nil
 		cancel()
+		if closed && m.pid != 0 {
+			awaitExit(m.pid, 3*time.Second) // the rest of its group, if any, is killed below
+		}
 	}
 	if m.pid != 0 {
 		killAndWait(m.pid)

@@ -5,6 +5,7 @@ package browser
 import (
 	"os"
 	"os/exec"
+	"time"
 )
 
 // killAndWait kills Chromium and waits for it to exit.
@@ -14,5 +15,8 @@ func killAndWait(pid int) {
 		_, _ = p.Wait()
 	}
 }
+
+// awaitExit does not wait here: killAndWait, which follows it, waits for the exit.
+func awaitExit(int, time.Duration) {}
 
 func setGroup(*exec.Cmd) {}

@@ -22,6 +22,15 @@ func killAndWait(pid int) {
 	}
 }
 
+// awaitExit waits up to d for the process to exit by itself (after Browser.close: Chromium then
+// removes its singleton folder in /tmp, which a kill leaves behind).
+func awaitExit(pid int, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for pid > 0 && time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // setGroup starts cmd in a process group of its own, which killAndWait kills whole.
 func setGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {

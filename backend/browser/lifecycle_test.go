@@ -97,3 +97,22 @@ func TestIdleBrowserCloses(t *testing.T) {
 		t.Fatal("clearing the data left the browser running")
 	}
 }
+
+// TestClosedBrowserLeavesNothingInTmp: closed, Chromium exits by itself before its group is
+// killed, and so removes the folder of its singleton socket it made in $TMPDIR (killed at
+// once, it left one in /tmp at every close).
+func TestClosedBrowserLeavesNothingInTmp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	m := newManager(t)
+	if _, err := m.Navigate(testCtx(t), "s", sites(t)+"/slow/index.html"); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.*")); len(left) == 0 {
+		t.Fatal("Chromium made no singleton folder in $TMPDIR: the test no longer sees what it checks")
+	}
+	m.Close()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.*")); len(left) != 0 {
+		t.Fatalf("the closed browser left %v", left)
+	}
+}
