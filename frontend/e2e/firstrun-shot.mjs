@@ -84,8 +84,11 @@ try {
       await page.locator('[data-testid="workspace-chip"]', { hasText: 'tofu-demo-' }).waitFor({ state: 'detached' })
       await tid('banner').waitFor()
       // Regression (issue 36): the picker kept the demo's tofu-test:latest with a red dot.
-      const picked = await tid('model-picker').locator('option:checked').innerText()
-      check(picked === 'No models', `the picker after Stop demo: ${picked}`)
+      // Waited for, not read at once: what the picker shows follows the status by a frame.
+      const picked = () => tid('model-picker').locator('option:checked').innerText()
+      await page
+        .waitForFunction(() => document.querySelector('[data-testid="model-picker"] option:checked')?.textContent?.trim() === 'No models', null, { timeout: 5000 })
+        .catch(async () => check(false, `the picker after Stop demo: ${await picked()}`))
       await page.screenshot({ path: `${out}/after-demo-stopped.png` })
     })
   }

@@ -1,14 +1,15 @@
 // Package desktoptest starts a real X server (Xvfb) with a window manager (openbox) for tests,
-// on a display number the server picks itself, so tests running in parallel never clash.
+// on a display of its own: tests running in parallel, and the desktop of the person running
+// them, never share one.
 package desktoptest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -50,28 +51,9 @@ func start(t testing.TB, o Options) *Server {
 			t.Fatalf("%s is not installed (build/setup.sh test installs it): %v", p, err)
 		}
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// -displayfd: the server takes the first free display number and writes it to fd 3.
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", o.Width, o.Height),
-		"-nolisten", "tcp", "-noreset")
-	cmd.ExtraFiles = []*os.File{w}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = groupAttr()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start Xvfb: %v", err)
-	}
-	w.Close()
-	t.Cleanup(func() { stop(cmd) })
-	line, err := bufio.NewReader(r).ReadString('\n')
-	r.Close()
-	if err != nil {
-		t.Fatalf("Xvfb did not say its display: %v; %s", err, stderr.String())
-	}
-	s := &Server{Display: ":" + strings.TrimSpace(line), t: t}
+	display, stopServer := claimDisplay(t, o)
+	t.Cleanup(stopServer)
+	s := &Server{Display: display, t: t}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") &&
 			!strings.HasPrefix(kv, "DBUS_SESSION_BUS_ADDRESS=") {
@@ -191,6 +173,82 @@ func (s *Server) WindowOf(class string) string {
 		return id != ""
 	})
 	return id
+}
+
+// claimDisplay starts Xvfb on the first display from :20 it can hold, and returns once the
+// server takes clients. A display is held by its lock file (/tmp/.XN-lock, made atomically,
+// holding the server's pid): a server finding another's lock exits. (-displayfd takes no lock
+// and picks the first number whose socket is free in its own network namespace: under
+// build/offline.sh, :0, rebinding the desktop's /tmp/.X11-unix/X0 and removing it on exit.)
+func claimDisplay(t testing.TB, o Options) (display string, stop func()) {
+	t.Helper()
+	for n := 20; n < 100; n++ {
+		display = fmt.Sprintf(":%d", n)
+		cmd := exec.Command("Xvfb", display, "-screen", "0", fmt.Sprintf("%dx%dx24", o.Width, o.Height),
+			"-nolisten", "tcp", "-noreset")
+		var stderr lockedBuffer
+		cmd.Stderr = &stderr
+		cmd.SysProcAttr = groupAttr()
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("start Xvfb: %v", err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		stop = func() {
+			terminateGroup(cmd.Process.Pid)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+				killGroup(cmd.Process.Pid)
+				<-exited
+			}
+		}
+		deadline := time.Now().Add(time.Minute)
+		// Ours once its lock names it; another's when it exits first.
+		claimed := func() bool {
+			for time.Now().Before(deadline) {
+				if lockHolder(n) == cmd.Process.Pid {
+					return true
+				}
+				select {
+				case <-exited:
+					return false
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			return false
+		}
+		if !claimed() {
+			stop()
+			continue
+		}
+		for time.Now().Before(deadline) {
+			probe := exec.Command("xdotool", "getdisplaygeometry")
+			probe.Env = append(os.Environ(), "DISPLAY="+display)
+			if probe.Run() == nil {
+				return display, stop
+			}
+			select {
+			case <-exited:
+				t.Fatalf("Xvfb %s exited; it said: %s", display, stderr.String())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		stop()
+		t.Fatalf("Xvfb %s took no client in a minute; it said: %s", display, stderr.String())
+	}
+	t.Fatal("no free X display from :20 to :99")
+	return "", nil
+}
+
+// lockHolder is the pid in display n's lock file, 0 if none.
+func lockHolder(n int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
 }
 
 func stop(cmd *exec.Cmd) {

@@ -213,11 +213,11 @@ class AppState {
     const demoModel = this.status?.default_model ?? ''
     try {
       this.status = await api.models.stopDemo()
-      if (demoFolder && this.workspace === demoFolder) await this.setWorkspace('')
       // The demo's model is gone with it: the picker says "No models" rather than keeping it
-      // (the demo's conversation still names it).
+      // (the demo's conversation still names it), in the same frame as the status.
       const next = this.status.default_model || this.defaultModel()
       this.model = next && sameModel(next, demoModel) && !hasModel(this.status.models, next) ? '' : next
+      if (demoFolder && this.workspace === demoFolder) await this.setWorkspace('')
       this.ok('demo')
       await this.loadSettings()
     } catch (err) {
