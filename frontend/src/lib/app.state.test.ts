@@ -25,8 +25,14 @@ class FakeTransport implements Transport {
     if (!h) return null
     return await h(...args)
   }
-  subscribe(): () => void {
-    return () => {}
+  listeners = new Map<string, (data: unknown) => void>()
+  subscribe(topic: string, cb: (data: unknown) => void): () => void {
+    this.listeners.set(topic, cb)
+    return () => this.listeners.delete(topic)
+  }
+  /** Go pushing an event on topic. */
+  emit(topic: string, data: unknown) {
+    this.listeners.get(topic)?.(data)
   }
 }
 
@@ -157,6 +163,23 @@ describe('AppState', () => {
     await app.select('a')
     expect(fake.calls).toContain('SessionService.Discard')
     expect(app.sessions.map((s) => s.id)).toEqual(['a'])
+  })
+
+  it('a model status pushed after Stop demo does not bring the demo model back from its conversation', async () => {
+    // The picker showed "No models" after Stop demo, then tofu-test:latest again: the next
+    // status pushed by Go refilled the empty picker with the open conversation's model, which
+    // no provider lists any more.
+    const demo = { provider: 'ollama', base_url: '', reachable: true, demo: true, demo_workspace: '', models: [{ name: 'tofu-test:latest', provider: 'demo' }], default_model: 'tofu-test:latest' }
+    const down = { provider: 'ollama', base_url: '', reachable: false, models: [], default_model: '' }
+    sessions = [session('a', { title: 'What can Tofu do?', events: 4, model: 'tofu-test:latest' })]
+    use({ 'ModelService.Status': () => demo, 'ModelService.StopDemo': () => down })
+    app.model = '' // the state is one for the file: a fresh window's
+    await app.start()
+    expect(app.model).toBe('tofu-test:latest')
+    await app.stopDemo()
+    expect(app.model).toBe('')
+    fake.emit('models', down)
+    expect(app.model).toBe('')
   })
 
   it('New conversation asked again before Go answers opens one conversation, and what is typed goes to it', async () => {

@@ -176,7 +176,11 @@ class AppState {
 
   private defaultModel(): string {
     const names = (this.status?.models ?? []).map((m) => m.name)
-    for (const candidate of [this.current?.model, this.status?.default_model, this.settings?.models?.main]) {
+    // The open conversation's model only while a provider lists it (as select() does): one
+    // gone with the demo, or with a provider removed, is not picked again for the next message.
+    const own = this.current?.model
+    if (own && (!this.status || hasModel(this.status.models, own))) return own
+    for (const candidate of [this.status?.default_model, this.settings?.models?.main]) {
       if (candidate) return candidate
     }
     return names[0] ?? ''
