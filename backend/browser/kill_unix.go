@@ -16,14 +16,11 @@ func killAndWait(pid int) {
 	}
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
-		time.Sleep(10 * time.Millisecond)
-	}
+	awaitExit(pid, 5*time.Second)
 }
 
-// awaitExit waits up to d for the process to exit by itself (after Browser.close: Chromium then
-// removes its singleton folder in /tmp, which a kill leaves behind).
+// awaitExit waits up to d until the process is gone: after a kill, or by itself after
+// Browser.close (Chromium then removes its singleton folder in /tmp, which a kill leaves behind).
 func awaitExit(pid int, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for pid > 0 && time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {

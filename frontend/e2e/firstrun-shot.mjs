@@ -84,11 +84,12 @@ try {
       await page.locator('[data-testid="workspace-chip"]', { hasText: 'tofu-demo-' }).waitFor({ state: 'detached' })
       await tid('banner').waitFor()
       // Regression (issue 36): the picker kept the demo's tofu-test:latest with a red dot.
-      // Waited for, not read at once: what the picker shows follows the status by a frame.
-      const picked = () => tid('model-picker').locator('option:checked').innerText()
-      await page
-        .waitForFunction(() => document.querySelector('[data-testid="model-picker"] option:checked')?.textContent?.trim() === 'No models', null, { timeout: 5000 })
-        .catch(async () => check(false, `the picker after Stop demo: ${await picked()}`))
+      // Waited for (up to 5 s), not read at once: the picker follows Stop demo's answer.
+      const picked = tid('model-picker').locator('option:checked')
+      await picked
+        .filter({ hasText: /^\s*No models\s*$/ })
+        .waitFor({ state: 'attached', timeout: 5000 })
+        .catch(async () => check(false, `the picker after Stop demo: ${await picked.innerText()}`))
       await page.screenshot({ path: `${out}/after-demo-stopped.png` })
     })
   }

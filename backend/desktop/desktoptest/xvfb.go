@@ -192,17 +192,8 @@ func claimDisplay(t testing.TB, o Options) (display string, stop func()) {
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("start Xvfb: %v", err)
 		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		stop = func() {
-			terminateGroup(cmd.Process.Pid)
-			select {
-			case <-exited:
-			case <-time.After(5 * time.Second):
-				killGroup(cmd.Process.Pid)
-				<-exited
-			}
-		}
+		exited := waited(cmd)
+		stop = func() { stopGroup(cmd.Process.Pid, exited) }
 		deadline := time.Now().Add(time.Minute)
 		// Ours once its lock names it; another's when it exits first.
 		claimed := func() bool {
@@ -255,14 +246,25 @@ func stop(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	terminateGroup(cmd.Process.Pid)
+	stopGroup(cmd.Process.Pid, waited(cmd))
+}
+
+// waited is closed once the started cmd has exited (and been reaped).
+func waited(cmd *exec.Cmd) <-chan struct{} {
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
+	return done
+}
+
+// stopGroup asks the process group led by pid to stop, kills it after 5 s, and returns once
+// the leader has exited (exited closed).
+func stopGroup(pid int, exited <-chan struct{}) {
+	terminateGroup(pid)
 	select {
-	case <-done:
+	case <-exited:
 	case <-time.After(5 * time.Second):
-		killGroup(cmd.Process.Pid)
-		<-done
+		killGroup(pid)
+		<-exited
 	}
 }
 
