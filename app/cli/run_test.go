@@ -118,10 +118,12 @@ func onlySession(t *testing.T, st *store.Store) string {
 // it dies with the test.
 func startRun(t *testing.T, dataDir string, args ...string) *exec.Cmd {
 	t.Helper()
+	// Killed, it leaves its temporary files in a folder the test removes, not in /tmp; the test
+	// shares it (os.Getenv("TMPDIR")) to see its commands' output copies (waitOutputCopy).
+	t.Setenv("TMPDIR", t.TempDir())
 	cmd := exec.Command(os.Args[0], "-test.run=TestCLIHelper")
 	cmd.Env = append(os.Environ(), "TOFU_CLI_HELPER=1", "XDG_DATA_HOME="+dataDir,
-		"TOFU_CLI_ARGS="+strings.Join(append([]string{"run"}, args...), "\x1f"),
-		"TMPDIR="+t.TempDir()) // killed, it leaves its temporary files there, not in /tmp
+		"TOFU_CLI_ARGS="+strings.Join(append([]string{"run"}, args...), "\x1f"))
 	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -391,6 +393,22 @@ func TestRunInterruptThenContinue(t *testing.T) {
 	}
 }
 
+// waitOutputCopy waits until a command's output copy (tofu-output-* in dir, backend/tools/coding's
+// spool) holds text.
+func waitOutputCopy(t *testing.T, dir, text string) {
+	t.Helper()
+	for range 6000 {
+		copies, _ := filepath.Glob(filepath.Join(dir, "tofu-output-*"))
+		for _, c := range copies {
+			if b, _ := os.ReadFile(c); strings.Contains(string(b), text) {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond) // polling a file, not waiting for time
+	}
+	t.Fatalf("no output copy in %s holds %q", dir, text)
+}
+
 // TestRunSurvivesSIGKILL kills a real `tofu run` process in the middle of a command and
 // continues the session: everything up to the kill is in the log, the command's process
 // group (which outlived the kill) is killed, and the command is not run again: the model reads
@@ -407,6 +425,9 @@ func TestRunSurvivesSIGKILL(t *testing.T) {
 	cmd := startRun(t, dataDir, "--cwd", ws, "--approve", "all", "run the tests")
 	// The child's pid inside the sandbox is not its pid here: it is found by its environment.
 	waitFile(t, filepath.Join(ws, "child.started"))
+	// The shell printed before it made the file, but Tofu copies the output as it reads it: a
+	// kill before the copy would leave nothing to report (seen once under load).
+	waitOutputCopy(t, os.Getenv("TMPDIR"), "half way")
 	token := "TOFU_SURVIVE=" + filepath.Base(ws)
 	st2 := killAndReopen(t, cmd, dataDir)
 	session := onlySession(t, st2)
